@@ -1,0 +1,462 @@
+//! The validated CSR model. Every emitter, the golden model and the testbench read this; none of
+//! them sees the raw files. Constructed only by `load`, so its invariants (no overlaps, fields
+//! inside their registers, resets that fit, unique names, required roles present) always hold.
+
+use std::path::PathBuf;
+
+/// A field of a fixed-width word: the SoC address, a descriptor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BitField {
+    pub name: String,
+    pub lsb: u32,
+    pub width: u32,
+    pub description: String,
+}
+
+impl BitField {
+    pub fn msb(&self) -> u32 {
+        self.lsb + self.width - 1
+    }
+    /// Mask of the field's value, right-aligned.
+    pub fn value_mask(&self) -> u128 {
+        if self.width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.width) - 1
+        }
+    }
+    /// Read this field out of `word`.
+    pub fn get(&self, word: u128) -> u128 {
+        (word >> self.lsb) & self.value_mask()
+    }
+    /// Clear-then-insert `value` (truncated to the field width) into `word`.
+    pub fn set(&self, word: u128, value: u128) -> u128 {
+        let m = self.value_mask() << self.lsb;
+        (word & !m) | ((value & self.value_mask()) << self.lsb)
+    }
+}
+
+/// The routed SoC address and its views.
+#[derive(Debug, Clone)]
+pub struct SocAddress {
+    pub name: String,
+    pub width: u32,
+    pub views: Vec<View>,
+    pub folds: Vec<Fold>,
+}
+
+#[derive(Debug, Clone)]
+pub struct View {
+    pub name: String,
+    pub description: String,
+    pub fields: Vec<BitField>,
+}
+
+impl View {
+    pub fn field(&self, name: &str) -> Option<&BitField> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Fold {
+    pub name: String,
+    pub description: String,
+    pub args: Vec<String>,
+    pub steps: Vec<FoldStep>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FoldStep {
+    pub view: String,
+    pub field: BitField,
+    pub source: FoldSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FoldSource {
+    Arg(String),
+    Const(u64),
+}
+
+impl SocAddress {
+    pub fn view(&self, name: &str) -> Option<&View> {
+        self.views.iter().find(|v| v.name == name)
+    }
+    pub fn fold(&self, name: &str) -> Option<&Fold> {
+        self.folds.iter().find(|f| f.name == name)
+    }
+    /// Field `field` of view `view`; both must exist (the loader checked every reference the
+    /// code makes through `require_soc_field`).
+    pub fn field(&self, view: &str, field: &str) -> Option<&BitField> {
+        self.view(view)?.field(field)
+    }
+    /// Mask of all address bits.
+    pub fn mask(&self) -> u64 {
+        if self.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        }
+    }
+    /// Apply a fold to arguments given in the order of `fold.args`.
+    pub fn apply_fold(&self, fold: &Fold, args: &[u64]) -> u64 {
+        let mut addr: u128 = 0;
+        for step in &fold.steps {
+            let v = match &step.source {
+                FoldSource::Const(c) => *c,
+                FoldSource::Arg(a) => {
+                    let i = fold.args.iter().position(|x| x == a).unwrap_or(0);
+                    args.get(i).copied().unwrap_or(0)
+                }
+            };
+            addr = step.field.set(addr, v as u128);
+        }
+        addr as u64 & self.mask()
+    }
+}
+
+/// A named parameter of the die map (SBUF geometry, engine count, ...).
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub name: String,
+    pub value: u64,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApertureKind {
+    Memory,
+    Block,
+}
+
+/// A range of the die-local address space, possibly repeated `count` times every `stride`.
+#[derive(Debug, Clone)]
+pub struct Aperture {
+    pub name: String,
+    pub base: u64,
+    pub size: u64,
+    pub count: u64,
+    pub stride: u64,
+    pub kind: ApertureKind,
+    /// Index into `Csrs::blocks` for block apertures.
+    pub block: Option<usize>,
+    pub description: String,
+}
+
+impl Aperture {
+    /// Base of instance `i`.
+    pub fn instance_base(&self, i: u64) -> u64 {
+        self.base + i * self.stride
+    }
+    /// One past the last byte of the last instance.
+    pub fn end(&self) -> u64 {
+        self.instance_base(self.count - 1) + self.size
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DieMap {
+    pub name: String,
+    pub local_width: u32,
+    pub params: Vec<Param>,
+    pub apertures: Vec<Aperture>,
+}
+
+impl DieMap {
+    pub fn param(&self, name: &str) -> Option<u64> {
+        self.params.iter().find(|p| p.name == name).map(|p| p.value)
+    }
+    pub fn aperture(&self, name: &str) -> Option<&Aperture> {
+        self.apertures.iter().find(|a| a.name == name)
+    }
+}
+
+/// Software access of a register field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Read/write storage.
+    Rw,
+    /// Read-only; the value comes from hardware.
+    Ro,
+    /// Write-only storage (reads return 0).
+    Wo,
+    /// Increment-on-write doorbell: a write of N adds N to a hardware counter; reads return 0.
+    Inc,
+    /// Write 1 to pulse an action for one cycle; reads return 0.
+    W1p,
+    /// Sticky hardware flag; write 1 to clear.
+    W1c,
+}
+
+impl Access {
+    pub fn parse(s: &str) -> Option<Access> {
+        Some(match s {
+            "RW" => Access::Rw,
+            "RO" => Access::Ro,
+            "WO" => Access::Wo,
+            "INC" => Access::Inc,
+            "W1P" => Access::W1p,
+            "W1C" => Access::W1c,
+            _ => return None,
+        })
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Rw => "RW",
+            Access::Ro => "RO",
+            Access::Wo => "WO",
+            Access::Inc => "INC",
+            Access::W1p => "W1P",
+            Access::W1c => "W1C",
+        }
+    }
+    pub const ALL: &'static str = "RW, RO, WO, INC, W1P, W1C";
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub name: String,
+    pub lsb: u32,
+    pub width: u32,
+    pub access: Access,
+    pub reset: u64,
+    pub description: String,
+    pub role: Option<String>,
+}
+
+impl Field {
+    pub fn msb(&self) -> u32 {
+        self.lsb + self.width - 1
+    }
+    /// Mask of the field within its 32-bit register.
+    pub fn reg_mask(&self) -> u32 {
+        (((1u64 << self.width) - 1) << self.lsb) as u32
+    }
+}
+
+/// A 32-bit register.
+#[derive(Debug, Clone)]
+pub struct Register {
+    pub name: String,
+    /// Byte offset within the block (top-level registers) or within one bundle instance.
+    pub offset: u64,
+    pub description: String,
+    pub role: Option<String>,
+    pub fields: Vec<Field>,
+}
+
+impl Register {
+    pub fn field_by_role(&self, role: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.role.as_deref() == Some(role))
+    }
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+    /// Reset value of the whole register.
+    pub fn reset(&self) -> u32 {
+        self.fields
+            .iter()
+            .fold(0u32, |acc, f| acc | ((f.reset as u32) << f.lsb))
+    }
+    /// Bits software can read back (everything but write-only kinds).
+    pub fn read_mask(&self) -> u32 {
+        self.fields
+            .iter()
+            .filter(|f| matches!(f.access, Access::Rw | Access::Ro | Access::W1c))
+            .fold(0, |acc, f| acc | f.reg_mask())
+    }
+    /// Bits that hold writable storage.
+    pub fn write_mask(&self) -> u32 {
+        self.fields
+            .iter()
+            .filter(|f| matches!(f.access, Access::Rw | Access::Wo))
+            .fold(0, |acc, f| acc | f.reg_mask())
+    }
+}
+
+/// `count` copies of a group of registers, every `stride` bytes from `offset`.
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    pub name: String,
+    pub role: Option<String>,
+    pub offset: u64,
+    pub count: u64,
+    pub stride: u64,
+    pub registers: Vec<Register>,
+}
+
+impl Bundle {
+    pub fn reg_by_role(&self, role: &str) -> Option<&Register> {
+        self.registers
+            .iter()
+            .find(|r| r.role.as_deref() == Some(role))
+    }
+    /// Offset, within the block, of register `reg` of instance `i`.
+    pub fn reg_offset(&self, i: u64, reg: &Register) -> u64 {
+        self.offset + i * self.stride + reg.offset
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    M2s,
+    S2m,
+}
+
+impl Side {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::M2s => "M2S",
+            Side::S2m => "S2M",
+        }
+    }
+}
+
+/// What a block does beyond plain registers; selects its template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlockKind {
+    EvtSem { hw_inc_ports: u32 },
+    UdmaQueueGroup { side: Side },
+    SdmaBcast,
+    Iatu,
+    RemapWindows,
+}
+
+impl BlockKind {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            BlockKind::EvtSem { .. } => "evt_sem",
+            BlockKind::UdmaQueueGroup { .. } => "udma_queue_group",
+            BlockKind::SdmaBcast => "sdma_bcast",
+            BlockKind::Iatu => "iatu",
+            BlockKind::RemapWindows => "remap_windows",
+        }
+    }
+}
+
+/// A register block (one JSON file).
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub name: String,
+    pub description: String,
+    pub kind: BlockKind,
+    pub size: u64,
+    pub registers: Vec<Register>,
+    pub bundles: Vec<Bundle>,
+    pub source: PathBuf,
+}
+
+impl Block {
+    pub fn bundle_by_role(&self, role: &str) -> Option<&Bundle> {
+        self.bundles.iter().find(|b| b.role.as_deref() == Some(role))
+    }
+    pub fn reg_by_role(&self, role: &str) -> Option<&Register> {
+        self.registers
+            .iter()
+            .find(|r| r.role.as_deref() == Some(role))
+    }
+    /// Address bits the block decodes (log2 of its size, rounded up).
+    pub fn addr_bits(&self) -> u32 {
+        64 - (self.size - 1).leading_zeros()
+    }
+}
+
+/// A ring descriptor format.
+#[derive(Debug, Clone)]
+pub struct DescFormat {
+    pub name: String,
+    pub description: String,
+    pub bytes: u32,
+    pub fields: Vec<BitField>,
+}
+
+impl DescFormat {
+    pub fn field(&self, name: &str) -> Option<&BitField> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct RingRules {
+    pub initial_ring_id: u32,
+    pub ring_id_width: u32,
+    pub base_align: u64,
+    /// LEN = 0 encodes this many bytes.
+    pub max_len_code: u64,
+}
+
+/// A 64-byte ExtendedInst word.
+#[derive(Debug, Clone)]
+pub struct ExtWord {
+    pub name: String,
+    pub sub_opcode: u32,
+    pub bytes: u32,
+    pub description: String,
+    pub fields: Vec<WordField>,
+}
+
+impl ExtWord {
+    pub fn field(&self, name: &str) -> Option<&WordField> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// A little-endian integer at a byte offset of an ExtendedInst word.
+#[derive(Debug, Clone)]
+pub struct WordField {
+    pub name: String,
+    pub offset: u32,
+    pub bytes: u32,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum D2dIp {
+    None,
+    DwcPcieXsr,
+    Ucie,
+}
+
+#[derive(Debug, Clone)]
+pub struct Profile {
+    pub name: String,
+    pub sb2sb: bool,
+    pub d2d_ip: D2dIp,
+    pub d2d_controllers: u32,
+    pub description: String,
+}
+
+/// Everything `csrs/` describes.
+#[derive(Debug, Clone)]
+pub struct Csrs {
+    pub soc: SocAddress,
+    pub map: DieMap,
+    pub blocks: Vec<Block>,
+    pub descriptors: Vec<DescFormat>,
+    pub ring: RingRules,
+    pub words: Vec<ExtWord>,
+    pub profiles: Vec<Profile>,
+    pub default_profile: usize,
+    /// Every file read, in reading order (for drift messages and docs).
+    pub sources: Vec<PathBuf>,
+}
+
+impl Csrs {
+    pub fn block(&self, name: &str) -> Option<&Block> {
+        self.blocks.iter().find(|b| b.name == name)
+    }
+    pub fn descriptor(&self, name: &str) -> Option<&DescFormat> {
+        self.descriptors.iter().find(|d| d.name == name)
+    }
+    pub fn word(&self, name: &str) -> Option<&ExtWord> {
+        self.words.iter().find(|w| w.name == name)
+    }
+    pub fn profile(&self) -> &Profile {
+        &self.profiles[self.default_profile]
+    }
+    /// The block an aperture instantiates.
+    pub fn aperture_block(&self, ap: &Aperture) -> Option<&Block> {
+        ap.block.map(|i| &self.blocks[i])
+    }
+}

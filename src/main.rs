@@ -1,0 +1,87 @@
+//! The `xdie` command line.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+mod fold;
+
+#[derive(Parser)]
+#[command(name = "xdie", version, about = "Cross-die SBUF-to-SBUF RDMA fabric: RTL generator, golden model and cosimulation")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Regenerate rtl/, include/ and docs/ from csrs/.
+    Gen {
+        /// Directory of the CSR descriptions.
+        #[arg(long, default_value = "csrs")]
+        csrs: PathBuf,
+        /// Output root (rtl/, include/, docs/ are created below it).
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+        /// Write nothing; exit 1 if any output differs from what csrs/ generates.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Compute or decode a routed SoC address.
+    Fold(fold::FoldArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Gen { csrs, out, check } => gen(&csrs, &out, check),
+        Cmd::Fold(args) => fold::run(&args),
+    }
+}
+
+fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCode {
+    let start = Instant::now();
+    let csrs = match xdie_gen::load(csrs_dir) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let files = match xdie_gen::emit::render_all(&csrs) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: rendering failed: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if check {
+        let drift = xdie_gen::output::check(out, &files);
+        if drift.is_empty() {
+            println!("xdie gen --check: {} files up to date", files.len());
+            return ExitCode::SUCCESS;
+        }
+        eprintln!("xdie gen --check: {} of {} generated files are stale:", drift.len(), files.len());
+        for d in &drift {
+            eprintln!("  {d}");
+        }
+        eprintln!("regenerate with: cargo run --release -- gen");
+        return ExitCode::from(1);
+    }
+    match xdie_gen::output::write_all(out, &files) {
+        Ok(changed) => {
+            println!(
+                "xdie gen: {} files, {} changed, {:.1} ms",
+                files.len(),
+                changed,
+                start.elapsed().as_secs_f64() * 1e3
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: writing outputs under {}: {e}", out.display());
+            ExitCode::from(2)
+        }
+    }
+}
