@@ -27,7 +27,10 @@ pub struct FoldArgs {
 }
 
 fn parse_hex(s: &str) -> Result<u64, String> {
-    let t = s.trim_start_matches("0x").trim_start_matches("0X").replace('_', "");
+    let t = s
+        .trim_start_matches("0x")
+        .trim_start_matches("0X")
+        .replace('_', "");
     u64::from_str_radix(&t, 16).map_err(|e| format!("`{s}` is not a hex number: {e}"))
 }
 
@@ -42,19 +45,30 @@ pub fn run(a: &FoldArgs) -> ExitCode {
     let soc = &csrs.soc;
     if let Some(addr) = a.decode {
         if addr & !soc.mask() != 0 {
-            eprintln!("error: {addr:#x} has bits above the {}-bit SoC address", soc.width);
+            eprintln!(
+                "error: {addr:#x} has bits above the {}-bit SoC address",
+                soc.width
+            );
             return ExitCode::from(2);
         }
         for view in &soc.views {
             println!("{} view:", view.name);
             for f in &view.fields {
-                println!("  {:<16} [{:>2}:{:<2}] = {:#x}", f.name, f.msb(), f.lsb, f.get(addr as u128));
+                println!(
+                    "  {:<16} [{:>2}:{:<2}] = {:#x}",
+                    f.name,
+                    f.msb(),
+                    f.lsb,
+                    f.get(addr as u128)
+                );
             }
         }
         return ExitCode::SUCCESS;
     }
     let (Some(local), Some(die)) = (a.local, a.die) else {
-        eprintln!("error: give --local HEX --die N with --neighbor or --chip-id HEX, or --decode HEX");
+        eprintln!(
+            "error: give --local HEX --die N with --neighbor or --chip-id HEX, or --decode HEX"
+        );
         return ExitCode::from(2);
     };
     let (fold_name, args) = match (a.neighbor, a.chip_id) {
@@ -71,7 +85,11 @@ pub fn run(a: &FoldArgs) -> ExitCode {
     };
     // Refuse arguments that do not fit their fields instead of silently truncating them.
     for (arg, value) in fold.args.iter().zip(&args) {
-        for step in fold.steps.iter().filter(|s| s.source == xdie_gen::FoldSource::Arg(arg.clone())) {
+        for step in fold
+            .steps
+            .iter()
+            .filter(|s| s.source == xdie_gen::FoldSource::Arg(arg.clone()))
+        {
             if (*value as u128) > step.field.value_mask() {
                 eprintln!(
                     "error: {arg} = {value:#x} does not fit the {}-bit field {}",

@@ -8,7 +8,11 @@ use std::time::Instant;
 mod fold;
 
 #[derive(Parser)]
-#[command(name = "xdie", version, about = "Cross-die SBUF-to-SBUF RDMA fabric: RTL generator, golden model and cosimulation")]
+#[command(
+    name = "xdie",
+    version,
+    about = "Cross-die SBUF-to-SBUF RDMA fabric: RTL generator, golden model and cosimulation"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -62,7 +66,11 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
             println!("xdie gen --check: {} files up to date", files.len());
             return ExitCode::SUCCESS;
         }
-        eprintln!("xdie gen --check: {} of {} generated files are stale:", drift.len(), files.len());
+        eprintln!(
+            "xdie gen --check: {} of {} generated files are stale:",
+            drift.len(),
+            files.len()
+        );
         for d in &drift {
             eprintln!("  {d}");
         }

@@ -129,7 +129,10 @@ fn read<T: DeserializeOwned>(
                     key: String::new(),
                     line: None,
                 },
-                message: format!("missing: expected {stem}.json or {stem}.yaml in {}", dir.display()),
+                message: format!(
+                    "missing: expected {stem}.json or {stem}.yaml in {}",
+                    dir.display()
+                ),
             })
         }
         many => {
@@ -140,7 +143,10 @@ fn read<T: DeserializeOwned>(
                     key: String::new(),
                     line: None,
                 },
-                message: format!("{stem} is described twice ({} and this file)", many[0].display()),
+                message: format!(
+                    "{stem} is described twice ({} and this file)",
+                    many[0].display()
+                ),
             })
         }
     };
@@ -225,7 +231,11 @@ fn unique_names<'a>(
 }
 
 /// Half-open ranges must not intersect. `items` yields (key path, label, start, end).
-fn no_overlap(src: &Source, what: &str, mut items: Vec<(String, String, u128, u128)>) -> Result<()> {
+fn no_overlap(
+    src: &Source,
+    what: &str,
+    mut items: Vec<(String, String, u128, u128)>,
+) -> Result<()> {
     items.sort_by_key(|i| (i.2, i.3));
     for pair in items.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
@@ -254,7 +264,11 @@ fn bit_fields(
     for (i, f) in raw.into_iter().enumerate() {
         let k = format!("{key}[{i}]");
         if f.width == 0 {
-            return Err(src.err(ErrorKind::BadValue, format!("{k}.width"), "field width is 0"));
+            return Err(src.err(
+                ErrorKind::BadValue,
+                format!("{k}.width"),
+                "field width is 0",
+            ));
         }
         if f.lsb as u64 + f.width as u64 > word_bits as u64 {
             return Err(src.err(
@@ -308,7 +322,13 @@ fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocAddress> {
     }
     let mut views = Vec::new();
     for (i, v) in raw.views.into_iter().enumerate() {
-        let fields = bit_fields(src, &format!("views[{i}].fields"), "SoC address", raw.width, v.fields)?;
+        let fields = bit_fields(
+            src,
+            &format!("views[{i}].fields"),
+            "SoC address",
+            raw.width,
+            v.fields,
+        )?;
         views.push(View {
             name: v.name,
             description: v.description,
@@ -358,7 +378,10 @@ fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocAddress> {
                         return Err(src.err(
                             ErrorKind::ResetTooWide,
                             format!("{k}.value"),
-                            format!("{v:#x} does not fit the {}-bit field `{}`", field.width, field.name),
+                            format!(
+                                "{v:#x} does not fit the {}-bit field `{}`",
+                                field.width, field.name
+                            ),
                         ));
                     }
                     FoldSource::Const(v)
@@ -419,7 +442,10 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
         return Err(src.err(
             ErrorKind::BadValue,
             format!("{key}.AddressOffset"),
-            format!("register `{}` offset {:#x} is not 4-byte aligned", r.name, r.address_offset.0),
+            format!(
+                "register `{}` offset {:#x} is not 4-byte aligned",
+                r.name, r.address_offset.0
+            ),
         ));
     }
     let mut fields = Vec::new();
@@ -429,7 +455,10 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
             src.err(
                 ErrorKind::BadValue,
                 format!("{k}.Bits"),
-                format!("`{}` is not a bit range (write \"hi:lo\" or \"bit\")", f.bits),
+                format!(
+                    "`{}` is not a bit range (write \"hi:lo\" or \"bit\")",
+                    f.bits
+                ),
             )
         })?;
         if lsb + width > 32 {
@@ -454,7 +483,10 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
             return Err(src.err(
                 ErrorKind::ResetTooWide,
                 format!("{k}.Reset"),
-                format!("reset {reset:#x} does not fit the {width}-bit field `{}`", f.name),
+                format!(
+                    "reset {reset:#x} does not fit the {width}-bit field `{}`",
+                    f.name
+                ),
             ));
         }
         fields.push(Field {
@@ -549,7 +581,10 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
             return Err(src.err(
                 ErrorKind::BadArray,
                 format!("{key}.BundleSizeInBytes"),
-                format!("bundle `{}` size {stride:#x} must be a nonzero multiple of 4", b.name),
+                format!(
+                    "bundle `{}` size {stride:#x} must be a nonzero multiple of 4",
+                    b.name
+                ),
             ));
         }
         let regs = build_registers(src, &format!("{key}.Registers"), b.registers)?;
@@ -667,14 +702,21 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
             return Err(src.err(
                 ErrorKind::Syntax,
                 format!("Parameters.{k}"),
-                format!("unknown parameter `{k}` for a {} block (expected: {allowed:?})", raw.kind),
+                format!(
+                    "unknown parameter `{k}` for a {} block (expected: {allowed:?})",
+                    raw.kind
+                ),
             ));
         }
     }
     let param = |name: &str| {
-        raw.parameters
-            .get(name)
-            .ok_or_else(|| src.err(ErrorKind::BadValue, "Parameters", format!("missing parameter `{name}`")))
+        raw.parameters.get(name).ok_or_else(|| {
+            src.err(
+                ErrorKind::BadValue,
+                "Parameters",
+                format!("missing parameter `{name}`"),
+            )
+        })
     };
     Ok(match raw.kind.as_str() {
         "evt_sem" => {
@@ -682,7 +724,11 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
                 .as_u64()
                 .filter(|n| (1..=8).contains(n))
                 .ok_or_else(|| {
-                    src.err(ErrorKind::BadValue, "Parameters.HwIncPorts", "HwIncPorts must be 1..=8")
+                    src.err(
+                        ErrorKind::BadValue,
+                        "Parameters.HwIncPorts",
+                        "HwIncPorts must be 1..=8",
+                    )
                 })?;
             BlockKind::EvtSem {
                 hw_inc_ports: n as u32,
@@ -693,7 +739,11 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
                 Some("M2S") => Side::M2s,
                 Some("S2M") => Side::S2m,
                 _ => {
-                    return Err(src.err(ErrorKind::BadValue, "Parameters.Side", "Side must be \"M2S\" or \"S2M\""))
+                    return Err(src.err(
+                        ErrorKind::BadValue,
+                        "Parameters.Side",
+                        "Side must be \"M2S\" or \"S2M\"",
+                    ))
                 }
             };
             BlockKind::UdmaQueueGroup { side }
@@ -789,14 +839,17 @@ fn check_roles(src: &Source, block: &Block) -> Result<()> {
         let reg = if bundle_role.is_empty() {
             block.reg_by_role(reg_role)
         } else {
-            block.bundle_by_role(bundle_role).and_then(|b| b.reg_by_role(reg_role))
+            block
+                .bundle_by_role(bundle_role)
+                .and_then(|b| b.reg_by_role(reg_role))
         };
         let where_ = if bundle_role.is_empty() {
             "at the top level".to_string()
         } else {
             format!("in its \"{bundle_role}\" bundle")
         };
-        let reg = reg.ok_or_else(|| missing(format!("a register with Role \"{reg_role}\" {where_}")))?;
+        let reg =
+            reg.ok_or_else(|| missing(format!("a register with Role \"{reg_role}\" {where_}")))?;
         for f in *field_roles {
             if reg.field_by_role(f).is_none() {
                 return Err(missing(format!(
@@ -947,7 +1000,12 @@ fn build_map(
             return Err(src.err(
                 ErrorKind::OutOfRange,
                 format!("{key}.base"),
-                format!("aperture `{}` ends at {:#x}, past the {}-bit die-local space", ap.name, ap.end(), raw.local_width),
+                format!(
+                    "aperture `{}` ends at {:#x}, past the {}-bit die-local space",
+                    ap.name,
+                    ap.end(),
+                    raw.local_width
+                ),
             ));
         }
         apertures.push(ap);
@@ -963,7 +1021,11 @@ fn build_map(
     let mut extents = Vec::new();
     for (i, a) in apertures.iter().enumerate() {
         for n in 0..a.count {
-            let label = if a.count > 1 { format!("{}[{n}]", a.name) } else { a.name.clone() };
+            let label = if a.count > 1 {
+                format!("{}[{n}]", a.name)
+            } else {
+                a.name.clone()
+            };
             let b = a.instance_base(n) as u128;
             extents.push((format!("apertures[{i}].base"), label, b, b + a.size as u128));
         }
@@ -989,7 +1051,13 @@ fn build_descriptors(src: &Source, raw: raw::DescFile) -> Result<(Vec<DescFormat
                 "descriptor size must be a nonzero multiple of 4 bytes",
             ));
         }
-        let fields = bit_fields(src, &format!("descriptors[{i}].fields"), "descriptor", d.bytes * 8, d.fields)?;
+        let fields = bit_fields(
+            src,
+            &format!("descriptors[{i}].fields"),
+            "descriptor",
+            d.bytes * 8,
+            d.fields,
+        )?;
         out.push(DescFormat {
             name: d.name,
             description: d.description,
@@ -1013,7 +1081,11 @@ fn build_descriptors(src: &Source, raw: raw::DescFile) -> Result<(Vec<DescFormat
         ));
     }
     if !r.base_align.0.is_power_of_two() {
-        return Err(src.err(ErrorKind::BadValue, "ring.base_align", "base_align must be a power of two"));
+        return Err(src.err(
+            ErrorKind::BadValue,
+            "ring.base_align",
+            "base_align must be a power of two",
+        ));
     }
     Ok((
         out,
@@ -1033,20 +1105,32 @@ fn build_words(src: &Source, raw: raw::ExtFile) -> Result<Vec<ExtWord>> {
         for (j, f) in w.fields.into_iter().enumerate() {
             let k = format!("words[{i}].fields[{j}]");
             if ![1, 2, 4, 8].contains(&f.bytes) {
-                return Err(src.err(ErrorKind::BadValue, format!("{k}.bytes"), "bytes must be 1, 2, 4 or 8"));
+                return Err(src.err(
+                    ErrorKind::BadValue,
+                    format!("{k}.bytes"),
+                    "bytes must be 1, 2, 4 or 8",
+                ));
             }
             if f.offset % f.bytes != 0 {
                 return Err(src.err(
                     ErrorKind::BadValue,
                     format!("{k}.offset"),
-                    format!("field `{}` at byte {} is not aligned to its size {}", f.name, f.offset, f.bytes),
+                    format!(
+                        "field `{}` at byte {} is not aligned to its size {}",
+                        f.name, f.offset, f.bytes
+                    ),
                 ));
             }
             if f.offset + f.bytes > w.bytes {
                 return Err(src.err(
                     ErrorKind::OutOfRange,
                     format!("{k}.offset"),
-                    format!("field `{}` ends at byte {}, past the {}-byte word", f.name, f.offset + f.bytes, w.bytes),
+                    format!(
+                        "field `{}` ends at byte {}, past the {}-byte word",
+                        f.name,
+                        f.offset + f.bytes,
+                        w.bytes
+                    ),
                 ));
             }
             fields.push(WordField {
@@ -1128,33 +1212,53 @@ fn build_profiles(src: &Source, raw: raw::ProfileFile) -> Result<(Vec<Profile>, 
             .enumerate()
             .map(|(i, p)| (format!("profiles[{i}].name"), p.name.as_str())),
     )?;
-    let default = out.iter().position(|p| p.name == raw.default).ok_or_else(|| {
-        src.err(
-            ErrorKind::BadReference,
-            "default",
-            format!("default profile `{}` is not defined", raw.default),
-        )
-    })?;
+    let default = out
+        .iter()
+        .position(|p| p.name == raw.default)
+        .ok_or_else(|| {
+            src.err(
+                ErrorKind::BadReference,
+                "default",
+                format!("default profile `{}` is not defined", raw.default),
+            )
+        })?;
     Ok((out, default))
 }
 
 /// Names the code relies on across files: checked once here so that emitters, the model and the
 /// testbench can look them up without failing.
-fn check_cross_references(csrs: &Csrs, map_src: &Source, desc_src: &Source, word_src: &Source) -> Result<()> {
+fn check_cross_references(
+    csrs: &Csrs,
+    map_src: &Source,
+    desc_src: &Source,
+    word_src: &Source,
+) -> Result<()> {
     for p in REQUIRED_PARAMS {
         if csrs.map.param(p).is_none() {
-            return Err(map_src.err(ErrorKind::BadReference, "parameters", format!("missing parameter `{p}`")));
+            return Err(map_src.err(
+                ErrorKind::BadReference,
+                "parameters",
+                format!("missing parameter `{p}`"),
+            ));
         }
     }
     for a in REQUIRED_APERTURES {
         if csrs.map.aperture(a).is_none() {
-            return Err(map_src.err(ErrorKind::BadReference, "apertures", format!("missing aperture `{a}`")));
+            return Err(map_src.err(
+                ErrorKind::BadReference,
+                "apertures",
+                format!("missing aperture `{a}`"),
+            ));
         }
     }
     for (d, fields) in REQUIRED_DESC_FIELDS {
-        let fmt = csrs
-            .descriptor(d)
-            .ok_or_else(|| desc_src.err(ErrorKind::BadReference, "descriptors", format!("missing descriptor `{d}`")))?;
+        let fmt = csrs.descriptor(d).ok_or_else(|| {
+            desc_src.err(
+                ErrorKind::BadReference,
+                "descriptors",
+                format!("missing descriptor `{d}`"),
+            )
+        })?;
         for f in *fields {
             if fmt.field(f).is_none() {
                 return Err(desc_src.err(
@@ -1166,9 +1270,13 @@ fn check_cross_references(csrs: &Csrs, map_src: &Source, desc_src: &Source, word
         }
     }
     for (w, fields) in REQUIRED_WORD_FIELDS {
-        let word = csrs
-            .word(w)
-            .ok_or_else(|| word_src.err(ErrorKind::BadReference, "words", format!("missing word `{w}`")))?;
+        let word = csrs.word(w).ok_or_else(|| {
+            word_src.err(
+                ErrorKind::BadReference,
+                "words",
+                format!("missing word `{w}`"),
+            )
+        })?;
         for f in *fields {
             if word.field(f).is_none() {
                 return Err(word_src.err(
@@ -1183,10 +1291,22 @@ fn check_cross_references(csrs: &Csrs, map_src: &Source, desc_src: &Source, word
 }
 
 /// Die-map parameters the RTL and the model read by name.
-pub const REQUIRED_PARAMS: &[&str] = &["SBUF_PARTITIONS", "SBUF_PARTITION_STRIDE", "SDMA_ENGINES", "DESC_BYTES"];
+pub const REQUIRED_PARAMS: &[&str] = &[
+    "SBUF_PARTITIONS",
+    "SBUF_PARTITION_STRIDE",
+    "SDMA_ENGINES",
+    "DESC_BYTES",
+];
 /// Apertures the decoder and the datapath address by name.
 pub const REQUIRED_APERTURES: &[&str] = &[
-    "SBUF", "HBM", "EVT_SEM", "SDMA_M2S", "SDMA_S2M", "SDMA_BCAST", "D2D", "XT_WINDOW",
+    "SBUF",
+    "HBM",
+    "EVT_SEM",
+    "SDMA_M2S",
+    "SDMA_S2M",
+    "SDMA_BCAST",
+    "D2D",
+    "XT_WINDOW",
 ];
 const REQUIRED_DESC_FIELDS: &[(&str, &[&str])] = &[
     ("m2s", &["LEN", "RING_ID", "WRITE_BARRIER", "BUF_PTR"]),
@@ -1195,7 +1315,16 @@ const REQUIRED_DESC_FIELDS: &[(&str, &[&str])] = &[
 const REQUIRED_WORD_FIELDS: &[(&str, &[&str])] = &[
     (
         "rdma_desc_gen",
-        &["local_sem", "remote_sem", "remote_core_id", "remote_routing_id", "dst_addr"],
+        &[
+            "local_sem",
+            "remote_sem",
+            "remote_core_id",
+            "remote_routing_id",
+            "dst_addr",
+        ],
     ),
-    ("rdma_desc_start", &["local_sem", "remote_sem", "num_descriptors"]),
+    (
+        "rdma_desc_start",
+        &["local_sem", "remote_sem", "num_descriptors"],
+    ),
 ];

@@ -138,7 +138,9 @@ mod tests {
 
     #[test]
     fn json_lines() {
-        let idx = LineIndex::new("{\n  \"A\": [\n    {\"B\": 1},\n    {\"B\": 2,\n     \"C\": 3}\n  ]\n}\n");
+        let idx = LineIndex::new(
+            "{\n  \"A\": [\n    {\"B\": 1},\n    {\"B\": 2,\n     \"C\": 3}\n  ]\n}\n",
+        );
         assert_eq!(idx.line_of("A[1].C"), Some(5));
         assert_eq!(idx.line_of("A[0].B"), Some(3));
     }

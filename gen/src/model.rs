@@ -349,7 +349,9 @@ pub struct Block {
 
 impl Block {
     pub fn bundle_by_role(&self, role: &str) -> Option<&Bundle> {
-        self.bundles.iter().find(|b| b.role.as_deref() == Some(role))
+        self.bundles
+            .iter()
+            .find(|b| b.role.as_deref() == Some(role))
     }
     pub fn reg_by_role(&self, role: &str) -> Option<&Register> {
         self.registers

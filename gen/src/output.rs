@@ -16,7 +16,11 @@ impl std::fmt::Display for Drift {
         match self {
             Drift::Missing(p) => write!(f, "missing:  {}", p.display()),
             Drift::Differs { path, first_line } => {
-                write!(f, "differs:  {} (first difference at line {first_line})", path.display())
+                write!(
+                    f,
+                    "differs:  {} (first difference at line {first_line})",
+                    path.display()
+                )
             }
         }
     }

@@ -1,0 +1,125 @@
+// {{ header }}
+//
+// AXI4-Lite slave front-end shared by every generated register block. It turns the five AXI
+// channels into one single-cycle register request (req_o with we/addr/wdata/wstrb) and answers
+// from the block's combinational rdata/err in that same cycle. One write and one read may be
+// outstanding; when both are ready in the same cycle they take turns. A word address that is not
+// 4-byte aligned is answered SLVERR without reaching the block; a block that sets err_i on an
+// unmapped offset gets SLVERR too. Write data and address may arrive in either order.
+
+module xdie_axil_regif #(
+  parameter int unsigned AW = 12
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  // AXI4-Lite slave
+  input  logic          s_awvalid_i,
+  output logic          s_awready_o,
+  input  logic [AW-1:0] s_awaddr_i,
+  input  logic          s_wvalid_i,
+  output logic          s_wready_o,
+  input  logic [31:0]   s_wdata_i,
+  input  logic [3:0]    s_wstrb_i,
+  output logic          s_bvalid_o,
+  input  logic          s_bready_i,
+  output logic [1:0]    s_bresp_o,
+  input  logic          s_arvalid_i,
+  output logic          s_arready_o,
+  input  logic [AW-1:0] s_araddr_i,
+  output logic          s_rvalid_o,
+  input  logic          s_rready_i,
+  output logic [31:0]   s_rdata_o,
+  output logic [1:0]    s_rresp_o,
+  // Register request, valid for exactly one cycle
+  output logic          req_o,
+  output logic          req_we_o,
+  output logic [AW-1:0] req_addr_o,
+  output logic [31:0]   req_wdata_o,
+  output logic [3:0]    req_wstrb_o,
+  input  logic [31:0]   req_rdata_i,
+  input  logic          req_err_i
+);
+  localparam logic [1:0] RESP_OKAY   = 2'b00;
+  localparam logic [1:0] RESP_SLVERR = 2'b10;
+
+  // Captured write address and data (either may come first).
+  logic          aw_full_q, w_full_q;
+  logic [AW-1:0] aw_addr_q;
+  logic [31:0]   w_data_q;
+  logic [3:0]    w_strb_q;
+  // Pending responses.
+  logic          b_valid_q, r_valid_q;
+  logic [1:0]    b_resp_q, r_resp_q;
+  logic [31:0]   r_data_q;
+  // Round-robin between a ready write and a ready read.
+  logic          read_turn_q;
+
+  logic write_ready, read_ready, do_write, do_read, misaligned;
+
+  assign s_awready_o = !aw_full_q;
+  assign s_wready_o  = !w_full_q;
+  assign s_arready_o = read_ready && (!write_ready || read_turn_q);
+
+  assign write_ready = aw_full_q && w_full_q && !b_valid_q;
+  assign read_ready  = s_arvalid_i && !r_valid_q;
+  assign do_write    = write_ready && (!read_ready || !read_turn_q);
+  assign do_read     = s_arvalid_i && s_arready_o;
+
+  assign misaligned  = do_write ? (aw_addr_q[1:0] != 2'b00) : (s_araddr_i[1:0] != 2'b00);
+
+  assign req_o       = (do_write || do_read) && !misaligned;
+  assign req_we_o    = do_write;
+  assign req_addr_o  = do_write ? aw_addr_q : s_araddr_i;
+  assign req_wdata_o = w_data_q;
+  assign req_wstrb_o = w_strb_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      aw_full_q   <= 1'b0;
+      w_full_q    <= 1'b0;
+      aw_addr_q   <= '0;
+      w_data_q    <= '0;
+      w_strb_q    <= '0;
+      b_valid_q   <= 1'b0;
+      b_resp_q    <= RESP_OKAY;
+      r_valid_q   <= 1'b0;
+      r_resp_q    <= RESP_OKAY;
+      r_data_q    <= '0;
+      read_turn_q <= 1'b0;
+    end else begin
+      if (s_awvalid_i && s_awready_o) begin
+        aw_full_q <= 1'b1;
+        aw_addr_q <= s_awaddr_i;
+      end
+      if (s_wvalid_i && s_wready_o) begin
+        w_full_q <= 1'b1;
+        w_data_q <= s_wdata_i;
+        w_strb_q <= s_wstrb_i;
+      end
+      if (do_write) begin
+        aw_full_q <= 1'b0;
+        w_full_q  <= 1'b0;
+        b_valid_q <= 1'b1;
+        b_resp_q  <= (misaligned || req_err_i) ? RESP_SLVERR : RESP_OKAY;
+      end else if (b_valid_q && s_bready_i) begin
+        b_valid_q <= 1'b0;
+      end
+      if (do_read) begin
+        r_valid_q <= 1'b1;
+        r_resp_q  <= (misaligned || req_err_i) ? RESP_SLVERR : RESP_OKAY;
+        r_data_q  <= (misaligned || req_err_i) ? 32'h0 : req_rdata_i;
+      end else if (r_valid_q && s_rready_i) begin
+        r_valid_q <= 1'b0;
+      end
+      if (write_ready && read_ready) begin
+        read_turn_q <= !read_turn_q;
+      end
+    end
+  end
+
+  assign s_bvalid_o = b_valid_q;
+  assign s_bresp_o  = b_resp_q;
+  assign s_rvalid_o = r_valid_q;
+  assign s_rdata_o  = r_data_q;
+  assign s_rresp_o  = r_resp_q;
+endmodule
