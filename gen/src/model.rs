@@ -462,3 +462,59 @@ impl Csrs {
         ap.block.map(|i| &self.blocks[i])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(lsb: u32, width: u32) -> BitField {
+        BitField {
+            name: "F".into(),
+            lsb,
+            width,
+            description: String::new(),
+        }
+    }
+
+    #[test]
+    fn set_is_clear_then_insert_and_lossless() {
+        let f = field(48, 6);
+        let word = u128::MAX;
+        for v in [0u128, 1, 0x12, 0x3f] {
+            let w = f.set(word, v);
+            assert_eq!(f.get(w), v);
+            // Bits outside the field are untouched.
+            assert_eq!(w | (f.value_mask() << f.lsb), word);
+        }
+        // Values wider than the field are truncated, not spilled into neighbours.
+        assert_eq!(f.set(0, 0x7f), 0x3f << 48);
+    }
+
+    #[test]
+    fn fold_sets_exactly_its_steps() {
+        let soc = SocAddress {
+            name: "t".into(),
+            width: 57,
+            views: vec![],
+            folds: vec![],
+        };
+        let fold = Fold {
+            name: "f".into(),
+            description: String::new(),
+            args: vec!["a".into()],
+            steps: vec![
+                FoldStep {
+                    view: "v".into(),
+                    field: field(0, 8),
+                    source: FoldSource::Arg("a".into()),
+                },
+                FoldStep {
+                    view: "v".into(),
+                    field: field(54, 1),
+                    source: FoldSource::Const(1),
+                },
+            ],
+        };
+        assert_eq!(soc.apply_fold(&fold, &[0xab]), 0xab | (1 << 54));
+    }
+}
