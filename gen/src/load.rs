@@ -684,7 +684,12 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
 
 fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
     let allowed: &[&str] = match raw.kind.as_str() {
-        "evt_sem" => &["HwIncPorts"],
+        "evt_sem" => &[
+            "HwIncPorts",
+            "SeqSubopBits",
+            "SeqSubopWaitGeDec",
+            "SeqSubopInc",
+        ],
         "udma_queue_group" => &["Side"],
         "sdma_bcast" | "iatu" | "remap_windows" => &[],
         other => {
@@ -720,19 +725,40 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
     };
     Ok(match raw.kind.as_str() {
         "evt_sem" => {
-            let n = param("HwIncPorts")?
-                .as_u64()
-                .filter(|n| (1..=8).contains(n))
-                .ok_or_else(|| {
-                    src.err(
-                        ErrorKind::BadValue,
-                        "Parameters.HwIncPorts",
-                        "HwIncPorts must be 1..=8",
-                    )
-                })?;
-            BlockKind::EvtSem {
-                hw_inc_ports: n as u32,
+            let uint = |name: &str, range: std::ops::RangeInclusive<u64>| {
+                param(name)?
+                    .as_u64()
+                    .filter(|n| range.contains(n))
+                    .ok_or_else(|| {
+                        src.err(
+                            ErrorKind::BadValue,
+                            format!("Parameters.{name}"),
+                            format!(
+                                "{name} must be an integer in {}..={}",
+                                range.start(),
+                                range.end()
+                            ),
+                        )
+                    })
+            };
+            let hw_inc_ports = uint("HwIncPorts", 1..=8)? as u32;
+            let seq_subop_bits = uint("SeqSubopBits", 1..=16)? as u32;
+            let codes = 0..=(1u64 << seq_subop_bits) - 1;
+            let seq_subop_wait_ge_dec = uint("SeqSubopWaitGeDec", codes.clone())?;
+            let seq_subop_inc = uint("SeqSubopInc", codes)?;
+            if seq_subop_inc == seq_subop_wait_ge_dec {
+                return Err(src.err(
+                    ErrorKind::BadValue,
+                    "Parameters.SeqSubopInc",
+                    "SeqSubopInc and SeqSubopWaitGeDec must differ",
+                ));
             }
+            BlockKind::EvtSem(EvtSemParams {
+                hw_inc_ports,
+                seq_subop_bits,
+                seq_subop_wait_ge_dec,
+                seq_subop_inc,
+            })
         }
         "udma_queue_group" => {
             let side = match param("Side")?.as_str() {
@@ -764,7 +790,7 @@ struct RoleNeeds {
 
 fn role_needs(kind: &BlockKind) -> RoleNeeds {
     match kind {
-        BlockKind::EvtSem { .. } => RoleNeeds {
+        BlockKind::EvtSem(_) => RoleNeeds {
             bundles: &["event", "sem_read", "sem_set", "sem_inc", "sem_dec"],
             registers: &[],
         },
@@ -859,22 +885,86 @@ fn check_roles(src: &Source, block: &Block) -> Result<()> {
             }
         }
     }
-    if let BlockKind::EvtSem { .. } = block.kind {
-        // The four semaphore windows view one storage: same count, one 4-byte register each.
-        let count = block.bundle_by_role("sem_read").map(|b| b.count);
-        for (i, b) in block.bundles.iter().enumerate() {
-            if b.role.as_deref().is_some_and(|r| r.starts_with("sem_")) && Some(b.count) != count {
-                return Err(src.err(
-                    ErrorKind::BadArray,
-                    format!("Bundles[{i}].ArraySize"),
-                    format!(
-                        "semaphore window `{}` has {} entries but SEM_READ has {}",
-                        b.name,
-                        b.count,
-                        count.unwrap_or(0)
-                    ),
-                ));
+    if let BlockKind::EvtSem(_) = block.kind {
+        check_evt_sem(src, block)?;
+    }
+    Ok(())
+}
+
+/// The EVT_SEM template indexes its windows by address bits and keeps one storage behind the
+/// four semaphore windows, so each window is one register of one field, a power-of-two stride,
+/// and all semaphore windows agree on count and value field.
+fn check_evt_sem(src: &Source, block: &Block) -> Result<()> {
+    let sem = block.bundle_by_role("sem_read");
+    for (i, b) in block.bundles.iter().enumerate() {
+        let Some(role) = b.role.as_deref() else {
+            continue;
+        };
+        let is_sem = role.starts_with("sem_");
+        if !is_sem && role != "event" {
+            continue;
+        }
+        let bad = |key: &str, msg: String| {
+            Err(src.err(ErrorKind::BadArray, format!("Bundles[{i}].{key}"), msg))
+        };
+        if b.count < 2 {
+            return bad(
+                "ArraySize",
+                format!("`{}` needs at least 2 entries", b.name),
+            );
+        }
+        if !b.stride.is_power_of_two() {
+            return bad(
+                "BundleSizeInBytes",
+                format!("`{}` needs a power-of-two stride", b.name),
+            );
+        }
+        let [reg] = b.registers.as_slice() else {
+            return bad(
+                "Registers",
+                format!("`{}` must hold exactly one register", b.name),
+            );
+        };
+        let [field] = reg.fields.as_slice() else {
+            return bad(
+                "Registers[0].Fields",
+                format!("register `{}` must hold exactly one field", reg.name),
+            );
+        };
+        if !is_sem {
+            if field.width != 1 || field.access != Access::Rw {
+                return bad(
+                    "Registers[0].Fields[0]",
+                    format!("event field `{}` must be a 1-bit RW flag", field.name),
+                );
             }
+            continue;
+        }
+        let Some(sem) = sem else { continue };
+        let first = &sem.registers[0].fields[0];
+        if b.count != sem.count {
+            return bad(
+                "ArraySize",
+                format!(
+                    "semaphore window `{}` has {} entries but SEM_READ has {}",
+                    b.name, b.count, sem.count
+                ),
+            );
+        }
+        if (field.lsb, field.width, field.reset) != (first.lsb, first.width, first.reset) {
+            return bad(
+                "Registers[0].Fields[0]",
+                format!(
+                    "semaphore window `{}` must place its value like `{}` (same bits and reset)",
+                    b.name, sem.name
+                ),
+            );
+        }
+        if field.width < 2 {
+            return bad(
+                "Registers[0].Fields[0]",
+                format!("semaphore value `{}` needs at least 2 bits", field.name),
+            );
         }
     }
     Ok(())

@@ -313,10 +313,23 @@ impl Side {
     }
 }
 
+/// Parameters of an EVT_SEM block that its registers do not carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtSemParams {
+    /// Hardware increment ports (DMA semaphore writes arriving beside the bus).
+    pub hw_inc_ports: u32,
+    /// Width of the sequencer port's subop code.
+    pub seq_subop_bits: u32,
+    /// Sequencer subop: wait until sem >= val, then subtract val atomically.
+    pub seq_subop_wait_ge_dec: u64,
+    /// Sequencer subop: add val.
+    pub seq_subop_inc: u64,
+}
+
 /// What a block does beyond plain registers; selects its template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BlockKind {
-    EvtSem { hw_inc_ports: u32 },
+    EvtSem(EvtSemParams),
     UdmaQueueGroup { side: Side },
     SdmaBcast,
     Iatu,
@@ -326,7 +339,7 @@ pub enum BlockKind {
 impl BlockKind {
     pub fn as_str(&self) -> &'static str {
         match self {
-            BlockKind::EvtSem { .. } => "evt_sem",
+            BlockKind::EvtSem(_) => "evt_sem",
             BlockKind::UdmaQueueGroup { .. } => "udma_queue_group",
             BlockKind::SdmaBcast => "sdma_bcast",
             BlockKind::Iatu => "iatu",

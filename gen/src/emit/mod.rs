@@ -12,6 +12,7 @@ pub mod sv_common;
 pub mod sv_decoder;
 pub mod sv_evt_sem;
 pub mod sv_iatu;
+pub mod sv_regpkg;
 pub mod sv_remap;
 pub mod sv_soc;
 pub mod sv_udma;
@@ -41,6 +42,7 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     let mut files = Vec::new();
     files.extend(sv_soc::render(csrs)?);
     files.extend(sv_common::render()?);
+    files.extend(sv_regpkg::render(csrs)?);
     files.extend(sv_evt_sem::render(csrs)?);
     files.extend(sv_udma::render(csrs)?);
     files.extend(sv_bcast::render(csrs)?);

@@ -1,0 +1,249 @@
+//! One SystemVerilog package per register block, `xdie_<block>_pkg`: the block's geometry,
+//! register offsets and resets, bundle layout and field positions as named localparams, so that
+//! every generated or hand-written module refers to the register map by name. Yosys 0.23 does
+//! not parse `import` clauses, so users write qualified names (`xdie_evt_sem_pkg::SEM_SET_BASE`).
+
+use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
+use crate::model::{Block, BlockKind, Csrs, Field, Register};
+use askama::Template;
+use std::collections::BTreeMap;
+
+/// One `localparam` line.
+pub struct Const {
+    pub ty: String,
+    pub name: String,
+    pub value: String,
+    pub comment: String,
+}
+
+#[derive(Template)]
+#[template(path = "sv/regpkg.sv")]
+struct RegPkg<'a> {
+    header: &'static str,
+    package: String,
+    block: &'a Block,
+    description: Vec<String>,
+    consts: Vec<Const>,
+}
+
+/// Package name of a block.
+pub fn package(block: &Block) -> String {
+    format!("xdie_{}_pkg", block.name)
+}
+
+/// UPPER_CASE SystemVerilog constant name from CSR name parts.
+pub fn ident(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .map(|p| {
+            p.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// Qualified reference to a package constant.
+pub fn qualified(block: &Block, parts: &[&str]) -> String {
+    format!("{}::{}", package(block), ident(parts))
+}
+
+/// Counts, widths and bit positions read best in decimal.
+fn uint(name: String, value: u64, comment: impl Into<String>) -> Const {
+    Const {
+        ty: "int unsigned".into(),
+        name,
+        value: value.to_string(),
+        comment: comment.into(),
+    }
+}
+
+/// Byte sizes read best in hex.
+fn bytes(name: String, value: u64, comment: impl Into<String>) -> Const {
+    Const {
+        value: format!("32'h{value:x}"),
+        ..uint(name, value, comment)
+    }
+}
+
+/// `text` as `// ` comment lines of at most `width` columns (after `indent`).
+pub fn comment_lines(text: &str, indent: usize, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        if !cur.is_empty() && indent + 3 + cur.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+fn sized(name: String, width: u32, value: u64, comment: impl Into<String>) -> Const {
+    Const {
+        ty: if width == 1 {
+            "logic".into()
+        } else {
+            format!("logic [{}:0]", width - 1)
+        },
+        name,
+        value: sv_hex(width, value as u128),
+        comment: comment.into(),
+    }
+}
+
+fn field_consts(out: &mut Vec<Const>, prefix: &[&str], f: &Field) {
+    let mut p = prefix.to_vec();
+    p.push(&f.name);
+    let what = format!("{} ({})", f.name, f.access.as_str());
+    out.push(uint(
+        ident(&[&p[..], &["LSB"]].concat()),
+        f.lsb as u64,
+        what,
+    ));
+    out.push(uint(
+        ident(&[&p[..], &["WIDTH"]].concat()),
+        f.width as u64,
+        "",
+    ));
+    out.push(sized(
+        ident(&[&p[..], &["RESET"]].concat()),
+        f.width,
+        f.reset,
+        "",
+    ));
+}
+
+fn reg_consts(out: &mut Vec<Const>, aw: u32, prefix: &[&str], r: &Register, within: &str) {
+    let mut p = prefix.to_vec();
+    p.push(&r.name);
+    out.push(sized(
+        ident(&[&p[..], &["OFFSET"]].concat()),
+        aw,
+        r.offset,
+        format!("register {} (offset {within})", r.name),
+    ));
+    out.push(sized(
+        ident(&[&p[..], &["RESET"]].concat()),
+        32,
+        r.reset() as u64,
+        "",
+    ));
+    for f in &r.fields {
+        field_consts(out, &p, f);
+    }
+}
+
+/// Every constant of a block's package, in model order.
+pub fn consts(block: &Block) -> Vec<Const> {
+    let aw = block.addr_bits();
+    let mut out = vec![
+        bytes("BLOCK_SIZE".into(), block.size, "bytes the block decodes"),
+        uint(
+            "ADDR_WIDTH".into(),
+            aw as u64,
+            "address bits of its bus port",
+        ),
+    ];
+    if let BlockKind::EvtSem(p) = &block.kind {
+        out.push(uint(
+            "HW_INC_PORTS".into(),
+            p.hw_inc_ports as u64,
+            "hardware increment ports",
+        ));
+        out.push(uint(
+            "SEQ_SUBOP_BITS".into(),
+            p.seq_subop_bits as u64,
+            "sequencer subop width",
+        ));
+        out.push(sized(
+            "SEQ_SUBOP_WAIT_GE_DEC".into(),
+            p.seq_subop_bits,
+            p.seq_subop_wait_ge_dec,
+            "wait until sem >= val, then subtract val",
+        ));
+        out.push(sized(
+            "SEQ_SUBOP_INC".into(),
+            p.seq_subop_bits,
+            p.seq_subop_inc,
+            "add val",
+        ));
+    }
+    for r in &block.registers {
+        reg_consts(&mut out, aw, &[], r, "within the block");
+    }
+    for b in &block.bundles {
+        let n = b.name.as_str();
+        out.push(sized(
+            ident(&[n, "BASE"]),
+            aw,
+            b.offset,
+            format!("bundle {n}: first instance"),
+        ));
+        out.push(sized(
+            ident(&[n, "LAST"]),
+            aw,
+            b.offset + b.count * b.stride - 1,
+            "last byte of the last instance",
+        ));
+        out.push(bytes(ident(&[n, "STRIDE"]), b.stride, "bytes per instance"));
+        out.push(uint(ident(&[n, "COUNT"]), b.count, "instances"));
+        for r in &b.registers {
+            reg_consts(&mut out, aw, &[n], r, "within one instance");
+        }
+    }
+    out
+}
+
+pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
+    let mut files = Vec::new();
+    for block in &csrs.blocks {
+        let consts = consts(block);
+        // CSR names are unique per scope, but joined with `_` two may still meet.
+        let mut seen = BTreeMap::new();
+        for c in &consts {
+            if let Some(()) = seen.insert(c.name.as_str(), ()) {
+                return Err(askama::Error::custom(format!(
+                    "block `{}`: two package constants are both named {}",
+                    block.name, c.name
+                )));
+            }
+        }
+        let t = RegPkg {
+            header: DO_NOT_EDIT,
+            package: package(block),
+            block,
+            description: comment_lines(&block.description, 0, 100),
+            consts,
+        };
+        files.push(OutFile::new(
+            format!("rtl/{}.sv", package(block)),
+            finish(t.render()?),
+        ));
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ident_upper_cases_and_joins() {
+        assert_eq!(ident(&["m2s_tdrtp_inc", "VAL"]), "M2S_TDRTP_INC_VAL");
+        assert_eq!(ident(&["a.b"]), "A_B");
+    }
+}
