@@ -415,12 +415,70 @@ fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocAddress> {
             .enumerate()
             .map(|(i, f)| (format!("folds[{i}].name"), f.name.as_str())),
     )?;
-    Ok(SocAddress {
+    let soc = SocAddress {
         name: raw.name,
         width: raw.width,
         views,
         folds,
-    })
+    };
+    check_soc_roles(src, &soc)?;
+    Ok(soc)
+}
+
+/// SoC-address fields the decoder, the folds' users and the die decode read by name.
+pub const REQUIRED_SOC_FIELDS: &[(&str, &[&str])] = &[
+    ("local", &["LOCAL", "DIE", "CAYMAN_ID", "CAYMAN_ID_VALID"]),
+    ("neighbor", &["LOCAL", "DIE", "NEIGHBOR_ROUTE", "ID_VALID"]),
+];
+/// Fields that must sit on the same bits in both views: the routing decision reads them before
+/// it knows which view the address was built with.
+const SHARED_SOC_FIELDS: &[(&str, &str)] = &[
+    ("LOCAL", "LOCAL"),
+    ("DIE", "DIE"),
+    ("CAYMAN_ID_VALID", "ID_VALID"),
+];
+
+fn check_soc_roles(src: &Source, soc: &SocAddress) -> Result<()> {
+    for (view, fields) in REQUIRED_SOC_FIELDS {
+        let v = soc.view(view).ok_or_else(|| {
+            src.err(
+                ErrorKind::BadReference,
+                "views",
+                format!("missing view `{view}`"),
+            )
+        })?;
+        for f in *fields {
+            if v.field(f).is_none() {
+                return Err(src.err(
+                    ErrorKind::BadReference,
+                    "views",
+                    format!("view `{view}` needs a field `{f}`"),
+                ));
+            }
+        }
+    }
+    for (l, n) in SHARED_SOC_FIELDS {
+        let (Some(a), Some(b)) = (soc.field("local", l), soc.field("neighbor", n)) else {
+            continue;
+        };
+        if (a.lsb, a.width) != (b.lsb, b.width) {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                "views",
+                format!("local.{l} and neighbor.{n} must occupy the same bits"),
+            ));
+        }
+    }
+    for name in ["NEIGHBOR_ROUTE", "ID_VALID"] {
+        if soc.field("neighbor", name).is_some_and(|f| f.width != 1) {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                "views",
+                format!("neighbor.{name} must be one bit wide"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------- blocks

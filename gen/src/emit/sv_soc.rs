@@ -1,8 +1,322 @@
-//! (not yet written)
+//! `rtl/xdie_soc_addr_pkg.sv`: the routed SoC address (both views, GET/SET), the folds, the
+//! die-local map (aperture match/instance/offset functions), the die decode and the decoder's
+//! route codes. The decoder module and the C header read the same facts through this file's
+//! helpers, so every position and base below comes from the model exactly once.
 
-use super::OutFile;
-use crate::model::Csrs;
+use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
+use crate::model::{Aperture, BlockKind, Csrs, FoldSource};
+use askama::Template;
 
-pub fn render(_csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
-    Ok(Vec::new())
+/// Package name every generated module refers to by explicit scope (`pkg::name`). Yosys 0.23
+/// rejects `import pkg::*;` in a module header and in a module body, so nothing imports it.
+pub const PKG: &str = "xdie_soc_addr_pkg";
+
+/// What the decoder says about an address, in code order.
+pub const ROUTES: &[(&str, &str)] = &[
+    (
+        "LOCAL",
+        "The address targets this die; aperture/instance/offset say where.",
+    ),
+    (
+        "PEER_DIE",
+        "The address targets the other die of this package.",
+    ),
+    (
+        "REMOTE_PKG",
+        "The address targets another package (chip id).",
+    ),
+    (
+        "DECERR",
+        "Decode error: no aperture, a stride gap, or stray routing bits.",
+    ),
+];
+
+/// Apertures whose hit makes an address a TPB address for the die decode (the seed's is_tpb
+/// "targets a TPB SBUF aperture"; xdie counts the TPB's semaphores too).
+const TPB_APERTURES: &[&str] = &["SBUF", "EVT_SEM"];
+
+/// Bits needed to count `n` distinct values (at least 1, so a port never has width 0).
+pub fn clog2(n: u64) -> u32 {
+    if n <= 2 {
+        1
+    } else {
+        64 - (n - 1).leading_zeros()
+    }
+}
+
+pub struct SvField {
+    pub view_uc: String,
+    pub view_lc: String,
+    pub name_uc: String,
+    pub name_lc: String,
+    pub lsb: u32,
+    pub width: u32,
+    pub description: String,
+}
+
+impl SvField {
+    pub fn getter(&self) -> String {
+        format!("{}_get_{}", self.view_lc, self.name_lc)
+    }
+    pub fn setter(&self) -> String {
+        format!("{}_set_{}", self.view_lc, self.name_lc)
+    }
+    pub fn width_param(&self) -> String {
+        format!("{}_{}_WIDTH", self.view_uc, self.name_uc)
+    }
+}
+
+pub struct SvFoldArg {
+    pub name: String,
+    pub width: u32,
+}
+
+pub struct SvFoldStep {
+    pub setter: String,
+    pub value: String,
+}
+
+pub struct SvFold {
+    pub name: String,
+    pub description: String,
+    pub args: Vec<SvFoldArg>,
+    pub steps: Vec<SvFoldStep>,
+}
+
+pub struct SvAperture {
+    pub name: String,
+    pub name_uc: String,
+    pub name_lc: String,
+    pub index: usize,
+    pub index_lit: String,
+    pub base: String,
+    pub size: String,
+    pub count: u64,
+    pub stride: String,
+    pub repeated: bool,
+    pub description: String,
+}
+
+impl SvAperture {
+    pub fn hit_fn(&self) -> String {
+        format!("ap_{}_hit", self.name_lc)
+    }
+    pub fn inst_fn(&self) -> String {
+        format!("ap_{}_inst", self.name_lc)
+    }
+    pub fn off_fn(&self) -> String {
+        format!("ap_{}_off", self.name_lc)
+    }
+    pub fn index_param(&self) -> String {
+        format!("AP_{}", self.name_uc)
+    }
+}
+
+pub struct SvRoute {
+    pub name: String,
+    pub code: String,
+    pub description: String,
+}
+
+/// Everything the package declares, computed once; the decoder reuses it.
+pub struct SocFacts {
+    pub addr_w: u32,
+    pub local_w: u32,
+    pub route_w: u32,
+    pub ap_w: u32,
+    pub inst_w: u32,
+    pub off_w: u32,
+    pub fields: Vec<SvField>,
+    pub folds: Vec<SvFold>,
+    pub apertures: Vec<SvAperture>,
+    pub routes: Vec<SvRoute>,
+    /// The fields the routing decision and the die decode read.
+    pub local_field: SvField,
+    pub die_field: SvField,
+    pub n_die_field: SvField,
+    pub chip_field: SvField,
+    pub valid_field: SvField,
+    pub route_field: SvField,
+    /// Die decode inputs: hit functions of TPB apertures, (hit, inst) of engine apertures.
+    pub tpb_hits: Vec<String>,
+    pub engine_aps: Vec<(String, String)>,
+}
+
+fn sv_field(view: &str, f: &crate::model::BitField) -> SvField {
+    SvField {
+        view_uc: view.to_uppercase(),
+        view_lc: view.to_lowercase(),
+        name_uc: f.name.to_uppercase(),
+        name_lc: f.name.to_lowercase(),
+        lsb: f.lsb,
+        width: f.width,
+        description: f.description.clone(),
+    }
+}
+
+/// A field the loader guarantees (see `load::REQUIRED_SOC_FIELDS`).
+fn required(csrs: &Csrs, view: &str, field: &str) -> Result<SvField, askama::Error> {
+    csrs.soc
+        .field(view, field)
+        .map(|f| sv_field(view, f))
+        .ok_or_else(|| askama::Error::custom(format!("SoC address has no field {view}.{field}")))
+}
+
+fn sv_aperture(index: usize, ap: &Aperture, local_w: u32, ap_w: u32) -> SvAperture {
+    SvAperture {
+        name: ap.name.clone(),
+        name_uc: ap.name.to_uppercase(),
+        name_lc: ap.name.to_lowercase(),
+        index,
+        index_lit: sv_hex(ap_w, index as u128),
+        base: sv_hex(local_w, ap.base as u128),
+        size: sv_hex(local_w, ap.size as u128),
+        count: ap.count,
+        stride: sv_hex(local_w, ap.stride as u128),
+        repeated: ap.count > 1,
+        description: ap.description.clone(),
+    }
+}
+
+pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
+    let soc = &csrs.soc;
+    let map = &csrs.map;
+    let local_w = map.local_width;
+    let ap_w = clog2(map.apertures.len() as u64);
+    let inst_w = clog2(map.apertures.iter().map(|a| a.count).max().unwrap_or(1));
+    let off_w = map
+        .apertures
+        .iter()
+        .map(|a| a.size.trailing_zeros())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let fields = soc
+        .views
+        .iter()
+        .flat_map(|v| v.fields.iter().map(move |f| sv_field(&v.name, f)))
+        .collect();
+    let folds = soc
+        .folds
+        .iter()
+        .map(|fold| {
+            // An argument is as wide as the widest field it feeds; narrower fields get a slice.
+            let args: Vec<SvFoldArg> = fold
+                .args
+                .iter()
+                .map(|a| SvFoldArg {
+                    name: a.clone(),
+                    width: fold
+                        .steps
+                        .iter()
+                        .filter(|s| s.source == FoldSource::Arg(a.clone()))
+                        .map(|s| s.field.width)
+                        .max()
+                        .unwrap_or(1),
+                })
+                .collect();
+            let steps = fold
+                .steps
+                .iter()
+                .map(|s| {
+                    let f = sv_field(&s.view, &s.field);
+                    let value = match &s.source {
+                        FoldSource::Const(c) => sv_hex(f.width, *c as u128),
+                        FoldSource::Arg(a) => {
+                            let w = args.iter().find(|x| &x.name == a).map_or(1, |x| x.width);
+                            if w == f.width {
+                                a.clone()
+                            } else {
+                                format!("{a}[{}:0]", f.width - 1)
+                            }
+                        }
+                    };
+                    SvFoldStep {
+                        setter: f.setter(),
+                        value,
+                    }
+                })
+                .collect();
+            SvFold {
+                name: fold.name.clone(),
+                description: fold.description.clone(),
+                args,
+                steps,
+            }
+        })
+        .collect();
+    let apertures: Vec<SvAperture> = map
+        .apertures
+        .iter()
+        .enumerate()
+        .map(|(i, a)| sv_aperture(i, a, local_w, ap_w))
+        .collect();
+    let route_w = clog2(ROUTES.len() as u64);
+    let routes = ROUTES
+        .iter()
+        .enumerate()
+        .map(|(i, (n, d))| SvRoute {
+            name: format!("ROUTE_{n}"),
+            code: sv_hex(route_w, i as u128),
+            description: d.to_string(),
+        })
+        .collect();
+    let tpb_hits = apertures
+        .iter()
+        .filter(|a| TPB_APERTURES.contains(&a.name.as_str()))
+        .map(|a| a.hit_fn())
+        .collect();
+    let engine_aps = map
+        .apertures
+        .iter()
+        .zip(&apertures)
+        .filter(|(a, _)| {
+            matches!(
+                csrs.aperture_block(a).map(|b| &b.kind),
+                Some(BlockKind::UdmaQueueGroup { .. })
+            )
+        })
+        .map(|(_, s)| (s.hit_fn(), s.inst_fn()))
+        .collect();
+    Ok(SocFacts {
+        addr_w: soc.width,
+        local_w,
+        route_w,
+        ap_w,
+        inst_w,
+        off_w,
+        fields,
+        folds,
+        apertures,
+        routes,
+        local_field: required(csrs, "local", "LOCAL")?,
+        die_field: required(csrs, "local", "DIE")?,
+        n_die_field: required(csrs, "neighbor", "DIE")?,
+        chip_field: required(csrs, "local", "CAYMAN_ID")?,
+        valid_field: required(csrs, "local", "CAYMAN_ID_VALID")?,
+        route_field: required(csrs, "neighbor", "NEIGHBOR_ROUTE")?,
+        tpb_hits,
+        engine_aps,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "sv/soc_addr_pkg.sv")]
+struct SocPkg<'a> {
+    header: &'static str,
+    pkg: &'static str,
+    f: &'a SocFacts,
+}
+
+pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
+    let f = facts(csrs)?;
+    let t = SocPkg {
+        header: DO_NOT_EDIT,
+        pkg: PKG,
+        f: &f,
+    };
+    Ok(vec![OutFile::new(
+        format!("rtl/{PKG}.sv"),
+        finish(t.render()?),
+    )])
 }
