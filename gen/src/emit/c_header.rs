@@ -1,8 +1,415 @@
-//! (not yet written)
+//! The firmware view, C99: `include/xdie_soc_addr.h` (both SoC-address views as prefixed GET/SET
+//! macros, usable in one translation unit, and the folds as static inline functions) and
+//! `include/xdie_regs.h` (die map, register blocks, descriptor fields, ExtendedInst words).
+//! Every number is computed here; the templates print `#define NAME VALUE` lines.
 
-use super::OutFile;
-use crate::model::Csrs;
+use super::{finish, OutFile, DO_NOT_EDIT};
+use crate::model::{BitField, Block, Csrs, Field, FoldSource, Register};
+use askama::Template;
 
-pub fn render(_csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
-    Ok(Vec::new())
+/// `#define name value` with an optional trailing comment.
+pub struct Define {
+    pub name: String,
+    pub value: String,
+    pub comment: String,
+}
+
+impl Define {
+    fn new(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Define {
+            name: name.into(),
+            value: value.into(),
+            comment: String::new(),
+        }
+    }
+    fn doc(mut self, comment: &str) -> Self {
+        // A `*/` inside a description would end the comment early.
+        self.comment = comment.replace("*/", "* /");
+        self
+    }
+    /// Name padded so that values line up within a section.
+    pub fn padded(&self, width: &usize) -> String {
+        format!("{:<w$}", self.name, w = *width)
+    }
+}
+
+pub struct Section {
+    pub title: String,
+    pub defines: Vec<Define>,
+}
+
+impl Section {
+    fn new(title: impl Into<String>) -> Self {
+        Section {
+            title: title.into(),
+            defines: Vec::new(),
+        }
+    }
+    pub fn name_width(&self) -> usize {
+        self.defines.iter().map(|d| d.name.len()).max().unwrap_or(0)
+    }
+}
+
+/// A 64-bit constant.
+fn u64c(v: u64) -> String {
+    format!("UINT64_C({v:#x})")
+}
+
+/// A constant that fits `unsigned int` on every C99 target xdie supports (>= 32 bits); wider
+/// values fall back to UINT64_C.
+fn u32c(v: u64) -> String {
+    if v <= u32::MAX as u64 {
+        format!("{v:#x}u")
+    } else {
+        u64c(v)
+    }
+}
+
+/// Counts read best in decimal, sizes and strides in hex.
+fn num(v: u64) -> String {
+    if v < 0x1000 {
+        dec(v)
+    } else {
+        u32c(v)
+    }
+}
+
+fn dec(v: u64) -> String {
+    format!("{v}u")
+}
+
+fn ident(parts: &[&str]) -> String {
+    let mut s = String::from("XDIE");
+    for p in parts {
+        s.push('_');
+        s.push_str(&p.to_uppercase());
+    }
+    s
+}
+
+// ---------------------------------------------------------------- xdie_soc_addr.h
+
+pub struct CFoldStep {
+    pub setter: String,
+    pub value: String,
+}
+
+pub struct CFold {
+    pub name: String,
+    pub description: String,
+    pub params: String,
+    pub steps: Vec<CFoldStep>,
+}
+
+#[derive(Template)]
+#[template(path = "c/xdie_soc_addr.h")]
+struct SocHeader {
+    header: &'static str,
+    sections: Vec<Section>,
+    folds: Vec<CFold>,
+}
+
+fn value_mask(f: &BitField) -> u64 {
+    f.value_mask() as u64
+}
+
+fn soc_sections(csrs: &Csrs) -> Vec<Section> {
+    let soc = &csrs.soc;
+    let mut top = Section::new(format!("{} ({} bits)", soc.name, soc.width));
+    top.defines
+        .push(Define::new("XDIE_SOC_ADDR_WIDTH", dec(soc.width as u64)));
+    top.defines.push(
+        Define::new("XDIE_SOC_ADDR_MASK", u64c(soc.mask())).doc("All bits of a routed address."),
+    );
+    let mut out = vec![top];
+    for v in &soc.views {
+        let mut s = Section::new(format!("{} view: {}", v.name, v.description));
+        for f in &v.fields {
+            let p = |suffix: &str| ident(&[&v.name, &f.name, suffix]);
+            let get = ident(&[&v.name, "GET", &f.name]);
+            let set = ident(&[&v.name, "SET", &f.name]);
+            s.defines
+                .push(Define::new(p("LSB"), dec(f.lsb as u64)).doc(&format!(
+                    "[{}:{}] {}",
+                    f.msb(),
+                    f.lsb,
+                    f.description
+                )));
+            s.defines.push(Define::new(p("WIDTH"), dec(f.width as u64)));
+            s.defines.push(Define::new(p("MASK"), u64c(value_mask(f))));
+            s.defines.push(Define::new(
+                format!("{get}(a)"),
+                format!("(((uint64_t)(a) >> {}) & {})", p("LSB"), p("MASK")),
+            ));
+            s.defines.push(Define::new(
+                format!("{set}(a, v)"),
+                format!(
+                    "(((uint64_t)(a) & ~({m} << {l})) | (((uint64_t)(v) & {m}) << {l}))",
+                    m = p("MASK"),
+                    l = p("LSB")
+                ),
+            ));
+        }
+        out.push(s);
+    }
+    out
+}
+
+fn soc_folds(csrs: &Csrs) -> Vec<CFold> {
+    csrs.soc
+        .folds
+        .iter()
+        .map(|fold| CFold {
+            name: format!("xdie_{}", fold.name),
+            description: fold.description.clone(),
+            params: fold
+                .args
+                .iter()
+                .map(|a| format!("uint64_t {a}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            steps: fold
+                .steps
+                .iter()
+                .map(|s| CFoldStep {
+                    setter: ident(&[&s.view, "SET", &s.field.name]),
+                    value: match &s.source {
+                        FoldSource::Arg(a) => a.clone(),
+                        FoldSource::Const(c) => u64c(*c),
+                    },
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------- xdie_regs.h
+
+#[derive(Template)]
+#[template(path = "c/xdie_regs.h")]
+struct RegsHeader {
+    header: &'static str,
+    sections: Vec<Section>,
+}
+
+fn map_section(csrs: &Csrs) -> Section {
+    let map = &csrs.map;
+    let mut s = Section::new(format!(
+        "die map `{}`: die-local ({}-bit) apertures and parameters",
+        map.name, map.local_width
+    ));
+    s.defines.push(Define::new(
+        "XDIE_MAP_LOCAL_WIDTH",
+        dec(map.local_width as u64),
+    ));
+    s.defines.push(Define::new(
+        "XDIE_MAP_APERTURES",
+        dec(map.apertures.len() as u64),
+    ));
+    for p in &map.params {
+        s.defines
+            .push(Define::new(ident(&["MAP", &p.name]), num(p.value)).doc(&p.description));
+    }
+    for (i, a) in map.apertures.iter().enumerate() {
+        let p = |suffix: &str| ident(&["AP", &a.name, suffix]);
+        s.defines.push(
+            Define::new(p("INDEX"), dec(i as u64))
+                .doc(&format!("{} (decoder aperture index)", a.description)),
+        );
+        s.defines.push(Define::new(p("BASE"), u64c(a.base)));
+        s.defines.push(Define::new(p("SIZE"), u64c(a.size)));
+        s.defines.push(Define::new(p("COUNT"), dec(a.count)));
+        s.defines.push(Define::new(p("STRIDE"), u64c(a.stride)));
+        s.defines.push(
+            Define::new(
+                format!("{}(i)", p("INST")),
+                format!("({} + (uint64_t)(i) * {})", p("BASE"), p("STRIDE")),
+            )
+            .doc("Base of instance i."),
+        );
+    }
+    s
+}
+
+fn field_defines(out: &mut Vec<Define>, prefix: &[&str], f: &Field) {
+    let mut parts = prefix.to_vec();
+    parts.push(&f.name);
+    let p = |suffix: &str| {
+        let mut q = parts.clone();
+        q.push(suffix);
+        ident(&q)
+    };
+    out.push(Define::new(p("LSB"), dec(f.lsb as u64)).doc(&format!(
+        "[{}:{}] {} {}",
+        f.msb(),
+        f.lsb,
+        f.access.as_str(),
+        f.description
+    )));
+    out.push(Define::new(p("WIDTH"), dec(f.width as u64)));
+    out.push(Define::new(p("MASK"), u32c((1u64 << f.width) - 1)));
+    out.push(Define::new(p("RESET"), u32c(f.reset)));
+}
+
+fn register_defines(out: &mut Vec<Define>, prefix: &[&str], r: &Register, offset_doc: &str) {
+    let mut parts = prefix.to_vec();
+    parts.push(&r.name);
+    let name = |suffix: &str| {
+        let mut q = parts.clone();
+        q.push(suffix);
+        ident(&q)
+    };
+    out.push(
+        Define::new(name("OFFSET"), u32c(r.offset)).doc(&format!("{offset_doc}{}", r.description)),
+    );
+    out.push(Define::new(name("RESET"), u32c(r.reset() as u64)));
+    for f in &r.fields {
+        field_defines(out, &parts, f);
+    }
+}
+
+fn block_section(b: &Block) -> Section {
+    let mut s = Section::new(format!("block `{}`: {}", b.name, b.description));
+    s.defines
+        .push(Define::new(ident(&[&b.name, "SIZE"]), u32c(b.size)));
+    for r in &b.registers {
+        register_defines(&mut s.defines, &[&b.name], r, "");
+    }
+    for bu in &b.bundles {
+        let p = |suffix: &str| ident(&[&b.name, &bu.name, suffix]);
+        s.defines.push(
+            Define::new(p("BASE"), u32c(bu.offset))
+                .doc(&format!("bundle {} x {}", bu.name, bu.count)),
+        );
+        s.defines.push(Define::new(p("STRIDE"), u32c(bu.stride)));
+        s.defines.push(Define::new(p("COUNT"), dec(bu.count)));
+        for r in &bu.registers {
+            register_defines(
+                &mut s.defines,
+                &[&b.name, &bu.name],
+                r,
+                "offset within one bundle instance. ",
+            );
+            s.defines.push(
+                Define::new(
+                    format!("{}(i)", ident(&[&b.name, &bu.name, &r.name])),
+                    format!(
+                        "({} + (i) * {} + {})",
+                        p("BASE"),
+                        p("STRIDE"),
+                        ident(&[&b.name, &bu.name, &r.name, "OFFSET"])
+                    ),
+                )
+                .doc("Block offset of this register of instance i."),
+            );
+        }
+    }
+    s
+}
+
+fn descriptor_sections(csrs: &Csrs) -> Vec<Section> {
+    let mut out = Vec::new();
+    for d in &csrs.descriptors {
+        let mut s = Section::new(format!(
+            "descriptor `{}` ({} bytes, little-endian 32-bit words; BIT is the bit of the whole \
+             descriptor, WORD/WORD_LSB the word holding the LSB and the bit within it): {}",
+            d.name, d.bytes, d.description
+        ));
+        s.defines.push(Define::new(
+            ident(&["DESC", &d.name, "BYTES"]),
+            dec(d.bytes as u64),
+        ));
+        for f in &d.fields {
+            let p = |suffix: &str| ident(&["DESC", &d.name, &f.name, suffix]);
+            s.defines
+                .push(Define::new(p("BIT"), dec(f.lsb as u64)).doc(&format!(
+                    "[{}:{}] {}",
+                    f.msb(),
+                    f.lsb,
+                    f.description
+                )));
+            s.defines.push(Define::new(p("WIDTH"), dec(f.width as u64)));
+            s.defines
+                .push(Define::new(p("WORD"), dec((f.lsb / 32) as u64)));
+            s.defines
+                .push(Define::new(p("WORD_LSB"), dec((f.lsb % 32) as u64)));
+            s.defines.push(Define::new(p("MASK"), u64c(value_mask(f))));
+        }
+        out.push(s);
+    }
+    let r = &csrs.ring;
+    let mut s = Section::new("ring rules");
+    s.defines.push(
+        Define::new("XDIE_RING_INITIAL_RING_ID", dec(r.initial_ring_id as u64))
+            .doc("Ring id of the first pass; it advances on every wrap."),
+    );
+    s.defines.push(Define::new(
+        "XDIE_RING_ID_WIDTH",
+        dec(r.ring_id_width as u64),
+    ));
+    s.defines.push(
+        Define::new("XDIE_RING_BASE_ALIGN", u32c(r.base_align))
+            .doc("Required alignment of a ring base (bytes)."),
+    );
+    s.defines.push(
+        Define::new("XDIE_RING_MAX_LEN_CODE", u32c(r.max_len_code))
+            .doc("Bytes a LEN of 0 encodes."),
+    );
+    out.push(s);
+    out
+}
+
+fn word_sections(csrs: &Csrs) -> Vec<Section> {
+    csrs.words
+        .iter()
+        .map(|w| {
+            let mut s = Section::new(format!(
+                "ExtendedInst word `{}` (sub-opcode {}, {} bytes; OFFSET/SIZE in bytes, \
+                 little-endian): {}",
+                w.name, w.sub_opcode, w.bytes, w.description
+            ));
+            s.defines.push(Define::new(
+                ident(&["EXT", &w.name, "SUB_OPCODE"]),
+                dec(w.sub_opcode as u64),
+            ));
+            s.defines.push(Define::new(
+                ident(&["EXT", &w.name, "BYTES"]),
+                dec(w.bytes as u64),
+            ));
+            for f in &w.fields {
+                s.defines.push(
+                    Define::new(
+                        ident(&["EXT", &w.name, &f.name, "OFFSET"]),
+                        dec(f.offset as u64),
+                    )
+                    .doc(&f.description),
+                );
+                s.defines.push(Define::new(
+                    ident(&["EXT", &w.name, &f.name, "SIZE"]),
+                    dec(f.bytes as u64),
+                ));
+            }
+            s
+        })
+        .collect()
+}
+
+pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
+    let soc = SocHeader {
+        header: DO_NOT_EDIT,
+        sections: soc_sections(csrs),
+        folds: soc_folds(csrs),
+    };
+    let mut sections = vec![map_section(csrs)];
+    sections.extend(csrs.blocks.iter().map(block_section));
+    sections.extend(descriptor_sections(csrs));
+    sections.extend(word_sections(csrs));
+    let regs = RegsHeader {
+        header: DO_NOT_EDIT,
+        sections,
+    };
+    Ok(vec![
+        OutFile::new("include/xdie_soc_addr.h", finish(soc.render()?)),
+        OutFile::new("include/xdie_regs.h", finish(regs.render()?)),
+    ])
 }
