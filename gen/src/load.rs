@@ -17,6 +17,8 @@ use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+mod udma;
+
 /// One input file, kept with its line index so that checks made after parsing can say where.
 struct Source {
     path: PathBuf,
@@ -101,6 +103,7 @@ pub fn load(dir: &Path) -> Result<Csrs> {
         sources,
     };
     check_cross_references(&csrs, &map_src, &desc_src, &word_src)?;
+    udma::check_ring_ids(&csrs)?;
     Ok(csrs)
 }
 
@@ -855,14 +858,14 @@ fn role_needs(kind: &BlockKind) -> RoleNeeds {
         BlockKind::UdmaQueueGroup { .. } => RoleNeeds {
             bundles: &["queue"],
             registers: &[
-                ("queue", "cfg", &[]),
+                ("queue", "cfg", &["enable"]),
                 ("queue", "status", &["used", "overrun", "full"]),
-                ("queue", "ring_base_lo", &[]),
-                ("queue", "ring_base_hi", &[]),
-                ("queue", "ring_len", &[]),
-                ("queue", "head", &["ring_id"]),
-                ("queue", "tail_inc", &[]),
-                ("queue", "tail", &["ring_id"]),
+                ("queue", "ring_base_lo", &["addr"]),
+                ("queue", "ring_base_hi", &["addr"]),
+                ("queue", "ring_len", &["len"]),
+                ("queue", "head", &["offset", "ring_id"]),
+                ("queue", "tail_inc", &["inc"]),
+                ("queue", "tail", &["offset", "ring_id"]),
                 ("queue", "sw_ctrl", &["rst_tail", "rst_head", "rst_q"]),
                 ("", "err_log", &["overrun", "ring_id_err"]),
             ],
@@ -945,6 +948,9 @@ fn check_roles(src: &Source, block: &Block) -> Result<()> {
     }
     if let BlockKind::EvtSem(_) = block.kind {
         check_evt_sem(src, block)?;
+    }
+    if let BlockKind::UdmaQueueGroup { .. } = block.kind {
+        udma::check_shape(src, block)?;
     }
     Ok(())
 }

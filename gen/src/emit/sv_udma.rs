@@ -1,8 +1,293 @@
-//! (not yet written)
+//! The UDMA queue-group register blocks (`udma_queue_group`, one module per side): per-queue ring
+//! registers, the tail doorbell with overrun refusal, the hardware-advanced head, broadcast
+//! increments and the engine error log. Every offset, width, mask and reset is computed here from
+//! the model; the template only arranges them.
 
-use super::OutFile;
-use crate::model::Csrs;
+use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
+use crate::model::{Access, Block, BlockKind, Bundle, Csrs, Field, Register};
+use askama::Template;
 
-pub fn render(_csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
-    Ok(Vec::new())
+/// A register kept as 32 flops of RW storage (only the write-mask bits ever change).
+pub struct Store {
+    pub name: String,
+    pub offset: String,
+    pub wmask: String,
+    pub rmask: String,
+    pub reset: String,
+}
+
+/// A mapped register of the queue bundle and how it reads back.
+pub struct ReadReg {
+    pub name: String,
+    pub offset: String,
+    pub rdata: String,
+}
+
+#[derive(Template)]
+#[template(path = "sv/udma_queue_group.sv")]
+pub struct UdmaTpl {
+    pub header: &'static str,
+    pub module: String,
+    pub side: &'static str,
+    pub block: String,
+    pub aw: u32,
+    /// Queue count and queue-index width.
+    pub nq: u64,
+    pub qw: u32,
+    /// Width of the in-bundle relative address (queue index + register offset) and of the
+    /// register offset alone.
+    pub qrw: u32,
+    pub row: u32,
+    pub q_base: String,
+    pub q_end: String,
+    pub q_base_low: String,
+    /// Ring length / pointer width, used width, doorbell width, ring-id width, arithmetic width.
+    pub lw: u32,
+    pub uw: u32,
+    pub iw: u32,
+    pub idw: u32,
+    pub cw: u32,
+    pub base_w: u32,
+    pub ring_id_init: String,
+    pub q_stores: Vec<Store>,
+    pub q_reads: Vec<ReadReg>,
+    pub top_stores: Vec<Store>,
+    // Queue register offsets and field slices the behaviour needs.
+    pub off_tail_inc: String,
+    pub off_sw_ctrl: String,
+    pub inc_slice: String,
+    pub rst_tail_bit: u32,
+    pub rst_head_bit: u32,
+    pub rst_q_bit: u32,
+    pub len_slice: String,
+    pub enable_bit: String,
+    pub base_expr: String,
+    // err_log.
+    pub err_off: String,
+    pub err_w1c_mask: String,
+    pub err_ovr_mask: String,
+    pub err_rie_mask: String,
+    pub err_reset: String,
+    pub err_rmask: String,
+    // Port widths.
+    pub p_base: u64,
+    pub p_len: u64,
+    pub p_id: u64,
+    pub p_used: u64,
+}
+
+fn clog2(n: u64) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        64 - (n - 1).leading_zeros()
+    }
+}
+
+/// Role lookups the loader guaranteed (`role_needs`, `load::udma`); a miss is a loader bug, so it
+/// is reported as a render error rather than a panic.
+fn need<'a, T>(v: Option<&'a T>, what: &str) -> Result<&'a T, askama::Error> {
+    v.ok_or_else(|| askama::Error::Custom(format!("udma model lacks {what}").into()))
+}
+
+fn qreg<'a>(q: &'a Bundle, role: &str) -> Result<&'a Register, askama::Error> {
+    need(q.reg_by_role(role), role)
+}
+
+fn qfield<'a>(q: &'a Bundle, reg: &str, role: &str) -> Result<&'a Field, askama::Error> {
+    need(qreg(q, reg)?.field_by_role(role), &format!("{reg}.{role}"))
+}
+
+fn slice(f: &Field) -> String {
+    format!("[{}:{}]", f.msb(), f.lsb)
+}
+
+/// A 32-bit concatenation placing each `(field, expression)` at the field's bits, zeros between.
+fn pack(parts: &mut [(&Field, String)]) -> String {
+    parts.sort_by_key(|(f, _)| std::cmp::Reverse(f.lsb));
+    let mut items = Vec::new();
+    let mut top = 32;
+    for (f, e) in parts.iter() {
+        if f.msb() + 1 < top {
+            items.push(sv_hex(top - f.msb() - 1, 0));
+        }
+        items.push(e.clone());
+        top = f.lsb;
+    }
+    if top > 0 {
+        items.push(sv_hex(top, 0));
+    }
+    format!("{{{}}}", items.join(", "))
+}
+
+fn store(r: &Register, off_w: u32) -> Store {
+    Store {
+        name: format!("r_{}", r.name.to_lowercase()),
+        offset: sv_hex(off_w, r.offset.into()),
+        wmask: sv_hex(32, r.write_mask().into()),
+        rmask: sv_hex(32, r.read_mask().into()),
+        reset: sv_hex(32, r.reset().into()),
+    }
+}
+
+fn is_store(r: &Register) -> bool {
+    matches!(
+        r.role.as_deref(),
+        None | Some("cfg") | Some("ring_base_lo") | Some("ring_base_hi") | Some("ring_len")
+    )
+}
+
+fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
+    let BlockKind::UdmaQueueGroup { side } = b.kind else {
+        return Err(need::<()>(None, "a udma block").unwrap_err());
+    };
+    let q = need(b.bundle_by_role("queue"), "the queue bundle")?;
+    let aw = b.addr_bits();
+    let nq = q.count;
+    let qw = clog2(nq).max(1);
+    let row = clog2(q.stride);
+    let qrw = row + qw;
+    let q_end = q.offset + nq * q.stride;
+
+    let len = qfield(q, "ring_len", "len")?;
+    let used = qfield(q, "status", "used")?;
+    let inc = qfield(q, "tail_inc", "inc")?;
+    let head_id = qfield(q, "head", "ring_id")?;
+    let (lw, uw, iw, idw) = (len.width, used.width, inc.width, head_id.width);
+    // Wide enough for used + two doorbell values and for tail + increment without overflow.
+    let cw = uw.max(iw + 1).max(lw) + 1;
+
+    let mut q_stores = Vec::new();
+    let mut q_reads = Vec::new();
+    for r in &q.registers {
+        let name = r.name.to_lowercase();
+        let offset = sv_hex(row, r.offset.into());
+        let rdata = if is_store(r) {
+            let s = store(r, row);
+            let e = format!("{}_q & {}", s.name, s.rmask);
+            q_stores.push(s);
+            e
+        } else {
+            match r.role.as_deref() {
+                Some("status") => {
+                    let mut parts = vec![
+                        (qfield(q, "status", "used")?, "used_q".to_string()),
+                        (qfield(q, "status", "overrun")?, "overrun_q".to_string()),
+                        (qfield(q, "status", "full")?, "full".to_string()),
+                    ];
+                    pack(&mut parts)
+                }
+                Some(p @ ("head" | "tail")) => {
+                    let mut parts = vec![
+                        (qfield(q, p, "offset")?, format!("{p}_q")),
+                        (qfield(q, p, "ring_id")?, format!("{p}_id_q")),
+                    ];
+                    pack(&mut parts)
+                }
+                // Doorbell and pulse registers read zero.
+                _ => sv_hex(32, 0),
+            }
+        };
+        q_reads.push(ReadReg {
+            name,
+            offset,
+            rdata,
+        });
+    }
+
+    let err = need(b.reg_by_role("err_log"), "err_log")?;
+    let err_field = |role: &str| need(err.field_by_role(role), role).map(|f| f.reg_mask());
+    let err_w1c = err
+        .fields
+        .iter()
+        .filter(|f| f.access == Access::W1c)
+        .fold(0u32, |a, f| a | f.reg_mask());
+    let top_stores = b
+        .registers
+        .iter()
+        .filter(|r| r.role.is_none())
+        .map(|r| store(r, aw))
+        .collect();
+
+    let lo = qreg(q, "ring_base_lo")?;
+    let hi = qreg(q, "ring_base_hi")?;
+    let lo_addr = qfield(q, "ring_base_lo", "addr")?;
+    let hi_addr = qfield(q, "ring_base_hi", "addr")?;
+    let base_expr = format!(
+        "{{r_{}_q & {}, r_{}_q & {}}}",
+        hi.name.to_lowercase(),
+        sv_hex(32, hi_addr.reg_mask().into()),
+        lo.name.to_lowercase(),
+        sv_hex(32, lo_addr.reg_mask().into())
+    );
+    // Two 32-bit registers make the 64-bit ring base.
+    let base_w = 2 * 32;
+    let bit = |reg: &str, role: &str| qfield(q, reg, role).map(|f| f.lsb);
+
+    Ok(UdmaTpl {
+        header: DO_NOT_EDIT,
+        module: format!("xdie_{}", b.name),
+        side: side.as_str(),
+        block: b.name.clone(),
+        aw,
+        nq,
+        qw,
+        qrw,
+        row,
+        q_base: sv_hex(aw + 1, q.offset.into()),
+        q_end: sv_hex(aw + 1, q_end.into()),
+        q_base_low: sv_hex(qrw, (q.offset & ((1u64 << qrw) - 1)).into()),
+        lw,
+        uw,
+        iw,
+        idw,
+        cw,
+        base_w,
+        ring_id_init: sv_hex(idw, csrs.ring.initial_ring_id.into()),
+        q_stores,
+        q_reads,
+        top_stores,
+        off_tail_inc: sv_hex(row, qreg(q, "tail_inc")?.offset.into()),
+        off_sw_ctrl: sv_hex(row, qreg(q, "sw_ctrl")?.offset.into()),
+        inc_slice: slice(inc),
+        rst_tail_bit: bit("sw_ctrl", "rst_tail")?,
+        rst_head_bit: bit("sw_ctrl", "rst_head")?,
+        rst_q_bit: bit("sw_ctrl", "rst_q")?,
+        len_slice: format!(
+            "r_{}_q{}",
+            qreg(q, "ring_len")?.name.to_lowercase(),
+            slice(len)
+        ),
+        enable_bit: format!(
+            "r_{}_q[{}]",
+            qreg(q, "cfg")?.name.to_lowercase(),
+            bit("cfg", "enable")?
+        ),
+        base_expr,
+        err_off: sv_hex(aw, err.offset.into()),
+        err_w1c_mask: sv_hex(32, err_w1c.into()),
+        err_ovr_mask: sv_hex(32, err_field("overrun")?.into()),
+        err_rie_mask: sv_hex(32, err_field("ring_id_err")?.into()),
+        err_reset: sv_hex(32, err.reset().into()),
+        err_rmask: sv_hex(32, err.read_mask().into()),
+        p_base: nq * u64::from(base_w),
+        p_len: nq * u64::from(lw),
+        p_id: nq * u64::from(idw),
+        p_used: nq * u64::from(uw),
+    })
+}
+
+pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
+    let mut out = Vec::new();
+    for b in &csrs.blocks {
+        if !matches!(b.kind, BlockKind::UdmaQueueGroup { .. }) {
+            continue;
+        }
+        let t = build(csrs, b)?;
+        out.push(OutFile::new(
+            format!("rtl/{}.sv", t.module),
+            finish(t.render()?),
+        ));
+    }
+    Ok(out)
 }

@@ -1,0 +1,203 @@
+//! Shape rules of a `udma_queue_group` block beyond the roles `role_needs` asks for: the RTL
+//! template gives every register a fixed behaviour by its role, so each role's fields must have
+//! the access and width that behaviour implies, and nothing may sit in the block that the
+//! template would silently ignore.
+
+use super::Source;
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::model::{Access, Block, BlockKind, Csrs, Register};
+
+/// Register roles of the queue bundle, with the access their fields must have and the field
+/// roles allowed (empty = any field, all of that access).
+const QUEUE_REGS: &[(&str, Access, &[&str])] = &[
+    ("cfg", Access::Rw, &[]),
+    ("ring_base_lo", Access::Rw, &[]),
+    ("ring_base_hi", Access::Rw, &[]),
+    ("ring_len", Access::Rw, &[]),
+    ("status", Access::Ro, &["used", "overrun", "full"]),
+    ("head", Access::Ro, &["offset", "ring_id"]),
+    ("tail", Access::Ro, &["offset", "ring_id"]),
+    ("tail_inc", Access::Inc, &["inc"]),
+    ("sw_ctrl", Access::W1p, &["rst_tail", "rst_head", "rst_q"]),
+];
+
+/// Top-level register roles and their rules; a top-level register without a role is plain RW.
+const TOP_REGS: &[(&str, Access, &[&str])] =
+    &[("err_log", Access::W1c, &["overrun", "ring_id_err"])];
+
+/// Field roles that are single-bit flags.
+const ONE_BIT: &[(&str, &str)] = &[
+    ("cfg", "enable"),
+    ("status", "overrun"),
+    ("status", "full"),
+    ("err_log", "overrun"),
+    ("err_log", "ring_id_err"),
+];
+
+pub(super) fn check_shape(src: &Source, block: &Block) -> Result<()> {
+    let Some((bi, queue)) = block
+        .bundles
+        .iter()
+        .enumerate()
+        .find(|(_, b)| b.role.as_deref() == Some("queue"))
+    else {
+        return Ok(()); // role_needs already reported it
+    };
+    if block.bundles.len() != 1 {
+        return Err(src.err(
+            ErrorKind::BadReference,
+            "Bundles",
+            "a udma_queue_group block has exactly one bundle, the queue bundle",
+        ));
+    }
+    if !queue.stride.is_power_of_two() {
+        return Err(src.err(
+            ErrorKind::BadArray,
+            format!("Bundles[{bi}].BundleSizeInBytes"),
+            format!(
+                "queue bundle size {:#x} must be a power of two (the RTL splits the address \
+                 into queue index and register offset)",
+                queue.stride
+            ),
+        ));
+    }
+    let key = |j: usize| format!("Bundles[{bi}].Registers[{j}]");
+    for (j, r) in queue.registers.iter().enumerate() {
+        check_reg(src, &key(j), r, QUEUE_REGS)?;
+    }
+    for (j, r) in block.registers.iter().enumerate() {
+        check_reg(src, &format!("Registers[{j}]"), r, TOP_REGS)?;
+    }
+    // Pointers index the ring, so they are exactly as wide as its length; `used` counts up to
+    // the length.
+    let field = |reg: &str, role: &str| {
+        queue
+            .reg_by_role(reg)
+            .and_then(|r| r.field_by_role(role))
+            .map(|f| f.width)
+            .unwrap_or(0)
+    };
+    let len = field("ring_len", "len");
+    for (reg, role) in [("head", "offset"), ("tail", "offset")] {
+        if field(reg, role) != len {
+            return Err(bad_width(
+                src,
+                &format!(
+                    "{} pointer is {} bits but the ring length is {len}",
+                    reg,
+                    field(reg, role)
+                ),
+            ));
+        }
+    }
+    if field("status", "used") < len {
+        return Err(bad_width(
+            src,
+            "status `used` must be at least as wide as the ring length",
+        ));
+    }
+    if field("head", "ring_id") != field("tail", "ring_id") {
+        return Err(bad_width(src, "head and tail ring ids differ in width"));
+    }
+    for (reg, role) in ONE_BIT {
+        let w = if *reg == "err_log" {
+            block
+                .reg_by_role(reg)
+                .and_then(|r| r.field_by_role(role))
+                .map(|f| f.width)
+                .unwrap_or(0)
+        } else {
+            field(reg, role)
+        };
+        if w != 1 {
+            return Err(bad_width(
+                src,
+                &format!("`{reg}` field `{role}` must be 1 bit wide"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn bad_width(src: &Source, msg: &str) -> Error {
+    src.err(ErrorKind::BadValue, "Bundles", msg.to_string())
+}
+
+fn check_reg(
+    src: &Source,
+    key: &str,
+    r: &Register,
+    rules: &[(&str, Access, &[&str])],
+) -> Result<()> {
+    let (access, roles): (Access, &[&str]) = match r.role.as_deref() {
+        None => (Access::Rw, &[]),
+        Some(role) => match rules.iter().find(|(n, _, _)| *n == role) {
+            Some((_, a, f)) => (*a, f),
+            None => {
+                return Err(src.err(
+                    ErrorKind::BadReference,
+                    format!("{key}.Role"),
+                    format!("register role `{role}` means nothing in a udma_queue_group block"),
+                ))
+            }
+        },
+    };
+    for (i, f) in r.fields.iter().enumerate() {
+        if f.access != access {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                format!("{key}.Fields[{i}].Access"),
+                format!(
+                    "field `{}` of `{}` must be {} (the register's role fixes its behaviour)",
+                    f.name,
+                    r.name,
+                    access.as_str()
+                ),
+            ));
+        }
+        if !roles.is_empty() && !f.role.as_deref().is_some_and(|x| roles.contains(&x)) {
+            return Err(src.err(
+                ErrorKind::BadReference,
+                format!("{key}.Fields[{i}].Role"),
+                format!(
+                    "field `{}` of `{}` needs one of the roles {roles:?}",
+                    f.name, r.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The ring-id fields start at the ring rules' initial id and are as wide as the rules say.
+pub(super) fn check_ring_ids(csrs: &Csrs) -> Result<()> {
+    for b in &csrs.blocks {
+        if !matches!(b.kind, BlockKind::UdmaQueueGroup { .. }) {
+            continue;
+        }
+        let Some(q) = b.bundle_by_role("queue") else {
+            continue;
+        };
+        for reg in ["head", "tail"] {
+            let Some(f) = q.reg_by_role(reg).and_then(|r| r.field_by_role("ring_id")) else {
+                continue;
+            };
+            if f.width != csrs.ring.ring_id_width || f.reset != u64::from(csrs.ring.initial_ring_id)
+            {
+                return Err(Error {
+                    kind: ErrorKind::BadValue,
+                    at: Location {
+                        file: b.source.clone(),
+                        key: format!("Bundles.{reg}.{}", f.name),
+                        line: None,
+                    },
+                    message: format!(
+                        "ring id field `{}` must be {} bits with reset {} (descriptors ring rules)",
+                        f.name, csrs.ring.ring_id_width, csrs.ring.initial_ring_id
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,330 @@
+// {{ header }}
+//
+// {{ side }} UDMA queue group `{{ block }}`: {{ nq }} descriptor-ring queues behind one AXI4-Lite
+// slave, plus the engine error log.
+//
+// Per queue: RW storage (configuration, ring base, ring length); a tail that software advances
+// through the doorbell register and a head that the engine advances, one descriptor per
+// hw_head_inc_i pulse. Each pointer wraps modulo the ring length, and its ring id steps (modulo
+// the ring-id width) on every wrap. `used` counts descriptors posted and not yet consumed.
+//
+// Doorbell: a write of N (and/or a broadcast increment of M to the same queue in the same cycle)
+// posts N+M descriptors. A sum of 0 does nothing. A sum that would make used exceed the ring
+// length is refused whole: the tail does not move, the queue's sticky overrun flag and the
+// err_log overrun bit are set. The check ignores a head pulse in the same cycle, so it never
+// depends on the engine's timing. A head pulse while used is 0 is ignored.
+//
+// Software resets (write 1, read 0): rst_q returns every register of the queue, configuration
+// included, to its reset value. rst_tail and rst_head return their pointer to 0 and its ring id to
+// the initial ring id, and both empty the queue (used = 0), because after either one the pointers
+// no longer bracket a posted set; rst_tail also clears the overrun flag. A reset wins over a
+// doorbell, broadcast or head pulse for that queue in the same cycle (those are dropped).
+// Software resets head and tail together (or uses rst_q) before reprogramming a ring.
+//
+// Hardware outputs are packed vectors indexed by queue: q_ring_base_o (bits below the base
+// address field read 0), q_ring_len_o, q_head_o, q_head_ring_id_o, q_used_o, q_enable_o.
+
+module {{ module }} (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // AXI4-Lite slave
+  input  logic                  s_axil_awvalid_i,
+  output logic                  s_axil_awready_o,
+  input  logic [{{ aw - 1 }}:0]           s_axil_awaddr_i,
+  input  logic                  s_axil_wvalid_i,
+  output logic                  s_axil_wready_o,
+  input  logic [31:0]           s_axil_wdata_i,
+  input  logic [3:0]            s_axil_wstrb_i,
+  output logic                  s_axil_bvalid_o,
+  input  logic                  s_axil_bready_i,
+  output logic [1:0]            s_axil_bresp_o,
+  input  logic                  s_axil_arvalid_i,
+  output logic                  s_axil_arready_o,
+  input  logic [{{ aw - 1 }}:0]           s_axil_araddr_i,
+  output logic                  s_axil_rvalid_o,
+  input  logic                  s_axil_rready_i,
+  output logic [31:0]           s_axil_rdata_o,
+  output logic [1:0]            s_axil_rresp_o,
+  // Engine: one pulse per descriptor fetched from a queue's head
+  input  logic [{{ nq - 1 }}:0]           hw_head_inc_i,
+  // Engine: a fetched descriptor's ring id differed from the head ring id
+  input  logic                  hw_ring_id_err_i,
+  // Broadcast doorbell
+  input  logic                  bcast_inc_valid_i,
+  input  logic [{{ qw - 1 }}:0]            bcast_inc_queue_i,
+  input  logic [{{ iw - 1 }}:0]           bcast_inc_val_i,
+  // Per-queue ring state for the engine
+  output logic [{{ p_base - 1 }}:0]        q_ring_base_o,
+  output logic [{{ p_len - 1 }}:0]         q_ring_len_o,
+  output logic [{{ p_len - 1 }}:0]         q_head_o,
+  output logic [{{ p_id - 1 }}:0]          q_head_ring_id_o,
+  output logic [{{ p_used - 1 }}:0]         q_used_o,
+  output logic [{{ nq - 1 }}:0]           q_enable_o
+);
+  localparam int unsigned NQ = {{ nq }};
+  localparam int unsigned QW = {{ qw }};
+  localparam int unsigned ROW = {{ row }};
+  localparam int unsigned QRW = {{ qrw }};
+  localparam int unsigned LW = {{ lw }};
+  localparam int unsigned UW = {{ uw }};
+  localparam int unsigned IW = {{ iw }};
+  localparam int unsigned IDW = {{ idw }};
+  localparam int unsigned CW = {{ cw }};
+  localparam int unsigned BW = {{ base_w }};
+  localparam logic [{{ aw }}:0] QBASE = {{ q_base }};
+  localparam logic [{{ aw }}:0] QEND = {{ q_end }};
+  localparam logic [QRW-1:0] QBASE_LOW = {{ q_base_low }};
+  localparam logic [IDW-1:0] RING_ID_INIT = {{ ring_id_init }};
+
+  logic                  req, req_we, req_err;
+  logic [{{ aw - 1 }}:0]           req_addr;
+  logic [31:0]           req_wdata, req_wstrb_bits, req_rdata, wdata_m;
+  logic [3:0]            req_wstrb;
+
+  xdie_axil_regif #(
+    .AW({{ aw }})
+  ) u_regif (
+    .clk_i,
+    .rst_ni,
+    .s_awvalid_i (s_axil_awvalid_i),
+    .s_awready_o (s_axil_awready_o),
+    .s_awaddr_i  (s_axil_awaddr_i),
+    .s_wvalid_i  (s_axil_wvalid_i),
+    .s_wready_o  (s_axil_wready_o),
+    .s_wdata_i   (s_axil_wdata_i),
+    .s_wstrb_i   (s_axil_wstrb_i),
+    .s_bvalid_o  (s_axil_bvalid_o),
+    .s_bready_i  (s_axil_bready_i),
+    .s_bresp_o   (s_axil_bresp_o),
+    .s_arvalid_i (s_axil_arvalid_i),
+    .s_arready_o (s_axil_arready_o),
+    .s_araddr_i  (s_axil_araddr_i),
+    .s_rvalid_o  (s_axil_rvalid_o),
+    .s_rready_i  (s_axil_rready_i),
+    .s_rdata_o   (s_axil_rdata_o),
+    .s_rresp_o   (s_axil_rresp_o),
+    .req_o       (req),
+    .req_we_o    (req_we),
+    .req_addr_o  (req_addr),
+    .req_wdata_o (req_wdata),
+    .req_wstrb_o (req_wstrb),
+    .req_rdata_i (req_rdata),
+    .req_err_i   (req_err)
+  );
+
+  // Bytes without their strobe write as zero: no storage change, no doorbell, no pulse.
+  assign req_wstrb_bits = { {8{req_wstrb[3]}}, {8{req_wstrb[2]}}, {8{req_wstrb[1]}}, {8{req_wstrb[0]}} };
+  assign wdata_m = req_wdata & req_wstrb_bits;
+
+  // ---------------------------------------------------------------- decode
+  logic           in_q, q_hit, wr;
+  logic [QRW-1:0] q_rel;
+  logic [QW-1:0]  q_sel;
+  logic [ROW-1:0] q_off;
+
+  assign in_q  = ({1'b0, req_addr} >= QBASE) && ({1'b0, req_addr} < QEND);
+  assign q_rel = req_addr[QRW-1:0] - QBASE_LOW;
+  assign q_sel = q_rel[QRW-1:ROW];
+  assign q_off = q_rel[ROW-1:0];
+  assign wr    = req && req_we;
+
+  always_comb begin
+    q_hit = 1'b0;
+    unique case (q_off)
+{%- for r in q_reads %}
+      {{ r.offset }}: q_hit = 1'b1;
+{%- endfor %}
+      default: q_hit = 1'b0;
+    endcase
+  end
+
+  // ---------------------------------------------------------------- queues
+  logic [NQ*32-1:0] q_rdata;
+  logic [NQ-1:0]    q_refuse;
+
+  for (genvar q = 0; q < NQ; q++) begin : g_q
+    logic           sel_we, rst_tail, rst_head, rst_q, any_rst, pop, refuse, accept, full;
+    logic [IW-1:0]  bus_inc, bc_inc;
+    logic [CW-1:0]  n, len_c, tail_sum, head_sum;
+    logic           tail_wrap, head_wrap;
+    logic [LW-1:0]  len;
+    logic [LW-1:0]  tail_q, tail_d, head_q, head_d;
+    logic [IDW-1:0] tail_id_q, tail_id_d, head_id_q, head_id_d;
+    logic [UW-1:0]  used_q, used_d;
+    logic           overrun_q, overrun_d;
+    logic [31:0]    rdata;
+{%- for s in q_stores %}
+    logic [31:0]    {{ s.name }}_q, {{ s.name }}_d;
+{%- endfor %}
+
+    assign sel_we   = wr && in_q && (q_sel == QW'(q));
+    assign rst_tail = sel_we && (q_off == {{ off_sw_ctrl }}) && wdata_m[{{ rst_tail_bit }}];
+    assign rst_head = sel_we && (q_off == {{ off_sw_ctrl }}) && wdata_m[{{ rst_head_bit }}];
+    assign rst_q    = sel_we && (q_off == {{ off_sw_ctrl }}) && wdata_m[{{ rst_q_bit }}];
+    assign any_rst  = rst_tail || rst_head || rst_q;
+
+    assign bus_inc = (sel_we && (q_off == {{ off_tail_inc }})) ? wdata_m{{ inc_slice }} : '0;
+    assign bc_inc  = (bcast_inc_valid_i && (bcast_inc_queue_i == QW'(q))) ? bcast_inc_val_i : '0;
+    assign n       = CW'(bus_inc) + CW'(bc_inc);
+    assign len     = {{ len_slice }};
+    assign len_c   = CW'(len);
+    assign full    = CW'(used_q) == len_c;
+
+    assign refuse   = !any_rst && (n != '0) && (CW'(used_q) + n > len_c);
+    assign accept   = !any_rst && (n != '0) && !refuse;
+    assign tail_sum = CW'(tail_q) + n;
+    assign tail_wrap = accept && (tail_sum >= len_c);
+    assign pop      = !any_rst && hw_head_inc_i[q] && (used_q != '0);
+    assign head_sum = CW'(head_q) + CW'(1);
+    assign head_wrap = pop && (head_sum >= len_c);
+
+    always_comb begin
+      tail_d    = tail_q;
+      tail_id_d = tail_id_q;
+      head_d    = head_q;
+      head_id_d = head_id_q;
+      used_d    = used_q;
+      overrun_d = overrun_q || refuse;
+{%- for s in q_stores %}
+      {{ s.name }}_d = {{ s.name }}_q;
+      if (sel_we && (q_off == {{ s.offset }})) begin
+        {{ s.name }}_d = ({{ s.name }}_q & ~({{ s.wmask }} & req_wstrb_bits)) | (wdata_m & {{ s.wmask }});
+      end
+{%- endfor %}
+      if (accept) begin
+        tail_d    = tail_wrap ? LW'(tail_sum - len_c) : LW'(tail_sum);
+        tail_id_d = tail_id_q + IDW'(tail_wrap);
+      end
+      if (pop) begin
+        head_d    = head_wrap ? '0 : LW'(head_sum);
+        head_id_d = head_id_q + IDW'(head_wrap);
+      end
+      used_d = UW'(CW'(used_q) + (accept ? n : '0) - CW'(pop));
+      if (rst_tail || rst_head) begin
+        used_d = '0;
+      end
+      if (rst_tail) begin
+        tail_d    = '0;
+        tail_id_d = RING_ID_INIT;
+        overrun_d = 1'b0;
+      end
+      if (rst_head) begin
+        head_d    = '0;
+        head_id_d = RING_ID_INIT;
+      end
+      if (rst_q) begin
+        tail_d    = '0;
+        tail_id_d = RING_ID_INIT;
+        head_d    = '0;
+        head_id_d = RING_ID_INIT;
+        used_d    = '0;
+        overrun_d = 1'b0;
+{%- for s in q_stores %}
+        {{ s.name }}_d = {{ s.reset }};
+{%- endfor %}
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        tail_q    <= '0;
+        tail_id_q <= RING_ID_INIT;
+        head_q    <= '0;
+        head_id_q <= RING_ID_INIT;
+        used_q    <= '0;
+        overrun_q <= 1'b0;
+{%- for s in q_stores %}
+        {{ s.name }}_q <= {{ s.reset }};
+{%- endfor %}
+      end else begin
+        tail_q    <= tail_d;
+        tail_id_q <= tail_id_d;
+        head_q    <= head_d;
+        head_id_q <= head_id_d;
+        used_q    <= used_d;
+        overrun_q <= overrun_d;
+{%- for s in q_stores %}
+        {{ s.name }}_q <= {{ s.name }}_d;
+{%- endfor %}
+      end
+    end
+
+    always_comb begin
+      rdata = '0;
+      unique case (q_off)
+{%- for r in q_reads %}
+        {{ r.offset }}: rdata = {{ r.rdata }};
+{%- endfor %}
+        default: rdata = '0;
+      endcase
+    end
+
+    assign q_rdata[32*q +: 32]           = rdata;
+    assign q_refuse[q]                   = refuse;
+    assign q_ring_base_o[BW*q +: BW]     = {{ base_expr }};
+    assign q_ring_len_o[LW*q +: LW]      = len;
+    assign q_head_o[LW*q +: LW]          = head_q;
+    assign q_head_ring_id_o[IDW*q +: IDW] = head_id_q;
+    assign q_used_o[UW*q +: UW]          = used_q;
+    assign q_enable_o[q]                 = {{ enable_bit }};
+  end
+
+  // ---------------------------------------------------------------- block registers
+  logic        top_we, top_hit;
+  logic [31:0] top_rdata, err_log_q, err_log_d;
+{%- for s in top_stores %}
+  logic [31:0] {{ s.name }}_q, {{ s.name }}_d;
+{%- endfor %}
+
+  assign top_we = wr && !in_q;
+
+  always_comb begin
+    // Hardware sets win over a same-cycle software clear.
+    err_log_d = err_log_q;
+    if (top_we && (req_addr == {{ err_off }})) begin
+      err_log_d = err_log_q & ~(wdata_m & {{ err_w1c_mask }});
+    end
+    if (|q_refuse) begin
+      err_log_d = err_log_d | {{ err_ovr_mask }};
+    end
+    if (hw_ring_id_err_i) begin
+      err_log_d = err_log_d | {{ err_rie_mask }};
+    end
+{%- for s in top_stores %}
+    {{ s.name }}_d = {{ s.name }}_q;
+    if (top_we && (req_addr == {{ s.offset }})) begin
+      {{ s.name }}_d = ({{ s.name }}_q & ~({{ s.wmask }} & req_wstrb_bits)) | (wdata_m & {{ s.wmask }});
+    end
+{%- endfor %}
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      err_log_q <= {{ err_reset }};
+{%- for s in top_stores %}
+      {{ s.name }}_q <= {{ s.reset }};
+{%- endfor %}
+    end else begin
+      err_log_q <= err_log_d;
+{%- for s in top_stores %}
+      {{ s.name }}_q <= {{ s.name }}_d;
+{%- endfor %}
+    end
+  end
+
+  always_comb begin
+    top_hit   = 1'b1;
+    top_rdata = '0;
+    unique case (req_addr)
+      {{ err_off }}: top_rdata = err_log_q & {{ err_rmask }};
+{%- for s in top_stores %}
+      {{ s.offset }}: top_rdata = {{ s.name }}_q & {{ s.rmask }};
+{%- endfor %}
+      default: top_hit = 1'b0;
+    endcase
+  end
+
+  // ---------------------------------------------------------------- readback
+  assign req_rdata = in_q ? q_rdata[32*q_sel +: 32] : top_rdata;
+  assign req_err   = in_q ? !q_hit : !top_hit;
+endmodule
