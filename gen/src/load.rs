@@ -882,6 +882,7 @@ fn role_needs(kind: &BlockKind) -> RoleNeeds {
         BlockKind::Iatu => RoleNeeds {
             bundles: &["region"],
             registers: &[
+                ("region", "ctrl", &["enable"]),
                 ("region", "base_lo", &[]),
                 ("region", "base_hi", &[]),
                 ("region", "limit_lo", &[]),
@@ -894,6 +895,7 @@ fn role_needs(kind: &BlockKind) -> RoleNeeds {
         BlockKind::RemapWindows => RoleNeeds {
             bundles: &["window"],
             registers: &[
+                ("window", "ctrl", &["valid", "mode"]),
                 ("window", "xt_addr", &[]),
                 ("window", "soc_lo", &[]),
                 ("window", "soc_hi", &[]),

@@ -13,6 +13,7 @@ pub mod sv_decoder;
 pub mod sv_evt_sem;
 pub mod sv_iatu;
 pub mod sv_regpkg;
+pub mod sv_regs;
 pub mod sv_remap;
 pub mod sv_soc;
 pub mod sv_udma;

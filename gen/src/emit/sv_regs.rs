@@ -1,0 +1,329 @@
+//! Plain register storage that several register blocks share: RW words with resets and byte
+//! strobes, RO words read from hardware inputs, address decode and readback. The block is
+//! flattened here into arrays (one per bundle) and single registers; `templates/sv/regs.sv` holds
+//! the askama macros that turn that list into SystemVerilog, so a block template only adds its
+//! own hardware behaviour on top.
+//!
+//! Decode is hierarchical so that readback is a mux, not an OR over every register: an address is
+//! first placed in one bundle (a subtract and a compare), then the instance index and the offset
+//! inside the instance are bit slices, and a `case` on the offset picks the word of that instance.
+
+use super::sv_hex;
+use crate::model::{Access, Block, Bundle, Field, Register};
+use std::collections::BTreeMap;
+
+/// A render-time error: the model is valid but a template cannot express it.
+pub fn err(msg: impl Into<String>) -> askama::Error {
+    askama::Error::custom(msg.into())
+}
+
+/// Bits needed to index `n` things (at least 1, so that the signal exists).
+pub fn index_bits(n: u64) -> u32 {
+    if n <= 2 {
+        1
+    } else {
+        64 - (n - 1).leading_zeros()
+    }
+}
+
+/// `[w-1:0] ` for a vector, nothing for a single bit: the packed range of a port or signal.
+pub fn range(w: u32) -> String {
+    if w == 1 {
+        String::new()
+    } else {
+        format!("[{}:0] ", w - 1)
+    }
+}
+
+/// Zero-extend the `from`-bit expression `e` to `to` bits.
+pub fn zext(e: &str, from: u32, to: u32) -> Result<String, askama::Error> {
+    match to.cmp(&from) {
+        std::cmp::Ordering::Equal => Ok(e.to_string()),
+        std::cmp::Ordering::Greater => Ok(format!("{{{}, {e}}}", sv_hex(to - from, 0))),
+        std::cmp::Ordering::Less => Err(err(format!(
+            "cannot zero-extend a {from}-bit value to {to} bits"
+        ))),
+    }
+}
+
+/// Name of the storage signal of `reg` (without `_q`/`_d`).
+fn storage_name(bundle: Option<&Bundle>, reg: &Register) -> String {
+    match bundle {
+        Some(b) => format!("{}_{}", b.name.to_lowercase(), reg.name.to_lowercase()),
+        None => reg.name.to_lowercase(),
+    }
+}
+
+/// A register as the templates see it.
+pub struct Reg {
+    pub name: String,
+    /// Storage signal base name: `<sig>_q` / `<sig>_d`.
+    pub sig: String,
+    /// Offset literal: within one bundle instance for arrays, within the block for singles.
+    pub off: String,
+    /// The register holds RW bits.
+    pub stored: bool,
+    /// Writable bits.
+    pub wmask: String,
+    pub reset: String,
+    /// SystemVerilog expression of the 32-bit read value.
+    pub read: String,
+}
+
+/// One bundle: `count` instances of the same registers.
+pub struct RegArray {
+    pub name: String,
+    /// Prefix of the decode signals (`<prefix>_sel`, `_idx`, `_off`, `_rel`).
+    pub prefix: String,
+    pub count: u64,
+    /// Constant name of the instance count (a localparam of the block).
+    pub count_name: String,
+    pub idx_w: u32,
+    pub off_w: u32,
+    pub base: String,
+    /// Bytes the bundle spans, one bit wider than the address so that a full-block span fits.
+    pub span: String,
+    pub regs: Vec<Reg>,
+    /// Any register of the bundle holds storage (else no storage loops are emitted).
+    pub stored: bool,
+}
+
+/// Everything the shared register macros need.
+pub struct RegFile {
+    /// Address bits the block decodes.
+    pub aw: u32,
+    pub arrays: Vec<RegArray>,
+    pub singles: Vec<Reg>,
+    /// Any single register holds storage.
+    pub singles_stored: bool,
+}
+
+/// Hardware sources of RO fields, by field role. For a bundle register the source is an array
+/// input indexed by the bundle's instance.
+pub type HwInputs<'a> = BTreeMap<&'a str, &'a str>;
+
+impl RegFile {
+    pub fn new(block: &Block, hw: &HwInputs) -> Result<RegFile, askama::Error> {
+        let aw = block.addr_bits();
+        let mut arrays = Vec::new();
+        for b in &block.bundles {
+            if !b.stride.is_power_of_two() || b.offset % b.stride != 0 {
+                return Err(err(format!(
+                    "bundle `{}` of block `{}`: the instance stride must be a power of two and \
+                     the bundle aligned to it, so that the instance index is a bit slice",
+                    b.name, block.name
+                )));
+            }
+            let off_w = b.stride.trailing_zeros();
+            let idx_w = index_bits(b.count);
+            if off_w + idx_w > aw {
+                return Err(err(format!(
+                    "bundle `{}` of block `{}` does not fit the block's {aw} address bits",
+                    b.name, block.name
+                )));
+            }
+            let prefix = b.name.to_lowercase();
+            let idx = format!("{prefix}_idx");
+            let regs = b
+                .registers
+                .iter()
+                .map(|r| reg(Some(b), r, sv_hex(off_w, r.offset as u128), Some(&idx), hw))
+                .collect::<Result<Vec<_>, _>>()?;
+            arrays.push(RegArray {
+                name: b.name.clone(),
+                count_name: format!("{}_N", b.name.to_uppercase()),
+                prefix,
+                count: b.count,
+                idx_w,
+                off_w,
+                base: sv_hex(aw, b.offset as u128),
+                span: sv_hex(aw + 1, (b.count * b.stride) as u128),
+                stored: regs.iter().any(|r| r.stored),
+                regs,
+            });
+        }
+        let singles = block
+            .registers
+            .iter()
+            .map(|r| reg(None, r, sv_hex(aw, r.offset as u128), None, hw))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(RegFile {
+            aw,
+            arrays,
+            singles_stored: singles.iter().any(|r| r.stored),
+            singles,
+        })
+    }
+
+    /// The array built from `bundle`.
+    pub fn array(&self, bundle: &Bundle) -> Option<&RegArray> {
+        self.arrays.iter().find(|a| a.name == bundle.name)
+    }
+}
+
+fn reg(
+    bundle: Option<&Bundle>,
+    r: &Register,
+    off: String,
+    idx: Option<&str>,
+    hw: &HwInputs,
+) -> Result<Reg, askama::Error> {
+    let sig = storage_name(bundle, r);
+    let sel = idx.map(|i| format!("[{i}]")).unwrap_or_default();
+    let mut parts = Vec::new();
+    for f in &r.fields {
+        match f.access {
+            Access::Rw | Access::Ro => {}
+            other => {
+                return Err(err(format!(
+                    "register `{}`: field `{}` is {}, which the shared register storage does \
+                     not implement (RW and RO only)",
+                    r.name,
+                    f.name,
+                    other.as_str()
+                )))
+            }
+        }
+    }
+    let wmask = r.write_mask();
+    let stored = wmask != 0;
+    if stored {
+        if wmask == u32::MAX {
+            parts.push(format!("{sig}_q{sel}"));
+        } else {
+            parts.push(format!("({sig}_q{sel} & {})", sv_hex(32, wmask as u128)));
+        }
+    }
+    if let Some(ro) = ro_word(r, &sel, hw)? {
+        parts.push(ro);
+    }
+    let read = if parts.is_empty() {
+        sv_hex(32, 0)
+    } else {
+        parts.join(" | ")
+    };
+    Ok(Reg {
+        name: r.name.clone(),
+        sig,
+        off,
+        stored,
+        wmask: sv_hex(32, wmask as u128),
+        reset: sv_hex(32, (r.reset() & wmask) as u128),
+        read,
+    })
+}
+
+/// The RO fields of `r` as one 32-bit concatenation of hardware inputs, or None if it has none.
+fn ro_word(r: &Register, sel: &str, hw: &HwInputs) -> Result<Option<String>, askama::Error> {
+    let mut ro: Vec<&Field> = r.fields.iter().filter(|f| f.access == Access::Ro).collect();
+    if ro.is_empty() {
+        return Ok(None);
+    }
+    ro.sort_by_key(|f| std::cmp::Reverse(f.lsb));
+    let mut parts = Vec::new();
+    let mut next = 32; // first bit above the part still to fill
+    for f in ro {
+        let src = f
+            .role
+            .as_deref()
+            .and_then(|role| hw.get(role))
+            .ok_or_else(|| {
+                err(format!(
+                    "register `{}`: RO field `{}` has no hardware source (no known Role)",
+                    r.name, f.name
+                ))
+            })?;
+        if next > f.msb() + 1 {
+            parts.push(sv_hex(next - f.msb() - 1, 0));
+        }
+        parts.push(format!("{src}{sel}"));
+        next = f.lsb;
+    }
+    if next > 0 {
+        parts.push(sv_hex(next, 0));
+    }
+    Ok(Some(format!("{{{}}}", parts.join(", "))))
+}
+
+/// A field of the stored word of `reg` in instance `idx` of `bundle`, as an SV expression.
+pub fn field_expr(bundle: &Bundle, reg: &Register, field: &Field, idx: &str) -> String {
+    let sig = storage_name(Some(bundle), reg);
+    if field.width == 1 {
+        format!("{sig}_q[{idx}][{}]", field.lsb)
+    } else {
+        format!("{sig}_q[{idx}][{}:{}]", field.msb(), field.lsb)
+    }
+}
+
+/// The single value field of a register that holds one number (an address or mask word).
+pub fn value_field<'a>(reg: &'a Register) -> Result<&'a Field, askama::Error> {
+    match reg.fields.as_slice() {
+        [f] if f.access == Access::Rw => Ok(f),
+        _ => Err(err(format!(
+            "register `{}` must hold exactly one RW field (its value)",
+            reg.name
+        ))),
+    }
+}
+
+/// A number split over a low and a high register of `bundle`, as `{hi, lo}` and its width.
+pub fn split_value(
+    bundle: &Bundle,
+    lo: &Register,
+    hi: &Register,
+    idx: &str,
+) -> Result<(String, u32), askama::Error> {
+    let (fl, fh) = (value_field(lo)?, value_field(hi)?);
+    Ok((
+        format!(
+            "{{{}, {}}}",
+            field_expr(bundle, hi, fh, idx),
+            field_expr(bundle, lo, fl, idx)
+        ),
+        fl.width + fh.width,
+    ))
+}
+
+/// A one-bit control field, found by role among the bundle's registers.
+pub fn flag(bundle: &Bundle, reg_role: &str, field_role: &str, idx: &str) -> Result<String, askama::Error> {
+    let reg = bundle
+        .reg_by_role(reg_role)
+        .ok_or_else(|| err(format!("bundle `{}` has no `{reg_role}` register", bundle.name)))?;
+    let f = reg.field_by_role(field_role).ok_or_else(|| {
+        err(format!(
+            "register `{}` has no field with Role `{field_role}`",
+            reg.name
+        ))
+    })?;
+    if f.width != 1 || f.access != Access::Rw {
+        return Err(err(format!(
+            "field `{}.{}` must be a single RW bit",
+            reg.name, f.name
+        )));
+    }
+    Ok(field_expr(bundle, reg, f, idx))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_bits_cover_count() {
+        for n in 1..=70u64 {
+            let w = index_bits(n);
+            assert!(w >= 1);
+            assert!(1u64 << w >= n, "n={n} w={w}");
+            if n > 2 {
+                assert!(1u64 << (w - 1) < n, "n={n} w={w}");
+            }
+        }
+    }
+
+    #[test]
+    fn zext_pads_or_refuses() {
+        assert_eq!(zext("x", 4, 4).ok().as_deref(), Some("x"));
+        assert_eq!(zext("x", 4, 6).ok().as_deref(), Some("{2'h0, x}"));
+        assert!(zext("x", 6, 4).is_err());
+    }
+}

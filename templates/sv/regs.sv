@@ -1,0 +1,196 @@
+{#- Shared register-block macros. `rf` is an emit::sv_regs::RegFile. A block template calls:
+    axil_ports (port list lines), decls (signals), logic (front-end, decode, storage, readback).
+    Everything numeric comes from RegFile; nothing here is block-specific. -#}
+
+{%- macro axil_ports(rf) %}
+  // AXI4-Lite slave
+  input  logic        s_axil_awvalid_i,
+  output logic        s_axil_awready_o,
+  input  logic [{{ rf.aw - 1 }}:0] s_axil_awaddr_i,
+  input  logic        s_axil_wvalid_i,
+  output logic        s_axil_wready_o,
+  input  logic [31:0] s_axil_wdata_i,
+  input  logic [3:0]  s_axil_wstrb_i,
+  output logic        s_axil_bvalid_o,
+  input  logic        s_axil_bready_i,
+  output logic [1:0]  s_axil_bresp_o,
+  input  logic        s_axil_arvalid_i,
+  output logic        s_axil_arready_o,
+  input  logic [{{ rf.aw - 1 }}:0] s_axil_araddr_i,
+  output logic        s_axil_rvalid_o,
+  input  logic        s_axil_rready_i,
+  output logic [31:0] s_axil_rdata_o,
+  output logic [1:0]  s_axil_rresp_o,
+{%- endmacro %}
+
+{%- macro decls(rf) %}
+  // ---- Register front-end
+  logic        reg_req, reg_we, reg_wr, reg_err;
+  logic [{{ rf.aw - 1 }}:0] reg_addr;
+  logic [31:0] reg_wdata, reg_rdata, reg_wbits;
+  logic [3:0]  reg_wstrb;
+{%- for a in rf.arrays %}
+
+  // ---- {{ a.name }}: {{ a.count }} instances
+  localparam int {{ a.count_name }} = {{ a.count }};
+  logic [{{ rf.aw - 1 }}:0] {{ a.prefix }}_rel;
+  logic        {{ a.prefix }}_sel;
+  logic [{{ a.idx_w - 1 }}:0] {{ a.prefix }}_idx;
+  logic [{{ a.off_w - 1 }}:0] {{ a.prefix }}_off;
+{%- for r in a.regs %}{% if r.stored %}
+  logic [31:0] {{ r.sig }}_q [{{ a.count_name }}];
+  logic [31:0] {{ r.sig }}_d [{{ a.count_name }}];
+{%- endif %}{% endfor %}
+{%- endfor %}
+{%- if rf.singles_stored %}
+
+  // ---- Single registers
+{%- for r in rf.singles %}{% if r.stored %}
+  logic [31:0] {{ r.sig }}_q, {{ r.sig }}_d;
+{%- endif %}{% endfor %}
+{%- endif %}
+{%- endmacro %}
+
+{%- macro logic(rf) %}
+
+  // AXI4-Lite to single-cycle register requests.
+  xdie_axil_regif #(
+    .AW({{ rf.aw }})
+  ) u_regif (
+    .clk_i,
+    .rst_ni,
+    .s_awvalid_i (s_axil_awvalid_i),
+    .s_awready_o (s_axil_awready_o),
+    .s_awaddr_i  (s_axil_awaddr_i),
+    .s_wvalid_i  (s_axil_wvalid_i),
+    .s_wready_o  (s_axil_wready_o),
+    .s_wdata_i   (s_axil_wdata_i),
+    .s_wstrb_i   (s_axil_wstrb_i),
+    .s_bvalid_o  (s_axil_bvalid_o),
+    .s_bready_i  (s_axil_bready_i),
+    .s_bresp_o   (s_axil_bresp_o),
+    .s_arvalid_i (s_axil_arvalid_i),
+    .s_arready_o (s_axil_arready_o),
+    .s_araddr_i  (s_axil_araddr_i),
+    .s_rvalid_o  (s_axil_rvalid_o),
+    .s_rready_i  (s_axil_rready_i),
+    .s_rdata_o   (s_axil_rdata_o),
+    .s_rresp_o   (s_axil_rresp_o),
+    .req_o       (reg_req),
+    .req_we_o    (reg_we),
+    .req_addr_o  (reg_addr),
+    .req_wdata_o (reg_wdata),
+    .req_wstrb_o (reg_wstrb),
+    .req_rdata_i (reg_rdata),
+    .req_err_i   (reg_err)
+  );
+
+  assign reg_wr    = reg_req && reg_we;
+  // Byte strobes widened to one enable per data bit.
+  assign reg_wbits = {{ "{{" }}8{reg_wstrb[3]}}, {8{reg_wstrb[2]}}, {8{reg_wstrb[1]}}, {8{reg_wstrb[0]}}};
+{%- for a in rf.arrays %}
+
+  // {{ a.name }}: which instance, and which word inside it.
+  assign {{ a.prefix }}_rel = reg_addr - {{ a.base }};
+  assign {{ a.prefix }}_sel = {1'b0, {{ a.prefix }}_rel} < {{ a.span }};
+  assign {{ a.prefix }}_idx = {{ a.prefix }}_rel[{{ a.off_w + a.idx_w - 1 }}:{{ a.off_w }}];
+  assign {{ a.prefix }}_off = {{ a.prefix }}_rel[{{ a.off_w - 1 }}:0];
+{%- endfor %}
+
+  // Storage next state: hold, or merge the strobed write bits into the addressed word.
+  always_comb begin
+{%- for a in rf.arrays %}{% if a.stored %}
+    for (int i = 0; i < {{ a.count_name }}; i++) begin
+{%- for r in a.regs %}{% if r.stored %}
+      {{ r.sig }}_d[i] = {{ r.sig }}_q[i];
+{%- endif %}{% endfor %}
+    end
+{%- endif %}{% endfor %}
+{%- for r in rf.singles %}{% if r.stored %}
+    {{ r.sig }}_d = {{ r.sig }}_q;
+{%- endif %}{% endfor %}
+{%- for a in rf.arrays %}{% if a.stored %}
+    if (reg_wr && {{ a.prefix }}_sel) begin
+      unique case ({{ a.prefix }}_off)
+{%- for r in a.regs %}{% if r.stored %}
+        {{ r.off }}: {{ r.sig }}_d[{{ a.prefix }}_idx] =
+            ({{ r.sig }}_q[{{ a.prefix }}_idx] & ~(reg_wbits & {{ r.wmask }})) |
+            (reg_wdata & reg_wbits & {{ r.wmask }});
+{%- endif %}{% endfor %}
+        default: ;
+      endcase
+    end
+{%- endif %}{% endfor %}
+{%- if rf.singles_stored %}
+    if (reg_wr) begin
+      unique case (reg_addr)
+{%- for r in rf.singles %}{% if r.stored %}
+        {{ r.off }}: {{ r.sig }}_d = ({{ r.sig }}_q & ~(reg_wbits & {{ r.wmask }})) |
+            (reg_wdata & reg_wbits & {{ r.wmask }});
+{%- endif %}{% endfor %}
+        default: ;
+      endcase
+    end
+{%- endif %}
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+{%- for a in rf.arrays %}{% if a.stored %}
+      for (int i = 0; i < {{ a.count_name }}; i++) begin
+{%- for r in a.regs %}{% if r.stored %}
+        {{ r.sig }}_q[i] <= {{ r.reset }};
+{%- endif %}{% endfor %}
+      end
+{%- endif %}{% endfor %}
+{%- for r in rf.singles %}{% if r.stored %}
+      {{ r.sig }}_q <= {{ r.reset }};
+{%- endif %}{% endfor %}
+    end else begin
+{%- for a in rf.arrays %}{% if a.stored %}
+      for (int i = 0; i < {{ a.count_name }}; i++) begin
+{%- for r in a.regs %}{% if r.stored %}
+        {{ r.sig }}_q[i] <= {{ r.sig }}_d[i];
+{%- endif %}{% endfor %}
+      end
+{%- endif %}{% endfor %}
+{%- for r in rf.singles %}{% if r.stored %}
+      {{ r.sig }}_q <= {{ r.sig }}_d;
+{%- endif %}{% endfor %}
+    end
+  end
+
+  // Readback: pick the bundle, then the word of the addressed instance. Offsets that name no
+  // register answer SLVERR.
+  always_comb begin
+    reg_rdata = 32'h0;
+    reg_err   = 1'b1;
+{%- for a in rf.arrays %}
+    {% if !loop.first %}end else {% endif %}if ({{ a.prefix }}_sel) begin
+      unique case ({{ a.prefix }}_off)
+{%- for r in a.regs %}
+        {{ r.off }}: begin
+          reg_rdata = {{ r.read }};
+          reg_err   = 1'b0;
+        end
+{%- endfor %}
+        default: ;
+      endcase
+{%- endfor %}
+{%- if !rf.arrays.is_empty() %}
+    end else begin
+{%- else %}
+    begin
+{%- endif %}
+      unique case (reg_addr)
+{%- for r in rf.singles %}
+        {{ r.off }}: begin
+          reg_rdata = {{ r.read }};
+          reg_err   = 1'b0;
+        end
+{%- endfor %}
+        default: ;
+      endcase
+    end
+  end
+{%- endmacro %}
