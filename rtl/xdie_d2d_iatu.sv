@@ -44,10 +44,10 @@ module xdie_d2d_iatu (
 
   // ---- IATU_OUTBOUND: 8 instances
   localparam int IATU_OUTBOUND_N = 8;
-  logic [15:0] iatu_outbound_rel;
-  logic        iatu_outbound_sel;
-  logic [2:0] iatu_outbound_idx;
-  logic [8:0] iatu_outbound_off;
+  logic [15:0] reg_iatu_outbound_rel;
+  logic        reg_iatu_outbound_sel;
+  logic [2:0] reg_iatu_outbound_idx;
+  logic [8:0] reg_iatu_outbound_off;
   logic [31:0] iatu_outbound_region_ctrl_1_q [IATU_OUTBOUND_N];
   logic [31:0] iatu_outbound_region_ctrl_1_d [IATU_OUTBOUND_N];
   logic [31:0] iatu_outbound_region_ctrl_2_q [IATU_OUTBOUND_N];
@@ -69,6 +69,8 @@ module xdie_d2d_iatu (
   logic [IATU_OUTBOUND_N-1:0] region_match;
   logic [2:0] region_sel;
   logic [63:0] sel_base, sel_target;
+
+  // AXI4-Lite to single-cycle register requests.
   xdie_axil_regif #(
     .AW(16)
   ) u_regif (
@@ -105,10 +107,10 @@ module xdie_d2d_iatu (
   assign reg_wbits = {{8{reg_wstrb[3]}}, {8{reg_wstrb[2]}}, {8{reg_wstrb[1]}}, {8{reg_wstrb[0]}}};
 
   // IATU_OUTBOUND: which instance, and which word inside it.
-  assign iatu_outbound_rel = reg_addr - 16'h0;
-  assign iatu_outbound_sel = {1'b0, iatu_outbound_rel} < 17'h1000;
-  assign iatu_outbound_idx = iatu_outbound_rel[11:9];
-  assign iatu_outbound_off = iatu_outbound_rel[8:0];
+  assign reg_iatu_outbound_rel = reg_addr - 16'h0;
+  assign reg_iatu_outbound_sel = {1'b0, reg_iatu_outbound_rel} < 17'h1000;
+  assign reg_iatu_outbound_idx = reg_iatu_outbound_rel[11:9];
+  assign reg_iatu_outbound_off = reg_iatu_outbound_rel[8:0];
 
   // Storage next state: hold, or merge the strobed write bits into the addressed word.
   always_comb begin
@@ -122,31 +124,31 @@ module xdie_d2d_iatu (
       iatu_outbound_upper_target_d[i] = iatu_outbound_upper_target_q[i];
       iatu_outbound_upper_limit_d[i] = iatu_outbound_upper_limit_q[i];
     end
-    if (reg_wr && iatu_outbound_sel) begin
-      unique case (iatu_outbound_off)
-        9'h0: iatu_outbound_region_ctrl_1_d[iatu_outbound_idx] =
-            (iatu_outbound_region_ctrl_1_q[iatu_outbound_idx] & ~(reg_wbits & 32'h1f)) |
+    if (reg_wr && reg_iatu_outbound_sel) begin
+      unique case (reg_iatu_outbound_off)
+        9'h0: iatu_outbound_region_ctrl_1_d[reg_iatu_outbound_idx] =
+            (iatu_outbound_region_ctrl_1_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'h1f)) |
             (reg_wdata & reg_wbits & 32'h1f);
-        9'h4: iatu_outbound_region_ctrl_2_d[iatu_outbound_idx] =
-            (iatu_outbound_region_ctrl_2_q[iatu_outbound_idx] & ~(reg_wbits & 32'h80000000)) |
+        9'h4: iatu_outbound_region_ctrl_2_d[reg_iatu_outbound_idx] =
+            (iatu_outbound_region_ctrl_2_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'h80000000)) |
             (reg_wdata & reg_wbits & 32'h80000000);
-        9'h8: iatu_outbound_lwr_base_d[iatu_outbound_idx] =
-            (iatu_outbound_lwr_base_q[iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
+        9'h8: iatu_outbound_lwr_base_d[reg_iatu_outbound_idx] =
+            (iatu_outbound_lwr_base_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
             (reg_wdata & reg_wbits & 32'hffffffff);
-        9'hc: iatu_outbound_upper_base_d[iatu_outbound_idx] =
-            (iatu_outbound_upper_base_q[iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
+        9'hc: iatu_outbound_upper_base_d[reg_iatu_outbound_idx] =
+            (iatu_outbound_upper_base_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
             (reg_wdata & reg_wbits & 32'hffffffff);
-        9'h10: iatu_outbound_limit_d[iatu_outbound_idx] =
-            (iatu_outbound_limit_q[iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
+        9'h10: iatu_outbound_limit_d[reg_iatu_outbound_idx] =
+            (iatu_outbound_limit_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
             (reg_wdata & reg_wbits & 32'hffffffff);
-        9'h14: iatu_outbound_lwr_target_d[iatu_outbound_idx] =
-            (iatu_outbound_lwr_target_q[iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
+        9'h14: iatu_outbound_lwr_target_d[reg_iatu_outbound_idx] =
+            (iatu_outbound_lwr_target_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
             (reg_wdata & reg_wbits & 32'hffffffff);
-        9'h18: iatu_outbound_upper_target_d[iatu_outbound_idx] =
-            (iatu_outbound_upper_target_q[iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
+        9'h18: iatu_outbound_upper_target_d[reg_iatu_outbound_idx] =
+            (iatu_outbound_upper_target_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
             (reg_wdata & reg_wbits & 32'hffffffff);
-        9'h20: iatu_outbound_upper_limit_d[iatu_outbound_idx] =
-            (iatu_outbound_upper_limit_q[iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
+        9'h20: iatu_outbound_upper_limit_d[reg_iatu_outbound_idx] =
+            (iatu_outbound_upper_limit_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
             (reg_wdata & reg_wbits & 32'hffffffff);
         default: ;
       endcase
@@ -184,38 +186,38 @@ module xdie_d2d_iatu (
   always_comb begin
     reg_rdata = 32'h0;
     reg_err   = 1'b1;
-    if (iatu_outbound_sel) begin
-      unique case (iatu_outbound_off)
+    if (reg_iatu_outbound_sel) begin
+      unique case (reg_iatu_outbound_off)
         9'h0: begin
-          reg_rdata = (iatu_outbound_region_ctrl_1_q[iatu_outbound_idx] & 32'h1f);
+          reg_rdata = (iatu_outbound_region_ctrl_1_q[reg_iatu_outbound_idx] & 32'h1f);
           reg_err   = 1'b0;
         end
         9'h4: begin
-          reg_rdata = (iatu_outbound_region_ctrl_2_q[iatu_outbound_idx] & 32'h80000000);
+          reg_rdata = (iatu_outbound_region_ctrl_2_q[reg_iatu_outbound_idx] & 32'h80000000);
           reg_err   = 1'b0;
         end
         9'h8: begin
-          reg_rdata = iatu_outbound_lwr_base_q[iatu_outbound_idx];
+          reg_rdata = iatu_outbound_lwr_base_q[reg_iatu_outbound_idx];
           reg_err   = 1'b0;
         end
         9'hc: begin
-          reg_rdata = iatu_outbound_upper_base_q[iatu_outbound_idx];
+          reg_rdata = iatu_outbound_upper_base_q[reg_iatu_outbound_idx];
           reg_err   = 1'b0;
         end
         9'h10: begin
-          reg_rdata = iatu_outbound_limit_q[iatu_outbound_idx];
+          reg_rdata = iatu_outbound_limit_q[reg_iatu_outbound_idx];
           reg_err   = 1'b0;
         end
         9'h14: begin
-          reg_rdata = iatu_outbound_lwr_target_q[iatu_outbound_idx];
+          reg_rdata = iatu_outbound_lwr_target_q[reg_iatu_outbound_idx];
           reg_err   = 1'b0;
         end
         9'h18: begin
-          reg_rdata = iatu_outbound_upper_target_q[iatu_outbound_idx];
+          reg_rdata = iatu_outbound_upper_target_q[reg_iatu_outbound_idx];
           reg_err   = 1'b0;
         end
         9'h20: begin
-          reg_rdata = iatu_outbound_upper_limit_q[iatu_outbound_idx];
+          reg_rdata = iatu_outbound_upper_limit_q[reg_iatu_outbound_idx];
           reg_err   = 1'b0;
         end
         default: ;

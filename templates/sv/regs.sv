@@ -177,6 +177,7 @@
         default: ;
       endcase
 {%- endfor %}
+{%- if !rf.singles.is_empty() %}
 {%- if !rf.arrays.is_empty() %}
     end else begin
 {%- else %}
@@ -192,5 +193,8 @@
         default: ;
       endcase
     end
+{%- else if !rf.arrays.is_empty() %}
+    end
+{%- endif %}
   end
 {%- endmacro %}

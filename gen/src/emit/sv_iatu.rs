@@ -80,9 +80,7 @@ fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
     }
     let enable_i = flag(bundle, "ctrl", "enable", IDX)?;
 
-    let regions = rf
-        .array(bundle)
-        .ok_or_else(|| missing("region storage"))?;
+    let regions = rf.array(bundle).ok_or_else(|| missing("region storage"))?;
     let (count_name, idx_w) = (regions.count_name.clone(), regions.idx_w);
     let t = Iatu {
         header: DO_NOT_EDIT,

@@ -107,7 +107,7 @@ impl RegFile {
         let aw = block.addr_bits();
         let mut arrays = Vec::new();
         for b in &block.bundles {
-            if !b.stride.is_power_of_two() || b.offset % b.stride != 0 {
+            if !b.stride.is_power_of_two() || !b.offset.is_multiple_of(b.stride) {
                 return Err(err(format!(
                     "bundle `{}` of block `{}`: the instance stride must be a power of two and \
                      the bundle aligned to it, so that the instance index is a bit slice",
@@ -122,7 +122,8 @@ impl RegFile {
                     b.name, block.name
                 )));
             }
-            let prefix = b.name.to_lowercase();
+            // Decode signals start with `reg_` so that they cannot clash with a block's own.
+            let prefix = format!("reg_{}", b.name.to_lowercase());
             let idx = format!("{prefix}_idx");
             let regs = b
                 .registers
@@ -256,7 +257,7 @@ pub fn field_expr(bundle: &Bundle, reg: &Register, field: &Field, idx: &str) -> 
 }
 
 /// The single value field of a register that holds one number (an address or mask word).
-pub fn value_field<'a>(reg: &'a Register) -> Result<&'a Field, askama::Error> {
+pub fn value_field(reg: &Register) -> Result<&Field, askama::Error> {
     match reg.fields.as_slice() {
         [f] if f.access == Access::Rw => Ok(f),
         _ => Err(err(format!(
@@ -285,10 +286,18 @@ pub fn split_value(
 }
 
 /// A one-bit control field, found by role among the bundle's registers.
-pub fn flag(bundle: &Bundle, reg_role: &str, field_role: &str, idx: &str) -> Result<String, askama::Error> {
-    let reg = bundle
-        .reg_by_role(reg_role)
-        .ok_or_else(|| err(format!("bundle `{}` has no `{reg_role}` register", bundle.name)))?;
+pub fn flag(
+    bundle: &Bundle,
+    reg_role: &str,
+    field_role: &str,
+    idx: &str,
+) -> Result<String, askama::Error> {
+    let reg = bundle.reg_by_role(reg_role).ok_or_else(|| {
+        err(format!(
+            "bundle `{}` has no `{reg_role}` register",
+            bundle.name
+        ))
+    })?;
     let f = reg.field_by_role(field_role).ok_or_else(|| {
         err(format!(
             "register `{}` has no field with Role `{field_role}`",

@@ -1,8 +1,137 @@
-//! (not yet written)
+//! `xdie_remap_windows`: the xt remap windows. Storage and readback come from the shared register
+//! macros; this module adds the xt -> SoC lookup.
+//!
+//! Lookup semantics (xdie's reconstruction of the seed's program_window, also in the block
+//! description): a window takes part when VALID is set.
+//!   MODE = 0 (range): matches when (x & u_mask) == (xt_addr & u_mask);
+//!                     soc = (soc_addr & ~L) | (x & L), L = l_mask zero-extended.
+//!   MODE = 1 (match): matches when (x & mask) == match;
+//!                     soc = (replace & ~K) | (x & K), K = ~mask zero-extended: the bits the
+//!                     match ignores pass through from the xt address.
+//! The lowest-numbered valid matching window wins; with none, hit is 0 and the SoC address 0.
 
-use super::OutFile;
-use crate::model::Csrs;
+use super::sv_regs::{err, flag, index_bits, split_value, value_field, zext, HwInputs, RegFile};
+use super::{finish, OutFile, DO_NOT_EDIT};
+use crate::model::{Block, BlockKind, Csrs};
+use askama::Template;
 
-pub fn render(_csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
-    Ok(Vec::new())
+/// Index variable of the per-window loops in the template.
+const IDX: &str = "i";
+/// Index signal of the winning window.
+const SEL: &str = "win_sel";
+
+#[derive(Template)]
+#[template(path = "sv/remap_windows.sv")]
+struct Remap<'a> {
+    header: &'static str,
+    module: String,
+    description: &'a str,
+    rf: RegFile,
+    count_name: String,
+    idx_w: u32,
+    xt_w: u32,
+    soc_w: u32,
+    /// Per window `i`: valid, mode, and the four words of the two match rules.
+    valid_i: String,
+    mode_i: String,
+    xt_i: String,
+    u_mask_i: String,
+    mask_i: String,
+    match_i: String,
+    /// Rule words of the winning window.
+    mode_sel: String,
+    l_mask_sel: String,
+    mask_sel: String,
+    soc_sel: String,
+    replace_sel: String,
+    /// `keep` and `xt_addr_i & keep` zero-extended to the SoC width.
+    keep_ext: String,
+    pass_ext: String,
+}
+
+pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
+    csrs.blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::RemapWindows)
+        .map(|b| render_block(b, csrs.soc.width))
+        .collect()
+}
+
+fn render_block(block: &Block, soc_w: u32) -> Result<OutFile, askama::Error> {
+    let missing = |what: &str| err(format!("remap block `{}` has no {what}", block.name));
+    let rf = RegFile::new(block, &HwInputs::new())?;
+    let bundle = block
+        .bundle_by_role("window")
+        .ok_or_else(|| missing("window bundle"))?;
+    let reg = |role: &str| {
+        bundle
+            .reg_by_role(role)
+            .ok_or_else(|| missing(&format!("{role} register")))
+    };
+    // One xt-wide word of window `idx`.
+    let word = |role: &str, idx: &str| -> Result<(String, u32), askama::Error> {
+        let r = reg(role)?;
+        let f = value_field(r)?;
+        Ok((super::sv_regs::field_expr(bundle, r, f, idx), f.width))
+    };
+    let (xt_i, xt_w) = word("xt_addr", IDX)?;
+    let mut words = Vec::new();
+    for (role, idx) in [
+        ("u_mask", IDX),
+        ("mask", IDX),
+        ("match", IDX),
+        ("l_mask", SEL),
+        ("mask", SEL),
+    ] {
+        let (e, w) = word(role, idx)?;
+        if w != xt_w {
+            return Err(err(format!(
+                "remap block `{}`: `{role}` is {w} bits but xt_addr is {xt_w}",
+                block.name
+            )));
+        }
+        words.push(e);
+    }
+    let [u_mask_i, mask_i, match_i, l_mask_sel, mask_sel] =
+        <[String; 5]>::try_from(words).map_err(|_| err("internal: word count"))?;
+    let (soc_sel, w1) = split_value(bundle, reg("soc_lo")?, reg("soc_hi")?, SEL)?;
+    let (replace_sel, w2) = split_value(bundle, reg("replace_lo")?, reg("replace_hi")?, SEL)?;
+    if w1 != soc_w || w2 != soc_w {
+        return Err(err(format!(
+            "remap block `{}`: soc_lo/soc_hi ({w1} bits) and replace_lo/replace_hi ({w2} bits) \
+             must together be as wide as the SoC address ({soc_w} bits)",
+            block.name
+        )));
+    }
+    let t = Remap {
+        header: DO_NOT_EDIT,
+        module: format!("xdie_{}", block.name),
+        description: &block.description,
+        count_name: rf
+            .array(bundle)
+            .ok_or_else(|| missing("window storage"))?
+            .count_name
+            .clone(),
+        idx_w: index_bits(bundle.count),
+        xt_w,
+        soc_w,
+        valid_i: flag(bundle, "ctrl", "valid", IDX)?,
+        mode_i: flag(bundle, "ctrl", "mode", IDX)?,
+        mode_sel: flag(bundle, "ctrl", "mode", SEL)?,
+        xt_i,
+        u_mask_i,
+        mask_i,
+        match_i,
+        l_mask_sel,
+        mask_sel,
+        soc_sel,
+        replace_sel,
+        keep_ext: zext("keep", xt_w, soc_w)?,
+        pass_ext: zext("(xt_addr_i & keep)", xt_w, soc_w)?,
+        rf,
+    };
+    Ok(OutFile::new(
+        format!("rtl/xdie_{}.sv", block.name),
+        finish(t.render()?),
+    ))
 }
