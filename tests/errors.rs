@@ -1,0 +1,422 @@
+//! One test per class of bad input (`xdie_gen::ErrorKind`). Each copies the real csrs/, changes
+//! one thing by a text edit, and checks that the loader names the class, the file, the key path,
+//! the line of the edit and says what is wrong. The CLI tests check that a bad input exits 2,
+//! names file:line and key, and leaves a previous generation untouched.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+use xdie_gen::{Error, ErrorKind};
+
+fn load_err(csrs: &Path) -> Error {
+    match xdie_gen::load(csrs) {
+        Ok(_) => panic!(
+            "the edited csrs/ in {} loaded without error",
+            csrs.display()
+        ),
+        Err(e) => e,
+    }
+}
+
+/// Assert everything an error must say. `line` is the line of the edit.
+fn expect(e: &Error, kind: ErrorKind, file: &str, key: &str, line: Option<usize>, says: &str) {
+    let shown = e.to_string();
+    assert_eq!(e.kind, kind, "kind of: {shown}");
+    assert_eq!(
+        e.at.file.file_name().and_then(|n| n.to_str()),
+        Some(file),
+        "file of: {shown}"
+    );
+    assert_eq!(e.at.key, key, "key path of: {shown}");
+    assert_eq!(e.at.line, line, "line of: {shown}");
+    assert!(
+        e.message.contains(says),
+        "message of `{shown}` should contain `{says}`"
+    );
+    // The one-line rendering the CLI prints carries the same facts.
+    if let Some(l) = line {
+        assert!(shown.contains(&format!("{file}:{l}")), "{shown}");
+    }
+    if !key.is_empty() {
+        assert!(shown.contains(key), "{shown}");
+    }
+}
+
+/// Position of an aperture in address_map's list, read from the unedited copy.
+fn aperture_index(csrs: &Path, name: &str) -> usize {
+    let c = xdie_gen::load(csrs).expect("unedited csrs/ load");
+    c.map
+        .apertures
+        .iter()
+        .position(|a| a.name == name)
+        .expect("aperture exists")
+}
+
+#[test]
+fn io_unreadable_file() {
+    let (_s, csrs) = csrs_copy("io");
+    // Not UTF-8: the file exists but cannot be read as text.
+    let f = csrs.join("profiles.yaml");
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes.extend_from_slice(&[0xff, 0xfe, b'\n']);
+    std::fs::write(&f, bytes).unwrap();
+    let e = load_err(&csrs);
+    expect(&e, ErrorKind::Io, "profiles.yaml", "", None, "cannot read");
+
+    // A missing top-level file is an Io error too, naming what was expected.
+    std::fs::remove_file(&f).unwrap();
+    let e = load_err(&csrs);
+    expect(&e, ErrorKind::Io, "profiles.yaml", "", None, "missing");
+}
+
+#[test]
+fn syntax_unknown_keys_and_wrong_types() {
+    // Unknown key in a JSON block.
+    let (_s, csrs) = csrs_copy("syntax-json");
+    let f = csrs.join("blocks/evt_sem.json");
+    let line = edit_after(
+        &f,
+        "\"Name\": \"SEM_SET\", \"AddressOffset\"",
+        "\"Fields\"",
+        "\"Colour\": \"red\",\n         \"Fields\"",
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::Syntax,
+        "evt_sem.json",
+        "Bundles[2].Registers[0].Colour",
+        Some(line),
+        "unknown field `Colour`",
+    );
+
+    // Unknown key in the YAML address map.
+    let (_s, csrs) = csrs_copy("syntax-yaml");
+    let f = csrs.join("address_map.yaml");
+    let i = aperture_index(&csrs, "SDMA_BCAST");
+    let line = edit(
+        &f,
+        "    block: sdma_bcast\n",
+        "    block: sdma_bcast\n    colour: red\n",
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::Syntax,
+        "address_map.yaml",
+        &format!("apertures[{i}].colour"),
+        Some(line + 1),
+        "unknown field `colour`",
+    );
+
+    // A value of the wrong type.
+    let (_s, csrs) = csrs_copy("syntax-type");
+    let f = csrs.join("blocks/remap_windows.json");
+    let line = edit(&f, "\"ArraySize\": 16", "\"ArraySize\": true");
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::Syntax,
+        "remap_windows.json",
+        "Bundles[0].ArraySize",
+        Some(line),
+        "invalid type",
+    );
+}
+
+#[test]
+fn overlap_registers_apertures_fields() {
+    // Two registers at one offset.
+    let (_s, csrs) = csrs_copy("overlap-reg");
+    let f = csrs.join("blocks/udma_m2s.json");
+    let line = edit(
+        &f,
+        "\"AddressOffset\": \"0x204\"",
+        "\"AddressOffset\": \"0x200\"",
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::Overlap,
+        "udma_m2s.json",
+        "Registers[1].AddressOffset",
+        Some(line),
+        "overlaps `err_log`",
+    );
+
+    // An aperture moved into the one below it.
+    let (_s, csrs) = csrs_copy("overlap-aperture");
+    let f = csrs.join("address_map.yaml");
+    let line = edit(&f, "base: 0x10000000", "base: 0x0F000000");
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::Overlap,
+        "address_map.yaml",
+        "apertures[1].base",
+        Some(line),
+        "overlaps `SBUF`",
+    );
+
+    // Two fields of one register on the same bit.
+    let (_s, csrs) = csrs_copy("overlap-field");
+    let f = csrs.join("blocks/remap_windows.json");
+    let line = edit(&f, "\"Bits\": \"1:1\"", "\"Bits\": \"0:0\"");
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::Overlap,
+        "remap_windows.json",
+        "Bundles[0].Registers[0].Fields[1].Bits",
+        Some(line),
+        "overlaps `VALID`",
+    );
+}
+
+#[test]
+fn out_of_range_field_register_aperture() {
+    // A field past bit 31 of its register.
+    let (_s, csrs) = csrs_copy("range-field");
+    let f = csrs.join("blocks/sdma_bcast.json");
+    let line = edit(&f, "\"Bits\": \"15:0\"", "\"Bits\": \"32:0\"");
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::OutOfRange,
+        "sdma_bcast.json",
+        "Registers[0].Fields[0].Bits",
+        Some(line),
+        "past the 32-bit register",
+    );
+
+    // A register past the end of its bundle: the offset equals the bundle size.
+    let (_s, csrs) = csrs_copy("range-register");
+    let f = csrs.join("blocks/remap_windows.json");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let stride = text
+        .split("\"BundleSizeInBytes\": \"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .expect("BundleSizeInBytes");
+    let line = edit(
+        &f,
+        "\"AddressOffset\": \"0x24\"",
+        &format!("\"AddressOffset\": \"{stride}\""),
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::OutOfRange,
+        "remap_windows.json",
+        "Bundles[0].Registers[9].AddressOffset",
+        Some(line),
+        "lies outside the",
+    );
+
+    // An aperture past the end of the die-local space: based at 2^local_width.
+    let (_s, csrs) = csrs_copy("range-aperture");
+    let bits = xdie_gen::load(&csrs).unwrap().map.local_width;
+    let i = aperture_index(&csrs, "XT_WINDOW");
+    let f = csrs.join("address_map.yaml");
+    let line = edit(
+        &f,
+        "base: 0x23100000",
+        &format!("base: {:#x}", 1u64 << bits),
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::OutOfRange,
+        "address_map.yaml",
+        &format!("apertures[{i}].base"),
+        Some(line),
+        &format!("past the {bits}-bit die-local space"),
+    );
+}
+
+#[test]
+fn reset_too_wide() {
+    let (_s, csrs) = csrs_copy("reset");
+    let width = {
+        let c = xdie_gen::load(&csrs).unwrap();
+        let r = c.block("sdma_bcast").unwrap().reg_by_role("queue").unwrap();
+        r.field_by_role("queue").unwrap().width
+    };
+    let f = csrs.join("blocks/sdma_bcast.json");
+    let line = edit_after(
+        &f,
+        "\"Name\": \"QUEUE\"",
+        "\"Reset\": \"0x0\"",
+        &format!("\"Reset\": \"{:#x}\"", 1u64 << width),
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::ResetTooWide,
+        "sdma_bcast.json",
+        "Registers[1].Fields[0].Reset",
+        Some(line),
+        &format!("does not fit the {width}-bit field `QUEUE`"),
+    );
+}
+
+#[test]
+fn duplicate_name() {
+    let (_s, csrs) = csrs_copy("dup");
+    let f = csrs.join("blocks/evt_sem.json");
+    let line = edit(
+        &f,
+        "\"Name\": \"SEM_DEC\", \"Role\"",
+        "\"Name\": \"SEM_INC\", \"Role\"",
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::DuplicateName,
+        "evt_sem.json",
+        "Bundles[4].Name",
+        Some(line),
+        "duplicate register or bundle name `SEM_INC`",
+    );
+}
+
+#[test]
+fn bad_array() {
+    let (_s, csrs) = csrs_copy("array");
+    let f = csrs.join("blocks/evt_sem.json");
+    let line = edit_after(
+        &f,
+        "\"Name\": \"SEM_SET\", \"Role\"",
+        "\"ArraySize\": 256",
+        "\"ArraySize\": 0",
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::BadArray,
+        "evt_sem.json",
+        "Bundles[2].ArraySize",
+        Some(line),
+        "ArraySize 0",
+    );
+}
+
+#[test]
+fn bad_reference_missing_block_and_role() {
+    // The map names a block that has no file.
+    let (_s, csrs) = csrs_copy("ref-block");
+    let i = aperture_index(&csrs, "SDMA_BCAST");
+    std::fs::remove_file(csrs.join("blocks/sdma_bcast.json")).unwrap();
+    let text = std::fs::read_to_string(csrs.join("address_map.yaml")).unwrap();
+    let line = line_at(&text, text.find("block: sdma_bcast").unwrap());
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::BadReference,
+        "address_map.yaml",
+        &format!("apertures[{i}].block"),
+        Some(line),
+        "block `sdma_bcast` has no file",
+    );
+
+    // A block lacks a role its template needs. The loader reports the whole file (key path
+    // empty), so the line is the file's first.
+    let (_s, csrs) = csrs_copy("ref-role");
+    let f = csrs.join("blocks/remap_windows.json");
+    edit(&f, "\"Role\": \"soc_hi\"", "\"Role\": \"soc_high\"");
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::BadReference,
+        "remap_windows.json",
+        "",
+        Some(1),
+        "a register with Role \"soc_hi\"",
+    );
+}
+
+#[test]
+fn bad_value_unknown_access() {
+    let (_s, csrs) = csrs_copy("value");
+    let f = csrs.join("blocks/evt_sem.json");
+    let line = edit_after(
+        &f,
+        "\"Name\": \"SEM_SET\", \"AddressOffset\"",
+        "\"Access\": \"RW\"",
+        "\"Access\": \"RWX\"",
+    );
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::BadValue,
+        "evt_sem.json",
+        "Bundles[2].Registers[0].Fields[0].Access",
+        Some(line),
+        "unknown access `RWX`",
+    );
+}
+
+// ---------------------------------------------------------------- through the CLI
+
+/// A bad CSR edit must exit 2, say file:line and key on stderr, and leave every file of a
+/// previous good generation byte-identical (no partial write, no stray temporary file).
+#[test]
+fn cli_bad_input_exits_2_and_keeps_outputs() {
+    let (s, csrs) = csrs_copy("cli-bad");
+    let out = s.join("out");
+    gen_into(&csrs, &out);
+    let before = snapshot(&out);
+    assert!(!before.is_empty());
+
+    let f = csrs.join("blocks/evt_sem.json");
+    let line = edit_after(
+        &f,
+        "\"Name\": \"SEM_SET\", \"AddressOffset\"",
+        "\"Access\": \"RW\"",
+        "\"Access\": \"RWX\"",
+    );
+    let o = run(xdie()
+        .args(["gen", "--csrs"])
+        .arg(&csrs)
+        .arg("--out")
+        .arg(&out));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert!(
+        err.contains(&format!("evt_sem.json:{line}")),
+        "stderr: {err}"
+    );
+    assert!(
+        err.contains("Bundles[2].Registers[0].Fields[0].Access"),
+        "stderr: {err}"
+    );
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    assert_eq!(snapshot(&out), before, "a failed run changed the outputs");
+
+    // A YAML error through the same path, with --check as well: both refuse before comparing.
+    let (s2, csrs2) = csrs_copy("cli-bad-yaml");
+    let out2 = s2.join("out");
+    gen_into(&csrs2, &out2);
+    let before2 = snapshot(&out2);
+    let line = edit(&csrs2.join("soc_address.yaml"), "width: 57", "width: wide");
+    for check in [false, true] {
+        let mut cmd = xdie();
+        cmd.args(["gen", "--csrs"])
+            .arg(&csrs2)
+            .arg("--out")
+            .arg(&out2);
+        if check {
+            cmd.arg("--check");
+        }
+        let o = run(&mut cmd);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+        assert!(
+            err.contains(&format!("soc_address.yaml:{line}")),
+            "stderr: {err}"
+        );
+        assert!(err.contains("width"), "stderr: {err}");
+    }
+    assert_eq!(snapshot(&out2), before2, "a failed run changed the outputs");
+}
