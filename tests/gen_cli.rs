@@ -1,0 +1,257 @@
+//! `xdie gen` and `xdie fold` from the outside: deterministic output, the drift check CI runs,
+//! a CSR edit flowing into the outputs, and folds that agree with the model.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+fn model(csrs: &Path) -> xdie_gen::Csrs {
+    xdie_gen::load(csrs).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
+}
+
+#[test]
+fn render_is_deterministic() {
+    let csrs = model(&repo().join("csrs"));
+    let a = xdie_gen::emit::render_all(&csrs).expect("render");
+    let b = xdie_gen::emit::render_all(&model(&repo().join("csrs"))).expect("render");
+    assert_eq!(a, b, "two renders of one model differ");
+    // Paths are unique: no emitter overwrites another.
+    let mut paths: Vec<_> = a.iter().map(|f| f.path.clone()).collect();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths.len(), a.len(), "two emitters write the same file");
+}
+
+#[test]
+fn two_gen_runs_write_identical_trees() {
+    let s = Scratch::new("gen-twice");
+    let csrs = repo().join("csrs");
+    gen_into(&csrs, &s.join("a"));
+    gen_into(&csrs, &s.join("b"));
+    let (a, b) = (snapshot(&s.join("a")), snapshot(&s.join("b")));
+    assert!(!a.is_empty());
+    assert_eq!(a, b, "two `xdie gen` runs wrote different files");
+    // Running again over an up-to-date tree changes nothing.
+    gen_into(&csrs, &s.join("a"));
+    assert_eq!(snapshot(&s.join("a")), b);
+}
+
+/// The CI drift check: the committed rtl/, include/ and docs/ are what csrs/ generates.
+#[test]
+fn committed_outputs_are_up_to_date() {
+    let o = run(xdie()
+        .current_dir(repo())
+        .args(["gen", "--check", "--csrs", "csrs", "--out", "."]));
+    assert!(
+        o.status.success(),
+        "generated files in rtl/, include/ or docs/ are stale; run `cargo run --release -- gen` \
+         and commit the result.\n{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+}
+
+/// An edit of csrs/ makes `--check` fail and name the stale file; regenerating carries the
+/// new value into the outputs.
+#[test]
+fn check_detects_a_csr_edit_and_gen_follows_it() {
+    let (s, csrs) = csrs_copy("drift");
+    let out = s.join("out");
+    gen_into(&csrs, &out);
+    let ok = run(xdie()
+        .args(["gen", "--check", "--csrs"])
+        .arg(&csrs)
+        .arg("--out")
+        .arg(&out));
+    assert!(ok.status.success(), "{}", stderr(&ok));
+
+    // Move the remap-window aperture to the next free slot of its own size.
+    let before = model(&csrs);
+    let old = before.map.aperture("XT_WINDOW").expect("XT_WINDOW");
+    let new_base = old.base + old.size;
+    edit(
+        &csrs.join("address_map.yaml"),
+        &format!("base: {:#x}", old.base),
+        &format!("base: {new_base:#x}"),
+    );
+    // Halve the semaphore array: every semaphore window together.
+    let evt = before.block("evt_sem").expect("evt_sem");
+    let sems = evt.bundle_by_role("sem_read").expect("sem_read").count;
+    let text = std::fs::read_to_string(csrs.join("blocks/evt_sem.json")).unwrap();
+    let mut edited = String::new();
+    for l in text.lines() {
+        if l.contains("\"Role\": \"sem_") {
+            edited.push_str(&l.replace(
+                &format!("\"ArraySize\": {sems}"),
+                &format!("\"ArraySize\": {}", sems / 2),
+            ));
+        } else {
+            edited.push_str(l);
+        }
+        edited.push('\n');
+    }
+    std::fs::write(csrs.join("blocks/evt_sem.json"), edited).unwrap();
+    let after = model(&csrs);
+    assert_eq!(after.map.aperture("XT_WINDOW").unwrap().base, new_base);
+    let sem_read = after
+        .block("evt_sem")
+        .unwrap()
+        .bundle_by_role("sem_read")
+        .unwrap();
+    assert_eq!(sem_read.count, sems / 2);
+
+    let o = run(xdie()
+        .args(["gen", "--check", "--csrs"])
+        .arg(&csrs)
+        .arg("--out")
+        .arg(&out));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(err.contains("docs/register-map.md"), "stderr: {err}");
+    assert!(err.contains("cargo run --release -- gen"), "stderr: {err}");
+
+    gen_into(&csrs, &out);
+    let docs = std::fs::read_to_string(out.join("docs/register-map.md")).unwrap();
+    let hex = |v: u64| format!("0x{v:X}");
+    assert!(
+        docs.contains(&format!("| `XT_WINDOW` | {} |", hex(new_base))),
+        "docs do not show the moved aperture"
+    );
+    let last = sem_read.offset + (sem_read.count - 1) * sem_read.stride;
+    assert!(
+        docs.contains(&format!("instance {} at {}", sem_read.count - 1, hex(last))),
+        "docs do not show the new semaphore count"
+    );
+    // The C header, once generated, carries the new base too (any hex spelling).
+    let include = out.join("include");
+    if include.is_dir() {
+        let headers: String = snapshot(&include)
+            .values()
+            .map(|b| {
+                String::from_utf8_lossy(b)
+                    .to_lowercase()
+                    .replace(['_', '\''], "")
+            })
+            .collect();
+        if headers.contains(&format!("{:x}", old.base)) {
+            assert!(
+                headers.contains(&format!("{new_base:x}")),
+                "include/ names the old XT_WINDOW base but not the new one"
+            );
+        }
+    }
+    let ok = run(xdie()
+        .args(["gen", "--check", "--csrs"])
+        .arg(&csrs)
+        .arg("--out")
+        .arg(&out));
+    assert!(ok.status.success(), "{}", stderr(&ok));
+}
+
+fn fold_cli(args: &[&str]) -> String {
+    let o = run(xdie()
+        .arg("fold")
+        .arg("--csrs")
+        .arg(repo().join("csrs"))
+        .args(args));
+    assert!(o.status.success(), "xdie fold {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap_or("").trim()
+}
+
+/// The seed's worked example: dst_local 0x100000 on die 1 through the neighbor fold.
+const EX_LOCAL: u64 = 0x10_0000;
+const EX_DIE: u64 = 1;
+const EX_CHIP: u64 = 0x12;
+
+#[test]
+fn fold_neighbor_matches_model_and_seed() {
+    let c = model(&repo().join("csrs"));
+    let fold = c.soc.fold("fold_neighbor").expect("fold_neighbor");
+    let expect = c.soc.apply_fold(fold, &[EX_LOCAL, EX_DIE]);
+    let out = fold_cli(&[
+        "--local",
+        &format!("{EX_LOCAL:#x}"),
+        "--die",
+        &EX_DIE.to_string(),
+        "--neighbor",
+    ]);
+    assert_eq!(last_line(&out), format!("{expect:#x}"), "{out}");
+    // The seed's published result, and the bits it names.
+    assert_eq!(last_line(&out), "0x58800000100000");
+    let n = c.soc.view("neighbor").unwrap();
+    let bit = |f: &str| n.field(f).unwrap().lsb;
+    let bits = (1u64 << EX_LOCAL.trailing_zeros())
+        | 1 << bit("DIE")
+        | 1 << bit("EXIT_DIE")
+        | 1 << bit("NEIGHBOR_ROUTE")
+        | 1 << bit("ID_VALID");
+    assert_eq!(expect, bits);
+}
+
+#[test]
+fn fold_chip_id_matches_model() {
+    let c = model(&repo().join("csrs"));
+    let fold = c.soc.fold("fold_chip_id").expect("fold_chip_id");
+    let expect = c.soc.apply_fold(fold, &[EX_LOCAL, EX_DIE, EX_CHIP]);
+    let out = fold_cli(&[
+        "--local",
+        &format!("{EX_LOCAL:#x}"),
+        "--die",
+        &EX_DIE.to_string(),
+        "--chip-id",
+        &format!("{EX_CHIP:#x}"),
+    ]);
+    assert_eq!(last_line(&out), format!("{expect:#x}"), "{out}");
+    let l = c.soc.view("local").unwrap();
+    let get = |f: &str| l.field(f).unwrap().get(expect as u128) as u64;
+    assert_eq!(
+        (
+            get("LOCAL"),
+            get("DIE"),
+            get("CAYMAN_ID"),
+            get("CAYMAN_ID_VALID")
+        ),
+        (EX_LOCAL, EX_DIE, EX_CHIP, 1)
+    );
+}
+
+#[test]
+fn fold_decode_prints_every_field_of_both_views() {
+    let c = model(&repo().join("csrs"));
+    let fold = c.soc.fold("fold_neighbor").expect("fold_neighbor");
+    let addr = c.soc.apply_fold(fold, &[EX_LOCAL, EX_DIE]);
+    let out = fold_cli(&["--decode", &format!("{addr:#x}")]);
+    for v in &c.soc.views {
+        assert!(out.contains(&format!("{} view", v.name)), "{out}");
+        for f in &v.fields {
+            let value = format!("= {:#x}", f.get(addr as u128));
+            assert!(
+                out.lines()
+                    .any(|l| l.split_whitespace().next() == Some(f.name.as_str())
+                        && l.trim_end().ends_with(&value)),
+                "no line `{} ... {value}` in:\n{out}",
+                f.name
+            );
+        }
+    }
+}
+
+#[test]
+fn fold_refuses_bad_arguments() {
+    let c = model(&repo().join("csrs"));
+    let die = c.soc.field("neighbor", "DIE").expect("DIE");
+    let o = run(xdie()
+        .arg("fold")
+        .arg("--csrs")
+        .arg(repo().join("csrs"))
+        .args(["--local", "0x0", "--die"])
+        .arg((die.value_mask() + 1).to_string())
+        .arg("--neighbor"));
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("does not fit"), "{}", stderr(&o));
+}
