@@ -631,7 +631,7 @@
 /* Block offset of this register of instance i. */
 #define XDIE_D2D_IATU_IATU_OUTBOUND_UPPER_LIMIT(i)                (XDIE_D2D_IATU_IATU_OUTBOUND_BASE + (i) * XDIE_D2D_IATU_IATU_OUTBOUND_STRIDE + XDIE_D2D_IATU_IATU_OUTBOUND_UPPER_LIMIT_OFFSET)
 
-/* ---- block `remap_windows`: The xt remap windows: each maps part of the 32-bit Q7-visible xt space onto the 57-bit SoC address space. The lowest-numbered valid window that matches wins; an xt address no window matches is a decode error. */
+/* ---- block `remap_windows`: The xt remap windows: each maps part of the 32-bit Q7-visible xt space onto the 57-bit SoC address space. Range mode (MODE=0): a window matches x when (x & u_mask) == (xt_addr & u_mask) and gives (soc_addr & ~l_mask) | (x & l_mask). Match mode (MODE=1): it matches when (x & mask) == match and gives (replace & ~K) | (x & K) with K = ~mask, so the bits the match ignores pass through (xdie reconstruction of program_window). Masks are zero-extended to the SoC width. The lowest-numbered valid window that matches wins; an xt address no window matches is a decode error. */
 #define XDIE_REMAP_WINDOWS_SIZE                       0x1000u
 /* bundle WIN x 16 */
 #define XDIE_REMAP_WINDOWS_WIN_BASE                   0x0u
@@ -722,7 +722,7 @@
 #define XDIE_REMAP_WINDOWS_WIN_MATCH_VALUE_RESET      0x0u
 /* Block offset of this register of instance i. */
 #define XDIE_REMAP_WINDOWS_WIN_MATCH(i)               (XDIE_REMAP_WINDOWS_WIN_BASE + (i) * XDIE_REMAP_WINDOWS_WIN_STRIDE + XDIE_REMAP_WINDOWS_WIN_MATCH_OFFSET)
-/* offset within one bundle instance. Match mode: replacement for the masked bits, low word. */
+/* offset within one bundle instance. Match mode: SoC address bits for the masked xt bits, low word; xt bits outside mask pass through. */
 #define XDIE_REMAP_WINDOWS_WIN_REPLACE_LO_OFFSET      0x20u
 #define XDIE_REMAP_WINDOWS_WIN_REPLACE_LO_RESET       0x0u
 /* [31:0] RW Replacement bits [31:0]. */

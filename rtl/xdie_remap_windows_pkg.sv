@@ -2,8 +2,12 @@
 //
 // Register map of block `remap_windows` (remap_windows).
 // The xt remap windows: each maps part of the 32-bit Q7-visible xt space onto the 57-bit SoC
-// address space. The lowest-numbered valid window that matches wins; an xt address no window
-// matches is a decode error.
+// address space. Range mode (MODE=0): a window matches x when (x & u_mask) == (xt_addr & u_mask)
+// and gives (soc_addr & ~l_mask) | (x & l_mask). Match mode (MODE=1): it matches when (x & mask) ==
+// match and gives (replace & ~K) | (x & K) with K = ~mask, so the bits the match ignores pass
+// through (xdie reconstruction of program_window). Masks are zero-extended to the SoC width. The
+// lowest-numbered valid window that matches wins; an xt address no window matches is a decode
+// error.
 
 package xdie_remap_windows_pkg;
   // bytes the block decodes

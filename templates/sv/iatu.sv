@@ -1,8 +1,8 @@
 {%- import "sv/regs.sv" as regs -%}
 // {{ header }}
 //
-// {{ description }}
-//
+{% for l in description %}// {{ l }}
+{% endfor %}//
 // Lookup (combinational): a region matches when it is enabled and base <= addr <= limit (both
 // inclusive, hi:lo words joined). The lowest-numbered matching region wins and the address is
 // translated to addr - base + target. With no match, hit is 0 and region/addr are 0.

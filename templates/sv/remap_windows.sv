@@ -1,16 +1,10 @@
 {%- import "sv/regs.sv" as regs -%}
 // {{ header }}
 //
-// {{ description }}
-//
-// Lookup (combinational), per valid window:
-//   MODE = 0 (range): matches when (x & u_mask) == (xt_addr & u_mask);
-//                     soc = (soc_addr & ~L) | (x & L), L = l_mask zero-extended.
-//   MODE = 1 (match): matches when (x & mask) == match;
-//                     soc = (replace & ~K) | (x & K), K = ~mask zero-extended, so the bits the
-//                     match ignores pass through from x.
-// The lowest-numbered valid matching window wins. With none, hit is 0 and win/soc_addr are 0;
-// the die's host port answers that with DECERR.
+{% for l in description %}// {{ l }}
+{% endfor %}//
+// The lookup is combinational. K and L are xt-wide and zero-extended to the SoC width. With no
+// match, hit is 0 and win/soc_addr are 0; the die's host port answers that with DECERR.
 
 module {{ module }} (
   input  logic clk_i,

@@ -1,6 +1,7 @@
 //! `xdie_d2d_iatu`: the D2D controller's iATU outbound regions and link status. Storage and
 //! readback come from the shared register macros; this module adds the region lookup.
 
+use super::sv_regpkg::comment_lines;
 use super::sv_regs::{err, flag, range, split_value, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
 use crate::model::{Block, BlockKind, Csrs};
@@ -13,10 +14,10 @@ const SEL: &str = "region_sel";
 
 #[derive(Template)]
 #[template(path = "sv/iatu.sv")]
-struct Iatu<'a> {
+struct Iatu {
     header: &'static str,
     module: String,
-    description: &'a str,
+    description: Vec<String>,
     rf: RegFile,
     /// Constant naming the region count, and the width of a region index.
     count_name: String,
@@ -85,7 +86,7 @@ fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
     let t = Iatu {
         header: DO_NOT_EDIT,
         module: format!("xdie_{}", block.name),
-        description: &block.description,
+        description: comment_lines(&block.description, 0, 100),
         rf,
         count_name,
         idx_w,
@@ -102,4 +103,61 @@ fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
         format!("rtl/xdie_{}.sv", block.name),
         finish(t.render()?),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::sv_hex;
+    use crate::emit::sv_regs::index_bits;
+    use std::path::Path;
+
+    fn csrs() -> Csrs {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs");
+        crate::load(&dir).expect("the repository's csrs/ load")
+    }
+
+    fn iatu(csrs: &Csrs) -> &Block {
+        csrs.blocks
+            .iter()
+            .find(|b| b.kind == BlockKind::Iatu)
+            .expect("an iatu block")
+    }
+
+    #[test]
+    fn every_region_register_is_decoded_at_its_model_offset() {
+        let csrs = csrs();
+        let block = iatu(&csrs);
+        let text = render_block(block).expect("renders").contents;
+        let regions = block.bundle_by_role("region").expect("region bundle");
+        let off_w = regions.stride.trailing_zeros();
+        for r in &regions.registers {
+            let item = format!("{}: begin", sv_hex(off_w, r.offset as u128));
+            assert!(text.contains(&item), "no readback case for {}", r.name);
+        }
+        let link = block.reg_by_role("link_status").expect("link_status");
+        let item = format!("{}: begin", sv_hex(block.addr_bits(), link.offset as u128));
+        assert!(text.contains(&item));
+    }
+
+    #[test]
+    fn region_count_follows_the_model() {
+        let mut csrs = csrs();
+        let i = csrs
+            .blocks
+            .iter()
+            .position(|b| b.kind == BlockKind::Iatu)
+            .expect("an iatu block");
+        let b = csrs.blocks[i]
+            .bundles
+            .iter_mut()
+            .find(|b| b.role.as_deref() == Some("region"))
+            .expect("region bundle");
+        b.count /= 2;
+        let count = b.count;
+        let text = render_block(&csrs.blocks[i]).expect("renders").contents;
+        assert!(text.contains(&format!("_N = {count};")));
+        let w = index_bits(count);
+        assert!(text.contains(&format!("[{}:0]  lookup_region_o", w - 1)));
+    }
 }

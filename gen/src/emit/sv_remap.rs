@@ -10,6 +10,7 @@
 //!                     match ignores pass through from the xt address.
 //! The lowest-numbered valid matching window wins; with none, hit is 0 and the SoC address 0.
 
+use super::sv_regpkg::comment_lines;
 use super::sv_regs::{err, flag, index_bits, split_value, value_field, zext, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
 use crate::model::{Block, BlockKind, Csrs};
@@ -22,10 +23,10 @@ const SEL: &str = "win_sel";
 
 #[derive(Template)]
 #[template(path = "sv/remap_windows.sv")]
-struct Remap<'a> {
+struct Remap {
     header: &'static str,
     module: String,
-    description: &'a str,
+    description: Vec<String>,
     rf: RegFile,
     count_name: String,
     idx_w: u32,
@@ -106,7 +107,7 @@ fn render_block(block: &Block, soc_w: u32) -> Result<OutFile, askama::Error> {
     let t = Remap {
         header: DO_NOT_EDIT,
         module: format!("xdie_{}", block.name),
-        description: &block.description,
+        description: comment_lines(&block.description, 0, 100),
         count_name: rf
             .array(bundle)
             .ok_or_else(|| missing("window storage"))?
@@ -134,4 +135,44 @@ fn render_block(block: &Block, soc_w: u32) -> Result<OutFile, askama::Error> {
         format!("rtl/xdie_{}.sv", block.name),
         finish(t.render()?),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn csrs() -> Csrs {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs");
+        crate::load(&dir).expect("the repository's csrs/ load")
+    }
+
+    #[test]
+    fn ports_follow_the_model() {
+        let csrs = csrs();
+        let block = csrs
+            .blocks
+            .iter()
+            .find(|b| b.kind == BlockKind::RemapWindows)
+            .expect("a remap block");
+        let text = render_block(block, csrs.soc.width)
+            .expect("renders")
+            .contents;
+        let win = block.bundle_by_role("window").expect("window bundle");
+        let xt = value_field(win.reg_by_role("xt_addr").expect("xt_addr")).expect("one field");
+        assert!(text.contains(&format!("[{}:0] xt_addr_i", xt.width - 1)));
+        assert!(text.contains(&format!("[{}:0] soc_addr_o", csrs.soc.width - 1)));
+        assert!(text.contains(&format!("[{}:0]  win_o", index_bits(win.count) - 1)));
+    }
+
+    #[test]
+    fn a_soc_split_that_does_not_cover_the_soc_width_is_refused() {
+        let csrs = csrs();
+        let block = csrs
+            .blocks
+            .iter()
+            .find(|b| b.kind == BlockKind::RemapWindows)
+            .expect("a remap block");
+        assert!(render_block(block, csrs.soc.width + 1).is_err());
+    }
 }
