@@ -41,6 +41,8 @@
 #define XDIE_LOCAL_CAYMAN_ID_VALID_MASK      UINT64_C(0x1)
 #define XDIE_LOCAL_GET_CAYMAN_ID_VALID(a)    (((uint64_t)(a) >> XDIE_LOCAL_CAYMAN_ID_VALID_LSB) & XDIE_LOCAL_CAYMAN_ID_VALID_MASK)
 #define XDIE_LOCAL_SET_CAYMAN_ID_VALID(a, v) (((uint64_t)(a) & ~(XDIE_LOCAL_CAYMAN_ID_VALID_MASK << XDIE_LOCAL_CAYMAN_ID_VALID_LSB)) | (((uint64_t)(v) & XDIE_LOCAL_CAYMAN_ID_VALID_MASK) << XDIE_LOCAL_CAYMAN_ID_VALID_LSB))
+/* Every field of this view, in bit order of the description. */
+#define XDIE_LOCAL_FIELDS(X)                 X(LOCAL) X(DIE) X(CAYMAN_ID) X(CAYMAN_ID_VALID)
 
 /* ---- neighbor view: Neighbor-routed view; [53:48] carries a routing path instead of a chip id. The seed names EXIT_SENG and PEB without positions; xdie places EXIT_SENG at [50:48] and PEB at [53]. */
 /* [46:0] Die-local byte address. */
@@ -85,6 +87,8 @@
 #define XDIE_NEIGHBOR_ID_VALID_MASK            UINT64_C(0x1)
 #define XDIE_NEIGHBOR_GET_ID_VALID(a)          (((uint64_t)(a) >> XDIE_NEIGHBOR_ID_VALID_LSB) & XDIE_NEIGHBOR_ID_VALID_MASK)
 #define XDIE_NEIGHBOR_SET_ID_VALID(a, v)       (((uint64_t)(a) & ~(XDIE_NEIGHBOR_ID_VALID_MASK << XDIE_NEIGHBOR_ID_VALID_LSB)) | (((uint64_t)(v) & XDIE_NEIGHBOR_ID_VALID_MASK) << XDIE_NEIGHBOR_ID_VALID_LSB))
+/* Every field of this view, in bit order of the description. */
+#define XDIE_NEIGHBOR_FIELDS(X)                X(LOCAL) X(DIE) X(EXIT_SENG) X(EXIT_DIE) X(NEIGHBOR_ROUTE) X(PEB) X(ID_VALID)
 
 /* ---- folds */
 

@@ -150,6 +150,19 @@ fn soc_sections(csrs: &Csrs) -> Vec<Section> {
                 ),
             ));
         }
+        // An X-macro list of the view's fields, so code can walk every field without naming
+        // each: `#define SHOW(F) ... XDIE_LOCAL_GET_##F(a) ...` then `XDIE_LOCAL_FIELDS(SHOW)`.
+        s.defines.push(
+            Define::new(
+                format!("{}(X)", ident(&[&v.name, "FIELDS"])),
+                v.fields
+                    .iter()
+                    .map(|f| format!("X({})", f.name.to_uppercase()))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+            .doc("Every field of this view, in bit order of the description."),
+        );
         out.push(s);
     }
     out
