@@ -16,6 +16,9 @@
 //   aperture, or the gap between two instances of a strided aperture) -> ROUTE_DECERR.
 // aperture_o/instance_o/offset_o describe the LOCAL field whatever the route (for a remote
 // route, that is where the address lands on the target die); they are 0 when no aperture hits.
+// Caution: NEIGHBOR_ROUTE is bit 4 of CAYMAN_ID, so a chip-id address whose CAYMAN_ID has bit 4
+// set decodes as neighbor-routed; under this rule only chip ids with that bit clear (32 of 64)
+// are reachable by chip-id routing.
 
 module xdie_addr_decoder (
   input  logic [xdie_soc_addr_pkg::SOC_ADDR_W-1:0] addr_i,

@@ -16,6 +16,9 @@
 //   LOCAL means the LOCAL field falls inside one instance of one aperture of the die map;
 //   outside every aperture, or in the gap between two instances, it is DECERR instead.
 // Address bits no view defines are ignored.
+// Caution: NEIGHBOR_ROUTE is bit 4 of CAYMAN_ID, so a chip-id address whose CAYMAN_ID has bit 4
+// set decodes as neighbor-routed; under this rule only chip ids with that bit clear (32 of 64)
+// are reachable by chip-id routing.
 //
 // Functions assign to their own name instead of using `return`, and every field read is a
 // sized cast of a shift: that is the form both Verilator 5.006 (-Wall) and Yosys 0.23 accept.

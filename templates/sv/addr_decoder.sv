@@ -16,6 +16,9 @@
 //   aperture, or the gap between two instances of a strided aperture) -> ROUTE_DECERR.
 // aperture_o/instance_o/offset_o describe the LOCAL field whatever the route (for a remote
 // route, that is where the address lands on the target die); they are 0 when no aperture hits.
+{%- for l in f.alias_note %}
+// {{ l }}
+{%- endfor %}
 
 module xdie_addr_decoder (
   input  logic [{{ pkg }}::SOC_ADDR_W-1:0] addr_i,

@@ -140,6 +140,47 @@ pub struct SocFacts {
     /// Die decode inputs: hit functions of TPB apertures, (hit, inst) of engine apertures.
     pub tpb_hits: Vec<String>,
     pub engine_aps: Vec<(String, String)>,
+    /// Chip-id values the routing rule reads as neighbor-routed, as comment lines (empty when
+    /// none alias).
+    pub alias_note: Vec<String>,
+}
+
+/// The rule tests NEIGHBOR_ROUTE before it trusts CAYMAN_ID, and the two overlap; say which
+/// chip ids that makes unreachable by chip-id routing, from the field positions.
+fn alias_note(chip: &SvField, route: &SvField) -> Vec<String> {
+    if route.lsb < chip.lsb || route.lsb >= chip.lsb + chip.width {
+        return Vec::new();
+    }
+    let bit = route.lsb - chip.lsb;
+    let text = format!(
+        "Caution: {r} is bit {bit} of {c}, so a chip-id address whose {c} has bit {bit} set \
+         decodes as neighbor-routed; under this rule only chip ids with that bit clear \
+         ({n} of {t}) are reachable by chip-id routing.",
+        r = route.name_uc,
+        c = chip.name_uc,
+        n = 1u64 << (chip.width - 1),
+        t = 1u64 << chip.width,
+    );
+    wrap(&text, 95)
+}
+
+/// Greedy word wrap for generated comments.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for w in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + w.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 fn sv_field(view: &str, f: &crate::model::BitField) -> SvField {
@@ -278,7 +319,10 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
         })
         .map(|(_, s)| (s.hit_fn(), s.inst_fn()))
         .collect();
+    let chip_field = required(csrs, "local", "CAYMAN_ID")?;
+    let route_field = required(csrs, "neighbor", "NEIGHBOR_ROUTE")?;
     Ok(SocFacts {
+        alias_note: alias_note(&chip_field, &route_field),
         addr_w: soc.width,
         local_w,
         route_w,
@@ -292,9 +336,9 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
         local_field: required(csrs, "local", "LOCAL")?,
         die_field: required(csrs, "local", "DIE")?,
         n_die_field: required(csrs, "neighbor", "DIE")?,
-        chip_field: required(csrs, "local", "CAYMAN_ID")?,
+        chip_field,
         valid_field: required(csrs, "local", "CAYMAN_ID_VALID")?,
-        route_field: required(csrs, "neighbor", "NEIGHBOR_ROUTE")?,
+        route_field,
         tpb_hits,
         engine_aps,
     })

@@ -1,0 +1,275 @@
+//! The generated SoC-address package and address decoder against the model, under Verilator:
+//! a testbench (written here) calls the package folds and drives the decoder with addresses
+//! built from the die map (every aperture instance's first and last byte, stride gaps, the
+//! space past the map) under every route (neighbor fold, chip-id fold to this and another
+//! package, plain addresses with and without stray overlay bits). The expected route, aperture,
+//! instance and offset come from a reference decoder written from the model below.
+//!
+//! Needs `verilator` on PATH (CI installs it); without it the test says so and passes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use xdie_gen::emit::sv_soc::{PKG, ROUTES};
+use xdie_gen::{Csrs, SocAddress};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn route_code(name: &str) -> u64 {
+    ROUTES.iter().position(|(n, _)| *n == name).expect("route") as u64
+}
+
+fn field(soc: &SocAddress, view: &str, name: &str) -> xdie_gen::BitField {
+    soc.field(view, name).expect("field").clone()
+}
+
+/// The decoder's rule, from the model: (route, aperture, instance, offset).
+fn reference(csrs: &Csrs, addr: u64, my_die: u64, my_chip: u64) -> [u64; 4] {
+    let soc = &csrs.soc;
+    let a = addr as u128;
+    let get = |v: &str, f: &str| field(soc, v, f).get(a) as u64;
+    let local = get("local", "LOCAL");
+    let mut hit = None;
+    for (i, ap) in csrs.map.apertures.iter().enumerate() {
+        for n in 0..ap.count {
+            let b = ap.instance_base(n);
+            if local >= b && local < b + ap.size {
+                hit = Some([i as u64, n, local - b]);
+            }
+        }
+    }
+    let arrived = if hit.is_some() { "LOCAL" } else { "DECERR" };
+    let die_route = |die: u64| if die != my_die { "PEER_DIE" } else { arrived };
+    let route = if get("local", "CAYMAN_ID_VALID") != 0 {
+        if get("neighbor", "NEIGHBOR_ROUTE") != 0 {
+            die_route(get("neighbor", "DIE"))
+        } else if get("local", "CAYMAN_ID") != my_chip {
+            "REMOTE_PKG"
+        } else {
+            die_route(get("local", "DIE"))
+        }
+    } else if get("local", "CAYMAN_ID") != 0 {
+        "DECERR"
+    } else {
+        die_route(get("local", "DIE"))
+    };
+    let [ap, inst, off] = hit.unwrap_or([0, 0, 0]);
+    [route_code(route), ap, inst, off]
+}
+
+/// Die-local addresses that exercise every aperture edge, the stride gaps and the unmapped space.
+fn local_addresses(csrs: &Csrs) -> Vec<u64> {
+    let mut v = Vec::new();
+    for ap in &csrs.map.apertures {
+        for n in 0..ap.count {
+            let b = ap.instance_base(n);
+            v.push(b);
+            v.push(b + ap.size - 1);
+            if ap.stride > ap.size {
+                v.push(b + ap.size);
+            }
+        }
+        v.push(ap.end());
+    }
+    v
+}
+
+struct Case {
+    addr: u64,
+    my_die: u64,
+    my_chip: u64,
+}
+
+fn cases(csrs: &Csrs) -> Vec<Case> {
+    let soc = &csrs.soc;
+    let neighbor = soc.fold("fold_neighbor").expect("fold_neighbor");
+    let chip = soc.fold("fold_chip_id").expect("fold_chip_id");
+    let chip_f = field(soc, "local", "CAYMAN_ID");
+    let my_chip = 1u64;
+    let other_chip = chip_f.value_mask() as u64 & 0x5;
+    // Every chip-id bit set: includes the bit the neighbor view reads as NEIGHBOR_ROUTE.
+    let all_ones_chip = chip_f.value_mask() as u64;
+    let mut out = Vec::new();
+    for local in local_addresses(csrs) {
+        for my_die in 0..2u64 {
+            for die in 0..2u64 {
+                let plain = field(soc, "local", "DIE").set(local as u128, die as u128) as u64;
+                let stray = chip_f.set(plain as u128, other_chip as u128) as u64;
+                let routed = [
+                    plain,
+                    stray,
+                    soc.apply_fold(neighbor, &[local, die]),
+                    soc.apply_fold(chip, &[local, die, my_chip]),
+                    soc.apply_fold(chip, &[local, die, other_chip]),
+                    soc.apply_fold(chip, &[local, die, all_ones_chip]),
+                ];
+                out.extend(routed.into_iter().map(|addr| Case {
+                    addr,
+                    my_die,
+                    my_chip,
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// splitmix64 for the fold inputs.
+fn random(seed: u64, n: usize) -> Vec<u64> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        })
+        .collect()
+}
+
+/// The testbench reads its stimuli with $readmemh so that its size (and compile time) does not
+/// grow with the number of cases: three 64-bit words per fold input, three per decode case.
+fn testbench(n_folds: usize, n_cases: usize) -> String {
+    let p = PKG;
+    format!(
+        "module tb;\n\
+         logic [63:0] folds [{nf}];\n\
+         logic [63:0] cases [{nc}];\n\
+         logic [{p}::SOC_ADDR_W-1:0] a;\n\
+         logic [{p}::LOCAL_DIE_WIDTH-1:0] die;\n\
+         logic [{p}::LOCAL_CAYMAN_ID_WIDTH-1:0] chip;\n\
+         logic [{p}::ROUTE_W-1:0] r;\n\
+         logic [{p}::AP_W-1:0] ap;\n\
+         logic [{p}::INST_W-1:0] inst;\n\
+         logic [{p}::OFF_W-1:0] off;\n\
+         xdie_addr_decoder u (.addr_i(a), .my_die_i(die), .my_chip_i(chip), .route_o(r),\n\
+           .aperture_o(ap), .instance_o(inst), .offset_o(off));\n\
+         initial begin\n\
+           $readmemh(\"folds.hex\", folds);\n\
+           $readmemh(\"cases.hex\", cases);\n\
+           for (int i = 0; i < {nf}; i += 3) begin\n\
+             $display(\"F %h %h\", {p}::fold_neighbor(folds[i], folds[i+1]),\n\
+               {p}::fold_chip_id(folds[i], folds[i+1], folds[i+2]));\n\
+           end\n\
+           for (int i = 0; i < {nc}; i += 3) begin\n\
+             a = cases[i]; die = cases[i+1]; chip = cases[i+2]; #1;\n\
+             $display(\"D %h %h %h %h\", r, ap, inst, off);\n\
+           end\n\
+           $finish;\n\
+         end\n\
+         endmodule\n",
+        nf = 3 * n_folds,
+        nc = 3 * n_cases,
+    )
+}
+
+fn memh(words: impl IntoIterator<Item = u64>) -> String {
+    words.into_iter().map(|w| format!("{w:016x}\n")).collect()
+}
+
+fn hex(s: &str) -> u64 {
+    u64::from_str_radix(s, 16).unwrap_or_else(|e| panic!("`{s}` is not hex: {e}"))
+}
+
+#[test]
+fn sv_package_and_decoder_match_model() {
+    if Command::new("verilator").arg("--version").output().is_err() {
+        eprintln!("verilator not on PATH: SV package test not run");
+        return;
+    }
+    let csrs = xdie_gen::load(&root().join("csrs")).expect("csrs/ loads");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sv_soc_pkg");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut srcs = Vec::new();
+    for f in xdie_gen::emit::render_all(&csrs).expect("render") {
+        let name = f.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name == format!("{PKG}.sv") || name == "xdie_addr_decoder.sv" {
+            let p = dir.join(name);
+            std::fs::write(&p, &f.contents).expect("write rtl");
+            srcs.push(p);
+        }
+    }
+    srcs.sort_by_key(|p| !p.to_string_lossy().ends_with("_pkg.sv"));
+    let rnd = random(0x50c_add7, 96);
+    let folds: Vec<[u64; 3]> = rnd
+        .chunks(3)
+        .map(|c| [c[0], c[1] & 3, c[2] & 0xff])
+        .collect();
+    let cases = cases(&csrs);
+    std::fs::write(dir.join("tb.sv"), testbench(folds.len(), cases.len())).expect("write tb");
+    std::fs::write(dir.join("folds.hex"), memh(folds.iter().flatten().copied())).expect("folds");
+    std::fs::write(
+        dir.join("cases.hex"),
+        memh(cases.iter().flat_map(|c| [c.addr, c.my_die, c.my_chip])),
+    )
+    .expect("cases");
+    // The testbench passes 64-bit words to narrower arguments on purpose (truncation must match
+    // the model's SET), hence -Wno-WIDTH for this build only; the RTL itself lints clean.
+    let out = Command::new("verilator")
+        .args([
+            "--binary",
+            "-Wno-WIDTH",
+            "-j",
+            "1",
+            "--top-module",
+            "tb",
+            "-Mdir",
+        ])
+        .arg(dir.join("obj"))
+        .args(&srcs)
+        .arg(dir.join("tb.sv"))
+        .output()
+        .expect("run verilator");
+    assert!(
+        out.status.success(),
+        "verilator failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(dir.join("obj/Vtb"))
+        .current_dir(&dir)
+        .output()
+        .expect("run tb");
+    let text = String::from_utf8_lossy(&run.stdout);
+    let soc = &csrs.soc;
+    let (nf, cf) = (
+        soc.fold("fold_neighbor").expect("fold"),
+        soc.fold("fold_chip_id").expect("fold"),
+    );
+    let mut fi = folds.iter();
+    let mut ci = cases.iter();
+    let (mut nfold, mut ndec) = (0, 0);
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.first() {
+            Some(&"F") => {
+                let [d, p, c] = *fi.next().expect("fold line");
+                assert_eq!(
+                    hex(w[1]),
+                    soc.apply_fold(nf, &[d, p]),
+                    "fold_neighbor {line}"
+                );
+                assert_eq!(
+                    hex(w[2]),
+                    soc.apply_fold(cf, &[d, p, c]),
+                    "fold_chip_id {line}"
+                );
+                nfold += 1;
+            }
+            Some(&"D") => {
+                let c = ci.next().expect("decode line");
+                let want = reference(&csrs, c.addr, c.my_die, c.my_chip);
+                let got = [hex(w[1]), hex(w[2]), hex(w[3]), hex(w[4])];
+                assert_eq!(
+                    got, want,
+                    "addr {:#x} my_die {} my_chip {:#x}: [route, aperture, instance, offset]",
+                    c.addr, c.my_die, c.my_chip
+                );
+                ndec += 1;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!((nfold, ndec), (folds.len(), cases.len()), "lines missing");
+}
