@@ -175,7 +175,8 @@ module xdie_udma_s2m (
     assign n       = CW'(bus_inc) + CW'(bc_inc);
     assign len     = r_rdrl_q[23:0];
     assign len_c   = CW'(len);
-    assign full    = CW'(used_q) == len_c;
+    // An unconfigured ring (length 0) is not full: status reads its reset value.
+    assign full    = (len_c != '0) && (CW'(used_q) == len_c);
 
     assign refuse   = !any_rst && (n != '0) && (CW'(used_q) + n > len_c);
     assign accept   = !any_rst && (n != '0) && !refuse;

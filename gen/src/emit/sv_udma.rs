@@ -291,3 +291,94 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn repo_csrs() -> Csrs {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs");
+        crate::load(&dir).expect("repository csrs/ loads")
+    }
+
+    fn udma_blocks(c: &Csrs) -> Vec<&Block> {
+        c.blocks
+            .iter()
+            .filter(|b| matches!(b.kind, BlockKind::UdmaQueueGroup { .. }))
+            .collect()
+    }
+
+    #[test]
+    fn one_module_per_side_named_after_the_block() {
+        let c = repo_csrs();
+        let files = render(&c).expect("renders");
+        let blocks = udma_blocks(&c);
+        assert_eq!(files.len(), blocks.len());
+        for (f, b) in files.iter().zip(&blocks) {
+            assert_eq!(f.path, Path::new(&format!("rtl/xdie_{}.sv", b.name)));
+            assert!(f.contents.contains(&format!("module xdie_{} (", b.name)));
+            assert!(f.contents.contains(DO_NOT_EDIT));
+        }
+    }
+
+    #[test]
+    fn offsets_and_widths_come_from_the_model() {
+        let c = repo_csrs();
+        for b in udma_blocks(&c) {
+            let t = build(&c, b).expect("builds");
+            let q = b.bundle_by_role("queue").expect("queue bundle");
+            let inc = q.reg_by_role("tail_inc").expect("doorbell");
+            assert_eq!(t.nq, q.count);
+            assert_eq!(t.off_tail_inc, sv_hex(t.row, inc.offset.into()));
+            assert_eq!(1u64 << t.row, q.stride);
+            assert_eq!(t.iw, inc.field_by_role("inc").expect("inc").width);
+            let len = q.reg_by_role("ring_len").expect("len");
+            assert_eq!(t.lw, len.field_by_role("len").expect("len").width);
+            assert_eq!(t.ring_id_init, sv_hex(t.idw, c.ring.initial_ring_id.into()));
+            let text = t.render().expect("renders");
+            assert!(text.contains(&format!("localparam int unsigned NQ = {};", q.count)));
+        }
+    }
+
+    #[test]
+    fn queue_count_edit_reaches_ports_and_decode() {
+        let mut c = repo_csrs();
+        let b = c
+            .blocks
+            .iter_mut()
+            .find(|b| matches!(b.kind, BlockKind::UdmaQueueGroup { .. }))
+            .expect("a udma block");
+        let q = b
+            .bundles
+            .iter_mut()
+            .find(|q| q.role.as_deref() == Some("queue"));
+        let q = q.expect("queue bundle");
+        q.count /= 2;
+        let (count, end) = (q.count, q.offset + q.count * q.stride);
+        let b = b.clone();
+        let t = build(&c, &b).expect("builds");
+        assert_eq!(t.nq, count);
+        assert_eq!(t.qw, clog2(count).max(1));
+        assert_eq!(t.q_end, sv_hex(b.addr_bits() + 1, end.into()));
+        let text = t.render().expect("renders");
+        assert!(text.contains(&format!("[{}:0]           hw_head_inc_i", count - 1)));
+    }
+
+    #[test]
+    fn pack_fills_gaps_with_zeros() {
+        let f = |lsb, width| Field {
+            name: String::new(),
+            lsb,
+            width,
+            access: Access::Ro,
+            reset: 0,
+            description: String::new(),
+            role: None,
+        };
+        let (a, b) = (f(0, 24), f(30, 2));
+        let s = pack(&mut [(&a, "lo".into()), (&b, "hi".into())]);
+        let gap = b.lsb - a.msb() - 1;
+        assert_eq!(s, format!("{{hi, {}, lo}}", sv_hex(gap, 0)));
+    }
+}

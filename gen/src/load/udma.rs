@@ -201,3 +201,86 @@ pub(super) fn check_ring_ids(csrs: &Csrs) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::error::ErrorKind;
+    use serde_json::Value;
+    use std::path::{Path, PathBuf};
+
+    /// A copy of the repository's csrs/ with one edit applied to `blocks/udma_m2s.json`.
+    fn edited(tag: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs");
+        let dst = std::env::temp_dir().join(format!("xdie-udma-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dst);
+        std::fs::create_dir_all(dst.join("blocks")).expect("temp dir");
+        for dir in ["", "blocks"] {
+            for e in std::fs::read_dir(src.join(dir)).expect("csrs readable") {
+                let p = e.expect("entry").path();
+                if p.is_file() {
+                    std::fs::copy(&p, dst.join(dir).join(p.file_name().expect("name")))
+                        .expect("copy");
+                }
+            }
+        }
+        let file = dst.join("blocks/udma_m2s.json");
+        let mut v: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("json");
+        edit(&mut v);
+        std::fs::write(&file, serde_json::to_string_pretty(&v).expect("json")).expect("write");
+        dst
+    }
+
+    fn queue_reg<'a>(v: &'a mut Value, role: &str) -> &'a mut Value {
+        let regs = v["Bundles"][0]["Registers"]
+            .as_array_mut()
+            .expect("registers");
+        regs.iter_mut()
+            .find(|r| r["Role"] == role)
+            .expect("register with role")
+    }
+
+    #[test]
+    fn pointer_narrower_than_ring_length_is_rejected() {
+        let dir = edited("ptrw", |v| {
+            let head = queue_reg(v, "head");
+            let f = head["Fields"]
+                .as_array_mut()
+                .expect("fields")
+                .iter_mut()
+                .find(|f| f["Role"] == "offset")
+                .expect("offset field");
+            f["Bits"] = Value::from("22:0");
+        });
+        let e = crate::load(&dir).expect_err("must fail");
+        assert_eq!(e.kind, ErrorKind::BadValue);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn non_power_of_two_queue_stride_is_rejected() {
+        let dir = edited("stride", |v| {
+            v["Bundles"][0]["BundleSizeInBytes"] = Value::from("0xC00");
+        });
+        let e = crate::load(&dir).expect_err("must fail");
+        assert_eq!(e.kind, ErrorKind::BadArray);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn doorbell_with_wrong_access_is_rejected() {
+        let dir = edited("acc", |v| {
+            queue_reg(v, "tail_inc")["Fields"][0]["Access"] = Value::from("RW");
+        });
+        let e = crate::load(&dir).expect_err("must fail");
+        assert_eq!(e.kind, ErrorKind::BadValue);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn repository_csrs_pass() {
+        let dir = edited("none", |_| {});
+        crate::load(&dir).expect("unchanged copy loads");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
