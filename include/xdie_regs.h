@@ -22,6 +22,16 @@
 #define XDIE_MAP_SDMA_ENGINES          16u
 /* Size of one ring descriptor (bytes). */
 #define XDIE_MAP_DESC_BYTES            16u
+/* Bytes backed per partition in the simulation profile (the seed's example needs 0x100000 + 16 KiB); an FPGA build passes a smaller value. */
+#define XDIE_MAP_SBUF_BACKING_BYTES    0x104000u
+/* Bytes per beat of the internal bus and per link flit. */
+#define XDIE_MAP_DATA_BYTES            32u
+/* Cycles a flit takes to cross the die-to-die link. */
+#define XDIE_MAP_LINK_LATENCY          16u
+/* Receive buffer depth per link channel (credits); at least 2 * LINK_LATENCY + 2 for one flit per cycle. */
+#define XDIE_MAP_LINK_CREDITS          40u
+/* Host-port xt addresses at or above this reach die-local address (xt - base) directly, without a remap window. */
+#define XDIE_MAP_HOST_DIRECT_BASE      0x80000000u
 /* State buffer, 128 partitions of SBUF_PARTITION_STRIDE bytes. (decoder aperture index) */
 #define XDIE_AP_SBUF_INDEX             0u
 #define XDIE_AP_SBUF_BASE              UINT64_C(0x0)
