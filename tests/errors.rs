@@ -320,18 +320,24 @@ fn bad_reference_missing_block_and_role() {
         "block `sdma_bcast` has no file",
     );
 
-    // A block lacks a role its template needs. The loader reports the whole file (key path
-    // empty), so the line is the file's first.
+    // A block lacks a role its template needs: reported at the register list of the bundle
+    // that should hold it.
     let (_s, csrs) = csrs_copy("ref-role");
     let f = csrs.join("blocks/remap_windows.json");
     edit(&f, "\"Role\": \"soc_hi\"", "\"Role\": \"soc_high\"");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let bundle = text.find("\"Role\": \"window\"").unwrap();
+    let line = line_at(
+        &text,
+        bundle + text[bundle..].find("\"Registers\"").unwrap(),
+    );
     let e = load_err(&csrs);
     expect(
         &e,
         ErrorKind::BadReference,
         "remap_windows.json",
-        "",
-        Some(1),
+        "Bundles[0].Registers",
+        Some(line),
         "a register with Role \"soc_hi\"",
     );
 }

@@ -912,39 +912,58 @@ fn role_needs(kind: &BlockKind) -> RoleNeeds {
 
 fn check_roles(src: &Source, block: &Block) -> Result<()> {
     let needs = role_needs(&block.kind);
-    let missing = |what: String| {
+    // A missing role is reported at the nearest thing that should hold it: the register for a
+    // field role, the bundle for a register role, the block's bundle list for a bundle role.
+    let missing = |key: String, what: String| {
         src.err(
             ErrorKind::BadReference,
-            "",
+            key,
             format!("a {} block needs {what}", block.kind.as_str()),
         )
     };
     for role in needs.bundles {
         if block.bundle_by_role(role).is_none() {
-            return Err(missing(format!("a bundle with Role \"{role}\"")));
+            return Err(missing(
+                "Bundles".into(),
+                format!("a bundle with Role \"{role}\""),
+            ));
         }
     }
     for (bundle_role, reg_role, field_roles) in needs.registers {
-        let reg = if bundle_role.is_empty() {
-            block.reg_by_role(reg_role)
+        let (list_key, regs) = if bundle_role.is_empty() {
+            ("Registers".to_string(), &block.registers)
         } else {
-            block
-                .bundle_by_role(bundle_role)
-                .and_then(|b| b.reg_by_role(reg_role))
+            let i = block
+                .bundles
+                .iter()
+                .position(|b| b.role.as_deref() == Some(*bundle_role))
+                .unwrap_or(0);
+            (
+                format!("Bundles[{i}].Registers"),
+                &block.bundles[i].registers,
+            )
         };
         let where_ = if bundle_role.is_empty() {
             "at the top level".to_string()
         } else {
             format!("in its \"{bundle_role}\" bundle")
         };
-        let reg =
-            reg.ok_or_else(|| missing(format!("a register with Role \"{reg_role}\" {where_}")))?;
+        let Some(ri) = regs
+            .iter()
+            .position(|r| r.role.as_deref() == Some(*reg_role))
+        else {
+            return Err(missing(
+                list_key,
+                format!("a register with Role \"{reg_role}\" {where_}"),
+            ));
+        };
+        let reg = &regs[ri];
         for f in *field_roles {
             if reg.field_by_role(f).is_none() {
-                return Err(missing(format!(
-                    "a field with Role \"{f}\" in register `{}`",
-                    reg.name
-                )));
+                return Err(missing(
+                    format!("{list_key}[{ri}].Fields"),
+                    format!("a field with Role \"{f}\" in register `{}`", reg.name),
+                ));
             }
         }
     }
