@@ -1,0 +1,29 @@
+//! Cosimulation harness for the generated xdie RTL.
+//!
+//! `build.rs` Verilates every module of `rtl/xdie.f` and generates, from Verilator's own model
+//! headers, a port table per DUT ([`duts`]). [`Sim`] owns one model with its own
+//! `VerilatedContext` (tests run in parallel threads), [`AxilMaster`] drives the `s_axil_*`
+//! slave port of a register block, [`RegModel`] predicts register reads from the CSR model and
+//! [`harness::run`] makes a failing test print its seed and rerun itself with an FST trace.
+
+mod ffi;
+
+pub mod axil;
+pub mod bench;
+pub mod harness;
+pub mod regmodel;
+pub mod rng;
+pub mod sim;
+
+pub mod duts {
+    //! Port tables of every DUT, generated from Verilator's `V<top>.h`.
+    pub use crate::sim::{Port, PortInfo};
+    include!(concat!(env!("OUT_DIR"), "/duts.rs"));
+}
+
+pub use axil::{AxilError, AxilMaster, Resp, Timing};
+pub use duts::DutKind;
+pub use harness::Ctx;
+pub use regmodel::{Expect, RegModel};
+pub use rng::Rng;
+pub use sim::{Sim, SimError};

@@ -1,0 +1,274 @@
+//! Reference register model derived from the CSR model in `csrs/`.
+//!
+//! Every register of a block (top-level and every bundle instance) is listed with its offset,
+//! reset, access kinds and read mask as the loader computed them; nothing is typed here. Plain
+//! registers are predicted generically (RW stores with byte strobes, RO holds its reset, W1C
+//! clears, INC/W1P/WO read 0). Registers whose value hardware changes in response to other
+//! registers are claimed by a small per-kind module ([`evt_sem`], [`udma`]).
+
+mod evt_sem;
+mod udma;
+
+use crate::duts::DutKind;
+use crate::rng::Rng;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use xdie_gen::{Access, Block, BlockKind, Csrs};
+
+/// The CSR model of this repository, loaded once per process.
+pub fn csrs() -> &'static Csrs {
+    static CSRS: OnceLock<Csrs> = OnceLock::new();
+    CSRS.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../csrs");
+        xdie_gen::load(&dir).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
+    })
+}
+
+/// The register block a DUT implements (`xdie_<block>`), if it is one.
+pub fn block_of(kind: DutKind) -> Option<&'static Block> {
+    csrs()
+        .blocks
+        .iter()
+        .find(|b| format!("xdie_{}", b.name) == kind.name())
+}
+
+/// What a read should return.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    Value(u32),
+    /// The block answers SLVERR.
+    SlvErr,
+    /// Depends on hardware behaviour the model does not cover.
+    Unknown,
+}
+
+/// One 32-bit register instance of a block.
+#[derive(Debug, Clone)]
+pub struct Reg {
+    pub name: String,
+    pub offset: u64,
+    pub reset: u32,
+    pub read_mask: u32,
+    /// Bits with read/write storage.
+    pub rw_mask: u32,
+    pub w1c_mask: u32,
+    pub bundle_role: Option<String>,
+    pub role: Option<String>,
+    /// Bundle instance number.
+    pub index: Option<u64>,
+    /// Access kinds present in the register.
+    pub access: Vec<Access>,
+}
+
+/// Block-specific behaviour for registers the generic rules cannot predict.
+pub(crate) trait Special: Send {
+    fn claims(&self, reg: &Reg) -> bool;
+    /// May the random sequences write this claimed register (with full strobes)?
+    fn writable(&self, reg: &Reg) -> bool;
+    fn write(&mut self, reg: &Reg, data: u32);
+    fn read(&self, reg: &Reg) -> Expect;
+    fn reset(&mut self);
+}
+
+pub struct RegModel {
+    pub block: &'static Block,
+    regs: Vec<Reg>,
+    by_offset: BTreeMap<u64, usize>,
+    values: Vec<u32>,
+    claimed: Vec<bool>,
+    special: Option<Box<dyn Special>>,
+}
+
+impl RegModel {
+    pub fn for_dut(kind: DutKind) -> Option<RegModel> {
+        block_of(kind).map(RegModel::new)
+    }
+
+    pub fn new(block: &'static Block) -> RegModel {
+        let mut regs = Vec::new();
+        for r in &block.registers {
+            regs.push(Reg::from_model(r, r.name.clone(), r.offset, None, None));
+        }
+        for b in &block.bundles {
+            for i in 0..b.count {
+                for r in &b.registers {
+                    regs.push(Reg::from_model(
+                        r,
+                        format!("{}[{i}].{}", b.name, r.name),
+                        b.reg_offset(i, r),
+                        b.role.clone(),
+                        Some(i),
+                    ));
+                }
+            }
+        }
+        regs.sort_by_key(|r| r.offset);
+        let by_offset = regs.iter().enumerate().map(|(i, r)| (r.offset, i)).collect();
+        let special: Option<Box<dyn Special>> = match &block.kind {
+            BlockKind::EvtSem { .. } => Some(Box::new(evt_sem::EvtSem::new(block))),
+            BlockKind::UdmaQueueGroup { .. } => Some(Box::new(udma::Udma::new(block))),
+            _ => None,
+        };
+        let claimed = regs
+            .iter()
+            .map(|r| special.as_ref().is_some_and(|s| s.claims(r)))
+            .collect();
+        let values = regs.iter().map(|r| r.reset).collect();
+        RegModel {
+            block,
+            regs,
+            by_offset,
+            values,
+            claimed,
+            special,
+        }
+    }
+
+    pub fn regs(&self) -> &[Reg] {
+        &self.regs
+    }
+
+    pub fn reg_at(&self, offset: u64) -> Option<&Reg> {
+        self.by_offset.get(&offset).map(|&i| &self.regs[i])
+    }
+
+    /// Back to the reset state.
+    pub fn reset(&mut self) {
+        for (v, r) in self.values.iter_mut().zip(&self.regs) {
+            *v = r.reset;
+        }
+        if let Some(s) = self.special.as_mut() {
+            s.reset();
+        }
+    }
+
+    /// The value a reset block must return at `offset`.
+    pub fn reset_value(&self, offset: u64) -> Expect {
+        match self.reg_at(offset) {
+            Some(r) => Expect::Value(r.reset & r.read_mask),
+            None => Expect::SlvErr,
+        }
+    }
+
+    /// Whether random sequences may write this register (and with which strobes).
+    pub fn writable(&self, offset: u64) -> Option<bool> {
+        let &i = self.by_offset.get(&offset)?;
+        if self.claimed[i] {
+            let ok = self
+                .special
+                .as_ref()
+                .is_some_and(|s| s.writable(&self.regs[i]));
+            return ok.then_some(false);
+        }
+        Some(true)
+    }
+
+    /// Applies a write; `strb` is honoured on generic registers only.
+    pub fn write(&mut self, offset: u64, data: u32, strb: u8) -> Expect {
+        let Some(&i) = self.by_offset.get(&offset) else {
+            return Expect::SlvErr;
+        };
+        if offset % 4 != 0 {
+            return Expect::SlvErr;
+        }
+        if self.claimed[i] {
+            if let Some(s) = self.special.as_mut() {
+                s.write(&self.regs[i], data);
+            }
+            return Expect::Value(0);
+        }
+        let r = &self.regs[i];
+        let lanes = strobe_mask(strb);
+        let rw = r.rw_mask & lanes;
+        let w1c = r.w1c_mask & lanes & data;
+        self.values[i] = ((self.values[i] & !rw) | (data & rw)) & !w1c;
+        Expect::Value(0)
+    }
+
+    /// The predicted read of `offset`.
+    pub fn read(&self, offset: u64) -> Expect {
+        if offset % 4 != 0 {
+            return Expect::SlvErr;
+        }
+        let Some(&i) = self.by_offset.get(&offset) else {
+            return Expect::SlvErr;
+        };
+        if self.claimed[i] {
+            return self
+                .special
+                .as_ref()
+                .map_or(Expect::Unknown, |s| s.read(&self.regs[i]));
+        }
+        Expect::Value(self.values[i] & self.regs[i].read_mask)
+    }
+
+    /// Word-aligned offsets inside the block's address space that hold no register.
+    pub fn unmapped_offsets(&self, rng: &mut Rng, n: usize) -> Vec<u64> {
+        let span = 1u64 << self.block.addr_bits();
+        let free = span / 4 - self.regs.len() as u64;
+        let mut out = Vec::new();
+        if free == 0 {
+            return out;
+        }
+        // Always include the first and last free words, then random ones.
+        let first = (0..span).step_by(4).find(|o| !self.by_offset.contains_key(o));
+        let last = (0..span)
+            .step_by(4)
+            .rev()
+            .find(|o| !self.by_offset.contains_key(o));
+        out.extend(first);
+        out.extend(last);
+        let mut guard = 0;
+        while out.len() < n && guard < 100 * n {
+            guard += 1;
+            let o = rng.below(span / 4) * 4;
+            if !self.by_offset.contains_key(&o) && !out.contains(&o) {
+                out.push(o);
+            }
+        }
+        out
+    }
+}
+
+impl Reg {
+    fn from_model(
+        r: &xdie_gen::Register,
+        name: String,
+        offset: u64,
+        bundle_role: Option<String>,
+        index: Option<u64>,
+    ) -> Reg {
+        let mask_of = |a: Access| {
+            r.fields
+                .iter()
+                .filter(|f| f.access == a)
+                .fold(0u32, |m, f| m | f.reg_mask())
+        };
+        let mut access: Vec<Access> = Vec::new();
+        for f in &r.fields {
+            if !access.contains(&f.access) {
+                access.push(f.access);
+            }
+        }
+        Reg {
+            name,
+            offset,
+            reset: r.reset(),
+            read_mask: r.read_mask(),
+            rw_mask: mask_of(Access::Rw),
+            w1c_mask: mask_of(Access::W1c),
+            bundle_role,
+            role: r.role.clone(),
+            index,
+            access,
+        }
+    }
+}
+
+/// Bits covered by the byte strobes.
+pub fn strobe_mask(strb: u8) -> u32 {
+    (0..4)
+        .filter(|b| strb & (1 << b) != 0)
+        .fold(0u32, |m, b| m | (0xFF << (8 * b)))
+}

@@ -1,0 +1,312 @@
+//! One Verilated model: ports by id, clock edges, reset and FST tracing.
+
+use crate::duts::DutKind;
+use crate::ffi::bridge;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A row of a generated port table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PortInfo {
+    pub name: &'static str,
+    pub input: bool,
+    pub width: u32,
+    /// Storage bytes of a scalar port (1, 2, 4 or 8); 0 for ports wider than 64 bits.
+    pub bytes: u32,
+    pub words: u32,
+}
+
+/// A port of one DUT kind (`id` indexes its port table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Port {
+    pub dut: DutKind,
+    pub id: u32,
+}
+
+impl Port {
+    pub fn info(self) -> &'static PortInfo {
+        &self.dut.ports()[self.id as usize]
+    }
+}
+
+#[derive(Debug)]
+pub enum SimError {
+    /// The C++ side refused (unknown kind, missing clock, unopenable trace file).
+    Model(String),
+    /// The DUT has no port of this name.
+    NoPort { dut: &'static str, port: String },
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::Model(m) => write!(f, "model: {m}"),
+            SimError::NoPort { dut, port } => write!(f, "{dut} has no port `{port}`"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// Where a port lives inside the model; valid while the owning [`Sim`] lives.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Slot {
+    ptr: *mut u8,
+    bytes: u32,
+    words: u32,
+    mask: u64,
+}
+
+impl Slot {
+    /// # Safety
+    /// The owning model must be alive and `self` must be a scalar (≤ 64-bit) port.
+    #[inline(always)]
+    pub(crate) unsafe fn write(self, v: u64) {
+        let v = v & self.mask;
+        match self.bytes {
+            1 => *self.ptr = v as u8,
+            2 => *(self.ptr as *mut u16) = v as u16,
+            4 => *(self.ptr as *mut u32) = v as u32,
+            _ => *(self.ptr as *mut u64) = v,
+        }
+    }
+
+    /// # Safety
+    /// As for [`Slot::write`].
+    #[inline(always)]
+    pub(crate) unsafe fn read(self) -> u64 {
+        match self.bytes {
+            1 => u64::from(*self.ptr),
+            2 => u64::from(*(self.ptr as *const u16)),
+            4 => u64::from(*(self.ptr as *const u32)),
+            _ => *(self.ptr as *const u64),
+        }
+    }
+}
+
+pub struct Sim {
+    dut: cxx::UniquePtr<bridge::Dut>,
+    kind: DutKind,
+    slots: Vec<Slot>,
+    clk_rst: Option<(u32, u32)>,
+    trace: Option<PathBuf>,
+}
+
+impl Sim {
+    /// A fresh model at time 0 with all state zero, untraced.
+    pub fn new(kind: DutKind) -> Result<Sim, SimError> {
+        Self::build(kind, false)
+    }
+
+    fn build(kind: DutKind, trace_ever_on: bool) -> Result<Sim, SimError> {
+        let dut = bridge::new_dut(kind.id(), trace_ever_on)
+            .map_err(|e| SimError::Model(e.what().to_string()))?;
+        let mut slots = Vec::with_capacity(kind.ports().len());
+        for (i, p) in kind.ports().iter().enumerate() {
+            let addr = dut
+                .port_addr(i as u32)
+                .map_err(|e| SimError::Model(e.what().to_string()))?;
+            slots.push(Slot {
+                ptr: addr as *mut u8,
+                bytes: p.bytes,
+                words: p.words,
+                mask: if p.width >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << p.width) - 1
+                },
+            });
+        }
+        let mut sim = Sim {
+            dut,
+            kind,
+            slots,
+            clk_rst: None,
+            trace: None,
+        };
+        if let (Some(c), Some(r)) = (sim.port("clk_i"), sim.port("rst_ni")) {
+            sim.clk_rst = Some((c.id, r.id));
+        }
+        Ok(sim)
+    }
+
+    /// A model that writes an FST trace of every edge to `path`.
+    pub fn traced(kind: DutKind, path: &Path) -> Result<Sim, SimError> {
+        let mut sim = Self::build(kind, true)?;
+        sim.start_trace(path)?;
+        Ok(sim)
+    }
+
+    pub fn kind(&self) -> DutKind {
+        self.kind
+    }
+
+    /// Starts tracing from now on (run-time switch); a second call keeps the first file.
+    pub fn start_trace(&mut self, path: &Path) -> Result<(), SimError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| SimError::Model(e.to_string()))?;
+        }
+        self.dut
+            .pin_mut()
+            .trace_open(&path.to_string_lossy())
+            .map_err(|e| SimError::Model(e.what().to_string()))?;
+        self.trace.get_or_insert_with(|| path.to_path_buf());
+        Ok(())
+    }
+
+    /// Flushes and closes the trace, returning its path.
+    pub fn stop_trace(&mut self) -> Option<PathBuf> {
+        self.dut.pin_mut().trace_close();
+        self.trace.take()
+    }
+
+    pub fn trace_path(&self) -> Option<&Path> {
+        self.trace.as_deref()
+    }
+
+    /// The port called `name`.
+    pub fn port(&self, name: &str) -> Option<Port> {
+        self.kind
+            .ports()
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| Port {
+                dut: self.kind,
+                id: i as u32,
+            })
+    }
+
+    pub fn require_port(&self, name: &str) -> Result<Port, SimError> {
+        self.port(name).ok_or_else(|| SimError::NoPort {
+            dut: self.kind.name(),
+            port: name.to_string(),
+        })
+    }
+
+    pub(crate) fn slot(&self, port: Port) -> Slot {
+        assert_eq!(port.dut, self.kind, "port of another DUT");
+        self.slots[port.id as usize]
+    }
+
+    /// Sets an input from little-endian 32-bit words; bits beyond the port width are dropped.
+    pub fn set(&mut self, port: Port, words: &[u32]) {
+        let s = self.slot(port);
+        assert!(port.info().input, "{} is an output", port.info().name);
+        if s.bytes == 0 {
+            let width = port.info().width;
+            for i in 0..s.words as usize {
+                let mut w = words.get(i).copied().unwrap_or(0);
+                let top = width - 32 * i as u32;
+                if top < 32 {
+                    w &= (1u32 << top) - 1;
+                }
+                // SAFETY: a VlWide port is `words` consecutive u32s inside the live model.
+                unsafe { *(s.ptr as *mut u32).add(i) = w };
+            }
+        } else {
+            let v = u64::from(words.first().copied().unwrap_or(0))
+                | (u64::from(words.get(1).copied().unwrap_or(0)) << 32);
+            // SAFETY: scalar slot of the live model.
+            unsafe { s.write(v) };
+        }
+    }
+
+    /// The port's value as little-endian 32-bit words.
+    pub fn get(&self, port: Port) -> Vec<u32> {
+        let s = self.slot(port);
+        if s.bytes == 0 {
+            // SAFETY: a VlWide port is `words` consecutive u32s inside the live model.
+            (0..s.words as usize)
+                .map(|i| unsafe { *(s.ptr as *const u32).add(i) })
+                .collect()
+        } else {
+            // SAFETY: scalar slot of the live model.
+            let v = unsafe { s.read() };
+            (0..s.words).map(|i| (v >> (32 * i)) as u32).collect()
+        }
+    }
+
+    /// Sets an input of at most 64 bits.
+    #[inline]
+    pub fn set_u64(&mut self, port: Port, v: u64) {
+        let s = self.slot(port);
+        if s.bytes == 0 {
+            self.set(port, &[v as u32, (v >> 32) as u32]);
+        } else {
+            // SAFETY: scalar slot of the live model.
+            unsafe { s.write(v) }
+        }
+    }
+
+    /// The low 64 bits of a port.
+    #[inline]
+    pub fn get_u64(&self, port: Port) -> u64 {
+        let s = self.slot(port);
+        if s.bytes == 0 {
+            let w = self.get(port);
+            u64::from(w[0]) | (u64::from(w.get(1).copied().unwrap_or(0)) << 32)
+        } else {
+            // SAFETY: scalar slot of the live model.
+            unsafe { s.read() }
+        }
+    }
+
+    pub fn set_by_name(&mut self, name: &str, v: u64) -> Result<(), SimError> {
+        let p = self.require_port(name)?;
+        self.set_u64(p, v);
+        Ok(())
+    }
+
+    pub fn get_by_name(&self, name: &str) -> Result<u64, SimError> {
+        Ok(self.get_u64(self.require_port(name)?))
+    }
+
+    /// Settles combinational logic after input changes.
+    pub fn eval(&mut self) {
+        self.dut.pin_mut().eval();
+    }
+
+    /// Falling edge: clock low, evaluate (inputs set since the last rising edge take effect).
+    #[inline]
+    pub fn clk_low(&mut self) {
+        self.dut.pin_mut().clk_low();
+    }
+
+    /// Rising edge: clock high, evaluate; registers update.
+    #[inline]
+    pub fn clk_high(&mut self) {
+        self.dut.pin_mut().clk_high();
+    }
+
+    /// One clock cycle: clk 0, eval, clk 1, eval (each edge dumped when tracing).
+    #[inline]
+    pub fn tick(&mut self) {
+        self.dut.pin_mut().tick(1);
+    }
+
+    pub fn ticks(&mut self, n: u64) {
+        self.dut.pin_mut().tick(n);
+    }
+
+    /// Holds `rst_ni` low for `cycles` clock cycles, then releases it.
+    pub fn reset(&mut self, cycles: u64) {
+        let (_, rst) = self.clk_rst.expect("DUT without clk_i/rst_ni");
+        let rst = Port {
+            dut: self.kind,
+            id: rst,
+        };
+        self.set_u64(rst, 0);
+        self.ticks(cycles.max(1));
+        self.set_u64(rst, 1);
+    }
+
+    /// Simulation time in half cycles.
+    pub fn time(&self) -> u64 {
+        self.dut.time()
+    }
+
+    /// True once the model hit `$stop`, `$fatal` or `$finish`.
+    pub fn got_error(&self) -> bool {
+        self.dut.got_error()
+    }
+}
