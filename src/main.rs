@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+#[cfg(feature = "sim")]
+mod bench;
 mod fold;
 
 #[derive(Parser)]
@@ -34,6 +36,10 @@ enum Cmd {
     },
     /// Compute or decode a routed SoC address.
     Fold(fold::FoldArgs),
+    /// Cosimulation benchmarks on the Verilated RTL.
+    #[cfg(feature = "sim")]
+    #[command(subcommand)]
+    Bench(bench::BenchCmd),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +47,8 @@ fn main() -> ExitCode {
     match cli.cmd {
         Cmd::Gen { csrs, out, check } => gen(&csrs, &out, check),
         Cmd::Fold(args) => fold::run(&args),
+        #[cfg(feature = "sim")]
+        Cmd::Bench(cmd) => bench::run(&cmd),
     }
 }
 

@@ -107,7 +107,7 @@ pub struct AxilMaster {
 impl AxilMaster {
     /// A master on `sim`'s `s_axil_*` ports. It must only be used with that `sim`.
     pub fn new(sim: &mut Sim, seed: u64, timing: Timing) -> Result<AxilMaster, SimError> {
-        let mut get = |n: &str| -> Result<Slot, SimError> {
+        let get = |n: &str| -> Result<Slot, SimError> {
             let port = sim.require_port(&format!("s_axil_{n}"))?;
             Ok(sim.slot(port))
         };

@@ -10,6 +10,7 @@ mod ffi;
 
 pub mod axil;
 pub mod bench;
+pub mod block;
 pub mod harness;
 pub mod regmodel;
 pub mod rng;

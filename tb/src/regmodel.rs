@@ -104,9 +104,13 @@ impl RegModel {
             }
         }
         regs.sort_by_key(|r| r.offset);
-        let by_offset = regs.iter().enumerate().map(|(i, r)| (r.offset, i)).collect();
+        let by_offset = regs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.offset, i))
+            .collect();
         let special: Option<Box<dyn Special>> = match &block.kind {
-            BlockKind::EvtSem { .. } => Some(Box::new(evt_sem::EvtSem::new(block))),
+            BlockKind::EvtSem(_) => Some(Box::new(evt_sem::EvtSem::new(block))),
             BlockKind::UdmaQueueGroup { .. } => Some(Box::new(udma::Udma::new(block))),
             _ => None,
         };
@@ -212,10 +216,12 @@ impl RegModel {
             return out;
         }
         // Always include the first and last free words, then random ones.
-        let first = (0..span).step_by(4).find(|o| !self.by_offset.contains_key(o));
-        let last = (0..span)
+        let first = (0..span)
             .step_by(4)
+            .find(|o| !self.by_offset.contains_key(o));
+        let last = (0..span / 4)
             .rev()
+            .map(|w| w * 4)
             .find(|o| !self.by_offset.contains_key(o));
         out.extend(first);
         out.extend(last);
