@@ -61,21 +61,43 @@ pub struct Reg {
     pub access: Vec<Access>,
 }
 
+/// Generic register storage, visible to the per-kind modules.
+pub struct Regs {
+    regs: Vec<Reg>,
+    by_offset: BTreeMap<u64, usize>,
+    values: Vec<u32>,
+}
+
+impl Regs {
+    /// Index of register `role` of instance `index` of bundle `bundle_role`.
+    pub fn find(&self, bundle_role: &str, index: u64, role: &str) -> Option<usize> {
+        self.regs.iter().position(|r| {
+            r.bundle_role.as_deref() == Some(bundle_role)
+                && r.index == Some(index)
+                && r.role.as_deref() == Some(role)
+        })
+    }
+    pub fn value(&self, i: usize) -> u32 {
+        self.values[i]
+    }
+    pub fn restore_reset(&mut self, i: usize) {
+        self.values[i] = self.regs[i].reset;
+    }
+}
+
 /// Block-specific behaviour for registers the generic rules cannot predict.
 pub(crate) trait Special: Send {
     fn claims(&self, reg: &Reg) -> bool;
     /// May the random sequences write this claimed register (with full strobes)?
     fn writable(&self, reg: &Reg) -> bool;
-    fn write(&mut self, reg: &Reg, data: u32);
-    fn read(&self, reg: &Reg) -> Expect;
+    fn write(&mut self, reg: &Reg, data: u32, regs: &mut Regs);
+    fn read(&self, reg: &Reg, regs: &Regs) -> Expect;
     fn reset(&mut self);
 }
 
 pub struct RegModel {
     pub block: &'static Block,
-    regs: Vec<Reg>,
-    by_offset: BTreeMap<u64, usize>,
-    values: Vec<u32>,
+    g: Regs,
     claimed: Vec<bool>,
     special: Option<Box<dyn Special>>,
 }
@@ -111,7 +133,7 @@ impl RegModel {
             .collect();
         let special: Option<Box<dyn Special>> = match &block.kind {
             BlockKind::EvtSem(_) => Some(Box::new(evt_sem::EvtSem::new(block))),
-            BlockKind::UdmaQueueGroup { .. } => Some(Box::new(udma::Udma::new(block))),
+            BlockKind::UdmaQueueGroup { .. } => Some(Box::new(udma::Udma::new(block, csrs()))),
             _ => None,
         };
         let claimed = regs
@@ -121,25 +143,27 @@ impl RegModel {
         let values = regs.iter().map(|r| r.reset).collect();
         RegModel {
             block,
-            regs,
-            by_offset,
-            values,
+            g: Regs {
+                regs,
+                by_offset,
+                values,
+            },
             claimed,
             special,
         }
     }
 
     pub fn regs(&self) -> &[Reg] {
-        &self.regs
+        &self.g.regs
     }
 
     pub fn reg_at(&self, offset: u64) -> Option<&Reg> {
-        self.by_offset.get(&offset).map(|&i| &self.regs[i])
+        self.g.by_offset.get(&offset).map(|&i| &self.g.regs[i])
     }
 
     /// Back to the reset state.
     pub fn reset(&mut self) {
-        for (v, r) in self.values.iter_mut().zip(&self.regs) {
+        for (v, r) in self.g.values.iter_mut().zip(&self.g.regs) {
             *v = r.reset;
         }
         if let Some(s) = self.special.as_mut() {
@@ -147,22 +171,38 @@ impl RegModel {
         }
     }
 
-    /// The value a reset block must return at `offset`.
+    /// The value a freshly reset block must return at `offset`: the CSR reset, except where a
+    /// per-kind module derives the value from other state (e.g. a queue's FULL flag).
     pub fn reset_value(&self, offset: u64) -> Expect {
-        match self.reg_at(offset) {
-            Some(r) => Expect::Value(r.reset & r.read_mask),
-            None => Expect::SlvErr,
+        let Some(&i) = self.g.by_offset.get(&offset) else {
+            return Expect::SlvErr;
+        };
+        let r = &self.g.regs[i];
+        if self.claimed[i] {
+            if let Some(s) = &self.special {
+                let mut fresh = Regs {
+                    regs: vec![],
+                    by_offset: BTreeMap::new(),
+                    values: vec![],
+                };
+                fresh.regs.clone_from(&self.g.regs);
+                fresh.values = self.g.regs.iter().map(|r| r.reset).collect();
+                if let Expect::Value(v) = s.read(r, &fresh) {
+                    return Expect::Value(v);
+                }
+            }
         }
+        Expect::Value(r.reset & r.read_mask)
     }
 
     /// Whether random sequences may write this register (and with which strobes).
     pub fn writable(&self, offset: u64) -> Option<bool> {
-        let &i = self.by_offset.get(&offset)?;
+        let &i = self.g.by_offset.get(&offset)?;
         if self.claimed[i] {
             let ok = self
                 .special
                 .as_ref()
-                .is_some_and(|s| s.writable(&self.regs[i]));
+                .is_some_and(|s| s.writable(&self.g.regs[i]));
             return ok.then_some(false);
         }
         Some(true)
@@ -170,47 +210,48 @@ impl RegModel {
 
     /// Applies a write; `strb` is honoured on generic registers only.
     pub fn write(&mut self, offset: u64, data: u32, strb: u8) -> Expect {
-        let Some(&i) = self.by_offset.get(&offset) else {
+        let Some(&i) = self.g.by_offset.get(&offset) else {
             return Expect::SlvErr;
         };
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return Expect::SlvErr;
         }
         if self.claimed[i] {
             if let Some(s) = self.special.as_mut() {
-                s.write(&self.regs[i], data);
+                let reg = self.g.regs[i].clone();
+                s.write(&reg, data, &mut self.g);
             }
             return Expect::Value(0);
         }
-        let r = &self.regs[i];
+        let r = &self.g.regs[i];
         let lanes = strobe_mask(strb);
         let rw = r.rw_mask & lanes;
         let w1c = r.w1c_mask & lanes & data;
-        self.values[i] = ((self.values[i] & !rw) | (data & rw)) & !w1c;
+        self.g.values[i] = ((self.g.values[i] & !rw) | (data & rw)) & !w1c;
         Expect::Value(0)
     }
 
     /// The predicted read of `offset`.
     pub fn read(&self, offset: u64) -> Expect {
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return Expect::SlvErr;
         }
-        let Some(&i) = self.by_offset.get(&offset) else {
+        let Some(&i) = self.g.by_offset.get(&offset) else {
             return Expect::SlvErr;
         };
         if self.claimed[i] {
             return self
                 .special
                 .as_ref()
-                .map_or(Expect::Unknown, |s| s.read(&self.regs[i]));
+                .map_or(Expect::Unknown, |s| s.read(&self.g.regs[i], &self.g));
         }
-        Expect::Value(self.values[i] & self.regs[i].read_mask)
+        Expect::Value(self.g.values[i] & self.g.regs[i].read_mask)
     }
 
     /// Word-aligned offsets inside the block's address space that hold no register.
     pub fn unmapped_offsets(&self, rng: &mut Rng, n: usize) -> Vec<u64> {
         let span = 1u64 << self.block.addr_bits();
-        let free = span / 4 - self.regs.len() as u64;
+        let free = span / 4 - self.g.regs.len() as u64;
         let mut out = Vec::new();
         if free == 0 {
             return out;
@@ -218,18 +259,18 @@ impl RegModel {
         // Always include the first and last free words, then random ones.
         let first = (0..span)
             .step_by(4)
-            .find(|o| !self.by_offset.contains_key(o));
+            .find(|o| !self.g.by_offset.contains_key(o));
         let last = (0..span / 4)
             .rev()
             .map(|w| w * 4)
-            .find(|o| !self.by_offset.contains_key(o));
+            .find(|o| !self.g.by_offset.contains_key(o));
         out.extend(first);
         out.extend(last);
         let mut guard = 0;
         while out.len() < n && guard < 100 * n {
             guard += 1;
             let o = rng.below(span / 4) * 4;
-            if !self.by_offset.contains_key(&o) && !out.contains(&o) {
+            if !self.g.by_offset.contains_key(&o) && !out.contains(&o) {
                 out.push(o);
             }
         }

@@ -1,6 +1,6 @@
 //! EVT_SEM: four windows (READ, SET, INC, DEC) onto one array of signed 32-bit semaphores.
 
-use super::{Expect, Reg, Special};
+use super::{Expect, Reg, Regs, Special};
 use xdie_gen::Block;
 
 pub(crate) struct EvtSem {
@@ -37,7 +37,7 @@ impl Special for EvtSem {
         true
     }
 
-    fn write(&mut self, reg: &Reg, data: u32) {
+    fn write(&mut self, reg: &Reg, data: u32, _regs: &mut Regs) {
         let Some(i) = reg.index else { return };
         let s = &mut self.sems[i as usize];
         match reg.bundle_role.as_deref() {
@@ -48,7 +48,7 @@ impl Special for EvtSem {
         }
     }
 
-    fn read(&self, reg: &Reg) -> Expect {
+    fn read(&self, reg: &Reg, _regs: &Regs) -> Expect {
         reg.index
             .map_or(Expect::Unknown, |i| Expect::Value(self.sems[i as usize]))
     }

@@ -1,21 +1,132 @@
-//! UDMA queue group: the doorbell registers move queue state the generic rules cannot see.
+//! UDMA queue group: doorbells and queue state.
 //!
-//! Until the doorbell semantics are modelled here, the registers that depend on them read as
-//! `Unknown` and are not written by random sequences; everything else is plain.
+//! A tail increment of N (masked to the INC field) is refused when it would make more than
+//! ring-length descriptors outstanding: the queue's OVERRUN and the engine's err_log OVERRUN
+//! flags are set instead. Accepted increments advance the tail modulo the ring length and bump
+//! the tail ring id on each wrap. FULL is derived (used == ring length), so it has no reset of
+//! its own. q_sw_ctrl RST_TAIL/RST_HEAD/RST_Q reset the tail side, head side, or the whole queue
+//! including its configuration. Every field position comes from the CSR model by role.
 
-use super::{Expect, Reg, Special};
-use xdie_gen::Block;
+use super::{Expect, Reg, Regs, Special};
+use xdie_gen::{Block, Csrs, Field, Register};
 
-/// Queue register roles whose value hardware derives from the doorbells.
-const DERIVED: &[&str] = &["status", "head", "tail", "tail_inc", "sw_ctrl"];
-/// Top-level registers hardware sets.
-const HW_SET: &[&str] = &["err_log"];
+const Q: &str = "queue";
 
-pub(crate) struct Udma;
+#[derive(Clone, Copy)]
+struct FieldPos {
+    lsb: u32,
+    mask: u64,
+}
+
+impl FieldPos {
+    fn of(f: &Field) -> FieldPos {
+        FieldPos {
+            lsb: f.lsb,
+            mask: (1u64 << f.width) - 1,
+        }
+    }
+    fn get(self, w: u32) -> u64 {
+        (u64::from(w) >> self.lsb) & self.mask
+    }
+    fn put(self, v: u64) -> u32 {
+        ((v & self.mask) << self.lsb) as u32
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Queue {
+    tail: u64,
+    tail_id: u64,
+    head: u64,
+    head_id: u64,
+    used: u64,
+    overrun: bool,
+}
+
+pub(crate) struct Udma {
+    queues: Vec<Queue>,
+    init_id: u64,
+    used: FieldPos,
+    overrun: FieldPos,
+    full: FieldPos,
+    ptr: FieldPos,
+    ring_id: FieldPos,
+    inc: FieldPos,
+    len: FieldPos,
+    rst_tail: FieldPos,
+    rst_head: FieldPos,
+    rst_q: FieldPos,
+    err_overrun: FieldPos,
+    err_overrun_set: bool,
+    /// Configuration registers RST_Q returns to reset.
+    cfg_roles: Vec<String>,
+}
+
+fn field(r: &Register, role: &str) -> FieldPos {
+    FieldPos::of(
+        r.field_by_role(role)
+            .unwrap_or_else(|| panic!("register {} lacks field role {role}", r.name)),
+    )
+}
+
+/// The only field of a register, or its first.
+fn first(r: &Register) -> FieldPos {
+    FieldPos::of(&r.fields[0])
+}
 
 impl Udma {
-    pub(crate) fn new(_block: &Block) -> Udma {
-        Udma
+    pub(crate) fn new(block: &Block, csrs: &Csrs) -> Udma {
+        let q = block
+            .bundle_by_role(Q)
+            .expect("loader guarantees the queue bundle");
+        let reg = |role: &str| q.reg_by_role(role).expect("loader guarantees queue roles");
+        let status = reg("status");
+        let tail = reg("tail");
+        let err = block
+            .reg_by_role("err_log")
+            .expect("loader guarantees err_log");
+        let ptr_field = tail
+            .fields
+            .iter()
+            .find(|f| f.role.as_deref() != Some("ring_id"))
+            .expect("tail pointer field");
+        let init_id = u64::from(csrs.ring.initial_ring_id);
+        let cfg_roles = q
+            .registers
+            .iter()
+            .filter(|r| r.fields.iter().all(|f| f.access == xdie_gen::Access::Rw))
+            .filter_map(|r| r.role.clone())
+            .collect();
+        Udma {
+            queues: vec![Udma::fresh(init_id); q.count as usize],
+            init_id,
+            used: field(status, "used"),
+            overrun: field(status, "overrun"),
+            full: field(status, "full"),
+            ptr: FieldPos::of(ptr_field),
+            ring_id: field(tail, "ring_id"),
+            inc: first(reg("tail_inc")),
+            len: first(reg("ring_len")),
+            rst_tail: field(reg("sw_ctrl"), "rst_tail"),
+            rst_head: field(reg("sw_ctrl"), "rst_head"),
+            rst_q: field(reg("sw_ctrl"), "rst_q"),
+            err_overrun: field(err, "overrun"),
+            err_overrun_set: false,
+            cfg_roles,
+        }
+    }
+
+    fn fresh(init_id: u64) -> Queue {
+        Queue {
+            tail_id: init_id,
+            head_id: init_id,
+            ..Queue::default()
+        }
+    }
+
+    fn len(&self, regs: &Regs, q: u64) -> u64 {
+        regs.find(Q, q, "ring_len")
+            .map_or(0, |i| self.len.get(regs.value(i)))
     }
 }
 
@@ -23,21 +134,102 @@ impl Special for Udma {
     fn claims(&self, reg: &Reg) -> bool {
         let role = reg.role.as_deref().unwrap_or("");
         match reg.bundle_role.as_deref() {
-            Some("queue") => DERIVED.contains(&role),
-            None => HW_SET.contains(&role),
+            Some(Q) => matches!(role, "status" | "head" | "tail" | "tail_inc" | "sw_ctrl"),
+            None => role == "err_log",
             Some(_) => false,
         }
     }
 
     fn writable(&self, _reg: &Reg) -> bool {
-        false
+        true
     }
 
-    fn write(&mut self, _reg: &Reg, _data: u32) {}
-
-    fn read(&self, _reg: &Reg) -> Expect {
-        Expect::Unknown
+    fn write(&mut self, reg: &Reg, data: u32, regs: &mut Regs) {
+        let role = reg.role.as_deref().unwrap_or("");
+        if reg.bundle_role.is_none() {
+            if role == "err_log" && self.err_overrun.get(data) != 0 {
+                self.err_overrun_set = false;
+            }
+            return;
+        }
+        let Some(qi) = reg.index else { return };
+        let len = self.len(regs, qi);
+        let init = self.init_id;
+        let id_mask = self.ring_id.mask;
+        let q = &mut self.queues[qi as usize];
+        match role {
+            "tail_inc" => {
+                let n = self.inc.get(data);
+                if n == 0 {
+                    return;
+                }
+                if q.used + n > len {
+                    q.overrun = true;
+                    self.err_overrun_set = true;
+                    return;
+                }
+                q.tail += n;
+                if q.tail >= len {
+                    q.tail -= len;
+                    q.tail_id = (q.tail_id + 1) & id_mask;
+                }
+                q.used += n;
+            }
+            "sw_ctrl" => {
+                let (t, h, all) = (
+                    self.rst_tail.get(data) != 0,
+                    self.rst_head.get(data) != 0,
+                    self.rst_q.get(data) != 0,
+                );
+                if t || h {
+                    q.used = 0;
+                }
+                if t {
+                    q.tail = 0;
+                    q.tail_id = init;
+                    q.overrun = false;
+                }
+                if h {
+                    q.head = 0;
+                    q.head_id = init;
+                }
+                if all {
+                    *q = Udma::fresh(init);
+                    for role in &self.cfg_roles {
+                        if let Some(i) = regs.find(Q, qi, role) {
+                            regs.restore_reset(i);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
-    fn reset(&mut self) {}
+    fn read(&self, reg: &Reg, regs: &Regs) -> Expect {
+        let role = reg.role.as_deref().unwrap_or("");
+        if reg.bundle_role.is_none() {
+            return Expect::Value(self.err_overrun.put(u64::from(self.err_overrun_set)));
+        }
+        let Some(qi) = reg.index else {
+            return Expect::Unknown;
+        };
+        let q = &self.queues[qi as usize];
+        Expect::Value(match role {
+            "status" => {
+                self.used.put(q.used)
+                    | self.overrun.put(u64::from(q.overrun))
+                    | self.full.put(u64::from(q.used == self.len(regs, qi)))
+            }
+            "head" => self.ptr.put(q.head) | self.ring_id.put(q.head_id),
+            "tail" => self.ptr.put(q.tail) | self.ring_id.put(q.tail_id),
+            _ => 0,
+        })
+    }
+
+    fn reset(&mut self) {
+        let init = self.init_id;
+        self.queues.iter_mut().for_each(|q| *q = Udma::fresh(init));
+        self.err_overrun_set = false;
+    }
 }
