@@ -3,8 +3,8 @@
 //! A tail increment of N (masked to the INC field) is refused when it would make more than
 //! ring-length descriptors outstanding: the queue's OVERRUN and the engine's err_log OVERRUN
 //! flags are set instead. Accepted increments advance the tail modulo the ring length and bump
-//! the tail ring id on each wrap. FULL is derived (used == ring length), so it has no reset of
-//! its own. q_sw_ctrl RST_TAIL/RST_HEAD/RST_Q reset the tail side, head side, or the whole queue
+//! the tail ring id on each wrap. FULL is derived (a configured ring whose every slot is used), so
+//! it has no reset of its own. q_sw_ctrl RST_TAIL/RST_HEAD/RST_Q reset the tail side, head side, or the whole queue
 //! including its configuration. Every field position comes from the CSR model by role.
 
 use super::{Expect, Reg, Regs, Special};
@@ -219,7 +219,10 @@ impl Special for Udma {
             "status" => {
                 self.used.put(q.used)
                     | self.overrun.put(u64::from(q.overrun))
-                    | self.full.put(u64::from(q.used == self.len(regs, qi)))
+                    | self.full.put(u64::from({
+                        let len = self.len(regs, qi);
+                        len != 0 && q.used == len
+                    }))
             }
             "head" => self.ptr.put(q.head) | self.ring_id.put(q.head_id),
             "tail" => self.ptr.put(q.tail) | self.ring_id.put(q.tail_id),
