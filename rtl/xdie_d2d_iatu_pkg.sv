@@ -3,85 +3,155 @@
 // Register map of block `d2d_iatu` (iatu).
 // D2D controller: DesignWare-PCIe style iATU outbound regions that match a routed address and
 // translate it before it crosses the link, plus link health.
+//
+// Every constant is the single value of its own enum type: Verilator -Wall reports each package
+// localparam that no module reads (UNUSEDPARAM), but not unused enum values, and a module reads
+// only a few of these. Use them like localparams: xdie_d2d_iatu_pkg::NAME.
 
 package xdie_d2d_iatu_pkg;
   // bytes the block decodes
-  localparam int unsigned BLOCK_SIZE = 32'h10000;
+  typedef enum int unsigned {BLOCK_SIZE = 32'h10000} block_size_e;
   // address bits of its bus port
-  localparam int unsigned ADDR_WIDTH = 16;
+  typedef enum int unsigned {ADDR_WIDTH = 16} addr_width_e;
   // register link_status (offset within the block)
-  localparam logic [15:0] LINK_STATUS_OFFSET = 16'h1000;
-  localparam logic [31:0] LINK_STATUS_RESET = 32'h0;
+  typedef enum logic [15:0] {LINK_STATUS_OFFSET = 16'h1000} link_status_offset_e;
+  typedef enum logic [31:0] {LINK_STATUS_RESET = 32'h0} link_status_reset_e;
   // LINK_UP (RO)
-  localparam int unsigned LINK_STATUS_LINK_UP_LSB = 0;
-  localparam int unsigned LINK_STATUS_LINK_UP_WIDTH = 1;
-  localparam logic LINK_STATUS_LINK_UP_RESET = 1'h0;
+  typedef enum int unsigned {LINK_STATUS_LINK_UP_LSB = 0} link_status_link_up_lsb_e;
+  typedef enum int unsigned {LINK_STATUS_LINK_UP_WIDTH = 1} link_status_link_up_width_e;
+  typedef enum logic {LINK_STATUS_LINK_UP_RESET = 1'h0} link_status_link_up_reset_e;
   // CREDITS (RO)
-  localparam int unsigned LINK_STATUS_CREDITS_LSB = 8;
-  localparam int unsigned LINK_STATUS_CREDITS_WIDTH = 8;
-  localparam logic [7:0] LINK_STATUS_CREDITS_RESET = 8'h0;
+  typedef enum int unsigned {LINK_STATUS_CREDITS_LSB = 8} link_status_credits_lsb_e;
+  typedef enum int unsigned {LINK_STATUS_CREDITS_WIDTH = 8} link_status_credits_width_e;
+  typedef enum logic [7:0] {LINK_STATUS_CREDITS_RESET = 8'h0} link_status_credits_reset_e;
   // bundle IATU_OUTBOUND: first instance
-  localparam logic [15:0] IATU_OUTBOUND_BASE = 16'h0;
+  typedef enum logic [15:0] {IATU_OUTBOUND_BASE = 16'h0} iatu_outbound_base_e;
   // last byte of the last instance
-  localparam logic [15:0] IATU_OUTBOUND_LAST = 16'hfff;
+  typedef enum logic [15:0] {IATU_OUTBOUND_LAST = 16'hfff} iatu_outbound_last_e;
   // bytes per instance
-  localparam int unsigned IATU_OUTBOUND_STRIDE = 32'h200;
+  typedef enum int unsigned {IATU_OUTBOUND_STRIDE = 32'h200} iatu_outbound_stride_e;
   // instances
-  localparam int unsigned IATU_OUTBOUND_COUNT = 8;
+  typedef enum int unsigned {IATU_OUTBOUND_COUNT = 8} iatu_outbound_count_e;
   // register region_ctrl_1 (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_REGION_CTRL_1_OFFSET = 16'h0;
-  localparam logic [31:0] IATU_OUTBOUND_REGION_CTRL_1_RESET = 32'h0;
+  typedef enum logic [15:0] {
+    IATU_OUTBOUND_REGION_CTRL_1_OFFSET = 16'h0
+  } iatu_outbound_region_ctrl_1_offset_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_REGION_CTRL_1_RESET = 32'h0
+  } iatu_outbound_region_ctrl_1_reset_e;
   // TYPE (RW)
-  localparam int unsigned IATU_OUTBOUND_REGION_CTRL_1_TYPE_LSB = 0;
-  localparam int unsigned IATU_OUTBOUND_REGION_CTRL_1_TYPE_WIDTH = 5;
-  localparam logic [4:0] IATU_OUTBOUND_REGION_CTRL_1_TYPE_RESET = 5'h0;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_REGION_CTRL_1_TYPE_LSB = 0
+  } iatu_outbound_region_ctrl_1_type_lsb_e;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_REGION_CTRL_1_TYPE_WIDTH = 5
+  } iatu_outbound_region_ctrl_1_type_width_e;
+  typedef enum logic [4:0] {
+    IATU_OUTBOUND_REGION_CTRL_1_TYPE_RESET = 5'h0
+  } iatu_outbound_region_ctrl_1_type_reset_e;
   // register region_ctrl_2 (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_REGION_CTRL_2_OFFSET = 16'h4;
-  localparam logic [31:0] IATU_OUTBOUND_REGION_CTRL_2_RESET = 32'h0;
+  typedef enum logic [15:0] {
+    IATU_OUTBOUND_REGION_CTRL_2_OFFSET = 16'h4
+  } iatu_outbound_region_ctrl_2_offset_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_REGION_CTRL_2_RESET = 32'h0
+  } iatu_outbound_region_ctrl_2_reset_e;
   // REGION_EN (RW)
-  localparam int unsigned IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_LSB = 31;
-  localparam int unsigned IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_WIDTH = 1;
-  localparam logic IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_RESET = 1'h0;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_LSB = 31
+  } iatu_outbound_region_ctrl_2_region_en_lsb_e;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_WIDTH = 1
+  } iatu_outbound_region_ctrl_2_region_en_width_e;
+  typedef enum logic {
+    IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_RESET = 1'h0
+  } iatu_outbound_region_ctrl_2_region_en_reset_e;
   // register lwr_base (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_LWR_BASE_OFFSET = 16'h8;
-  localparam logic [31:0] IATU_OUTBOUND_LWR_BASE_RESET = 32'h0;
+  typedef enum logic [15:0] {IATU_OUTBOUND_LWR_BASE_OFFSET = 16'h8} iatu_outbound_lwr_base_offset_e;
+  typedef enum logic [31:0] {IATU_OUTBOUND_LWR_BASE_RESET = 32'h0} iatu_outbound_lwr_base_reset_e;
   // ADDR (RW)
-  localparam int unsigned IATU_OUTBOUND_LWR_BASE_ADDR_LSB = 0;
-  localparam int unsigned IATU_OUTBOUND_LWR_BASE_ADDR_WIDTH = 32;
-  localparam logic [31:0] IATU_OUTBOUND_LWR_BASE_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {IATU_OUTBOUND_LWR_BASE_ADDR_LSB = 0} iatu_outbound_lwr_base_addr_lsb_e;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_LWR_BASE_ADDR_WIDTH = 32
+  } iatu_outbound_lwr_base_addr_width_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_LWR_BASE_ADDR_RESET = 32'h0
+  } iatu_outbound_lwr_base_addr_reset_e;
   // register upper_base (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_UPPER_BASE_OFFSET = 16'hc;
-  localparam logic [31:0] IATU_OUTBOUND_UPPER_BASE_RESET = 32'h0;
+  typedef enum logic [15:0] {
+    IATU_OUTBOUND_UPPER_BASE_OFFSET = 16'hc
+  } iatu_outbound_upper_base_offset_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_UPPER_BASE_RESET = 32'h0
+  } iatu_outbound_upper_base_reset_e;
   // ADDR (RW)
-  localparam int unsigned IATU_OUTBOUND_UPPER_BASE_ADDR_LSB = 0;
-  localparam int unsigned IATU_OUTBOUND_UPPER_BASE_ADDR_WIDTH = 32;
-  localparam logic [31:0] IATU_OUTBOUND_UPPER_BASE_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_UPPER_BASE_ADDR_LSB = 0
+  } iatu_outbound_upper_base_addr_lsb_e;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_UPPER_BASE_ADDR_WIDTH = 32
+  } iatu_outbound_upper_base_addr_width_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_UPPER_BASE_ADDR_RESET = 32'h0
+  } iatu_outbound_upper_base_addr_reset_e;
   // register limit (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_LIMIT_OFFSET = 16'h10;
-  localparam logic [31:0] IATU_OUTBOUND_LIMIT_RESET = 32'h0;
+  typedef enum logic [15:0] {IATU_OUTBOUND_LIMIT_OFFSET = 16'h10} iatu_outbound_limit_offset_e;
+  typedef enum logic [31:0] {IATU_OUTBOUND_LIMIT_RESET = 32'h0} iatu_outbound_limit_reset_e;
   // ADDR (RW)
-  localparam int unsigned IATU_OUTBOUND_LIMIT_ADDR_LSB = 0;
-  localparam int unsigned IATU_OUTBOUND_LIMIT_ADDR_WIDTH = 32;
-  localparam logic [31:0] IATU_OUTBOUND_LIMIT_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {IATU_OUTBOUND_LIMIT_ADDR_LSB = 0} iatu_outbound_limit_addr_lsb_e;
+  typedef enum int unsigned {IATU_OUTBOUND_LIMIT_ADDR_WIDTH = 32} iatu_outbound_limit_addr_width_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_LIMIT_ADDR_RESET = 32'h0
+  } iatu_outbound_limit_addr_reset_e;
   // register lwr_target (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_LWR_TARGET_OFFSET = 16'h14;
-  localparam logic [31:0] IATU_OUTBOUND_LWR_TARGET_RESET = 32'h0;
+  typedef enum logic [15:0] {
+    IATU_OUTBOUND_LWR_TARGET_OFFSET = 16'h14
+  } iatu_outbound_lwr_target_offset_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_LWR_TARGET_RESET = 32'h0
+  } iatu_outbound_lwr_target_reset_e;
   // ADDR (RW)
-  localparam int unsigned IATU_OUTBOUND_LWR_TARGET_ADDR_LSB = 0;
-  localparam int unsigned IATU_OUTBOUND_LWR_TARGET_ADDR_WIDTH = 32;
-  localparam logic [31:0] IATU_OUTBOUND_LWR_TARGET_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_LWR_TARGET_ADDR_LSB = 0
+  } iatu_outbound_lwr_target_addr_lsb_e;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_LWR_TARGET_ADDR_WIDTH = 32
+  } iatu_outbound_lwr_target_addr_width_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_LWR_TARGET_ADDR_RESET = 32'h0
+  } iatu_outbound_lwr_target_addr_reset_e;
   // register upper_target (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_UPPER_TARGET_OFFSET = 16'h18;
-  localparam logic [31:0] IATU_OUTBOUND_UPPER_TARGET_RESET = 32'h0;
+  typedef enum logic [15:0] {
+    IATU_OUTBOUND_UPPER_TARGET_OFFSET = 16'h18
+  } iatu_outbound_upper_target_offset_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_UPPER_TARGET_RESET = 32'h0
+  } iatu_outbound_upper_target_reset_e;
   // ADDR (RW)
-  localparam int unsigned IATU_OUTBOUND_UPPER_TARGET_ADDR_LSB = 0;
-  localparam int unsigned IATU_OUTBOUND_UPPER_TARGET_ADDR_WIDTH = 32;
-  localparam logic [31:0] IATU_OUTBOUND_UPPER_TARGET_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_UPPER_TARGET_ADDR_LSB = 0
+  } iatu_outbound_upper_target_addr_lsb_e;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_UPPER_TARGET_ADDR_WIDTH = 32
+  } iatu_outbound_upper_target_addr_width_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_UPPER_TARGET_ADDR_RESET = 32'h0
+  } iatu_outbound_upper_target_addr_reset_e;
   // register upper_limit (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_UPPER_LIMIT_OFFSET = 16'h20;
-  localparam logic [31:0] IATU_OUTBOUND_UPPER_LIMIT_RESET = 32'h0;
+  typedef enum logic [15:0] {
+    IATU_OUTBOUND_UPPER_LIMIT_OFFSET = 16'h20
+  } iatu_outbound_upper_limit_offset_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_UPPER_LIMIT_RESET = 32'h0
+  } iatu_outbound_upper_limit_reset_e;
   // ADDR (RW)
-  localparam int unsigned IATU_OUTBOUND_UPPER_LIMIT_ADDR_LSB = 0;
-  localparam int unsigned IATU_OUTBOUND_UPPER_LIMIT_ADDR_WIDTH = 32;
-  localparam logic [31:0] IATU_OUTBOUND_UPPER_LIMIT_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_UPPER_LIMIT_ADDR_LSB = 0
+  } iatu_outbound_upper_limit_addr_lsb_e;
+  typedef enum int unsigned {
+    IATU_OUTBOUND_UPPER_LIMIT_ADDR_WIDTH = 32
+  } iatu_outbound_upper_limit_addr_width_e;
+  typedef enum logic [31:0] {
+    IATU_OUTBOUND_UPPER_LIMIT_ADDR_RESET = 32'h0
+  } iatu_outbound_upper_limit_addr_reset_e;
 endpackage

@@ -5,93 +5,97 @@
 // semaphores; a write to INC adds the written value, a write to DEC subtracts it. Hardware
 // increment ports add to the same storage in the same cycle as the bus without losing any
 // increment.
+//
+// Every constant is the single value of its own enum type: Verilator -Wall reports each package
+// localparam that no module reads (UNUSEDPARAM), but not unused enum values, and a module reads
+// only a few of these. Use them like localparams: xdie_evt_sem_pkg::NAME.
 
 package xdie_evt_sem_pkg;
   // bytes the block decodes
-  localparam int unsigned BLOCK_SIZE = 32'h2000;
+  typedef enum int unsigned {BLOCK_SIZE = 32'h2000} block_size_e;
   // address bits of its bus port
-  localparam int unsigned ADDR_WIDTH = 13;
+  typedef enum int unsigned {ADDR_WIDTH = 13} addr_width_e;
   // hardware increment ports
-  localparam int unsigned HW_INC_PORTS = 2;
+  typedef enum int unsigned {HW_INC_PORTS = 2} hw_inc_ports_e;
   // sequencer subop width
-  localparam int unsigned SEQ_SUBOP_BITS = 8;
+  typedef enum int unsigned {SEQ_SUBOP_BITS = 8} seq_subop_bits_e;
   // wait until sem >= val, then subtract val
-  localparam logic [7:0] SEQ_SUBOP_WAIT_GE_DEC = 8'h14;
+  typedef enum logic [7:0] {SEQ_SUBOP_WAIT_GE_DEC = 8'h14} seq_subop_wait_ge_dec_e;
   // add val
-  localparam logic [7:0] SEQ_SUBOP_INC = 8'h15;
+  typedef enum logic [7:0] {SEQ_SUBOP_INC = 8'h15} seq_subop_inc_e;
   // bundle EVENT: first instance
-  localparam logic [12:0] EVENT_BASE = 13'h0;
+  typedef enum logic [12:0] {EVENT_BASE = 13'h0} event_base_e;
   // last byte of the last instance
-  localparam logic [12:0] EVENT_LAST = 13'h3ff;
+  typedef enum logic [12:0] {EVENT_LAST = 13'h3ff} event_last_e;
   // bytes per instance
-  localparam int unsigned EVENT_STRIDE = 32'h4;
+  typedef enum int unsigned {EVENT_STRIDE = 32'h4} event_stride_e;
   // instances
-  localparam int unsigned EVENT_COUNT = 256;
+  typedef enum int unsigned {EVENT_COUNT = 256} event_count_e;
   // register EVENT (offset within one instance)
-  localparam logic [12:0] EVENT_EVENT_OFFSET = 13'h0;
-  localparam logic [31:0] EVENT_EVENT_RESET = 32'h0;
+  typedef enum logic [12:0] {EVENT_EVENT_OFFSET = 13'h0} event_event_offset_e;
+  typedef enum logic [31:0] {EVENT_EVENT_RESET = 32'h0} event_event_reset_e;
   // SET (RW)
-  localparam int unsigned EVENT_EVENT_SET_LSB = 0;
-  localparam int unsigned EVENT_EVENT_SET_WIDTH = 1;
-  localparam logic EVENT_EVENT_SET_RESET = 1'h0;
+  typedef enum int unsigned {EVENT_EVENT_SET_LSB = 0} event_event_set_lsb_e;
+  typedef enum int unsigned {EVENT_EVENT_SET_WIDTH = 1} event_event_set_width_e;
+  typedef enum logic {EVENT_EVENT_SET_RESET = 1'h0} event_event_set_reset_e;
   // bundle SEM_READ: first instance
-  localparam logic [12:0] SEM_READ_BASE = 13'h1000;
+  typedef enum logic [12:0] {SEM_READ_BASE = 13'h1000} sem_read_base_e;
   // last byte of the last instance
-  localparam logic [12:0] SEM_READ_LAST = 13'h13ff;
+  typedef enum logic [12:0] {SEM_READ_LAST = 13'h13ff} sem_read_last_e;
   // bytes per instance
-  localparam int unsigned SEM_READ_STRIDE = 32'h4;
+  typedef enum int unsigned {SEM_READ_STRIDE = 32'h4} sem_read_stride_e;
   // instances
-  localparam int unsigned SEM_READ_COUNT = 256;
+  typedef enum int unsigned {SEM_READ_COUNT = 256} sem_read_count_e;
   // register SEM_READ (offset within one instance)
-  localparam logic [12:0] SEM_READ_SEM_READ_OFFSET = 13'h0;
-  localparam logic [31:0] SEM_READ_SEM_READ_RESET = 32'h0;
+  typedef enum logic [12:0] {SEM_READ_SEM_READ_OFFSET = 13'h0} sem_read_sem_read_offset_e;
+  typedef enum logic [31:0] {SEM_READ_SEM_READ_RESET = 32'h0} sem_read_sem_read_reset_e;
   // VALUE (RO)
-  localparam int unsigned SEM_READ_SEM_READ_VALUE_LSB = 0;
-  localparam int unsigned SEM_READ_SEM_READ_VALUE_WIDTH = 32;
-  localparam logic [31:0] SEM_READ_SEM_READ_VALUE_RESET = 32'h0;
+  typedef enum int unsigned {SEM_READ_SEM_READ_VALUE_LSB = 0} sem_read_sem_read_value_lsb_e;
+  typedef enum int unsigned {SEM_READ_SEM_READ_VALUE_WIDTH = 32} sem_read_sem_read_value_width_e;
+  typedef enum logic [31:0] {SEM_READ_SEM_READ_VALUE_RESET = 32'h0} sem_read_sem_read_value_reset_e;
   // bundle SEM_SET: first instance
-  localparam logic [12:0] SEM_SET_BASE = 13'h1400;
+  typedef enum logic [12:0] {SEM_SET_BASE = 13'h1400} sem_set_base_e;
   // last byte of the last instance
-  localparam logic [12:0] SEM_SET_LAST = 13'h17ff;
+  typedef enum logic [12:0] {SEM_SET_LAST = 13'h17ff} sem_set_last_e;
   // bytes per instance
-  localparam int unsigned SEM_SET_STRIDE = 32'h4;
+  typedef enum int unsigned {SEM_SET_STRIDE = 32'h4} sem_set_stride_e;
   // instances
-  localparam int unsigned SEM_SET_COUNT = 256;
+  typedef enum int unsigned {SEM_SET_COUNT = 256} sem_set_count_e;
   // register SEM_SET (offset within one instance)
-  localparam logic [12:0] SEM_SET_SEM_SET_OFFSET = 13'h0;
-  localparam logic [31:0] SEM_SET_SEM_SET_RESET = 32'h0;
+  typedef enum logic [12:0] {SEM_SET_SEM_SET_OFFSET = 13'h0} sem_set_sem_set_offset_e;
+  typedef enum logic [31:0] {SEM_SET_SEM_SET_RESET = 32'h0} sem_set_sem_set_reset_e;
   // VALUE (RW)
-  localparam int unsigned SEM_SET_SEM_SET_VALUE_LSB = 0;
-  localparam int unsigned SEM_SET_SEM_SET_VALUE_WIDTH = 32;
-  localparam logic [31:0] SEM_SET_SEM_SET_VALUE_RESET = 32'h0;
+  typedef enum int unsigned {SEM_SET_SEM_SET_VALUE_LSB = 0} sem_set_sem_set_value_lsb_e;
+  typedef enum int unsigned {SEM_SET_SEM_SET_VALUE_WIDTH = 32} sem_set_sem_set_value_width_e;
+  typedef enum logic [31:0] {SEM_SET_SEM_SET_VALUE_RESET = 32'h0} sem_set_sem_set_value_reset_e;
   // bundle SEM_INC: first instance
-  localparam logic [12:0] SEM_INC_BASE = 13'h1800;
+  typedef enum logic [12:0] {SEM_INC_BASE = 13'h1800} sem_inc_base_e;
   // last byte of the last instance
-  localparam logic [12:0] SEM_INC_LAST = 13'h1bff;
+  typedef enum logic [12:0] {SEM_INC_LAST = 13'h1bff} sem_inc_last_e;
   // bytes per instance
-  localparam int unsigned SEM_INC_STRIDE = 32'h4;
+  typedef enum int unsigned {SEM_INC_STRIDE = 32'h4} sem_inc_stride_e;
   // instances
-  localparam int unsigned SEM_INC_COUNT = 256;
+  typedef enum int unsigned {SEM_INC_COUNT = 256} sem_inc_count_e;
   // register SEM_INC (offset within one instance)
-  localparam logic [12:0] SEM_INC_SEM_INC_OFFSET = 13'h0;
-  localparam logic [31:0] SEM_INC_SEM_INC_RESET = 32'h0;
+  typedef enum logic [12:0] {SEM_INC_SEM_INC_OFFSET = 13'h0} sem_inc_sem_inc_offset_e;
+  typedef enum logic [31:0] {SEM_INC_SEM_INC_RESET = 32'h0} sem_inc_sem_inc_reset_e;
   // VALUE (RW)
-  localparam int unsigned SEM_INC_SEM_INC_VALUE_LSB = 0;
-  localparam int unsigned SEM_INC_SEM_INC_VALUE_WIDTH = 32;
-  localparam logic [31:0] SEM_INC_SEM_INC_VALUE_RESET = 32'h0;
+  typedef enum int unsigned {SEM_INC_SEM_INC_VALUE_LSB = 0} sem_inc_sem_inc_value_lsb_e;
+  typedef enum int unsigned {SEM_INC_SEM_INC_VALUE_WIDTH = 32} sem_inc_sem_inc_value_width_e;
+  typedef enum logic [31:0] {SEM_INC_SEM_INC_VALUE_RESET = 32'h0} sem_inc_sem_inc_value_reset_e;
   // bundle SEM_DEC: first instance
-  localparam logic [12:0] SEM_DEC_BASE = 13'h1c00;
+  typedef enum logic [12:0] {SEM_DEC_BASE = 13'h1c00} sem_dec_base_e;
   // last byte of the last instance
-  localparam logic [12:0] SEM_DEC_LAST = 13'h1fff;
+  typedef enum logic [12:0] {SEM_DEC_LAST = 13'h1fff} sem_dec_last_e;
   // bytes per instance
-  localparam int unsigned SEM_DEC_STRIDE = 32'h4;
+  typedef enum int unsigned {SEM_DEC_STRIDE = 32'h4} sem_dec_stride_e;
   // instances
-  localparam int unsigned SEM_DEC_COUNT = 256;
+  typedef enum int unsigned {SEM_DEC_COUNT = 256} sem_dec_count_e;
   // register SEM_DEC (offset within one instance)
-  localparam logic [12:0] SEM_DEC_SEM_DEC_OFFSET = 13'h0;
-  localparam logic [31:0] SEM_DEC_SEM_DEC_RESET = 32'h0;
+  typedef enum logic [12:0] {SEM_DEC_SEM_DEC_OFFSET = 13'h0} sem_dec_sem_dec_offset_e;
+  typedef enum logic [31:0] {SEM_DEC_SEM_DEC_RESET = 32'h0} sem_dec_sem_dec_reset_e;
   // VALUE (RW)
-  localparam int unsigned SEM_DEC_SEM_DEC_VALUE_LSB = 0;
-  localparam int unsigned SEM_DEC_SEM_DEC_VALUE_WIDTH = 32;
-  localparam logic [31:0] SEM_DEC_SEM_DEC_VALUE_RESET = 32'h0;
+  typedef enum int unsigned {SEM_DEC_SEM_DEC_VALUE_LSB = 0} sem_dec_sem_dec_value_lsb_e;
+  typedef enum int unsigned {SEM_DEC_SEM_DEC_VALUE_WIDTH = 32} sem_dec_sem_dec_value_width_e;
+  typedef enum logic [31:0] {SEM_DEC_SEM_DEC_VALUE_RESET = 32'h0} sem_dec_sem_dec_value_reset_e;
 endpackage

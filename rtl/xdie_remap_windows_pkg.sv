@@ -8,92 +8,96 @@
 // through (xdie reconstruction of program_window). Masks are zero-extended to the SoC width. The
 // lowest-numbered valid window that matches wins; an xt address no window matches is a decode
 // error.
+//
+// Every constant is the single value of its own enum type: Verilator -Wall reports each package
+// localparam that no module reads (UNUSEDPARAM), but not unused enum values, and a module reads
+// only a few of these. Use them like localparams: xdie_remap_windows_pkg::NAME.
 
 package xdie_remap_windows_pkg;
   // bytes the block decodes
-  localparam int unsigned BLOCK_SIZE = 32'h1000;
+  typedef enum int unsigned {BLOCK_SIZE = 32'h1000} block_size_e;
   // address bits of its bus port
-  localparam int unsigned ADDR_WIDTH = 12;
+  typedef enum int unsigned {ADDR_WIDTH = 12} addr_width_e;
   // bundle WIN: first instance
-  localparam logic [11:0] WIN_BASE = 12'h0;
+  typedef enum logic [11:0] {WIN_BASE = 12'h0} win_base_e;
   // last byte of the last instance
-  localparam logic [11:0] WIN_LAST = 12'h3ff;
+  typedef enum logic [11:0] {WIN_LAST = 12'h3ff} win_last_e;
   // bytes per instance
-  localparam int unsigned WIN_STRIDE = 32'h40;
+  typedef enum int unsigned {WIN_STRIDE = 32'h40} win_stride_e;
   // instances
-  localparam int unsigned WIN_COUNT = 16;
+  typedef enum int unsigned {WIN_COUNT = 16} win_count_e;
   // register ctrl (offset within one instance)
-  localparam logic [11:0] WIN_CTRL_OFFSET = 12'h0;
-  localparam logic [31:0] WIN_CTRL_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_CTRL_OFFSET = 12'h0} win_ctrl_offset_e;
+  typedef enum logic [31:0] {WIN_CTRL_RESET = 32'h0} win_ctrl_reset_e;
   // VALID (RW)
-  localparam int unsigned WIN_CTRL_VALID_LSB = 0;
-  localparam int unsigned WIN_CTRL_VALID_WIDTH = 1;
-  localparam logic WIN_CTRL_VALID_RESET = 1'h0;
+  typedef enum int unsigned {WIN_CTRL_VALID_LSB = 0} win_ctrl_valid_lsb_e;
+  typedef enum int unsigned {WIN_CTRL_VALID_WIDTH = 1} win_ctrl_valid_width_e;
+  typedef enum logic {WIN_CTRL_VALID_RESET = 1'h0} win_ctrl_valid_reset_e;
   // MODE (RW)
-  localparam int unsigned WIN_CTRL_MODE_LSB = 1;
-  localparam int unsigned WIN_CTRL_MODE_WIDTH = 1;
-  localparam logic WIN_CTRL_MODE_RESET = 1'h0;
+  typedef enum int unsigned {WIN_CTRL_MODE_LSB = 1} win_ctrl_mode_lsb_e;
+  typedef enum int unsigned {WIN_CTRL_MODE_WIDTH = 1} win_ctrl_mode_width_e;
+  typedef enum logic {WIN_CTRL_MODE_RESET = 1'h0} win_ctrl_mode_reset_e;
   // register xt_addr (offset within one instance)
-  localparam logic [11:0] WIN_XT_ADDR_OFFSET = 12'h4;
-  localparam logic [31:0] WIN_XT_ADDR_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_XT_ADDR_OFFSET = 12'h4} win_xt_addr_offset_e;
+  typedef enum logic [31:0] {WIN_XT_ADDR_RESET = 32'h0} win_xt_addr_reset_e;
   // ADDR (RW)
-  localparam int unsigned WIN_XT_ADDR_ADDR_LSB = 0;
-  localparam int unsigned WIN_XT_ADDR_ADDR_WIDTH = 32;
-  localparam logic [31:0] WIN_XT_ADDR_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {WIN_XT_ADDR_ADDR_LSB = 0} win_xt_addr_addr_lsb_e;
+  typedef enum int unsigned {WIN_XT_ADDR_ADDR_WIDTH = 32} win_xt_addr_addr_width_e;
+  typedef enum logic [31:0] {WIN_XT_ADDR_ADDR_RESET = 32'h0} win_xt_addr_addr_reset_e;
   // register soc_addr_lo (offset within one instance)
-  localparam logic [11:0] WIN_SOC_ADDR_LO_OFFSET = 12'h8;
-  localparam logic [31:0] WIN_SOC_ADDR_LO_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_SOC_ADDR_LO_OFFSET = 12'h8} win_soc_addr_lo_offset_e;
+  typedef enum logic [31:0] {WIN_SOC_ADDR_LO_RESET = 32'h0} win_soc_addr_lo_reset_e;
   // ADDR (RW)
-  localparam int unsigned WIN_SOC_ADDR_LO_ADDR_LSB = 0;
-  localparam int unsigned WIN_SOC_ADDR_LO_ADDR_WIDTH = 32;
-  localparam logic [31:0] WIN_SOC_ADDR_LO_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {WIN_SOC_ADDR_LO_ADDR_LSB = 0} win_soc_addr_lo_addr_lsb_e;
+  typedef enum int unsigned {WIN_SOC_ADDR_LO_ADDR_WIDTH = 32} win_soc_addr_lo_addr_width_e;
+  typedef enum logic [31:0] {WIN_SOC_ADDR_LO_ADDR_RESET = 32'h0} win_soc_addr_lo_addr_reset_e;
   // register soc_addr_hi (offset within one instance)
-  localparam logic [11:0] WIN_SOC_ADDR_HI_OFFSET = 12'hc;
-  localparam logic [31:0] WIN_SOC_ADDR_HI_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_SOC_ADDR_HI_OFFSET = 12'hc} win_soc_addr_hi_offset_e;
+  typedef enum logic [31:0] {WIN_SOC_ADDR_HI_RESET = 32'h0} win_soc_addr_hi_reset_e;
   // ADDR (RW)
-  localparam int unsigned WIN_SOC_ADDR_HI_ADDR_LSB = 0;
-  localparam int unsigned WIN_SOC_ADDR_HI_ADDR_WIDTH = 25;
-  localparam logic [24:0] WIN_SOC_ADDR_HI_ADDR_RESET = 25'h0;
+  typedef enum int unsigned {WIN_SOC_ADDR_HI_ADDR_LSB = 0} win_soc_addr_hi_addr_lsb_e;
+  typedef enum int unsigned {WIN_SOC_ADDR_HI_ADDR_WIDTH = 25} win_soc_addr_hi_addr_width_e;
+  typedef enum logic [24:0] {WIN_SOC_ADDR_HI_ADDR_RESET = 25'h0} win_soc_addr_hi_addr_reset_e;
   // register u_mask (offset within one instance)
-  localparam logic [11:0] WIN_U_MASK_OFFSET = 12'h10;
-  localparam logic [31:0] WIN_U_MASK_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_U_MASK_OFFSET = 12'h10} win_u_mask_offset_e;
+  typedef enum logic [31:0] {WIN_U_MASK_RESET = 32'h0} win_u_mask_reset_e;
   // MASK (RW)
-  localparam int unsigned WIN_U_MASK_MASK_LSB = 0;
-  localparam int unsigned WIN_U_MASK_MASK_WIDTH = 32;
-  localparam logic [31:0] WIN_U_MASK_MASK_RESET = 32'h0;
+  typedef enum int unsigned {WIN_U_MASK_MASK_LSB = 0} win_u_mask_mask_lsb_e;
+  typedef enum int unsigned {WIN_U_MASK_MASK_WIDTH = 32} win_u_mask_mask_width_e;
+  typedef enum logic [31:0] {WIN_U_MASK_MASK_RESET = 32'h0} win_u_mask_mask_reset_e;
   // register l_mask (offset within one instance)
-  localparam logic [11:0] WIN_L_MASK_OFFSET = 12'h14;
-  localparam logic [31:0] WIN_L_MASK_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_L_MASK_OFFSET = 12'h14} win_l_mask_offset_e;
+  typedef enum logic [31:0] {WIN_L_MASK_RESET = 32'h0} win_l_mask_reset_e;
   // MASK (RW)
-  localparam int unsigned WIN_L_MASK_MASK_LSB = 0;
-  localparam int unsigned WIN_L_MASK_MASK_WIDTH = 32;
-  localparam logic [31:0] WIN_L_MASK_MASK_RESET = 32'h0;
+  typedef enum int unsigned {WIN_L_MASK_MASK_LSB = 0} win_l_mask_mask_lsb_e;
+  typedef enum int unsigned {WIN_L_MASK_MASK_WIDTH = 32} win_l_mask_mask_width_e;
+  typedef enum logic [31:0] {WIN_L_MASK_MASK_RESET = 32'h0} win_l_mask_mask_reset_e;
   // register mask (offset within one instance)
-  localparam logic [11:0] WIN_MASK_OFFSET = 12'h18;
-  localparam logic [31:0] WIN_MASK_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_MASK_OFFSET = 12'h18} win_mask_offset_e;
+  typedef enum logic [31:0] {WIN_MASK_RESET = 32'h0} win_mask_reset_e;
   // MASK (RW)
-  localparam int unsigned WIN_MASK_MASK_LSB = 0;
-  localparam int unsigned WIN_MASK_MASK_WIDTH = 32;
-  localparam logic [31:0] WIN_MASK_MASK_RESET = 32'h0;
+  typedef enum int unsigned {WIN_MASK_MASK_LSB = 0} win_mask_mask_lsb_e;
+  typedef enum int unsigned {WIN_MASK_MASK_WIDTH = 32} win_mask_mask_width_e;
+  typedef enum logic [31:0] {WIN_MASK_MASK_RESET = 32'h0} win_mask_mask_reset_e;
   // register match (offset within one instance)
-  localparam logic [11:0] WIN_MATCH_OFFSET = 12'h1c;
-  localparam logic [31:0] WIN_MATCH_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_MATCH_OFFSET = 12'h1c} win_match_offset_e;
+  typedef enum logic [31:0] {WIN_MATCH_RESET = 32'h0} win_match_reset_e;
   // VALUE (RW)
-  localparam int unsigned WIN_MATCH_VALUE_LSB = 0;
-  localparam int unsigned WIN_MATCH_VALUE_WIDTH = 32;
-  localparam logic [31:0] WIN_MATCH_VALUE_RESET = 32'h0;
+  typedef enum int unsigned {WIN_MATCH_VALUE_LSB = 0} win_match_value_lsb_e;
+  typedef enum int unsigned {WIN_MATCH_VALUE_WIDTH = 32} win_match_value_width_e;
+  typedef enum logic [31:0] {WIN_MATCH_VALUE_RESET = 32'h0} win_match_value_reset_e;
   // register replace_lo (offset within one instance)
-  localparam logic [11:0] WIN_REPLACE_LO_OFFSET = 12'h20;
-  localparam logic [31:0] WIN_REPLACE_LO_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_REPLACE_LO_OFFSET = 12'h20} win_replace_lo_offset_e;
+  typedef enum logic [31:0] {WIN_REPLACE_LO_RESET = 32'h0} win_replace_lo_reset_e;
   // ADDR (RW)
-  localparam int unsigned WIN_REPLACE_LO_ADDR_LSB = 0;
-  localparam int unsigned WIN_REPLACE_LO_ADDR_WIDTH = 32;
-  localparam logic [31:0] WIN_REPLACE_LO_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {WIN_REPLACE_LO_ADDR_LSB = 0} win_replace_lo_addr_lsb_e;
+  typedef enum int unsigned {WIN_REPLACE_LO_ADDR_WIDTH = 32} win_replace_lo_addr_width_e;
+  typedef enum logic [31:0] {WIN_REPLACE_LO_ADDR_RESET = 32'h0} win_replace_lo_addr_reset_e;
   // register replace_hi (offset within one instance)
-  localparam logic [11:0] WIN_REPLACE_HI_OFFSET = 12'h24;
-  localparam logic [31:0] WIN_REPLACE_HI_RESET = 32'h0;
+  typedef enum logic [11:0] {WIN_REPLACE_HI_OFFSET = 12'h24} win_replace_hi_offset_e;
+  typedef enum logic [31:0] {WIN_REPLACE_HI_RESET = 32'h0} win_replace_hi_reset_e;
   // ADDR (RW)
-  localparam int unsigned WIN_REPLACE_HI_ADDR_LSB = 0;
-  localparam int unsigned WIN_REPLACE_HI_ADDR_WIDTH = 25;
-  localparam logic [24:0] WIN_REPLACE_HI_ADDR_RESET = 25'h0;
+  typedef enum int unsigned {WIN_REPLACE_HI_ADDR_LSB = 0} win_replace_hi_addr_lsb_e;
+  typedef enum int unsigned {WIN_REPLACE_HI_ADDR_WIDTH = 25} win_replace_hi_addr_width_e;
+  typedef enum logic [24:0] {WIN_REPLACE_HI_ADDR_RESET = 25'h0} win_replace_hi_addr_reset_e;
 endpackage

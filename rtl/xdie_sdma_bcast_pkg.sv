@@ -3,38 +3,44 @@
 // Register map of block `sdma_bcast` (sdma_bcast).
 // Broadcast doorbell: one write advances the tail of the selected queue on every engine the group
 // mask selects.
+//
+// Every constant is the single value of its own enum type: Verilator -Wall reports each package
+// localparam that no module reads (UNUSEDPARAM), but not unused enum values, and a module reads
+// only a few of these. Use them like localparams: xdie_sdma_bcast_pkg::NAME.
 
 package xdie_sdma_bcast_pkg;
   // bytes the block decodes
-  localparam int unsigned BLOCK_SIZE = 32'h1000;
+  typedef enum int unsigned {BLOCK_SIZE = 32'h1000} block_size_e;
   // address bits of its bus port
-  localparam int unsigned ADDR_WIDTH = 12;
+  typedef enum int unsigned {ADDR_WIDTH = 12} addr_width_e;
   // register broadcast_cfg_group (offset within the block)
-  localparam logic [11:0] BROADCAST_CFG_GROUP_OFFSET = 12'h100;
-  localparam logic [31:0] BROADCAST_CFG_GROUP_RESET = 32'hffff;
+  typedef enum logic [11:0] {BROADCAST_CFG_GROUP_OFFSET = 12'h100} broadcast_cfg_group_offset_e;
+  typedef enum logic [31:0] {BROADCAST_CFG_GROUP_RESET = 32'hffff} broadcast_cfg_group_reset_e;
   // MASK (RW)
-  localparam int unsigned BROADCAST_CFG_GROUP_MASK_LSB = 0;
-  localparam int unsigned BROADCAST_CFG_GROUP_MASK_WIDTH = 16;
-  localparam logic [15:0] BROADCAST_CFG_GROUP_MASK_RESET = 16'hffff;
+  typedef enum int unsigned {BROADCAST_CFG_GROUP_MASK_LSB = 0} broadcast_cfg_group_mask_lsb_e;
+  typedef enum int unsigned {BROADCAST_CFG_GROUP_MASK_WIDTH = 16} broadcast_cfg_group_mask_width_e;
+  typedef enum logic [15:0] {
+    BROADCAST_CFG_GROUP_MASK_RESET = 16'hffff
+  } broadcast_cfg_group_mask_reset_e;
   // register broadcast_queue (offset within the block)
-  localparam logic [11:0] BROADCAST_QUEUE_OFFSET = 12'h104;
-  localparam logic [31:0] BROADCAST_QUEUE_RESET = 32'h0;
+  typedef enum logic [11:0] {BROADCAST_QUEUE_OFFSET = 12'h104} broadcast_queue_offset_e;
+  typedef enum logic [31:0] {BROADCAST_QUEUE_RESET = 32'h0} broadcast_queue_reset_e;
   // QUEUE (RW)
-  localparam int unsigned BROADCAST_QUEUE_QUEUE_LSB = 0;
-  localparam int unsigned BROADCAST_QUEUE_QUEUE_WIDTH = 4;
-  localparam logic [3:0] BROADCAST_QUEUE_QUEUE_RESET = 4'h0;
+  typedef enum int unsigned {BROADCAST_QUEUE_QUEUE_LSB = 0} broadcast_queue_queue_lsb_e;
+  typedef enum int unsigned {BROADCAST_QUEUE_QUEUE_WIDTH = 4} broadcast_queue_queue_width_e;
+  typedef enum logic [3:0] {BROADCAST_QUEUE_QUEUE_RESET = 4'h0} broadcast_queue_queue_reset_e;
   // register m2s_tdrtp_inc (offset within the block)
-  localparam logic [11:0] M2S_TDRTP_INC_OFFSET = 12'h108;
-  localparam logic [31:0] M2S_TDRTP_INC_RESET = 32'h0;
+  typedef enum logic [11:0] {M2S_TDRTP_INC_OFFSET = 12'h108} m2s_tdrtp_inc_offset_e;
+  typedef enum logic [31:0] {M2S_TDRTP_INC_RESET = 32'h0} m2s_tdrtp_inc_reset_e;
   // VAL (INC)
-  localparam int unsigned M2S_TDRTP_INC_VAL_LSB = 0;
-  localparam int unsigned M2S_TDRTP_INC_VAL_WIDTH = 24;
-  localparam logic [23:0] M2S_TDRTP_INC_VAL_RESET = 24'h0;
+  typedef enum int unsigned {M2S_TDRTP_INC_VAL_LSB = 0} m2s_tdrtp_inc_val_lsb_e;
+  typedef enum int unsigned {M2S_TDRTP_INC_VAL_WIDTH = 24} m2s_tdrtp_inc_val_width_e;
+  typedef enum logic [23:0] {M2S_TDRTP_INC_VAL_RESET = 24'h0} m2s_tdrtp_inc_val_reset_e;
   // register s2m_rdrtp_inc (offset within the block)
-  localparam logic [11:0] S2M_RDRTP_INC_OFFSET = 12'h10c;
-  localparam logic [31:0] S2M_RDRTP_INC_RESET = 32'h0;
+  typedef enum logic [11:0] {S2M_RDRTP_INC_OFFSET = 12'h10c} s2m_rdrtp_inc_offset_e;
+  typedef enum logic [31:0] {S2M_RDRTP_INC_RESET = 32'h0} s2m_rdrtp_inc_reset_e;
   // VAL (INC)
-  localparam int unsigned S2M_RDRTP_INC_VAL_LSB = 0;
-  localparam int unsigned S2M_RDRTP_INC_VAL_WIDTH = 24;
-  localparam logic [23:0] S2M_RDRTP_INC_VAL_RESET = 24'h0;
+  typedef enum int unsigned {S2M_RDRTP_INC_VAL_LSB = 0} s2m_rdrtp_inc_val_lsb_e;
+  typedef enum int unsigned {S2M_RDRTP_INC_VAL_WIDTH = 24} s2m_rdrtp_inc_val_width_e;
+  typedef enum logic [23:0] {S2M_RDRTP_INC_VAL_RESET = 24'h0} s2m_rdrtp_inc_val_reset_e;
 endpackage

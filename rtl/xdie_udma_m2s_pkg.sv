@@ -2,139 +2,145 @@
 //
 // Register map of block `udma_m2s` (udma_queue_group).
 // UDMA M2S side of one SDMA engine: 16 queues whose descriptors read the source.
+//
+// Every constant is the single value of its own enum type: Verilator -Wall reports each package
+// localparam that no module reads (UNUSEDPARAM), but not unused enum values, and a module reads
+// only a few of these. Use them like localparams: xdie_udma_m2s_pkg::NAME.
 
 package xdie_udma_m2s_pkg;
   // bytes the block decodes
-  localparam int unsigned BLOCK_SIZE = 32'h20000;
+  typedef enum int unsigned {BLOCK_SIZE = 32'h20000} block_size_e;
   // address bits of its bus port
-  localparam int unsigned ADDR_WIDTH = 17;
+  typedef enum int unsigned {ADDR_WIDTH = 17} addr_width_e;
   // register err_log (offset within the block)
-  localparam logic [16:0] ERR_LOG_OFFSET = 17'h200;
-  localparam logic [31:0] ERR_LOG_RESET = 32'h0;
+  typedef enum logic [16:0] {ERR_LOG_OFFSET = 17'h200} err_log_offset_e;
+  typedef enum logic [31:0] {ERR_LOG_RESET = 32'h0} err_log_reset_e;
   // OVERRUN (W1C)
-  localparam int unsigned ERR_LOG_OVERRUN_LSB = 0;
-  localparam int unsigned ERR_LOG_OVERRUN_WIDTH = 1;
-  localparam logic ERR_LOG_OVERRUN_RESET = 1'h0;
+  typedef enum int unsigned {ERR_LOG_OVERRUN_LSB = 0} err_log_overrun_lsb_e;
+  typedef enum int unsigned {ERR_LOG_OVERRUN_WIDTH = 1} err_log_overrun_width_e;
+  typedef enum logic {ERR_LOG_OVERRUN_RESET = 1'h0} err_log_overrun_reset_e;
   // RING_ID_ERR (W1C)
-  localparam int unsigned ERR_LOG_RING_ID_ERR_LSB = 17;
-  localparam int unsigned ERR_LOG_RING_ID_ERR_WIDTH = 1;
-  localparam logic ERR_LOG_RING_ID_ERR_RESET = 1'h0;
+  typedef enum int unsigned {ERR_LOG_RING_ID_ERR_LSB = 17} err_log_ring_id_err_lsb_e;
+  typedef enum int unsigned {ERR_LOG_RING_ID_ERR_WIDTH = 1} err_log_ring_id_err_width_e;
+  typedef enum logic {ERR_LOG_RING_ID_ERR_RESET = 1'h0} err_log_ring_id_err_reset_e;
   // register err_log_mask (offset within the block)
-  localparam logic [16:0] ERR_LOG_MASK_OFFSET = 17'h204;
-  localparam logic [31:0] ERR_LOG_MASK_RESET = 32'hffffffff;
+  typedef enum logic [16:0] {ERR_LOG_MASK_OFFSET = 17'h204} err_log_mask_offset_e;
+  typedef enum logic [31:0] {ERR_LOG_MASK_RESET = 32'hffffffff} err_log_mask_reset_e;
   // MASK (RW)
-  localparam int unsigned ERR_LOG_MASK_MASK_LSB = 0;
-  localparam int unsigned ERR_LOG_MASK_MASK_WIDTH = 32;
-  localparam logic [31:0] ERR_LOG_MASK_MASK_RESET = 32'hffffffff;
+  typedef enum int unsigned {ERR_LOG_MASK_MASK_LSB = 0} err_log_mask_mask_lsb_e;
+  typedef enum int unsigned {ERR_LOG_MASK_MASK_WIDTH = 32} err_log_mask_mask_width_e;
+  typedef enum logic [31:0] {ERR_LOG_MASK_MASK_RESET = 32'hffffffff} err_log_mask_mask_reset_e;
   // bundle M2S_Q: first instance
-  localparam logic [16:0] M2S_Q_BASE = 17'h1000;
+  typedef enum logic [16:0] {M2S_Q_BASE = 17'h1000} m2s_q_base_e;
   // last byte of the last instance
-  localparam logic [16:0] M2S_Q_LAST = 17'h10fff;
+  typedef enum logic [16:0] {M2S_Q_LAST = 17'h10fff} m2s_q_last_e;
   // bytes per instance
-  localparam int unsigned M2S_Q_STRIDE = 32'h1000;
+  typedef enum int unsigned {M2S_Q_STRIDE = 32'h1000} m2s_q_stride_e;
   // instances
-  localparam int unsigned M2S_Q_COUNT = 16;
+  typedef enum int unsigned {M2S_Q_COUNT = 16} m2s_q_count_e;
   // register cfg (offset within one instance)
-  localparam logic [16:0] M2S_Q_CFG_OFFSET = 17'h20;
-  localparam logic [31:0] M2S_Q_CFG_RESET = 32'h3000000;
+  typedef enum logic [16:0] {M2S_Q_CFG_OFFSET = 17'h20} m2s_q_cfg_offset_e;
+  typedef enum logic [31:0] {M2S_Q_CFG_RESET = 32'h3000000} m2s_q_cfg_reset_e;
   // PKT_LEN_OFFSET (RW)
-  localparam int unsigned M2S_Q_CFG_PKT_LEN_OFFSET_LSB = 0;
-  localparam int unsigned M2S_Q_CFG_PKT_LEN_OFFSET_WIDTH = 16;
-  localparam logic [15:0] M2S_Q_CFG_PKT_LEN_OFFSET_RESET = 16'h0;
+  typedef enum int unsigned {M2S_Q_CFG_PKT_LEN_OFFSET_LSB = 0} m2s_q_cfg_pkt_len_offset_lsb_e;
+  typedef enum int unsigned {M2S_Q_CFG_PKT_LEN_OFFSET_WIDTH = 16} m2s_q_cfg_pkt_len_offset_width_e;
+  typedef enum logic [15:0] {
+    M2S_Q_CFG_PKT_LEN_OFFSET_RESET = 16'h0
+  } m2s_q_cfg_pkt_len_offset_reset_e;
   // EN_PREF (RW)
-  localparam int unsigned M2S_Q_CFG_EN_PREF_LSB = 16;
-  localparam int unsigned M2S_Q_CFG_EN_PREF_WIDTH = 1;
-  localparam logic M2S_Q_CFG_EN_PREF_RESET = 1'h0;
+  typedef enum int unsigned {M2S_Q_CFG_EN_PREF_LSB = 16} m2s_q_cfg_en_pref_lsb_e;
+  typedef enum int unsigned {M2S_Q_CFG_EN_PREF_WIDTH = 1} m2s_q_cfg_en_pref_width_e;
+  typedef enum logic {M2S_Q_CFG_EN_PREF_RESET = 1'h0} m2s_q_cfg_en_pref_reset_e;
   // EN_SCHEDULING (RW)
-  localparam int unsigned M2S_Q_CFG_EN_SCHEDULING_LSB = 17;
-  localparam int unsigned M2S_Q_CFG_EN_SCHEDULING_WIDTH = 1;
-  localparam logic M2S_Q_CFG_EN_SCHEDULING_RESET = 1'h0;
+  typedef enum int unsigned {M2S_Q_CFG_EN_SCHEDULING_LSB = 17} m2s_q_cfg_en_scheduling_lsb_e;
+  typedef enum int unsigned {M2S_Q_CFG_EN_SCHEDULING_WIDTH = 1} m2s_q_cfg_en_scheduling_width_e;
+  typedef enum logic {M2S_Q_CFG_EN_SCHEDULING_RESET = 1'h0} m2s_q_cfg_en_scheduling_reset_e;
   // AWCACHE_COMP (RW)
-  localparam int unsigned M2S_Q_CFG_AWCACHE_COMP_LSB = 24;
-  localparam int unsigned M2S_Q_CFG_AWCACHE_COMP_WIDTH = 4;
-  localparam logic [3:0] M2S_Q_CFG_AWCACHE_COMP_RESET = 4'h3;
+  typedef enum int unsigned {M2S_Q_CFG_AWCACHE_COMP_LSB = 24} m2s_q_cfg_awcache_comp_lsb_e;
+  typedef enum int unsigned {M2S_Q_CFG_AWCACHE_COMP_WIDTH = 4} m2s_q_cfg_awcache_comp_width_e;
+  typedef enum logic [3:0] {M2S_Q_CFG_AWCACHE_COMP_RESET = 4'h3} m2s_q_cfg_awcache_comp_reset_e;
   // AXI_QOS (RW)
-  localparam int unsigned M2S_Q_CFG_AXI_QOS_LSB = 28;
-  localparam int unsigned M2S_Q_CFG_AXI_QOS_WIDTH = 3;
-  localparam logic [2:0] M2S_Q_CFG_AXI_QOS_RESET = 3'h0;
+  typedef enum int unsigned {M2S_Q_CFG_AXI_QOS_LSB = 28} m2s_q_cfg_axi_qos_lsb_e;
+  typedef enum int unsigned {M2S_Q_CFG_AXI_QOS_WIDTH = 3} m2s_q_cfg_axi_qos_width_e;
+  typedef enum logic [2:0] {M2S_Q_CFG_AXI_QOS_RESET = 3'h0} m2s_q_cfg_axi_qos_reset_e;
   // register status (offset within one instance)
-  localparam logic [16:0] M2S_Q_STATUS_OFFSET = 17'h24;
-  localparam logic [31:0] M2S_Q_STATUS_RESET = 32'h0;
+  typedef enum logic [16:0] {M2S_Q_STATUS_OFFSET = 17'h24} m2s_q_status_offset_e;
+  typedef enum logic [31:0] {M2S_Q_STATUS_RESET = 32'h0} m2s_q_status_reset_e;
   // Q_USED (RO)
-  localparam int unsigned M2S_Q_STATUS_Q_USED_LSB = 0;
-  localparam int unsigned M2S_Q_STATUS_Q_USED_WIDTH = 25;
-  localparam logic [24:0] M2S_Q_STATUS_Q_USED_RESET = 25'h0;
+  typedef enum int unsigned {M2S_Q_STATUS_Q_USED_LSB = 0} m2s_q_status_q_used_lsb_e;
+  typedef enum int unsigned {M2S_Q_STATUS_Q_USED_WIDTH = 25} m2s_q_status_q_used_width_e;
+  typedef enum logic [24:0] {M2S_Q_STATUS_Q_USED_RESET = 25'h0} m2s_q_status_q_used_reset_e;
   // Q_OVERRUN (RO)
-  localparam int unsigned M2S_Q_STATUS_Q_OVERRUN_LSB = 27;
-  localparam int unsigned M2S_Q_STATUS_Q_OVERRUN_WIDTH = 1;
-  localparam logic M2S_Q_STATUS_Q_OVERRUN_RESET = 1'h0;
+  typedef enum int unsigned {M2S_Q_STATUS_Q_OVERRUN_LSB = 27} m2s_q_status_q_overrun_lsb_e;
+  typedef enum int unsigned {M2S_Q_STATUS_Q_OVERRUN_WIDTH = 1} m2s_q_status_q_overrun_width_e;
+  typedef enum logic {M2S_Q_STATUS_Q_OVERRUN_RESET = 1'h0} m2s_q_status_q_overrun_reset_e;
   // Q_FULL (RO)
-  localparam int unsigned M2S_Q_STATUS_Q_FULL_LSB = 31;
-  localparam int unsigned M2S_Q_STATUS_Q_FULL_WIDTH = 1;
-  localparam logic M2S_Q_STATUS_Q_FULL_RESET = 1'h0;
+  typedef enum int unsigned {M2S_Q_STATUS_Q_FULL_LSB = 31} m2s_q_status_q_full_lsb_e;
+  typedef enum int unsigned {M2S_Q_STATUS_Q_FULL_WIDTH = 1} m2s_q_status_q_full_width_e;
+  typedef enum logic {M2S_Q_STATUS_Q_FULL_RESET = 1'h0} m2s_q_status_q_full_reset_e;
   // register tdrbp_low (offset within one instance)
-  localparam logic [16:0] M2S_Q_TDRBP_LOW_OFFSET = 17'h28;
-  localparam logic [31:0] M2S_Q_TDRBP_LOW_RESET = 32'h0;
+  typedef enum logic [16:0] {M2S_Q_TDRBP_LOW_OFFSET = 17'h28} m2s_q_tdrbp_low_offset_e;
+  typedef enum logic [31:0] {M2S_Q_TDRBP_LOW_RESET = 32'h0} m2s_q_tdrbp_low_reset_e;
   // ADDR (RW)
-  localparam int unsigned M2S_Q_TDRBP_LOW_ADDR_LSB = 6;
-  localparam int unsigned M2S_Q_TDRBP_LOW_ADDR_WIDTH = 26;
-  localparam logic [25:0] M2S_Q_TDRBP_LOW_ADDR_RESET = 26'h0;
+  typedef enum int unsigned {M2S_Q_TDRBP_LOW_ADDR_LSB = 6} m2s_q_tdrbp_low_addr_lsb_e;
+  typedef enum int unsigned {M2S_Q_TDRBP_LOW_ADDR_WIDTH = 26} m2s_q_tdrbp_low_addr_width_e;
+  typedef enum logic [25:0] {M2S_Q_TDRBP_LOW_ADDR_RESET = 26'h0} m2s_q_tdrbp_low_addr_reset_e;
   // register tdrbp_high (offset within one instance)
-  localparam logic [16:0] M2S_Q_TDRBP_HIGH_OFFSET = 17'h2c;
-  localparam logic [31:0] M2S_Q_TDRBP_HIGH_RESET = 32'h0;
+  typedef enum logic [16:0] {M2S_Q_TDRBP_HIGH_OFFSET = 17'h2c} m2s_q_tdrbp_high_offset_e;
+  typedef enum logic [31:0] {M2S_Q_TDRBP_HIGH_RESET = 32'h0} m2s_q_tdrbp_high_reset_e;
   // ADDR (RW)
-  localparam int unsigned M2S_Q_TDRBP_HIGH_ADDR_LSB = 0;
-  localparam int unsigned M2S_Q_TDRBP_HIGH_ADDR_WIDTH = 32;
-  localparam logic [31:0] M2S_Q_TDRBP_HIGH_ADDR_RESET = 32'h0;
+  typedef enum int unsigned {M2S_Q_TDRBP_HIGH_ADDR_LSB = 0} m2s_q_tdrbp_high_addr_lsb_e;
+  typedef enum int unsigned {M2S_Q_TDRBP_HIGH_ADDR_WIDTH = 32} m2s_q_tdrbp_high_addr_width_e;
+  typedef enum logic [31:0] {M2S_Q_TDRBP_HIGH_ADDR_RESET = 32'h0} m2s_q_tdrbp_high_addr_reset_e;
   // register tdrl (offset within one instance)
-  localparam logic [16:0] M2S_Q_TDRL_OFFSET = 17'h30;
-  localparam logic [31:0] M2S_Q_TDRL_RESET = 32'h0;
+  typedef enum logic [16:0] {M2S_Q_TDRL_OFFSET = 17'h30} m2s_q_tdrl_offset_e;
+  typedef enum logic [31:0] {M2S_Q_TDRL_RESET = 32'h0} m2s_q_tdrl_reset_e;
   // LEN (RW)
-  localparam int unsigned M2S_Q_TDRL_LEN_LSB = 0;
-  localparam int unsigned M2S_Q_TDRL_LEN_WIDTH = 24;
-  localparam logic [23:0] M2S_Q_TDRL_LEN_RESET = 24'h0;
+  typedef enum int unsigned {M2S_Q_TDRL_LEN_LSB = 0} m2s_q_tdrl_len_lsb_e;
+  typedef enum int unsigned {M2S_Q_TDRL_LEN_WIDTH = 24} m2s_q_tdrl_len_width_e;
+  typedef enum logic [23:0] {M2S_Q_TDRL_LEN_RESET = 24'h0} m2s_q_tdrl_len_reset_e;
   // register tdrhp (offset within one instance)
-  localparam logic [16:0] M2S_Q_TDRHP_OFFSET = 17'h34;
-  localparam logic [31:0] M2S_Q_TDRHP_RESET = 32'h40000000;
+  typedef enum logic [16:0] {M2S_Q_TDRHP_OFFSET = 17'h34} m2s_q_tdrhp_offset_e;
+  typedef enum logic [31:0] {M2S_Q_TDRHP_RESET = 32'h40000000} m2s_q_tdrhp_reset_e;
   // OFFSET (RO)
-  localparam int unsigned M2S_Q_TDRHP_OFFSET_LSB = 0;
-  localparam int unsigned M2S_Q_TDRHP_OFFSET_WIDTH = 24;
-  localparam logic [23:0] M2S_Q_TDRHP_OFFSET_RESET = 24'h0;
+  typedef enum int unsigned {M2S_Q_TDRHP_OFFSET_LSB = 0} m2s_q_tdrhp_offset_lsb_e;
+  typedef enum int unsigned {M2S_Q_TDRHP_OFFSET_WIDTH = 24} m2s_q_tdrhp_offset_width_e;
+  typedef enum logic [23:0] {M2S_Q_TDRHP_OFFSET_RESET = 24'h0} m2s_q_tdrhp_offset_reset_e;
   // RING_ID (RO)
-  localparam int unsigned M2S_Q_TDRHP_RING_ID_LSB = 30;
-  localparam int unsigned M2S_Q_TDRHP_RING_ID_WIDTH = 2;
-  localparam logic [1:0] M2S_Q_TDRHP_RING_ID_RESET = 2'h1;
+  typedef enum int unsigned {M2S_Q_TDRHP_RING_ID_LSB = 30} m2s_q_tdrhp_ring_id_lsb_e;
+  typedef enum int unsigned {M2S_Q_TDRHP_RING_ID_WIDTH = 2} m2s_q_tdrhp_ring_id_width_e;
+  typedef enum logic [1:0] {M2S_Q_TDRHP_RING_ID_RESET = 2'h1} m2s_q_tdrhp_ring_id_reset_e;
   // register tdrtp_inc (offset within one instance)
-  localparam logic [16:0] M2S_Q_TDRTP_INC_OFFSET = 17'h38;
-  localparam logic [31:0] M2S_Q_TDRTP_INC_RESET = 32'h0;
+  typedef enum logic [16:0] {M2S_Q_TDRTP_INC_OFFSET = 17'h38} m2s_q_tdrtp_inc_offset_e;
+  typedef enum logic [31:0] {M2S_Q_TDRTP_INC_RESET = 32'h0} m2s_q_tdrtp_inc_reset_e;
   // VAL (INC)
-  localparam int unsigned M2S_Q_TDRTP_INC_VAL_LSB = 0;
-  localparam int unsigned M2S_Q_TDRTP_INC_VAL_WIDTH = 24;
-  localparam logic [23:0] M2S_Q_TDRTP_INC_VAL_RESET = 24'h0;
+  typedef enum int unsigned {M2S_Q_TDRTP_INC_VAL_LSB = 0} m2s_q_tdrtp_inc_val_lsb_e;
+  typedef enum int unsigned {M2S_Q_TDRTP_INC_VAL_WIDTH = 24} m2s_q_tdrtp_inc_val_width_e;
+  typedef enum logic [23:0] {M2S_Q_TDRTP_INC_VAL_RESET = 24'h0} m2s_q_tdrtp_inc_val_reset_e;
   // register tdrtp (offset within one instance)
-  localparam logic [16:0] M2S_Q_TDRTP_OFFSET = 17'h3c;
-  localparam logic [31:0] M2S_Q_TDRTP_RESET = 32'h40000000;
+  typedef enum logic [16:0] {M2S_Q_TDRTP_OFFSET = 17'h3c} m2s_q_tdrtp_offset_e;
+  typedef enum logic [31:0] {M2S_Q_TDRTP_RESET = 32'h40000000} m2s_q_tdrtp_reset_e;
   // OFFSET (RO)
-  localparam int unsigned M2S_Q_TDRTP_OFFSET_LSB = 0;
-  localparam int unsigned M2S_Q_TDRTP_OFFSET_WIDTH = 24;
-  localparam logic [23:0] M2S_Q_TDRTP_OFFSET_RESET = 24'h0;
+  typedef enum int unsigned {M2S_Q_TDRTP_OFFSET_LSB = 0} m2s_q_tdrtp_offset_lsb_e;
+  typedef enum int unsigned {M2S_Q_TDRTP_OFFSET_WIDTH = 24} m2s_q_tdrtp_offset_width_e;
+  typedef enum logic [23:0] {M2S_Q_TDRTP_OFFSET_RESET = 24'h0} m2s_q_tdrtp_offset_reset_e;
   // RING_ID (RO)
-  localparam int unsigned M2S_Q_TDRTP_RING_ID_LSB = 30;
-  localparam int unsigned M2S_Q_TDRTP_RING_ID_WIDTH = 2;
-  localparam logic [1:0] M2S_Q_TDRTP_RING_ID_RESET = 2'h1;
+  typedef enum int unsigned {M2S_Q_TDRTP_RING_ID_LSB = 30} m2s_q_tdrtp_ring_id_lsb_e;
+  typedef enum int unsigned {M2S_Q_TDRTP_RING_ID_WIDTH = 2} m2s_q_tdrtp_ring_id_width_e;
+  typedef enum logic [1:0] {M2S_Q_TDRTP_RING_ID_RESET = 2'h1} m2s_q_tdrtp_ring_id_reset_e;
   // register q_sw_ctrl (offset within one instance)
-  localparam logic [16:0] M2S_Q_Q_SW_CTRL_OFFSET = 17'hb0;
-  localparam logic [31:0] M2S_Q_Q_SW_CTRL_RESET = 32'h0;
+  typedef enum logic [16:0] {M2S_Q_Q_SW_CTRL_OFFSET = 17'hb0} m2s_q_q_sw_ctrl_offset_e;
+  typedef enum logic [31:0] {M2S_Q_Q_SW_CTRL_RESET = 32'h0} m2s_q_q_sw_ctrl_reset_e;
   // RST_TAIL (W1P)
-  localparam int unsigned M2S_Q_Q_SW_CTRL_RST_TAIL_LSB = 1;
-  localparam int unsigned M2S_Q_Q_SW_CTRL_RST_TAIL_WIDTH = 1;
-  localparam logic M2S_Q_Q_SW_CTRL_RST_TAIL_RESET = 1'h0;
+  typedef enum int unsigned {M2S_Q_Q_SW_CTRL_RST_TAIL_LSB = 1} m2s_q_q_sw_ctrl_rst_tail_lsb_e;
+  typedef enum int unsigned {M2S_Q_Q_SW_CTRL_RST_TAIL_WIDTH = 1} m2s_q_q_sw_ctrl_rst_tail_width_e;
+  typedef enum logic {M2S_Q_Q_SW_CTRL_RST_TAIL_RESET = 1'h0} m2s_q_q_sw_ctrl_rst_tail_reset_e;
   // RST_HEAD (W1P)
-  localparam int unsigned M2S_Q_Q_SW_CTRL_RST_HEAD_LSB = 2;
-  localparam int unsigned M2S_Q_Q_SW_CTRL_RST_HEAD_WIDTH = 1;
-  localparam logic M2S_Q_Q_SW_CTRL_RST_HEAD_RESET = 1'h0;
+  typedef enum int unsigned {M2S_Q_Q_SW_CTRL_RST_HEAD_LSB = 2} m2s_q_q_sw_ctrl_rst_head_lsb_e;
+  typedef enum int unsigned {M2S_Q_Q_SW_CTRL_RST_HEAD_WIDTH = 1} m2s_q_q_sw_ctrl_rst_head_width_e;
+  typedef enum logic {M2S_Q_Q_SW_CTRL_RST_HEAD_RESET = 1'h0} m2s_q_q_sw_ctrl_rst_head_reset_e;
   // RST_Q (W1P)
-  localparam int unsigned M2S_Q_Q_SW_CTRL_RST_Q_LSB = 8;
-  localparam int unsigned M2S_Q_Q_SW_CTRL_RST_Q_WIDTH = 1;
-  localparam logic M2S_Q_Q_SW_CTRL_RST_Q_RESET = 1'h0;
+  typedef enum int unsigned {M2S_Q_Q_SW_CTRL_RST_Q_LSB = 8} m2s_q_q_sw_ctrl_rst_q_lsb_e;
+  typedef enum int unsigned {M2S_Q_Q_SW_CTRL_RST_Q_WIDTH = 1} m2s_q_q_sw_ctrl_rst_q_width_e;
+  typedef enum logic {M2S_Q_Q_SW_CTRL_RST_Q_RESET = 1'h0} m2s_q_q_sw_ctrl_rst_q_reset_e;
 endpackage

@@ -1004,6 +1004,12 @@ fn check_evt_sem(src: &Source, block: &Block) -> Result<()> {
                 format!("`{}` needs a power-of-two stride", b.name),
             );
         }
+        if b.offset % b.stride != 0 {
+            return bad(
+                "AddressOffset",
+                format!("`{}` must start at a multiple of its stride", b.name),
+            );
+        }
         let [reg] = b.registers.as_slice() else {
             return bad(
                 "Registers",

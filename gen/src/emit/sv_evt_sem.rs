@@ -1,8 +1,145 @@
-//! (not yet written)
+//! `xdie_evt_sem`: events and semaphores. Four address windows (READ, SET, INC, DEC) share one
+//! storage of signed semaphores; bus writes, hardware increment ports and the sequencer port all
+//! land in the same cycle without losing an update. Cost scales with the number of write ports,
+//! not the number of semaphores: each port reads its semaphore through an indexed mux, ports that
+//! name the same semaphore merge their deltas, and only the first of them writes back.
 
-use super::OutFile;
-use crate::model::Csrs;
+use super::sv_regpkg::{package, qualified};
+use super::{finish, OutFile, DO_NOT_EDIT};
+use crate::model::{Block, BlockKind, Bundle, Csrs, EvtSemParams};
+use askama::Template;
 
-pub fn render(_csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
-    Ok(Vec::new())
+/// One address window the bus decodes (the event bundle or a semaphore window).
+struct Window {
+    /// Local prefix of the window's signals and localparams.
+    tag: &'static str,
+    base: String,
+    last: String,
+    offset: String,
+    /// log2 of the stride: the index starts at this address bit.
+    shift: u32,
+    /// Index bits.
+    iw: u32,
+    /// Skip bound checks that are constant (Verilator flags `addr >= 0`).
+    check_lo: bool,
+    check_hi: bool,
+}
+
+#[derive(Template)]
+#[template(path = "sv/evt_sem.sv")]
+struct EvtSem<'a> {
+    header: &'static str,
+    pkg: String,
+    block: &'a Block,
+    aw: u32,
+    n_evt: u64,
+    evt_iw: u32,
+    evt_lsb: u32,
+    evt_reset: String,
+    n_sem: u64,
+    sem_iw: u32,
+    sem_w: u32,
+    sem_lsb: u32,
+    sem_reset: String,
+    /// N is a power of two: every index is in range, no check needed.
+    sem_pow2: bool,
+    hw_ports: u32,
+    subop_bits: u32,
+    subop_wait: String,
+    subop_inc: String,
+    windows: Vec<Window>,
+}
+
+/// Bits needed to index `n` entries (at least 1).
+pub fn index_bits(n: u64) -> u32 {
+    (64 - (n.max(2) - 1).leading_zeros()).max(1)
+}
+
+fn window(block: &Block, tag: &'static str, b: &Bundle) -> Window {
+    let reg = &b.registers[0];
+    let last = b.offset + b.count * b.stride - 1;
+    Window {
+        tag,
+        base: qualified(block, &[&b.name, "BASE"]),
+        last: qualified(block, &[&b.name, "LAST"]),
+        offset: qualified(block, &[&b.name, &reg.name, "OFFSET"]),
+        shift: b.stride.trailing_zeros(),
+        iw: index_bits(b.count),
+        check_lo: b.offset != 0,
+        check_hi: last != block.size - 1,
+    }
+}
+
+fn missing(block: &Block, what: &str) -> askama::Error {
+    askama::Error::custom(format!("block `{}` lacks {what}", block.name))
+}
+
+fn render_block(block: &Block, p: &EvtSemParams) -> Result<OutFile, askama::Error> {
+    let bundle = |role: &str| {
+        block
+            .bundle_by_role(role)
+            .ok_or_else(|| missing(block, &format!("a `{role}` bundle")))
+    };
+    let evt = bundle("event")?;
+    let rd = bundle("sem_read")?;
+    // The loader guarantees one register of one field per window (`check_evt_sem`).
+    let evt_reg = &evt.registers[0];
+    let evt_field = &evt_reg.fields[0];
+    let sem_reg = &rd.registers[0];
+    let sem_field = &sem_reg.fields[0];
+    let windows = vec![
+        window(block, "EVT", evt),
+        window(block, "RD", rd),
+        window(block, "SET", bundle("sem_set")?),
+        window(block, "INC", bundle("sem_inc")?),
+        window(block, "DEC", bundle("sem_dec")?),
+    ];
+    let t = EvtSem {
+        header: DO_NOT_EDIT,
+        pkg: package(block),
+        block,
+        aw: block.addr_bits(),
+        n_evt: evt.count,
+        evt_iw: index_bits(evt.count),
+        evt_lsb: evt_field.lsb,
+        evt_reset: qualified(block, &[&evt.name, &evt_reg.name, &evt_field.name, "RESET"]),
+        n_sem: rd.count,
+        sem_iw: index_bits(rd.count),
+        sem_w: sem_field.width,
+        sem_lsb: sem_field.lsb,
+        sem_reset: qualified(block, &[&rd.name, &sem_reg.name, &sem_field.name, "RESET"]),
+        sem_pow2: rd.count.is_power_of_two(),
+        hw_ports: p.hw_inc_ports,
+        subop_bits: p.seq_subop_bits,
+        subop_wait: qualified(block, &["SEQ_SUBOP_WAIT_GE_DEC"]),
+        subop_inc: qualified(block, &["SEQ_SUBOP_INC"]),
+        windows,
+    };
+    Ok(OutFile::new(
+        format!("rtl/xdie_{}.sv", block.name),
+        finish(t.render()?),
+    ))
+}
+
+pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
+    csrs.blocks
+        .iter()
+        .filter_map(|b| match &b.kind {
+            BlockKind::EvtSem(p) => Some(render_block(b, p)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::index_bits;
+
+    #[test]
+    fn index_bits_covers_every_entry() {
+        for n in 2..600u64 {
+            let w = index_bits(n);
+            assert!(1u64 << w >= n && 1u64 << (w - 1) < n, "n={n} w={w}");
+        }
+    }
 }

@@ -56,6 +56,13 @@ pub fn qualified(block: &Block, parts: &[&str]) -> String {
 }
 
 /// Counts, widths and bit positions read best in decimal.
+impl Const {
+    /// Whether `typedef enum TY {NAME = VALUE} name_e;` fits 100 columns.
+    pub fn one_line(&self) -> bool {
+        2 + 13 + self.ty.len() + 2 + 2 * self.name.len() + 3 + self.value.len() + 5 <= 100
+    }
+}
+
 fn uint(name: String, value: u64, comment: impl Into<String>) -> Const {
     Const {
         ty: "int unsigned".into(),
