@@ -10,6 +10,7 @@ rtl/xdie_axil_regif.sv
 rtl/xdie_evt_sem.sv
 rtl/xdie_udma_m2s.sv
 rtl/xdie_udma_s2m.sv
+rtl/xdie_sdma_bcast.sv
 rtl/xdie_d2d_iatu.sv
 rtl/xdie_remap_windows.sv
 rtl/xdie_addr_decoder.sv

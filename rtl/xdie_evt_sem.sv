@@ -133,7 +133,7 @@ module xdie_evt_sem (
   assign hit_inc = (req_addr >= INC_BASE) && (req_addr <= INC_LAST) &&
       (req_addr[1:0] == INC_OFF[1:0]);
   assign inc_idx = 8'((req_addr - INC_BASE) >> 2);
-  assign hit_dec = (req_addr >= DEC_BASE) && 
+  assign hit_dec = (req_addr >= DEC_BASE) &&
       (req_addr[1:0] == DEC_OFF[1:0]);
   assign dec_idx = 8'((req_addr - DEC_BASE) >> 2);
   assign hit_sem = hit_rd || hit_set || hit_inc || hit_dec;
@@ -147,11 +147,12 @@ module xdie_evt_sem (
 
   // ------------------------------------------------------------------ storage
   logic [N_EVT-1:0]         evt_q, evt_d;
-  logic [N_SEM-1:0][SW-1:0] sem_q, sem_d;
+  // Flat vectors: yosys 0.23 does not parse multi-dimensional packed arrays.
+  logic [N_SEM*SW-1:0]      sem_q, sem_d;
 
   // One indexed read mux per write port; the bus one is also the readback.
   logic [SW-1:0] bus_cur;
-  assign bus_cur = sem_q[bus_idx];
+  assign bus_cur = sem_q[bus_idx*SW +: SW];
 
   always_comb begin
     req_rdata = 32'h0;
@@ -179,7 +180,7 @@ module xdie_evt_sem (
   // ------------------------------------------------------------------ sequencer port
   logic seq_is_wait, seq_is_inc, seq_idx_ok, seq_accept, seq_err_d, seq_err_q;
   logic [SW-1:0] seq_cur;
-  assign seq_cur     = sem_q[seq_idx_i];
+  assign seq_cur     = sem_q[seq_idx_i*SW +: SW];
   assign seq_is_wait = (seq_subop_i == xdie_evt_sem_pkg::SEQ_SUBOP_WAIT_GE_DEC);
   assign seq_is_inc  = (seq_subop_i == xdie_evt_sem_pkg::SEQ_SUBOP_INC);
   assign seq_idx_ok  = 1'b1;
@@ -190,9 +191,9 @@ module xdie_evt_sem (
   assign seq_err_o   = seq_err_q;
 
   // ------------------------------------------------------------------ write ports
-  logic [WP-1:0]         wp_valid, wp_lead;
-  logic [WP-1:0][IW-1:0] wp_idx;
-  logic [WP-1:0][SW-1:0] wp_delta, wp_cur, wp_sum, wp_new;
+  logic [WP-1:0]    wp_valid, wp_lead;
+  logic [WP*IW-1:0] wp_idx;
+  logic [WP*SW-1:0] wp_delta, wp_cur, wp_sum, wp_new;
   logic                  bus_load;
   logic [SW-1:0]         bus_load_val;
 
@@ -201,42 +202,43 @@ module xdie_evt_sem (
 
   always_comb begin
     wp_valid[0] = bus_wr && (hit_set || hit_inc || hit_dec);
-    wp_idx[0]   = bus_idx;
-    wp_cur[0]   = bus_cur;
-    wp_delta[0] = hit_inc ? bus_val : (hit_dec ? -bus_val : '0);
+    wp_idx[0 +: IW]   = bus_idx;
+    wp_cur[0 +: SW]   = bus_cur;
+    wp_delta[0 +: SW] = hit_inc ? bus_val : (hit_dec ? -bus_val : '0);
     for (int p = 1; p <= HW; p++) begin
-      wp_idx[p]   = hw_inc_idx_i[(p-1)*IW +: IW];
+      wp_idx[p*IW +: IW]   = hw_inc_idx_i[(p-1)*IW +: IW];
       wp_valid[p] = hw_inc_valid_i[p-1];
-      wp_cur[p]   = sem_q[wp_idx[p]];
-      wp_delta[p] = hw_inc_val_i[(p-1)*SW +: SW];
+      wp_cur[p*SW +: SW]   = sem_q[wp_idx[p*IW +: IW]*SW +: SW];
+      wp_delta[p*SW +: SW] = hw_inc_val_i[(p-1)*SW +: SW];
     end
     wp_valid[SEQ] = seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc);
-    wp_idx[SEQ]   = seq_idx_i;
-    wp_cur[SEQ]   = seq_cur;
-    wp_delta[SEQ] = seq_is_inc ? seq_val_i : -seq_val_i;
+    wp_idx[SEQ*IW +: IW]   = seq_idx_i;
+    wp_cur[SEQ*SW +: SW]   = seq_cur;
+    wp_delta[SEQ*SW +: SW] = seq_is_inc ? seq_val_i : -seq_val_i;
   end
 
   // Ports naming the same semaphore merge; the lowest-numbered one writes the result.
   always_comb begin
     for (int p = 0; p < WP; p++) begin
-      wp_sum[p]  = '0;
-      wp_lead[p] = wp_valid[p];
+      wp_sum[p*SW +: SW] = '0;
+      wp_lead[p]         = wp_valid[p];
       for (int q = 0; q < WP; q++) begin
-        if (wp_valid[q] && (wp_idx[q] == wp_idx[p])) begin
-          wp_sum[p] = wp_sum[p] + wp_delta[q];
+        if (wp_valid[q] && (wp_idx[q*IW +: IW] == wp_idx[p*IW +: IW])) begin
+          wp_sum[p*SW +: SW] = wp_sum[p*SW +: SW] + wp_delta[q*SW +: SW];
           if (q < p) wp_lead[p] = 1'b0;
         end
       end
       // Only the bus loads, and it is port 0, so it leads whenever it loads.
-      wp_new[p] = ((p == 0 && bus_load) ? bus_load_val : wp_cur[p]) + wp_sum[p];
+      wp_new[p*SW +: SW] = ((p == 0 && bus_load) ? bus_load_val : wp_cur[p*SW +: SW])
+                           + wp_sum[p*SW +: SW];
     end
   end
 
   always_comb begin
     for (int i = 0; i < N_SEM; i++) begin
-      sem_d[i] = sem_q[i];
+      sem_d[i*SW +: SW] = sem_q[i*SW +: SW];
       for (int p = 0; p < WP; p++) begin
-        if (wp_lead[p] && (wp_idx[p] == IW'(i))) sem_d[i] = wp_new[p];
+        if (wp_lead[p] && (wp_idx[p*IW +: IW] == IW'(i))) sem_d[i*SW +: SW] = wp_new[p*SW +: SW];
       end
     end
   end

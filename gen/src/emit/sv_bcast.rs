@@ -1,8 +1,97 @@
-//! (not yet written)
+//! `xdie_sdma_bcast`: the broadcast doorbell. A nonzero write to the m2s_inc or s2m_inc register
+//! pulses, for one cycle, the increment valid of every engine the group mask selects, with the
+//! selected queue and the written value; UDMA queue groups take it on their `bcast_inc_*` inputs.
 
-use super::OutFile;
-use crate::model::Csrs;
+use super::sv_regpkg::{package, qualified};
+use super::{finish, OutFile, DO_NOT_EDIT};
+use crate::model::{Access, Block, BlockKind, Csrs, Field, Register};
+use askama::Template;
 
-pub fn render(_csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
-    Ok(Vec::new())
+/// A top-level register and the field the template drives, by package constant names.
+struct RegRef {
+    offset: String,
+    lsb: String,
+    reset: String,
+}
+
+#[derive(Template)]
+#[template(path = "sv/sdma_bcast.sv")]
+struct Bcast<'a> {
+    header: &'static str,
+    pkg: String,
+    block: &'a Block,
+    aw: u32,
+    engines: u32,
+    queue_w: u32,
+    inc_w: u32,
+    group: RegRef,
+    queue: RegRef,
+    m2s: RegRef,
+    s2m: RegRef,
+}
+
+fn reg_ref(block: &Block, r: &Register, f: &Field) -> RegRef {
+    RegRef {
+        offset: qualified(block, &[&r.name, "OFFSET"]),
+        lsb: qualified(block, &[&r.name, &f.name, "LSB"]),
+        reset: qualified(block, &[&r.name, &f.name, "RESET"]),
+    }
+}
+
+fn missing(block: &Block, what: &str) -> askama::Error {
+    askama::Error::custom(format!("block `{}` lacks {what}", block.name))
+}
+
+fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
+    let reg = |role: &str| {
+        block
+            .reg_by_role(role)
+            .ok_or_else(|| missing(block, &format!("a `{role}` register")))
+    };
+    let role_field = |r: &'_ Register, role: &str| {
+        r.field_by_role(role)
+            .cloned()
+            .ok_or_else(|| missing(block, &format!("a `{role}` field")))
+    };
+    let inc_field = |r: &Register| {
+        r.fields
+            .iter()
+            .find(|f| f.access == Access::Inc)
+            .cloned()
+            .ok_or_else(|| missing(block, &format!("an INC field in `{}`", r.name)))
+    };
+    let (group_r, queue_r, m2s_r, s2m_r) = (
+        reg("group")?,
+        reg("queue")?,
+        reg("m2s_inc")?,
+        reg("s2m_inc")?,
+    );
+    let mask = role_field(group_r, "mask")?;
+    let queue = role_field(queue_r, "queue")?;
+    let (m2s_f, s2m_f) = (inc_field(m2s_r)?, inc_field(s2m_r)?);
+    let t = Bcast {
+        header: DO_NOT_EDIT,
+        pkg: package(block),
+        block,
+        aw: block.addr_bits(),
+        engines: mask.width,
+        queue_w: queue.width,
+        inc_w: m2s_f.width,
+        group: reg_ref(block, group_r, &mask),
+        queue: reg_ref(block, queue_r, &queue),
+        m2s: reg_ref(block, m2s_r, &m2s_f),
+        s2m: reg_ref(block, s2m_r, &s2m_f),
+    };
+    Ok(OutFile::new(
+        format!("rtl/xdie_{}.sv", block.name),
+        finish(t.render()?),
+    ))
+}
+
+pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
+    csrs.blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::SdmaBcast)
+        .map(render_block)
+        .collect()
 }
