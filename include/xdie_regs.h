@@ -320,12 +320,12 @@
 /* offset within one bundle instance. Queue software resets (write 1 to act; reads 0). */
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_OFFSET         0xb0u
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_RESET          0x0u
-/* [1:1] W1P Reset the tail to 0 and its ring id to 1. */
+/* [1:1] W1P Reset the tail to 0 and its ring id to the initial ring id; also empties the queue (Q_USED = 0) and clears Q_OVERRUN. */
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_RST_TAIL_LSB   1u
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_RST_TAIL_WIDTH 1u
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_RST_TAIL_MASK  0x1u
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_RST_TAIL_RESET 0x0u
-/* [2:2] W1P Reset the head to 0 and its ring id to 1. */
+/* [2:2] W1P Reset the head to 0 and its ring id to the initial ring id; also empties the queue (Q_USED = 0). */
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_RST_HEAD_LSB   2u
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_RST_HEAD_WIDTH 1u
 #define XDIE_UDMA_M2S_M2S_Q_Q_SW_CTRL_RST_HEAD_MASK  0x1u
@@ -488,12 +488,12 @@
 /* offset within one bundle instance. Queue software resets (write 1 to act; reads 0). */
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_OFFSET         0x64u
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_RESET          0x0u
-/* [1:1] W1P Reset the tail to 0 and its ring id to 1. */
+/* [1:1] W1P Reset the tail to 0 and its ring id to the initial ring id; also empties the queue (Q_USED = 0) and clears Q_OVERRUN. */
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_RST_TAIL_LSB   1u
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_RST_TAIL_WIDTH 1u
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_RST_TAIL_MASK  0x1u
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_RST_TAIL_RESET 0x0u
-/* [2:2] W1P Reset the head to 0 and its ring id to 1. */
+/* [2:2] W1P Reset the head to 0 and its ring id to the initial ring id; also empties the queue (Q_USED = 0). */
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_RST_HEAD_LSB   2u
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_RST_HEAD_WIDTH 1u
 #define XDIE_UDMA_S2M_S2M_Q_Q_SW_CTRL_RST_HEAD_MASK  0x1u

@@ -144,19 +144,68 @@ module xdie_udma_s2m (
     endcase
   end
 
+  // ---------------------------------------------------------------- doorbell lanes
+  // At most two queues receive an increment in a cycle: the one the bus rings (lane 0) and the
+  // broadcast target (lane 1). A broadcast to the queue the bus rings in that cycle joins lane
+  // 0's sum instead. Each lane reads its queue's state, checks for overrun and computes the new
+  // tail, so the modular arithmetic exists twice rather than once per queue.
+  logic              bus_db, bc_same;
+  logic [IW-1:0]     bus_val;
+  logic [1:0]        lane_valid;
+  logic [2*QW-1:0]   lane_idx;
+  logic [2*CW-1:0]   lane_n;
+  logic [1:0]        lane_refuse, lane_accept;
+  logic [2*LW-1:0]   lane_tail;
+  logic [2*IDW-1:0]  lane_tail_id;
+  logic [2*UW-1:0]   lane_used;
+  // Per-queue state the lanes read.
+  logic [NQ*LW-1:0]  st_tail, st_len;
+  logic [NQ*IDW-1:0] st_tail_id;
+  logic [NQ*UW-1:0]  st_used;
+
+  assign bus_db   = wr && in_q && (q_off == 12'h38);
+  assign bc_same  = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
+  assign bus_val  = wdata_m[23:0];
+  assign lane_idx = {bcast_inc_queue_i, q_sel};
+  assign lane_valid = {bcast_inc_valid_i && !bc_same, bus_db};
+  assign lane_n[CW-1:0]    = CW'(bus_val) + (bc_same ? CW'(bcast_inc_val_i) : '0);
+  assign lane_n[2*CW-1:CW] = CW'(bcast_inc_val_i);
+
+  for (genvar l = 0; l < 2; l++) begin : g_lane
+    logic [QW-1:0] idx;
+    logic [CW-1:0] n, used, len, tail_sum;
+    logic [LW-1:0] tail_sub;
+    logic          wrap;
+
+    assign idx      = lane_idx[QW*l +: QW];
+    assign n        = lane_n[CW*l +: CW];
+    assign used     = CW'(st_used[UW*idx +: UW]);
+    assign len      = CW'(st_len[LW*idx +: LW]);
+    assign tail_sum = CW'(st_tail[LW*idx +: LW]) + n;
+    assign tail_sub = LW'(tail_sum - len);
+    assign wrap     = tail_sum >= len;
+
+    assign lane_refuse[l]           = (n != '0) && (used + n > len);
+    assign lane_accept[l]           = (n != '0) && !lane_refuse[l];
+    assign lane_tail[LW*l +: LW]    = wrap ? tail_sub : LW'(tail_sum);
+    assign lane_tail_id[IDW*l +: IDW] = st_tail_id[IDW*idx +: IDW] + IDW'(wrap);
+    assign lane_used[UW*l +: UW]    = UW'(used + n);
+  end
+
   // ---------------------------------------------------------------- queues
   logic [NQ*32-1:0] q_rdata;
   logic [NQ-1:0]    q_refuse;
 
   for (genvar q = 0; q < NQ; q++) begin : g_q
     logic           sel_we, rst_tail, rst_head, rst_q, any_rst, pop, refuse, accept, full;
-    logic [IW-1:0]  bus_inc, bc_inc;
-    logic [CW-1:0]  n, len_c, tail_sum, head_sum;
-    logic           tail_wrap, head_wrap;
+    logic [1:0]     hit;
+    logic           lane;
+    logic [CW-1:0]  len_c, head_sum;
+    logic           head_wrap;
     logic [LW-1:0]  len;
     logic [LW-1:0]  tail_q, tail_d, head_q, head_d;
     logic [IDW-1:0] tail_id_q, tail_id_d, head_id_q, head_id_d;
-    logic [UW-1:0]  used_q, used_d;
+    logic [UW-1:0]  used_q, used_d, used_inc;
     logic           overrun_q, overrun_d;
     logic [31:0]    rdata;
     logic [31:0]    r_cfg_q, r_cfg_d;
@@ -170,21 +219,26 @@ module xdie_udma_s2m (
     assign rst_q    = sel_we && (q_off == 12'h64) && wdata_m[8];
     assign any_rst  = rst_tail || rst_head || rst_q;
 
-    assign bus_inc = (sel_we && (q_off == 12'h38)) ? wdata_m[23:0] : '0;
-    assign bc_inc  = (bcast_inc_valid_i && (bcast_inc_queue_i == QW'(q))) ? bcast_inc_val_i : '0;
-    assign n       = CW'(bus_inc) + CW'(bc_inc);
     assign len     = r_rdrl_q[23:0];
     assign len_c   = CW'(len);
     // An unconfigured ring (length 0) is not full: status reads its reset value.
     assign full    = (len_c != '0) && (CW'(used_q) == len_c);
 
-    assign refuse   = !any_rst && (n != '0) && (CW'(used_q) + n > len_c);
-    assign accept   = !any_rst && (n != '0) && !refuse;
-    assign tail_sum = CW'(tail_q) + n;
-    assign tail_wrap = accept && (tail_sum >= len_c);
+    // A lane whose queue is reset in the same cycle is dropped, not refused.
+    assign hit[0]   = !any_rst && lane_valid[0] && (lane_idx[QW-1:0] == QW'(q));
+    assign hit[1]   = !any_rst && lane_valid[1] && (lane_idx[2*QW-1:QW] == QW'(q));
+    assign lane     = !hit[0];
+    assign refuse   = |(hit & lane_refuse);
+    assign accept   = |(hit & lane_accept);
+    assign used_inc = accept ? lane_used[UW*lane +: UW] : used_q;
     assign pop      = !any_rst && hw_head_inc_i[q] && (used_q != '0);
     assign head_sum = CW'(head_q) + CW'(1);
     assign head_wrap = pop && (head_sum >= len_c);
+
+    assign st_tail[LW*q +: LW]        = tail_q;
+    assign st_len[LW*q +: LW]         = len;
+    assign st_tail_id[IDW*q +: IDW]   = tail_id_q;
+    assign st_used[UW*q +: UW]        = used_q;
 
     always_comb begin
       tail_d    = tail_q;
@@ -210,14 +264,15 @@ module xdie_udma_s2m (
         r_rdrl_d = (r_rdrl_q & ~(32'hffffff & req_wstrb_bits)) | (wdata_m & 32'hffffff);
       end
       if (accept) begin
-        tail_d    = tail_wrap ? LW'(tail_sum - len_c) : LW'(tail_sum);
-        tail_id_d = tail_id_q + IDW'(tail_wrap);
+        tail_d    = lane_tail[LW*lane +: LW];
+        tail_id_d = lane_tail_id[IDW*lane +: IDW];
       end
       if (pop) begin
         head_d    = head_wrap ? '0 : LW'(head_sum);
         head_id_d = head_id_q + IDW'(head_wrap);
       end
-      used_d = UW'(CW'(used_q) + (accept ? n : '0) - CW'(pop));
+      // used_inc >= used_q > 0 whenever pop is set, so this never wraps.
+      used_d = used_inc - UW'(pop);
       if (rst_tail || rst_head) begin
         used_d = '0;
       end
