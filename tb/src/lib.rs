@@ -12,6 +12,7 @@ pub mod axil;
 pub mod bench;
 pub mod block;
 pub mod harness;
+pub mod lookup;
 pub mod regmodel;
 pub mod rng;
 pub mod sim;
@@ -25,6 +26,6 @@ pub mod duts {
 pub use axil::{AxilError, AxilMaster, Resp, Timing};
 pub use duts::DutKind;
 pub use harness::Ctx;
-pub use regmodel::{Expect, RegModel};
+pub use regmodel::{Expect, HwEvent, RegModel};
 pub use rng::Rng;
 pub use sim::{Sim, SimError};

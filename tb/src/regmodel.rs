@@ -93,6 +93,15 @@ pub(crate) trait Special: Send {
     fn write(&mut self, reg: &Reg, data: u32, regs: &mut Regs);
     fn read(&self, reg: &Reg, regs: &Regs) -> Expect;
     fn reset(&mut self);
+    /// A hardware-side event the test drove on a DUT port.
+    fn hw_event(&mut self, _event: HwEvent, _regs: &mut Regs) {}
+}
+
+/// Hardware-port events that change register state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HwEvent {
+    /// The engine consumed one descriptor of `queue` (a head increment).
+    HeadInc { queue: u64 },
 }
 
 pub struct RegModel {
@@ -193,6 +202,13 @@ impl RegModel {
             }
         }
         Expect::Value(r.reset & r.read_mask)
+    }
+
+    /// Tells the model about an event the test drove on a hardware port.
+    pub fn hw_event(&mut self, event: HwEvent) {
+        if let Some(s) = self.special.as_mut() {
+            s.hw_event(event, &mut self.g);
+        }
     }
 
     /// Whether random sequences may write this register (and with which strobes).

@@ -7,7 +7,7 @@
 //! it has no reset of its own. q_sw_ctrl RST_TAIL/RST_HEAD/RST_Q reset the tail side, head side, or the whole queue
 //! including its configuration. Every field position comes from the CSR model by role.
 
-use super::{Expect, Reg, Regs, Special};
+use super::{Expect, HwEvent, Reg, Regs, Special};
 use xdie_gen::{Block, Csrs, Field, Register};
 
 const Q: &str = "queue";
@@ -228,6 +228,24 @@ impl Special for Udma {
             "tail" => self.ptr.put(q.tail) | self.ring_id.put(q.tail_id),
             _ => 0,
         })
+    }
+
+    fn hw_event(&mut self, event: HwEvent, regs: &mut Regs) {
+        let HwEvent::HeadInc { queue } = event;
+        let len = self.len(regs, queue);
+        let id_mask = self.ring_id.mask;
+        let Some(q) = self.queues.get_mut(queue as usize) else {
+            return;
+        };
+        if q.used == 0 {
+            return;
+        }
+        q.used -= 1;
+        q.head += 1;
+        if q.head >= len {
+            q.head = 0;
+            q.head_id = (q.head_id + 1) & id_mask;
+        }
     }
 
     fn reset(&mut self) {
