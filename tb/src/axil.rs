@@ -175,6 +175,19 @@ impl AxilMaster {
         data: u32,
         strb: u8,
     ) -> Result<Resp, AxilError> {
+        self.write_observed(sim, addr, data, strb, |_| {})
+    }
+
+    /// A write that calls `observe` once per cycle at the sampling point (after the falling
+    /// edge), so a test can watch hardware outputs while the transaction is in flight.
+    pub fn write_observed<F: FnMut(&Sim)>(
+        &mut self,
+        sim: &mut Sim,
+        addr: u64,
+        data: u32,
+        strb: u8,
+        mut observe: F,
+    ) -> Result<Resp, AxilError> {
         let (aw_at, w_at) = (self.delay(), self.delay());
         // SAFETY (all port accesses below): slots of the live `sim` this master was built on.
         unsafe {
@@ -195,6 +208,7 @@ impl AxilMaster {
                 p.wvalid.write(u64::from(wv));
                 p.bready.write(bready);
                 sim.clk_low();
+                observe(sim);
                 aw |= awv && p.awready.read() != 0;
                 w |= wv && p.wready.read() != 0;
                 b_hs = bready != 0 && p.bvalid.read() != 0;

@@ -46,6 +46,20 @@ impl BlockTb {
             .unwrap_or_else(|e| panic!("{name}: {e}"))
     }
 
+    /// A full-word write calling `observe` at every cycle's sampling point.
+    pub fn write_observed<F: FnMut(&crate::sim::Sim)>(
+        &mut self,
+        offset: u64,
+        data: u32,
+        observe: F,
+    ) -> Resp {
+        let name = self.name();
+        self.model.write(offset, data, 0xF);
+        self.bus
+            .write_observed(&mut self.sim, offset, data, 0xF, observe)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
     pub fn read(&mut self, offset: u64) -> (u32, Resp) {
         let name = self.name();
         self.bus

@@ -51,13 +51,13 @@ pub fn remap(model: &RegModel, x: u32, soc_width: u32) -> Option<(u64, u64)> {
             let keep = !mask & 0xFFFF_FFFF;
             let repl = pair(model, b, i, "replace_lo", "replace_hi");
             ((x & mask) == value(model, b, i, "match"))
-                .then(|| (i, ((repl & !keep) | (x & keep)) & soc_mask))
+                .then_some((i, ((repl & !keep) | (x & keep)) & soc_mask))
         } else {
             let u = value(model, b, i, "u_mask");
             let l = value(model, b, i, "l_mask");
             let soc = pair(model, b, i, "soc_lo", "soc_hi");
             ((x & u) == (value(model, b, i, "xt_addr") & u))
-                .then(|| (i, ((soc & !l) | (x & l)) & soc_mask))
+                .then_some((i, ((soc & !l) | (x & l)) & soc_mask))
         }
     })
 }

@@ -7,7 +7,6 @@ use xdie_tb::regmodel::{csrs, Expect};
 use xdie_tb::{harness, Resp};
 
 #[test]
-#[ignore = "until every register block has landed in rtl/"]
 fn every_csr_block_is_simulated() {
     let simulated: Vec<&str> = register_blocks().iter().map(|k| k.name()).collect();
     for b in &csrs().blocks {

@@ -3,20 +3,15 @@
 
 use rstest::rstest;
 use xdie_gen::{Block, BlockKind, Bundle};
-use xdie_tb::block::BlockTb;
+use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Ctx, DutKind, Resp};
 
 const WINDOWS: [&str; 4] = ["sem_read", "sem_set", "sem_inc", "sem_dec"];
 
-fn evt_sem() -> Option<(DutKind, &'static Block)> {
-    // Until the EVT_SEM module is in the filelist these tests have nothing to drive;
-    // `blocks::every_csr_block_is_simulated` reports the gap.
-    let kind = DutKind::ALL
-        .iter()
-        .copied()
-        .find(|k| k.name() == "xdie_evt_sem")?;
-    Some((kind, block_of(kind).expect("evt_sem block")))
+fn evt_sem() -> (DutKind, &'static Block) {
+    let kind = dut("xdie_evt_sem");
+    (kind, block_of(kind).expect("evt_sem block"))
 }
 
 fn window(block: &'static Block, role: &str) -> &'static Bundle {
@@ -30,12 +25,9 @@ fn sem_addr(block: &'static Block, role: &str, sem: u64) -> u64 {
     b.reg_offset(sem, &b.registers[0])
 }
 
-fn open(ctx: &mut Ctx) -> Option<(BlockTb, &'static Block)> {
-    let Some((kind, block)) = evt_sem() else {
-        eprintln!("xdie_evt_sem is not in rtl/xdie.f yet: nothing to test");
-        return None;
-    };
-    Some((BlockTb::new(ctx, kind), block))
+fn open(ctx: &mut Ctx) -> (BlockTb, &'static Block) {
+    let (kind, block) = evt_sem();
+    (BlockTb::new(ctx, kind), block)
 }
 
 /// Every semaphore, through `op`'s window, then read back through all four windows.
@@ -45,9 +37,7 @@ fn window_op_on_every_semaphore(
     #[values(1, 2)] seed: u64,
 ) {
     harness::run(seed, |ctx| {
-        let Some((mut tb, block)) = open(ctx) else {
-            return;
-        };
+        let (mut tb, block) = open(ctx);
         let count = window(block, "sem_read").count;
         for sem in 0..count {
             let start = ctx.rng.next_u32();
@@ -78,9 +68,7 @@ fn window_op_on_every_semaphore(
 #[case::inc_min_plus_min(i32::MIN, "sem_inc", i32::MIN)]
 fn signed_wrap(#[case] start: i32, #[case] op: &str, #[case] amount: i32) {
     harness::run(7, |ctx| {
-        let Some((mut tb, block)) = open(ctx) else {
-            return;
-        };
+        let (mut tb, block) = open(ctx);
         let count = window(block, "sem_read").count;
         for sem in [0, count / 2, count - 1] {
             tb.write(sem_addr(block, "sem_set", sem), start as u32);
@@ -138,9 +126,7 @@ fn same_cycle_increments_from_bus_and_every_port(
     #[values(21, 22)] seed: u64,
 ) {
     harness::run(seed, |ctx| {
-        let Some((mut tb, block)) = open(ctx) else {
-            return;
-        };
+        let (mut tb, block) = open(ctx);
         let hw = hw_inc(block, &tb);
         let count = window(block, "sem_read").count;
         let sem = [0, count - 1, 1 + ctx.rng.below(count - 2)][which as usize];
