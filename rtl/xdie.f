@@ -6,6 +6,7 @@ rtl/xdie_udma_s2m_pkg.sv
 rtl/xdie_sdma_bcast_pkg.sv
 rtl/xdie_d2d_iatu_pkg.sv
 rtl/xdie_remap_windows_pkg.sv
+rtl/xdie_desc_pkg.sv
 rtl/xdie_axil_regif.sv
 rtl/xdie_evt_sem.sv
 rtl/xdie_udma_m2s.sv

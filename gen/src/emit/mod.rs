@@ -10,6 +10,7 @@ pub mod filelist;
 pub mod sv_bcast;
 pub mod sv_common;
 pub mod sv_decoder;
+pub mod sv_desc;
 pub mod sv_evt_sem;
 pub mod sv_iatu;
 pub mod sv_regpkg;
@@ -50,6 +51,7 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     files.extend(sv_iatu::render(csrs)?);
     files.extend(sv_remap::render(csrs)?);
     files.extend(sv_decoder::render(csrs)?);
+    files.extend(sv_desc::render(csrs)?);
     // The filelist names every .sv rendered so far, in compile order (packages first).
     let filelist = filelist::render(&files);
     files.push(filelist);
