@@ -15,3 +15,4 @@ rtl/xdie_sdma_bcast.sv
 rtl/xdie_d2d_iatu.sv
 rtl/xdie_remap_windows.sv
 rtl/xdie_addr_decoder.sv
+rtl/xdie_sdma_engine.sv

@@ -4,7 +4,7 @@
 // DESC_W bits (bit 32w+b is bit b of word w). Per field: <FMT>_<FIELD>_LSB/_WIDTH and
 // <fmt>_get_<field>(desc); <fmt>_len_bytes(desc) decodes LEN (0 stands for MAX_LEN_CODE).
 //
-// Scalar facts are one-value enums and field constants are referenced by their get functions, so
+// Every localparam is referenced by a function and the other scalar facts are one-value enums, so
 // a module that reads only some of them lints clean. Functions assign to their own name (no
 // `return`) and read fields as sized casts of shifts: the form Verilator 5.006 and Yosys 0.23
 // both accept.
@@ -14,15 +14,15 @@ package xdie_desc_pkg;
   // bytes per descriptor (ring slot)
   typedef enum int unsigned { DESC_BYTES = 16 } desc_bytes_e;
   // bits per descriptor, the width the get functions take
-  typedef enum int unsigned { DESC_W = 128 } desc_w_e;
+  localparam int unsigned DESC_W = 128;
   // ring-id bits of a descriptor and of a queue's head ring id
   typedef enum int unsigned { RING_ID_W = 2 } ring_id_w_e;
   // ring id of a freshly reset ring
   typedef enum int unsigned { RING_ID_INIT = 1 } ring_id_init_e;
   // bytes a LEN field of 0 stands for
-  typedef enum int unsigned { MAX_LEN_CODE = 65536 } max_len_code_e;
+  localparam int unsigned MAX_LEN_CODE = 65536;
   // bits of a decoded byte count (1 .. MAX_LEN_CODE)
-  typedef enum int unsigned { LEN_BYTES_W = 17 } len_bytes_w_e;
+  localparam int unsigned LEN_BYTES_W = 17;
 
   // ---------------------------------------------------------------- m2s
   // M2S (read) descriptor; buf_ptr is the source SoC address. (16 bytes)

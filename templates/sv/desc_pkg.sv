@@ -4,7 +4,7 @@
 // DESC_W bits (bit 32w+b is bit b of word w). Per field: <FMT>_<FIELD>_LSB/_WIDTH and
 // <fmt>_get_<field>(desc); <fmt>_len_bytes(desc) decodes LEN (0 stands for MAX_LEN_CODE).
 //
-// Scalar facts are one-value enums and field constants are referenced by their get functions, so
+// Every localparam is referenced by a function and the other scalar facts are one-value enums, so
 // a module that reads only some of them lints clean. Functions assign to their own name (no
 // `return`) and read fields as sized casts of shifts: the form Verilator 5.006 and Yosys 0.23
 // both accept.
@@ -12,7 +12,11 @@
 package {{ pkg }};
 {% for c in consts %}
   // {{ c.comment }}
+{%- if c.in_functions %}
+  localparam int unsigned {{ c.name }} = {{ c.value }};
+{%- else %}
   typedef enum int unsigned { {{ c.name }} = {{ c.value }} } {{ c.ty() }};
+{%- endif %}
 {%- endfor %}
 {% for f in formats %}
   // ---------------------------------------------------------------- {{ f.name }}

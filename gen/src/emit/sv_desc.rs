@@ -5,8 +5,8 @@
 //!
 //! Verilator 5.006 -Wall flags a package `localparam` that no user references (UNUSEDPARAM) but
 //! not one that a function references, nor an enum constant; an engine reads only some fields, so
-//! each field's constants are referenced by its get function and the scalar facts are one-value
-//! enums.
+//! each field's constants are referenced by its get function, the scalar facts the functions use
+//! are localparams and the others one-value enums.
 
 use super::sv_soc::{clog2, wrap};
 use super::{finish, OutFile, DO_NOT_EDIT};
@@ -20,6 +20,9 @@ pub struct SvConst {
     pub name: String,
     pub value: u64,
     pub comment: String,
+    /// Referenced by the package's functions, so a plain `localparam` (Yosys 0.23 cannot size a
+    /// function's ports or result with an enum constant); the others are one-value enums.
+    pub in_functions: bool,
 }
 
 impl SvConst {
@@ -78,31 +81,37 @@ fn consts(csrs: &Csrs) -> Vec<SvConst> {
     vec![
         SvConst {
             name: "DESC_BYTES".into(),
+            in_functions: false,
             value: desc_bytes.into(),
             comment: "bytes per descriptor (ring slot)".into(),
         },
         SvConst {
             name: "DESC_W".into(),
+            in_functions: true,
             value: desc_bits(csrs).into(),
             comment: "bits per descriptor, the width the get functions take".into(),
         },
         SvConst {
             name: "RING_ID_W".into(),
+            in_functions: false,
             value: csrs.ring.ring_id_width.into(),
             comment: "ring-id bits of a descriptor and of a queue's head ring id".into(),
         },
         SvConst {
             name: "RING_ID_INIT".into(),
+            in_functions: false,
             value: csrs.ring.initial_ring_id.into(),
             comment: "ring id of a freshly reset ring".into(),
         },
         SvConst {
             name: "MAX_LEN_CODE".into(),
+            in_functions: true,
             value: csrs.ring.max_len_code,
             comment: "bytes a LEN field of 0 stands for".into(),
         },
         SvConst {
             name: "LEN_BYTES_W".into(),
+            in_functions: true,
             value: len_bytes_w(csrs).into(),
             comment: "bits of a decoded byte count (1 .. MAX_LEN_CODE)".into(),
         },

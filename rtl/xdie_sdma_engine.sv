@@ -1,0 +1,616 @@
+// SDMA engine: serves the paired M2S/S2M descriptor rings of one engine's queue groups and moves
+// the bytes they describe from the M2S buffer to the S2M buffer over two internal-bus masters.
+//
+// Two stages, joined by a one-entry context register and a buffer of read beats:
+// - Fetch/read stage: picks a queue round-robin (both rings enabled, both hold a posted
+//   descriptor, no pair of that queue in flight, not halted), reads its M2S and S2M head
+//   descriptors, checks their ring ids against the queue heads', hands the pair to the write
+//   stage and issues the aligned source beat reads. A read is issued only while the beat buffer
+//   has room for its response, so read responses are never refused.
+// - Write stage: shifts the source beats into destination alignment and issues byte-strobed beat
+//   writes, one per cycle while data and the write port allow. A write_barrier pair's first write
+//   waits until every earlier write of this engine has been answered.
+// A pair is complete when its last write is answered: both rings' heads then advance together.
+// Only one pair per queue is in flight, because the next descriptor sits at the head that the
+// completion advances; different queues overlap.
+//
+// Ring-id mismatch: the pair moves nothing, the side(s) whose descriptor disagrees get a
+// ring-id-error pulse, and that side is halted until software empties it (a head, tail or queue
+// reset leaves used = 0). A descriptor read that fails (err != OKAY) or an M2S DUMMY descriptor
+// moves nothing and completes in order with the writes before it. Error responses on either port
+// set a sticky bit of err_o and the engine carries on.
+
+module xdie_sdma_engine #(
+  // Bytes per bus beat (power of two, at least one descriptor); the die passes DATA_BYTES.
+  parameter int unsigned DW       = 32,
+  // SoC address bits; the die passes xdie_soc_addr_pkg::SOC_ADDR_W.
+  parameter int unsigned AW       = 57,
+  parameter int unsigned Q        = xdie_udma_m2s_pkg::M2S_Q_COUNT,
+  // Source beats buffered, which is also the most reads in flight.
+  parameter int unsigned RD_DEPTH = 8,
+  // Writes in flight (issued, not answered).
+  parameter int unsigned WR_DEPTH = 8,
+  // Widths of the queue groups' per-queue outputs.
+  parameter int unsigned BW       = xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_LSB
+                                  + xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_WIDTH
+                                  + xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_ADDR_WIDTH,
+  parameter int unsigned LW       = xdie_udma_m2s_pkg::M2S_Q_TDRL_LEN_WIDTH,
+  parameter int unsigned HW       = xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET_WIDTH,
+  parameter int unsigned UW       = xdie_udma_m2s_pkg::M2S_Q_STATUS_Q_USED_WIDTH,
+  parameter int unsigned IDW      = xdie_udma_m2s_pkg::M2S_Q_TDRHP_RING_ID_WIDTH
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // M2S queue group
+  input  logic [Q*BW-1:0]     m2s_ring_base_i,
+  input  logic [Q*LW-1:0]     m2s_ring_len_i,
+  input  logic [Q*HW-1:0]     m2s_head_i,
+  input  logic [Q*IDW-1:0]    m2s_head_ring_id_i,
+  input  logic [Q*UW-1:0]     m2s_used_i,
+  input  logic [Q-1:0]        m2s_enable_i,
+  output logic [Q-1:0]        m2s_hw_head_inc_o,
+  output logic                m2s_ring_id_err_o,
+  // S2M queue group
+  input  logic [Q*BW-1:0]     s2m_ring_base_i,
+  input  logic [Q*LW-1:0]     s2m_ring_len_i,
+  input  logic [Q*HW-1:0]     s2m_head_i,
+  input  logic [Q*IDW-1:0]    s2m_head_ring_id_i,
+  input  logic [Q*UW-1:0]     s2m_used_i,
+  input  logic [Q-1:0]        s2m_enable_i,
+  output logic [Q-1:0]        s2m_hw_head_inc_o,
+  output logic                s2m_ring_id_err_o,
+  // Read master: descriptors and source beats
+  output logic                m_rd_req_valid_o,
+  input  logic                m_rd_req_ready_i,
+  output logic                m_rd_req_write_o,
+  output logic [AW-1:0]       m_rd_req_addr_o,
+  output logic [DW*8-1:0]     m_rd_req_wdata_o,
+  output logic [DW-1:0]       m_rd_req_wstrb_o,
+  input  logic                m_rd_rsp_valid_i,
+  output logic                m_rd_rsp_ready_o,
+  input  logic [DW*8-1:0]     m_rd_rsp_rdata_i,
+  input  logic [1:0]          m_rd_rsp_err_i,
+  // Write master: destination beats
+  output logic                m_wr_req_valid_o,
+  input  logic                m_wr_req_ready_i,
+  output logic                m_wr_req_write_o,
+  output logic [AW-1:0]       m_wr_req_addr_o,
+  output logic [DW*8-1:0]     m_wr_req_wdata_o,
+  output logic [DW-1:0]       m_wr_req_wstrb_o,
+  input  logic                m_wr_rsp_valid_i,
+  output logic                m_wr_rsp_ready_o,
+  input  logic [DW*8-1:0]     m_wr_rsp_rdata_i,
+  input  logic [1:0]          m_wr_rsp_err_i,
+  // Sticky: [0] a read was answered with an error, [1] a write was
+  output logic [1:0]          err_o,
+  // No pair in flight
+  output logic                idle_o
+);
+  localparam int unsigned DBW  = DW * 8;
+  localparam int unsigned OW   = $clog2(DW);
+  localparam int unsigned QW   = (Q > 1) ? $clog2(Q) : 1;
+  localparam int unsigned DSW  = xdie_desc_pkg::DESC_W;
+  localparam int unsigned DSB  = xdie_desc_pkg::DESC_BYTES;
+  localparam int unsigned LBW  = xdie_desc_pkg::LEN_BYTES_W;
+  // Beat counts of one pair: up to MAX_LEN_CODE / DW + 1.
+  localparam int unsigned CW   = LBW + 1;
+  localparam int unsigned RCW  = $clog2(RD_DEPTH + 1);
+  localparam int unsigned RPW  = (RD_DEPTH > 1) ? $clog2(RD_DEPTH) : 1;
+  localparam int unsigned WCW  = $clog2(WR_DEPTH + 1);
+  localparam int unsigned WPW  = (WR_DEPTH > 1) ? $clog2(WR_DEPTH) : 1;
+  localparam logic [AW-1:0] BEAT_MASK = ~(AW'(DW) - AW'(1));
+
+  // The queue groups' ring lengths are not needed: the head they report is already in range.
+  logic unused_inputs;
+  assign unused_inputs = ^{m2s_ring_len_i, s2m_ring_len_i, m_wr_rsp_rdata_i};
+
+  // ---------------------------------------------------------------- per-queue state
+  logic [Q-1:0] busy_q, busy_d, halt_m_q, halt_m_d, halt_s_q, halt_s_d, elig;
+  logic [Q-1:0] head_inc_q, head_inc_d;
+
+  for (genvar q = 0; q < Q; q++) begin : g_elig
+    assign elig[q] = m2s_enable_i[q] && s2m_enable_i[q]
+                  && (m2s_used_i[q*UW +: UW] != '0) && (s2m_used_i[q*UW +: UW] != '0)
+                  && !busy_q[q] && !halt_m_q[q] && !halt_s_q[q];
+  end
+
+  // Round-robin: the first eligible queue after the one served last.
+  logic [QW-1:0] rr_q, rr_d, pick;
+  logic [QW:0]   rr_idx;
+  logic          pick_valid;
+
+  always_comb begin
+    pick_valid = 1'b0;
+    pick       = '0;
+    rr_idx     = '0;
+    for (int unsigned i = 0; i < Q; i++) begin
+      rr_idx = (QW+1)'(rr_q) + (QW+1)'(i + 1);
+      if (rr_idx >= (QW+1)'(Q)) begin
+        rr_idx = rr_idx - (QW+1)'(Q);
+      end
+      if (!pick_valid && elig[rr_idx[QW-1:0]]) begin
+        pick_valid = 1'b1;
+        pick       = rr_idx[QW-1:0];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- fetch/read stage
+  typedef enum logic [2:0] {
+    A_IDLE,
+    A_REQ_M,
+    A_REQ_S,
+    A_WAIT,
+    A_CHECK,
+    A_READ
+  } a_state_e;
+
+  a_state_e         a_state_q, a_state_d;
+  logic [QW-1:0]    a_q_q, a_q_d;
+  logic [AW-1:0]    m_desc_addr_q, m_desc_addr_d, s_desc_addr_q, s_desc_addr_d;
+  logic [DSW-1:0]   desc_m_q, desc_m_d, desc_s_q, desc_s_d;
+  logic [1:0]       desc_got_q, desc_got_d;
+  logic             desc_err_q, desc_err_d;
+  logic [AW-1:0]    rd_addr_q, rd_addr_d;
+  logic [CW-1:0]    rd_left_q, rd_left_d;
+  logic [RCW-1:0]   rd_inflight_q, rd_inflight_d, rd_space_q, rd_space_d;
+  logic             rd_fire, rsp_data, rsp_desc, fifo_pop;
+  logic             rid_err_m_q, rid_err_m_d, rid_err_s_q, rid_err_s_d;
+
+  // The pair handed to the write stage.
+  logic             pend_valid_q, pend_valid_d;
+  logic [QW-1:0]    pend_q_q, pend_q_d;
+  logic [AW-1:0]    pend_dst_q, pend_dst_d;
+  logic [OW-1:0]    pend_so_q, pend_so_d, pend_do_q, pend_do_d, pend_lo_q, pend_lo_d;
+  logic [CW-1:0]    pend_nrd_q, pend_nrd_d, pend_nwr_q, pend_nwr_d;
+  logic             pend_bar_q, pend_bar_d, pend_nowr_q, pend_nowr_d;
+  logic             b_take;
+
+  // Pair geometry from the two descriptors.
+  logic [AW-1:0]    src, dst;
+  logic [LBW-1:0]   len;
+  logic [CW-1:0]    nrd, nwr;
+  logic             mism_m, mism_s, nowrite;
+
+  assign src     = AW'(xdie_desc_pkg::m2s_get_buf_ptr(desc_m_q));
+  assign dst     = AW'(xdie_desc_pkg::s2m_get_buf_ptr(desc_s_q));
+  assign len     = xdie_desc_pkg::m2s_len_bytes(desc_m_q);
+  assign nrd     = CW'((CW'(src[OW-1:0]) + CW'(len) - CW'(1)) >> OW) + CW'(1);
+  assign nwr     = CW'((CW'(dst[OW-1:0]) + CW'(len) - CW'(1)) >> OW) + CW'(1);
+  assign mism_m  = xdie_desc_pkg::m2s_get_ring_id(desc_m_q) != m2s_head_ring_id_i[a_q_q*IDW +: IDW];
+  assign mism_s  = xdie_desc_pkg::s2m_get_ring_id(desc_s_q) != s2m_head_ring_id_i[a_q_q*IDW +: IDW];
+  assign nowrite = desc_err_q || (xdie_desc_pkg::m2s_get_dummy(desc_m_q) != '0);
+
+  // Responses come back in request order and every source read was issued before the next
+  // descriptor reads, so a response is a descriptor exactly when no source read is in flight.
+  assign rsp_data = m_rd_rsp_valid_i && (rd_inflight_q != '0);
+  assign rsp_desc = m_rd_rsp_valid_i && (rd_inflight_q == '0);
+  assign rd_fire  = m_rd_req_valid_o && m_rd_req_ready_i;
+
+  always_comb begin
+    m_rd_req_valid_o = 1'b0;
+    m_rd_req_addr_o  = rd_addr_q;
+    unique case (a_state_q)
+      A_REQ_M: begin
+        m_rd_req_valid_o = 1'b1;
+        m_rd_req_addr_o  = m_desc_addr_q;
+      end
+      A_REQ_S: begin
+        m_rd_req_valid_o = 1'b1;
+        m_rd_req_addr_o  = s_desc_addr_q;
+      end
+      // rd_space only grows while waiting, so valid never drops before it is taken.
+      A_READ: m_rd_req_valid_o = rd_space_q != '0;
+      default: m_rd_req_valid_o = 1'b0;
+    endcase
+  end
+
+  assign m_rd_req_write_o = 1'b0;
+  assign m_rd_req_wdata_o = '0;
+  assign m_rd_req_wstrb_o = '0;
+  assign m_rd_rsp_ready_o = 1'b1;
+
+  always_comb begin
+    a_state_d     = a_state_q;
+    a_q_d         = a_q_q;
+    rr_d          = rr_q;
+    m_desc_addr_d = m_desc_addr_q;
+    s_desc_addr_d = s_desc_addr_q;
+    desc_m_d      = desc_m_q;
+    desc_s_d      = desc_s_q;
+    desc_got_d    = desc_got_q;
+    desc_err_d    = desc_err_q;
+    rd_addr_d     = rd_addr_q;
+    rd_left_d     = rd_left_q;
+    rid_err_m_d   = 1'b0;
+    rid_err_s_d   = 1'b0;
+    pend_valid_d  = pend_valid_q && !b_take;
+    pend_q_d      = pend_q_q;
+    pend_dst_d    = pend_dst_q;
+    pend_so_d     = pend_so_q;
+    pend_do_d     = pend_do_q;
+    pend_lo_d     = pend_lo_q;
+    pend_nrd_d    = pend_nrd_q;
+    pend_nwr_d    = pend_nwr_q;
+    pend_bar_d    = pend_bar_q;
+    pend_nowr_d   = pend_nowr_q;
+    busy_d        = busy_q & ~head_inc_q;
+    halt_m_d      = halt_m_q;
+    halt_s_d      = halt_s_q;
+
+    if (rsp_desc) begin
+      if (desc_got_q == 2'd0) begin
+        desc_m_d = DSW'(m_rd_rsp_rdata_i >> (8 * m_desc_addr_q[OW-1:0]));
+      end else begin
+        desc_s_d = DSW'(m_rd_rsp_rdata_i >> (8 * s_desc_addr_q[OW-1:0]));
+      end
+      desc_got_d = desc_got_q + 2'd1;
+      desc_err_d = desc_err_q || (m_rd_rsp_err_i != 2'b00);
+    end
+
+    unique case (a_state_q)
+      A_IDLE: begin
+        if (pick_valid) begin
+          a_q_d         = pick;
+          rr_d          = pick;
+          busy_d[pick]  = 1'b1;
+          m_desc_addr_d = AW'(m2s_ring_base_i[pick*BW +: BW])
+                        + AW'(m2s_head_i[pick*HW +: HW]) * AW'(DSB);
+          s_desc_addr_d = AW'(s2m_ring_base_i[pick*BW +: BW])
+                        + AW'(s2m_head_i[pick*HW +: HW]) * AW'(DSB);
+          desc_got_d    = 2'd0;
+          desc_err_d    = 1'b0;
+          a_state_d     = A_REQ_M;
+        end
+      end
+      A_REQ_M: if (rd_fire) a_state_d = A_REQ_S;
+      A_REQ_S: if (rd_fire) a_state_d = A_WAIT;
+      A_WAIT:  if (desc_got_d == 2'd2) a_state_d = A_CHECK;
+      A_CHECK: begin
+        // A failed descriptor read carries no trustworthy ring id: it completes without moving
+        // data instead of halting the queue.
+        if (!desc_err_q && (mism_m || mism_s)) begin
+          rid_err_m_d    = mism_m;
+          rid_err_s_d    = mism_s;
+          halt_m_d[a_q_q] = mism_m;
+          halt_s_d[a_q_q] = mism_s;
+          busy_d[a_q_q]  = 1'b0;
+          a_state_d      = A_IDLE;
+        end else if (!pend_valid_q) begin
+          pend_valid_d = 1'b1;
+          pend_q_d     = a_q_q;
+          pend_dst_d   = dst & BEAT_MASK;
+          pend_so_d    = src[OW-1:0];
+          pend_do_d    = dst[OW-1:0];
+          pend_lo_d    = OW'(dst[OW-1:0] + OW'(len) - OW'(1));
+          pend_nrd_d   = nowrite ? '0 : nrd;
+          pend_nwr_d   = nwr;
+          pend_bar_d   = xdie_desc_pkg::m2s_get_write_barrier(desc_m_q) != '0;
+          pend_nowr_d  = nowrite;
+          rd_addr_d    = src & BEAT_MASK;
+          rd_left_d    = nrd;
+          a_state_d    = nowrite ? A_IDLE : A_READ;
+        end
+      end
+      A_READ: begin
+        if (rd_fire) begin
+          rd_addr_d = rd_addr_q + AW'(DW);
+          rd_left_d = rd_left_q - CW'(1);
+          if (rd_left_q == CW'(1)) begin
+            a_state_d = A_IDLE;
+          end
+        end
+      end
+      default: a_state_d = A_IDLE;
+    endcase
+
+    // A halted side stays halted until software empties its ring.
+    for (int unsigned q = 0; q < Q; q++) begin
+      if (m2s_used_i[q*UW +: UW] == '0) halt_m_d[q] = 1'b0;
+      if (s2m_used_i[q*UW +: UW] == '0) halt_s_d[q] = 1'b0;
+    end
+  end
+
+  // Reads in flight and buffer room left (room = RD_DEPTH - in flight - buffered).
+  logic data_fire;
+  assign data_fire     = rd_fire && (a_state_q == A_READ);
+  assign rd_inflight_d = rd_inflight_q + RCW'(data_fire) - RCW'(rsp_data);
+  assign rd_space_d    = rd_space_q - RCW'(data_fire) + RCW'(fifo_pop);
+
+  // ---------------------------------------------------------------- source beat buffer
+  logic [RD_DEPTH*DBW-1:0] fifo_q, fifo_d;
+  logic [RPW-1:0]          fifo_wp_q, fifo_wp_d, fifo_rp_q, fifo_rp_d;
+  logic [RCW-1:0]          fifo_cnt_q, fifo_cnt_d;
+  logic [DBW-1:0]          fifo_head;
+
+  assign fifo_head = fifo_q[fifo_rp_q*DBW +: DBW];
+
+  always_comb begin
+    fifo_d    = fifo_q;
+    fifo_wp_d = fifo_wp_q;
+    fifo_rp_d = fifo_rp_q;
+    if (rsp_data) begin
+      fifo_d[fifo_wp_q*DBW +: DBW] = m_rd_rsp_rdata_i;
+      fifo_wp_d = (fifo_wp_q == RPW'(RD_DEPTH - 1)) ? '0 : fifo_wp_q + RPW'(1);
+    end
+    if (fifo_pop) begin
+      fifo_rp_d = (fifo_rp_q == RPW'(RD_DEPTH - 1)) ? '0 : fifo_rp_q + RPW'(1);
+    end
+  end
+  assign fifo_cnt_d = fifo_cnt_q + RCW'(rsp_data) - RCW'(fifo_pop);
+
+  // ---------------------------------------------------------------- write stage
+  logic             b_active_q, b_active_d;
+  logic [QW-1:0]    b_q_q, b_q_d;
+  logic [AW-1:0]    b_dst_q, b_dst_d;
+  logic [OW-1:0]    b_sh_q, b_sh_d, b_do_q, b_do_d, b_lo_q, b_lo_d;
+  logic             b_skip_q, b_skip_d, b_first_q, b_first_d, b_bar_q, b_bar_d;
+  logic             b_nowr_q, b_nowr_d;
+  logic [CW-1:0]    b_rd_left_q, b_rd_left_d, b_wr_left_q, b_wr_left_d;
+  logic [DBW-1:0]   prev_q, prev_d, cur, shifted;
+  logic [DW-1:0]    first_mask, last_mask;
+  logic             need_pop, out_free, bar_block, step, wr_fire, wr_rsp, direct_done;
+
+  // Write request register.
+  logic             wq_valid_q, wq_valid_d, wq_last_q, wq_last_d;
+  logic [QW-1:0]    wq_qid_q, wq_qid_d;
+  logic [AW-1:0]    wq_addr_q, wq_addr_d;
+  logic [DBW-1:0]   wq_data_q, wq_data_d;
+  logic [DW-1:0]    wq_strb_q, wq_strb_d;
+
+  // Writes in flight: {last write of its pair, queue}, in issue order.
+  logic [WR_DEPTH*(QW+1)-1:0] tag_q, tag_d;
+  logic [WPW-1:0]             tag_wp_q, tag_wp_d, tag_rp_q, tag_rp_d;
+  logic [WCW-1:0]             wr_out_q, wr_out_d;
+  logic [QW:0]                tag_head;
+
+  assign wr_fire  = m_wr_req_valid_o && m_wr_req_ready_i;
+  assign wr_rsp   = m_wr_rsp_valid_i;
+  assign out_free = !wq_valid_q || wr_fire;
+  assign need_pop = b_rd_left_q != '0;
+  assign cur      = need_pop ? fifo_head : '0;
+  // Output beat k is source-stream bytes k*DW + (so - do) ...: the window of {cur, prev} that
+  // starts sh = (so - do) mod DW bytes into prev.
+  assign shifted  = DBW'({cur, prev_q} >> {b_sh_q, 3'b000});
+  assign first_mask = {DW{1'b1}} << b_do_q;
+  assign last_mask  = {DW{1'b1}} >> (OW'(DW - 1) - b_lo_q);
+  assign bar_block  = b_first_q && b_bar_q && ((wr_out_q != '0) || wq_valid_q);
+  assign step     = b_active_q && !b_nowr_q && (!need_pop || (fifo_cnt_q != '0))
+                 && !bar_block && (b_skip_q || out_free);
+  assign fifo_pop = step && need_pop;
+  assign b_take   = !b_active_q && pend_valid_q;
+  // A pair that moves nothing completes once every earlier write has been answered, so
+  // completions stay in order.
+  assign direct_done = b_active_q && b_nowr_q && (wr_out_q == '0) && !wq_valid_q;
+
+  always_comb begin
+    b_active_d  = b_active_q;
+    b_q_d       = b_q_q;
+    b_dst_d     = b_dst_q;
+    b_sh_d      = b_sh_q;
+    b_do_d      = b_do_q;
+    b_lo_d      = b_lo_q;
+    b_skip_d    = b_skip_q;
+    b_first_d   = b_first_q;
+    b_bar_d     = b_bar_q;
+    b_nowr_d    = b_nowr_q;
+    b_rd_left_d = b_rd_left_q;
+    b_wr_left_d = b_wr_left_q;
+    prev_d      = prev_q;
+    wq_valid_d  = wq_valid_q && !wr_fire;
+    wq_last_d   = wq_last_q;
+    wq_qid_d    = wq_qid_q;
+    wq_addr_d   = wq_addr_q;
+    wq_data_d   = wq_data_q;
+    wq_strb_d   = wq_strb_q;
+
+    if (b_take) begin
+      b_active_d  = 1'b1;
+      b_q_d       = pend_q_q;
+      b_dst_d     = pend_dst_q;
+      b_sh_d      = pend_so_q - pend_do_q;
+      b_do_d      = pend_do_q;
+      b_lo_d      = pend_lo_q;
+      // With so >= do the first output beat needs the second source beat too.
+      b_skip_d    = pend_so_q >= pend_do_q;
+      b_first_d   = 1'b1;
+      b_bar_d     = pend_bar_q;
+      b_nowr_d    = pend_nowr_q;
+      b_rd_left_d = pend_nrd_q;
+      b_wr_left_d = pend_nwr_q;
+    end
+
+    if (direct_done) begin
+      b_active_d = 1'b0;
+    end
+
+    if (step) begin
+      if (need_pop) begin
+        prev_d      = fifo_head;
+        b_rd_left_d = b_rd_left_q - CW'(1);
+      end
+      if (b_skip_q) begin
+        b_skip_d = 1'b0;
+      end else begin
+        wq_valid_d  = 1'b1;
+        wq_last_d   = b_wr_left_q == CW'(1);
+        wq_qid_d    = b_q_q;
+        wq_addr_d   = b_dst_q;
+        wq_data_d   = shifted;
+        wq_strb_d   = (b_first_q ? first_mask : '1) & ((b_wr_left_q == CW'(1)) ? last_mask : '1);
+        b_first_d   = 1'b0;
+        b_dst_d     = b_dst_q + AW'(DW);
+        b_wr_left_d = b_wr_left_q - CW'(1);
+        if (b_wr_left_q == CW'(1)) begin
+          b_active_d = 1'b0;
+        end
+      end
+    end
+  end
+
+  // wr_out only falls while a write waits, so valid never drops before it is taken.
+  assign m_wr_req_valid_o = wq_valid_q && (wr_out_q != WCW'(WR_DEPTH));
+  assign m_wr_req_write_o = 1'b1;
+  assign m_wr_req_addr_o  = wq_addr_q;
+  assign m_wr_req_wdata_o = wq_data_q;
+  assign m_wr_req_wstrb_o = wq_strb_q;
+  assign m_wr_rsp_ready_o = 1'b1;
+
+  assign tag_head = tag_q[tag_rp_q*(QW+1) +: (QW+1)];
+
+  always_comb begin
+    tag_d    = tag_q;
+    tag_wp_d = tag_wp_q;
+    tag_rp_d = tag_rp_q;
+    if (wr_fire) begin
+      tag_d[tag_wp_q*(QW+1) +: (QW+1)] = {wq_last_q, wq_qid_q};
+      tag_wp_d = (tag_wp_q == WPW'(WR_DEPTH - 1)) ? '0 : tag_wp_q + WPW'(1);
+    end
+    if (wr_rsp) begin
+      tag_rp_d = (tag_rp_q == WPW'(WR_DEPTH - 1)) ? '0 : tag_rp_q + WPW'(1);
+    end
+  end
+  assign wr_out_d = wr_out_q + WCW'(wr_fire) - WCW'(wr_rsp);
+
+  always_comb begin
+    head_inc_d = '0;
+    if (wr_rsp && tag_head[QW]) begin
+      head_inc_d[tag_head[QW-1:0]] = 1'b1;
+    end
+    if (direct_done) begin
+      head_inc_d[b_q_q] = 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------- errors and outputs
+  logic [1:0] err_q, err_d;
+  assign err_d = err_q | {wr_rsp && (m_wr_rsp_err_i != 2'b00),
+                          m_rd_rsp_valid_i && (m_rd_rsp_err_i != 2'b00)};
+
+  assign m2s_hw_head_inc_o = head_inc_q;
+  assign s2m_hw_head_inc_o = head_inc_q;
+  assign m2s_ring_id_err_o = rid_err_m_q;
+  assign s2m_ring_id_err_o = rid_err_s_q;
+  assign err_o             = err_q;
+  assign idle_o            = (busy_q == '0);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q        <= '0;
+      halt_m_q      <= '0;
+      halt_s_q      <= '0;
+      head_inc_q    <= '0;
+      rr_q          <= QW'(Q - 1);
+      a_state_q     <= A_IDLE;
+      a_q_q         <= '0;
+      m_desc_addr_q <= '0;
+      s_desc_addr_q <= '0;
+      desc_m_q      <= '0;
+      desc_s_q      <= '0;
+      desc_got_q    <= '0;
+      desc_err_q    <= 1'b0;
+      rd_addr_q     <= '0;
+      rd_left_q     <= '0;
+      rd_inflight_q <= '0;
+      rd_space_q    <= RCW'(RD_DEPTH);
+      rid_err_m_q   <= 1'b0;
+      rid_err_s_q   <= 1'b0;
+      pend_valid_q  <= 1'b0;
+      pend_q_q      <= '0;
+      pend_dst_q    <= '0;
+      pend_so_q     <= '0;
+      pend_do_q     <= '0;
+      pend_lo_q     <= '0;
+      pend_nrd_q    <= '0;
+      pend_nwr_q    <= '0;
+      pend_bar_q    <= 1'b0;
+      pend_nowr_q   <= 1'b0;
+      fifo_q        <= '0;
+      fifo_wp_q     <= '0;
+      fifo_rp_q     <= '0;
+      fifo_cnt_q    <= '0;
+      b_active_q    <= 1'b0;
+      b_q_q         <= '0;
+      b_dst_q       <= '0;
+      b_sh_q        <= '0;
+      b_do_q        <= '0;
+      b_lo_q        <= '0;
+      b_skip_q      <= 1'b0;
+      b_first_q     <= 1'b0;
+      b_bar_q       <= 1'b0;
+      b_nowr_q      <= 1'b0;
+      b_rd_left_q   <= '0;
+      b_wr_left_q   <= '0;
+      prev_q        <= '0;
+      wq_valid_q    <= 1'b0;
+      wq_last_q     <= 1'b0;
+      wq_qid_q      <= '0;
+      wq_addr_q     <= '0;
+      wq_data_q     <= '0;
+      wq_strb_q     <= '0;
+      tag_q         <= '0;
+      tag_wp_q      <= '0;
+      tag_rp_q      <= '0;
+      wr_out_q      <= '0;
+      err_q         <= '0;
+    end else begin
+      busy_q        <= busy_d;
+      halt_m_q      <= halt_m_d;
+      halt_s_q      <= halt_s_d;
+      head_inc_q    <= head_inc_d;
+      rr_q          <= rr_d;
+      a_state_q     <= a_state_d;
+      a_q_q         <= a_q_d;
+      m_desc_addr_q <= m_desc_addr_d;
+      s_desc_addr_q <= s_desc_addr_d;
+      desc_m_q      <= desc_m_d;
+      desc_s_q      <= desc_s_d;
+      desc_got_q    <= desc_got_d;
+      desc_err_q    <= desc_err_d;
+      rd_addr_q     <= rd_addr_d;
+      rd_left_q     <= rd_left_d;
+      rd_inflight_q <= rd_inflight_d;
+      rd_space_q    <= rd_space_d;
+      rid_err_m_q   <= rid_err_m_d;
+      rid_err_s_q   <= rid_err_s_d;
+      pend_valid_q  <= pend_valid_d;
+      pend_q_q      <= pend_q_d;
+      pend_dst_q    <= pend_dst_d;
+      pend_so_q     <= pend_so_d;
+      pend_do_q     <= pend_do_d;
+      pend_lo_q     <= pend_lo_d;
+      pend_nrd_q    <= pend_nrd_d;
+      pend_nwr_q    <= pend_nwr_d;
+      pend_bar_q    <= pend_bar_d;
+      pend_nowr_q   <= pend_nowr_d;
+      fifo_q        <= fifo_d;
+      fifo_wp_q     <= fifo_wp_d;
+      fifo_rp_q     <= fifo_rp_d;
+      fifo_cnt_q    <= fifo_cnt_d;
+      b_active_q    <= b_active_d;
+      b_q_q         <= b_q_d;
+      b_dst_q       <= b_dst_d;
+      b_sh_q        <= b_sh_d;
+      b_do_q        <= b_do_d;
+      b_lo_q        <= b_lo_d;
+      b_skip_q      <= b_skip_d;
+      b_first_q     <= b_first_d;
+      b_bar_q       <= b_bar_d;
+      b_nowr_q      <= b_nowr_d;
+      b_rd_left_q   <= b_rd_left_d;
+      b_wr_left_q   <= b_wr_left_d;
+      prev_q        <= prev_d;
+      wq_valid_q    <= wq_valid_d;
+      wq_last_q     <= wq_last_d;
+      wq_qid_q      <= wq_qid_d;
+      wq_addr_q     <= wq_addr_d;
+      wq_data_q     <= wq_data_d;
+      wq_strb_q     <= wq_strb_d;
+      tag_q         <= tag_d;
+      tag_wp_q      <= tag_wp_d;
+      tag_rp_q      <= tag_rp_d;
+      wr_out_q      <= wr_out_d;
+      err_q         <= err_d;
+    end
+  end
+endmodule
