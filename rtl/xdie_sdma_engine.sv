@@ -25,19 +25,21 @@ module xdie_sdma_engine #(
   parameter int unsigned DW       = 32,
   // SoC address bits; the die passes xdie_soc_addr_pkg::SOC_ADDR_W.
   parameter int unsigned AW       = 57,
-  parameter int unsigned Q        = xdie_udma_m2s_pkg::M2S_Q_COUNT,
   // Source beats buffered, which is also the most reads in flight.
   parameter int unsigned RD_DEPTH = 8,
   // Writes in flight (issued, not answered).
   parameter int unsigned WR_DEPTH = 8,
-  // Widths of the queue groups' per-queue outputs.
-  parameter int unsigned BW       = xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_LSB
-                                  + xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_WIDTH
-                                  + xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_ADDR_WIDTH,
-  parameter int unsigned LW       = xdie_udma_m2s_pkg::M2S_Q_TDRL_LEN_WIDTH,
-  parameter int unsigned HW       = xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET_WIDTH,
-  parameter int unsigned UW       = xdie_udma_m2s_pkg::M2S_Q_STATUS_Q_USED_WIDTH,
-  parameter int unsigned IDW      = xdie_udma_m2s_pkg::M2S_Q_TDRHP_RING_ID_WIDTH
+  // Queue count and per-queue widths of the queue groups' ring-state outputs: the die passes
+  // xdie_udma_m2s_pkg's M2S_Q_COUNT, ring base bits (TDRBP low+high), TDRL_LEN_WIDTH,
+  // TDRHP_OFFSET_WIDTH, STATUS_Q_USED_WIDTH and TDRHP_RING_ID_WIDTH. (Verilator 5.006 faults
+  // when a parameter default in this header names a package constant, so the defaults are
+  // plain numbers.)
+  parameter int unsigned Q        = 16,
+  parameter int unsigned BW       = 64,
+  parameter int unsigned LW       = 24,
+  parameter int unsigned HW       = 24,
+  parameter int unsigned UW       = 25,
+  parameter int unsigned IDW      = 2
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
