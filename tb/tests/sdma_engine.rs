@@ -147,7 +147,10 @@ struct BusPort {
 
 impl BusPort {
     fn new(sim: &Sim, p: &str) -> BusPort {
-        let port = |s: &str| sim.require_port(&format!("m_{p}_{s}")).expect("engine port");
+        let port = |s: &str| {
+            sim.require_port(&format!("m_{p}_{s}"))
+                .expect("engine port")
+        };
         BusPort {
             req_valid: port("req_valid_o"),
             req_ready: port("req_ready_i"),
