@@ -23,14 +23,14 @@
 module xdie_sdma_engine #(
   // Bytes per bus beat (power of two, at least one descriptor); the die passes DATA_BYTES.
   parameter int unsigned DW       = 32,
-  // SoC address bits; the die passes xdie_soc_addr_pkg::SOC_ADDR_W.
+  // SoC address bits; the die passes SOC_ADDR_W of the SoC address package.
   parameter int unsigned AW       = 57,
   // Source beats buffered, which is also the most reads in flight.
   parameter int unsigned RD_DEPTH = 8,
   // Writes in flight (issued, not answered).
   parameter int unsigned WR_DEPTH = 8,
   // Queue count and per-queue widths of the queue groups' ring-state outputs: the die passes
-  // xdie_udma_m2s_pkg's M2S_Q_COUNT, ring base bits (TDRBP low+high), TDRL_LEN_WIDTH,
+  // the M2S register package's M2S_Q_COUNT, ring base bits (TDRBP low+high), TDRL_LEN_WIDTH,
   // TDRHP_OFFSET_WIDTH, STATUS_Q_USED_WIDTH and TDRHP_RING_ID_WIDTH. (Verilator 5.006 faults
   // when a parameter default in this header names a package constant, so the defaults are
   // plain numbers.)
