@@ -61,19 +61,19 @@ module xdie_udma_s2m (
   output logic [399:0]         q_used_o,
   output logic [15:0]           q_enable_o
 );
-  localparam int unsigned NQ = 16;
+  localparam int unsigned NQ = xdie_udma_s2m_pkg::S2M_Q_COUNT;
   localparam int unsigned QW = 4;
   localparam int unsigned ROW = 12;
   localparam int unsigned QRW = 16;
-  localparam int unsigned LW = 24;
-  localparam int unsigned UW = 25;
-  localparam int unsigned IW = 24;
-  localparam int unsigned IDW = 2;
+  localparam int unsigned LW = xdie_udma_s2m_pkg::S2M_Q_RDRL_LEN_WIDTH;
+  localparam int unsigned UW = xdie_udma_s2m_pkg::S2M_Q_STATUS_Q_USED_WIDTH;
+  localparam int unsigned IW = xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_VAL_WIDTH;
+  localparam int unsigned IDW = xdie_udma_s2m_pkg::S2M_Q_RDRHP_RING_ID_WIDTH;
   localparam int unsigned CW = 26;
   localparam int unsigned BW = 64;
-  localparam logic [17:0] QBASE = 18'h1000;
-  localparam logic [17:0] QEND = 18'h11000;
-  localparam logic [QRW-1:0] QBASE_LOW = 16'h1000;
+  localparam logic [17:0] QBASE = {1'b0, xdie_udma_s2m_pkg::S2M_Q_BASE};
+  localparam logic [17:0] QEND = {1'b0, xdie_udma_s2m_pkg::S2M_Q_LAST} + 18'(1);
+  localparam logic [QRW-1:0] QBASE_LOW = QRW'(xdie_udma_s2m_pkg::S2M_Q_BASE);
   localparam logic [IDW-1:0] RING_ID_INIT = 2'h1;
 
   logic                  req, req_we, req_err;
@@ -131,15 +131,15 @@ module xdie_udma_s2m (
   always_comb begin
     q_hit = 1'b0;
     unique case (q_off)
-      12'h20: q_hit = 1'b1;
-      12'h24: q_hit = 1'b1;
-      12'h28: q_hit = 1'b1;
-      12'h2c: q_hit = 1'b1;
-      12'h30: q_hit = 1'b1;
-      12'h34: q_hit = 1'b1;
-      12'h38: q_hit = 1'b1;
-      12'h3c: q_hit = 1'b1;
-      12'h64: q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_CFG_OFFSET): q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_STATUS_OFFSET): q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_OFFSET): q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_OFFSET): q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRL_OFFSET): q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRHP_OFFSET): q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_OFFSET): q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_OFFSET): q_hit = 1'b1;
+      ROW'(xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_OFFSET): q_hit = 1'b1;
       default: q_hit = 1'b0;
     endcase
   end
@@ -163,7 +163,7 @@ module xdie_udma_s2m (
   logic [NQ*IDW-1:0] st_tail_id;
   logic [NQ*UW-1:0]  st_used;
 
-  assign bus_db   = wr && in_q && (q_off == 12'h38);
+  assign bus_db   = wr && in_q && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_OFFSET));
   assign bc_same  = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
   assign bus_val  = wdata_m[23:0];
   assign lane_idx = {bcast_inc_queue_i, q_sel};
@@ -214,9 +214,9 @@ module xdie_udma_s2m (
     logic [31:0]    r_rdrl_q, r_rdrl_d;
 
     assign sel_we   = wr && in_q && (q_sel == QW'(q));
-    assign rst_tail = sel_we && (q_off == 12'h64) && wdata_m[1];
-    assign rst_head = sel_we && (q_off == 12'h64) && wdata_m[2];
-    assign rst_q    = sel_we && (q_off == 12'h64) && wdata_m[8];
+    assign rst_tail = sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_OFFSET)) && wdata_m[xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_RST_TAIL_LSB];
+    assign rst_head = sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_OFFSET)) && wdata_m[xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_RST_HEAD_LSB];
+    assign rst_q    = sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_OFFSET)) && wdata_m[xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_RST_Q_LSB];
     assign any_rst  = rst_tail || rst_head || rst_q;
 
     assign len     = r_rdrl_q[23:0];
@@ -248,19 +248,19 @@ module xdie_udma_s2m (
       used_d    = used_q;
       overrun_d = overrun_q || refuse;
       r_cfg_d = r_cfg_q;
-      if (sel_we && (q_off == 12'h20)) begin
+      if (sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_CFG_OFFSET))) begin
         r_cfg_d = (r_cfg_q & ~(32'h7f03ffff & req_wstrb_bits)) | (wdata_m & 32'h7f03ffff);
       end
       r_rdrbp_low_d = r_rdrbp_low_q;
-      if (sel_we && (q_off == 12'h28)) begin
+      if (sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_OFFSET))) begin
         r_rdrbp_low_d = (r_rdrbp_low_q & ~(32'hffffffc0 & req_wstrb_bits)) | (wdata_m & 32'hffffffc0);
       end
       r_rdrbp_high_d = r_rdrbp_high_q;
-      if (sel_we && (q_off == 12'h2c)) begin
+      if (sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_OFFSET))) begin
         r_rdrbp_high_d = (r_rdrbp_high_q & ~(32'hffffffff & req_wstrb_bits)) | (wdata_m & 32'hffffffff);
       end
       r_rdrl_d = r_rdrl_q;
-      if (sel_we && (q_off == 12'h30)) begin
+      if (sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRL_OFFSET))) begin
         r_rdrl_d = (r_rdrl_q & ~(32'hffffff & req_wstrb_bits)) | (wdata_m & 32'hffffff);
       end
       if (accept) begin
@@ -292,10 +292,10 @@ module xdie_udma_s2m (
         head_id_d = RING_ID_INIT;
         used_d    = '0;
         overrun_d = 1'b0;
-        r_cfg_d = 32'h3000000;
-        r_rdrbp_low_d = 32'h0;
-        r_rdrbp_high_d = 32'h0;
-        r_rdrl_d = 32'h0;
+        r_cfg_d = xdie_udma_s2m_pkg::S2M_Q_CFG_RESET;
+        r_rdrbp_low_d = xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_RESET;
+        r_rdrbp_high_d = xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_RESET;
+        r_rdrl_d = xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET;
       end
     end
 
@@ -307,10 +307,10 @@ module xdie_udma_s2m (
         head_id_q <= RING_ID_INIT;
         used_q    <= '0;
         overrun_q <= 1'b0;
-        r_cfg_q <= 32'h3000000;
-        r_rdrbp_low_q <= 32'h0;
-        r_rdrbp_high_q <= 32'h0;
-        r_rdrl_q <= 32'h0;
+        r_cfg_q <= xdie_udma_s2m_pkg::S2M_Q_CFG_RESET;
+        r_rdrbp_low_q <= xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_RESET;
+        r_rdrbp_high_q <= xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_RESET;
+        r_rdrl_q <= xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET;
       end else begin
         tail_q    <= tail_d;
         tail_id_q <= tail_id_d;
@@ -328,15 +328,15 @@ module xdie_udma_s2m (
     always_comb begin
       rdata = '0;
       unique case (q_off)
-        12'h20: rdata = r_cfg_q & 32'h7f03ffff;
-        12'h24: rdata = {full, 3'h0, overrun_q, 2'h0, used_q};
-        12'h28: rdata = r_rdrbp_low_q & 32'hffffffc0;
-        12'h2c: rdata = r_rdrbp_high_q & 32'hffffffff;
-        12'h30: rdata = r_rdrl_q & 32'hffffff;
-        12'h34: rdata = {head_id_q, 6'h0, head_q};
-        12'h38: rdata = 32'h0;
-        12'h3c: rdata = {tail_id_q, 6'h0, tail_q};
-        12'h64: rdata = 32'h0;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_CFG_OFFSET): rdata = r_cfg_q & 32'h7f03ffff;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_STATUS_OFFSET): rdata = {full, 3'h0, overrun_q, 2'h0, used_q};
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_OFFSET): rdata = r_rdrbp_low_q & 32'hffffffc0;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_OFFSET): rdata = r_rdrbp_high_q & 32'hffffffff;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRL_OFFSET): rdata = r_rdrl_q & 32'hffffff;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRHP_OFFSET): rdata = {head_id_q, 6'h0, head_q};
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_OFFSET): rdata = 32'h0;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_OFFSET): rdata = {tail_id_q, 6'h0, tail_q};
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_OFFSET): rdata = 32'h0;
         default: rdata = '0;
       endcase
     end
@@ -348,7 +348,7 @@ module xdie_udma_s2m (
     assign q_head_o[LW*q +: LW]          = head_q;
     assign q_head_ring_id_o[IDW*q +: IDW] = head_id_q;
     assign q_used_o[UW*q +: UW]          = used_q;
-    assign q_enable_o[q]                 = r_cfg_q[16];
+    assign q_enable_o[q]                 = r_cfg_q[xdie_udma_s2m_pkg::S2M_Q_CFG_EN_PREF_LSB];
   end
 
   // ---------------------------------------------------------------- block registers
@@ -361,7 +361,7 @@ module xdie_udma_s2m (
   always_comb begin
     // Hardware sets win over a same-cycle software clear.
     err_log_d = err_log_q;
-    if (top_we && (req_addr == 17'h200)) begin
+    if (top_we && (req_addr == xdie_udma_s2m_pkg::ERR_LOG_OFFSET)) begin
       err_log_d = err_log_q & ~(wdata_m & 32'h801);
     end
     if (|q_refuse) begin
@@ -371,15 +371,15 @@ module xdie_udma_s2m (
       err_log_d = err_log_d | 32'h800;
     end
     r_err_log_mask_d = r_err_log_mask_q;
-    if (top_we && (req_addr == 17'h204)) begin
+    if (top_we && (req_addr == xdie_udma_s2m_pkg::ERR_LOG_MASK_OFFSET)) begin
       r_err_log_mask_d = (r_err_log_mask_q & ~(32'hffffffff & req_wstrb_bits)) | (wdata_m & 32'hffffffff);
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      err_log_q <= 32'h0;
-      r_err_log_mask_q <= 32'hffffffff;
+      err_log_q <= xdie_udma_s2m_pkg::ERR_LOG_RESET;
+      r_err_log_mask_q <= xdie_udma_s2m_pkg::ERR_LOG_MASK_RESET;
     end else begin
       err_log_q <= err_log_d;
       r_err_log_mask_q <= r_err_log_mask_d;
@@ -390,8 +390,8 @@ module xdie_udma_s2m (
     top_hit   = 1'b1;
     top_rdata = '0;
     unique case (req_addr)
-      17'h200: top_rdata = err_log_q & 32'h801;
-      17'h204: top_rdata = r_err_log_mask_q & 32'hffffffff;
+      xdie_udma_s2m_pkg::ERR_LOG_OFFSET: top_rdata = err_log_q & 32'h801;
+      xdie_udma_s2m_pkg::ERR_LOG_MASK_OFFSET: top_rdata = r_err_log_mask_q & 32'hffffffff;
       default: top_hit = 1'b0;
     endcase
   end

@@ -61,19 +61,19 @@ module {{ module }} (
   output logic [{{ p_used - 1 }}:0]         q_used_o,
   output logic [{{ nq - 1 }}:0]           q_enable_o
 );
-  localparam int unsigned NQ = {{ nq }};
+  localparam int unsigned NQ = {{ q_count }};
   localparam int unsigned QW = {{ qw }};
   localparam int unsigned ROW = {{ row }};
   localparam int unsigned QRW = {{ qrw }};
-  localparam int unsigned LW = {{ lw }};
-  localparam int unsigned UW = {{ uw }};
-  localparam int unsigned IW = {{ iw }};
-  localparam int unsigned IDW = {{ idw }};
+  localparam int unsigned LW = {{ lw_c }};
+  localparam int unsigned UW = {{ uw_c }};
+  localparam int unsigned IW = {{ iw_c }};
+  localparam int unsigned IDW = {{ idw_c }};
   localparam int unsigned CW = {{ cw }};
   localparam int unsigned BW = {{ base_w }};
-  localparam logic [{{ aw }}:0] QBASE = {{ q_base }};
-  localparam logic [{{ aw }}:0] QEND = {{ q_end }};
-  localparam logic [QRW-1:0] QBASE_LOW = {{ q_base_low }};
+  localparam logic [{{ aw }}:0] QBASE = {1'b0, {{ q_base }}};
+  localparam logic [{{ aw }}:0] QEND = {1'b0, {{ q_last }}} + {{ aw + 1 }}'(1);
+  localparam logic [QRW-1:0] QBASE_LOW = QRW'({{ q_base }});
   localparam logic [IDW-1:0] RING_ID_INIT = {{ ring_id_init }};
 
   logic                  req, req_we, req_err;

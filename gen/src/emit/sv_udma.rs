@@ -3,6 +3,7 @@
 //! increments and the engine error log. Every offset, width, mask and reset is computed here from
 //! the model; the template only arranges them.
 
+use super::sv_regpkg::qualified;
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
 use crate::model::{Access, Block, BlockKind, Bundle, Csrs, Field, Register};
 use askama::Template;
@@ -38,15 +39,21 @@ pub struct UdmaTpl {
     /// register offset alone.
     pub qrw: u32,
     pub row: u32,
+    /// Package names of the queue bundle's first byte, last byte and instance count.
     pub q_base: String,
-    pub q_end: String,
-    pub q_base_low: String,
+    pub q_last: String,
+    pub q_count: String,
     /// Ring length / pointer width, used width, doorbell width, ring-id width, arithmetic width.
     pub lw: u32,
     pub uw: u32,
     pub iw: u32,
     pub idw: u32,
     pub cw: u32,
+    /// Package names of those widths.
+    pub lw_c: String,
+    pub uw_c: String,
+    pub iw_c: String,
+    pub idw_c: String,
     pub base_w: u32,
     pub ring_id_init: String,
     pub q_stores: Vec<Store>,
@@ -56,9 +63,9 @@ pub struct UdmaTpl {
     pub off_tail_inc: String,
     pub off_sw_ctrl: String,
     pub inc_slice: String,
-    pub rst_tail_bit: u32,
-    pub rst_head_bit: u32,
-    pub rst_q_bit: u32,
+    pub rst_tail_bit: String,
+    pub rst_head_bit: String,
+    pub rst_q_bit: String,
     pub len_slice: String,
     pub enable_bit: String,
     pub base_expr: String,
@@ -120,14 +127,45 @@ fn pack(parts: &mut [(&Field, String)]) -> String {
     format!("{{{}}}", items.join(", "))
 }
 
-fn store(r: &Register, off_w: u32) -> Store {
+/// Package names of a register: top-level (`bundle` None) or within one queue instance, whose
+/// offset is cast to the in-queue offset width `ROW`.
+fn reg_const(b: &Block, bundle: Option<&Bundle>, r: &Register, what: &str) -> String {
+    match bundle {
+        Some(q) => qualified(b, &[&q.name, &r.name, what]),
+        None => qualified(b, &[&r.name, what]),
+    }
+}
+
+fn reg_offset(b: &Block, bundle: Option<&Bundle>, r: &Register) -> String {
+    let c = reg_const(b, bundle, r, "OFFSET");
+    match bundle {
+        Some(_) => format!("ROW'({c})"),
+        None => c,
+    }
+}
+
+fn store(b: &Block, bundle: Option<&Bundle>, r: &Register) -> Store {
     Store {
         name: format!("r_{}", r.name.to_lowercase()),
-        offset: sv_hex(off_w, r.offset.into()),
+        offset: reg_offset(b, bundle, r),
         wmask: sv_hex(32, r.write_mask().into()),
         rmask: sv_hex(32, r.read_mask().into()),
-        reset: sv_hex(32, r.reset().into()),
+        reset: reg_const(b, bundle, r, "RESET"),
     }
+}
+
+/// Package name of the width of the field with `role` in the queue register `reg`.
+fn field_width(b: &Block, q: &Bundle, reg: &str, role: &str) -> Result<String, askama::Error> {
+    let r = qreg(q, reg)?;
+    let f = qfield(q, reg, role)?;
+    Ok(qualified(b, &[&q.name, &r.name, &f.name, "WIDTH"]))
+}
+
+/// Package name of the bit position of the field with `role` in the queue register `reg`.
+fn field_lsb(b: &Block, q: &Bundle, reg: &str, role: &str) -> Result<String, askama::Error> {
+    let r = qreg(q, reg)?;
+    let f = qfield(q, reg, role)?;
+    Ok(qualified(b, &[&q.name, &r.name, &f.name, "LSB"]))
 }
 
 fn is_store(r: &Register) -> bool {
@@ -147,7 +185,6 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
     let qw = clog2(nq).max(1);
     let row = clog2(q.stride);
     let qrw = row + qw;
-    let q_end = q.offset + nq * q.stride;
 
     let len = qfield(q, "ring_len", "len")?;
     let used = qfield(q, "status", "used")?;
@@ -161,9 +198,9 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
     let mut q_reads = Vec::new();
     for r in &q.registers {
         let name = r.name.to_lowercase();
-        let offset = sv_hex(row, r.offset.into());
+        let offset = reg_offset(b, Some(q), r);
         let rdata = if is_store(r) {
-            let s = store(r, row);
+            let s = store(b, Some(q), r);
             let e = format!("{}_q & {}", s.name, s.rmask);
             q_stores.push(s);
             e
@@ -206,7 +243,7 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         .registers
         .iter()
         .filter(|r| r.role.is_none())
-        .map(|r| store(r, aw))
+        .map(|r| store(b, None, r))
         .collect();
 
     let lo = qreg(q, "ring_base_lo")?;
@@ -222,7 +259,6 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
     );
     // Two 32-bit registers make the 64-bit ring base.
     let base_w = 2 * 32;
-    let bit = |reg: &str, role: &str| qfield(q, reg, role).map(|f| f.lsb);
 
     Ok(UdmaTpl {
         header: DO_NOT_EDIT,
@@ -234,25 +270,29 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         qw,
         qrw,
         row,
-        q_base: sv_hex(aw + 1, q.offset.into()),
-        q_end: sv_hex(aw + 1, q_end.into()),
-        q_base_low: sv_hex(qrw, (q.offset & ((1u64 << qrw) - 1)).into()),
+        q_base: qualified(b, &[&q.name, "BASE"]),
+        q_last: qualified(b, &[&q.name, "LAST"]),
+        q_count: qualified(b, &[&q.name, "COUNT"]),
         lw,
         uw,
         iw,
         idw,
         cw,
+        lw_c: field_width(b, q, "ring_len", "len")?,
+        uw_c: field_width(b, q, "status", "used")?,
+        iw_c: field_width(b, q, "tail_inc", "inc")?,
+        idw_c: field_width(b, q, "head", "ring_id")?,
         base_w,
         ring_id_init: sv_hex(idw, csrs.ring.initial_ring_id.into()),
         q_stores,
         q_reads,
         top_stores,
-        off_tail_inc: sv_hex(row, qreg(q, "tail_inc")?.offset.into()),
-        off_sw_ctrl: sv_hex(row, qreg(q, "sw_ctrl")?.offset.into()),
+        off_tail_inc: reg_offset(b, Some(q), qreg(q, "tail_inc")?),
+        off_sw_ctrl: reg_offset(b, Some(q), qreg(q, "sw_ctrl")?),
         inc_slice: slice(inc),
-        rst_tail_bit: bit("sw_ctrl", "rst_tail")?,
-        rst_head_bit: bit("sw_ctrl", "rst_head")?,
-        rst_q_bit: bit("sw_ctrl", "rst_q")?,
+        rst_tail_bit: field_lsb(b, q, "sw_ctrl", "rst_tail")?,
+        rst_head_bit: field_lsb(b, q, "sw_ctrl", "rst_head")?,
+        rst_q_bit: field_lsb(b, q, "sw_ctrl", "rst_q")?,
         len_slice: format!(
             "r_{}_q{}",
             qreg(q, "ring_len")?.name.to_lowercase(),
@@ -261,14 +301,14 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         enable_bit: format!(
             "r_{}_q[{}]",
             qreg(q, "cfg")?.name.to_lowercase(),
-            bit("cfg", "enable")?
+            field_lsb(b, q, "cfg", "enable")?
         ),
         base_expr,
-        err_off: sv_hex(aw, err.offset.into()),
+        err_off: reg_offset(b, None, err),
         err_w1c_mask: sv_hex(32, err_w1c.into()),
         err_ovr_mask: sv_hex(32, err_field("overrun")?.into()),
         err_rie_mask: sv_hex(32, err_field("ring_id_err")?.into()),
-        err_reset: sv_hex(32, err.reset().into()),
+        err_reset: reg_const(b, None, err, "RESET"),
         err_rmask: sv_hex(32, err.read_mask().into()),
         p_base: nq * u64::from(base_w),
         p_len: nq * u64::from(lw),
@@ -330,14 +370,17 @@ mod tests {
             let q = b.bundle_by_role("queue").expect("queue bundle");
             let inc = q.reg_by_role("tail_inc").expect("doorbell");
             assert_eq!(t.nq, q.count);
-            assert_eq!(t.off_tail_inc, sv_hex(t.row, inc.offset.into()));
+            let pkg_name = qualified(b, &[&q.name, &inc.name, "OFFSET"]);
+            assert_eq!(t.off_tail_inc, format!("ROW'({pkg_name})"));
             assert_eq!(1u64 << t.row, q.stride);
             assert_eq!(t.iw, inc.field_by_role("inc").expect("inc").width);
             let len = q.reg_by_role("ring_len").expect("len");
             assert_eq!(t.lw, len.field_by_role("len").expect("len").width);
             assert_eq!(t.ring_id_init, sv_hex(t.idw, c.ring.initial_ring_id.into()));
             let text = t.render().expect("renders");
-            assert!(text.contains(&format!("localparam int unsigned NQ = {};", q.count)));
+            let count = qualified(b, &[&q.name, "COUNT"]);
+            assert!(text.contains(&format!("localparam int unsigned NQ = {count};")));
+            assert!(text.contains(&format!("[{}:0]           hw_head_inc_i", q.count - 1)));
         }
     }
 
@@ -355,12 +398,12 @@ mod tests {
             .find(|q| q.role.as_deref() == Some("queue"));
         let q = q.expect("queue bundle");
         q.count /= 2;
-        let (count, end) = (q.count, q.offset + q.count * q.stride);
+        let count = q.count;
         let b = b.clone();
         let t = build(&c, &b).expect("builds");
         assert_eq!(t.nq, count);
         assert_eq!(t.qw, clog2(count).max(1));
-        assert_eq!(t.q_end, sv_hex(b.addr_bits() + 1, end.into()));
+        assert_eq!(1u64 << t.row, b.bundles[0].stride);
         let text = t.render().expect("renders");
         assert!(text.contains(&format!("[{}:0]           hw_head_inc_i", count - 1)));
     }
