@@ -28,6 +28,33 @@ package xdie_soc_addr_pkg;
   localparam int unsigned SOC_ADDR_W = 57;
   localparam int unsigned LOCAL_W = 47;
 
+  // ---------------------------------------------------------------- die-map parameters
+  // Each is the single value of its own enum type: Verilator -Wall reports every package
+  // localparam a module that uses the package does not read (UNUSEDPARAM), but not unused enum
+  // values. Use them like localparams: xdie_soc_addr_pkg::P_NAME.
+
+  // SBUF partitions.
+  typedef enum int unsigned {P_SBUF_PARTITIONS = 32'h80} p_sbuf_partitions_e;
+  // Address distance between two partitions (bytes).
+  typedef enum int unsigned {P_SBUF_PARTITION_STRIDE = 32'h200000} p_sbuf_partition_stride_e;
+  // SDMA engines per die.
+  typedef enum int unsigned {P_SDMA_ENGINES = 32'h10} p_sdma_engines_e;
+  // Size of one ring descriptor (bytes).
+  typedef enum int unsigned {P_DESC_BYTES = 32'h10} p_desc_bytes_e;
+  // Bytes backed per partition in the simulation profile (the seed's example needs 0x100000 + 16
+  // KiB); an FPGA build passes a smaller value.
+  typedef enum int unsigned {P_SBUF_BACKING_BYTES = 32'h104000} p_sbuf_backing_bytes_e;
+  // Bytes per beat of the internal bus and per link flit.
+  typedef enum int unsigned {P_DATA_BYTES = 32'h20} p_data_bytes_e;
+  // Cycles a flit takes to cross the die-to-die link.
+  typedef enum int unsigned {P_LINK_LATENCY = 32'h10} p_link_latency_e;
+  // Receive buffer depth per link channel (credits); at least 2 * LINK_LATENCY + 2 for one flit per
+  // cycle.
+  typedef enum int unsigned {P_LINK_CREDITS = 32'h28} p_link_credits_e;
+  // Host-port xt addresses at or above this reach die-local address (xt - base) directly, without a
+  // remap window.
+  typedef enum int unsigned {P_HOST_DIRECT_BASE = 32'h80000000} p_host_direct_base_e;
+
   // ---------------------------------------------------------------- fields
 
   // local.LOCAL [46:0]: Die-local byte address.

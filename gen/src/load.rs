@@ -1519,6 +1519,9 @@ pub const REQUIRED_PARAMS: &[&str] = &[
     "SBUF_PARTITION_STRIDE",
     "SDMA_ENGINES",
     "DESC_BYTES",
+    "SBUF_BACKING_BYTES",
+    "DATA_BYTES",
+    "HOST_DIRECT_BASE",
 ];
 /// Apertures the decoder and the datapath address by name.
 pub const REQUIRED_APERTURES: &[&str] = &[

@@ -28,6 +28,17 @@ package {{ pkg }};
   localparam int unsigned SOC_ADDR_W = {{ f.addr_w }};
   localparam int unsigned LOCAL_W = {{ f.local_w }};
 
+  // ---------------------------------------------------------------- die-map parameters
+  // Each is the single value of its own enum type: Verilator -Wall reports every package
+  // localparam a module that uses the package does not read (UNUSEDPARAM), but not unused enum
+  // values. Use them like localparams: {{ pkg }}::P_NAME.
+{% for p in f.params %}
+{%- for l in p.description %}
+  // {{ l }}
+{%- endfor %}
+  typedef enum {{ p.ty }} { {{- p.name }} = {{ p.value -}} } {{ p.name|lower }}_e;
+{%- endfor %}
+
   // ---------------------------------------------------------------- fields
 {% for x in f.fields %}
   // {{ x.view_lc }}.{{ x.name_uc }} [{{ x.lsb + x.width - 1 }}:{{ x.lsb }}]: {{ x.description }}

@@ -112,6 +112,36 @@ impl SvAperture {
     }
 }
 
+/// A die-map parameter as a package constant `P_<NAME>`.
+pub struct SvParam {
+    pub name: String,
+    pub ty: &'static str,
+    pub value: String,
+    /// Comment lines.
+    pub description: Vec<String>,
+}
+
+/// Die-map parameters: 32-bit where the value fits, else 64-bit.
+fn sv_params(csrs: &Csrs) -> Vec<SvParam> {
+    csrs.map
+        .params
+        .iter()
+        .map(|p| {
+            let (ty, w) = if p.value <= u64::from(u32::MAX) {
+                ("int unsigned", 32)
+            } else {
+                ("longint unsigned", 64)
+            };
+            SvParam {
+                name: format!("P_{}", p.name.to_uppercase()),
+                ty,
+                value: sv_hex(w, p.value as u128),
+                description: wrap(&p.description, 95),
+            }
+        })
+        .collect()
+}
+
 pub struct SvRoute {
     pub name: String,
     pub code: String,
@@ -130,6 +160,7 @@ pub struct SocFacts {
     pub folds: Vec<SvFold>,
     pub apertures: Vec<SvAperture>,
     pub routes: Vec<SvRoute>,
+    pub params: Vec<SvParam>,
     /// The fields the routing decision and the die decode read.
     pub local_field: SvField,
     pub die_field: SvField,
@@ -333,6 +364,7 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
         folds,
         apertures,
         routes,
+        params: sv_params(csrs),
         local_field: required(csrs, "local", "LOCAL")?,
         die_field: required(csrs, "local", "DIE")?,
         n_die_field: required(csrs, "neighbor", "DIE")?,
