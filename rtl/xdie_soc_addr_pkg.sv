@@ -233,7 +233,8 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // ---------------------------------------------------------------- die-local map
-  // Aperture index (aperture_o of the decoder), base, size, instance count and stride.
+  // Aperture index (aperture_o of the decoder; a one-value enum like the parameters above),
+  // base, size, instance count and stride.
   // Instance i of an aperture covers [BASE + i*STRIDE, BASE + i*STRIDE + SIZE). Sizes are powers
   // of two and every instance base is a multiple of the size (the loader checks), so an instance
   // matches when the address bits above the size equal its base's.
@@ -243,7 +244,7 @@ package xdie_soc_addr_pkg;
   localparam int unsigned OFF_W = 28;
 
   // SBUF: State buffer, 128 partitions of SBUF_PARTITION_STRIDE bytes.
-  localparam logic [AP_W-1:0] AP_SBUF = 3'h0;
+  typedef enum logic [AP_W-1:0] {AP_SBUF = 3'h0} ap_sbuf_e;
   localparam logic [LOCAL_W-1:0] AP_SBUF_BASE = 47'h0;
   localparam logic [LOCAL_W-1:0] AP_SBUF_SIZE = 47'h10000000;
   localparam int unsigned AP_SBUF_COUNT = 1;
@@ -275,7 +276,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // HBM: HBM / descriptor memory (rings, constants). 16 MiB in the simulation profile.
-  localparam logic [AP_W-1:0] AP_HBM = 3'h1;
+  typedef enum logic [AP_W-1:0] {AP_HBM = 3'h1} ap_hbm_e;
   localparam logic [LOCAL_W-1:0] AP_HBM_BASE = 47'h10000000;
   localparam logic [LOCAL_W-1:0] AP_HBM_SIZE = 47'h1000000;
   localparam int unsigned AP_HBM_COUNT = 1;
@@ -307,7 +308,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // EVT_SEM: TPB events and semaphores.
-  localparam logic [AP_W-1:0] AP_EVT_SEM = 3'h2;
+  typedef enum logic [AP_W-1:0] {AP_EVT_SEM = 3'h2} ap_evt_sem_e;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_BASE = 47'h20000000;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_SIZE = 47'h2000;
   localparam int unsigned AP_EVT_SEM_COUNT = 1;
@@ -339,7 +340,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_M2S: UDMA M2S (read) side of each SDMA engine.
-  localparam logic [AP_W-1:0] AP_SDMA_M2S = 3'h3;
+  typedef enum logic [AP_W-1:0] {AP_SDMA_M2S = 3'h3} ap_sdma_m2s_e;
   localparam logic [LOCAL_W-1:0] AP_SDMA_M2S_BASE = 47'h21000000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_M2S_SIZE = 47'h20000;
   localparam int unsigned AP_SDMA_M2S_COUNT = 16;
@@ -371,7 +372,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_S2M: UDMA S2M (write) side of each SDMA engine.
-  localparam logic [AP_W-1:0] AP_SDMA_S2M = 3'h4;
+  typedef enum logic [AP_W-1:0] {AP_SDMA_S2M = 3'h4} ap_sdma_s2m_e;
   localparam logic [LOCAL_W-1:0] AP_SDMA_S2M_BASE = 47'h21020000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_S2M_SIZE = 47'h20000;
   localparam int unsigned AP_SDMA_S2M_COUNT = 16;
@@ -403,7 +404,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_BCAST: Broadcast doorbell over all engines of the die.
-  localparam logic [AP_W-1:0] AP_SDMA_BCAST = 3'h5;
+  typedef enum logic [AP_W-1:0] {AP_SDMA_BCAST = 3'h5} ap_sdma_bcast_e;
   localparam logic [LOCAL_W-1:0] AP_SDMA_BCAST_BASE = 47'h22000000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_BCAST_SIZE = 47'h1000;
   localparam int unsigned AP_SDMA_BCAST_COUNT = 1;
@@ -435,7 +436,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // D2D: D2D controllers (DWC-PCIe style iATU outbound regions).
-  localparam logic [AP_W-1:0] AP_D2D = 3'h6;
+  typedef enum logic [AP_W-1:0] {AP_D2D = 3'h6} ap_d2d_e;
   localparam logic [LOCAL_W-1:0] AP_D2D_BASE = 47'h23000000;
   localparam logic [LOCAL_W-1:0] AP_D2D_SIZE = 47'h10000;
   localparam int unsigned AP_D2D_COUNT = 4;
@@ -467,7 +468,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // XT_WINDOW: The 16 xt (Q7-visible 32-bit) to SoC remap windows.
-  localparam logic [AP_W-1:0] AP_XT_WINDOW = 3'h7;
+  typedef enum logic [AP_W-1:0] {AP_XT_WINDOW = 3'h7} ap_xt_window_e;
   localparam logic [LOCAL_W-1:0] AP_XT_WINDOW_BASE = 47'h23100000;
   localparam logic [LOCAL_W-1:0] AP_XT_WINDOW_SIZE = 47'h1000;
   localparam int unsigned AP_XT_WINDOW_COUNT = 1;
@@ -530,9 +531,13 @@ package xdie_soc_addr_pkg;
   // ---------------------------------------------------------------- decoder route codes
 
   localparam int unsigned ROUTE_W = 2;
-  localparam logic [ROUTE_W-1:0] ROUTE_LOCAL = 2'h0;  // The address targets this die; aperture/instance/offset say where.
-  localparam logic [ROUTE_W-1:0] ROUTE_PEER_DIE = 2'h1;  // The address targets the other die of this package.
-  localparam logic [ROUTE_W-1:0] ROUTE_REMOTE_PKG = 2'h2;  // The address targets another package (chip id).
-  localparam logic [ROUTE_W-1:0] ROUTE_DECERR = 2'h3;  // Decode error: no aperture, a stride gap, or stray routing bits.
+  // The address targets this die; aperture/instance/offset say where.
+  typedef enum logic [ROUTE_W-1:0] {ROUTE_LOCAL = 2'h0} route_local_e;
+  // The address targets the other die of this package.
+  typedef enum logic [ROUTE_W-1:0] {ROUTE_PEER_DIE = 2'h1} route_peer_die_e;
+  // The address targets another package (chip id).
+  typedef enum logic [ROUTE_W-1:0] {ROUTE_REMOTE_PKG = 2'h2} route_remote_pkg_e;
+  // Decode error: no aperture, a stride gap, or stray routing bits.
+  typedef enum logic [ROUTE_W-1:0] {ROUTE_DECERR = 2'h3} route_decerr_e;
 
 endpackage

@@ -68,7 +68,8 @@ package {{ pkg }};
   endfunction
 {% endfor %}
   // ---------------------------------------------------------------- die-local map
-  // Aperture index (aperture_o of the decoder), base, size, instance count and stride.
+  // Aperture index (aperture_o of the decoder; a one-value enum like the parameters above),
+  // base, size, instance count and stride.
   // Instance i of an aperture covers [BASE + i*STRIDE, BASE + i*STRIDE + SIZE). Sizes are powers
   // of two and every instance base is a multiple of the size (the loader checks), so an instance
   // matches when the address bits above the size equal its base's.
@@ -78,7 +79,7 @@ package {{ pkg }};
   localparam int unsigned OFF_W = {{ f.off_w }};
 {% for a in f.apertures %}
   // {{ a.name }}: {{ a.description }}
-  localparam logic [AP_W-1:0] {{ a.index_param() }} = {{ a.index_lit }};
+  typedef enum logic [AP_W-1:0] { {{- a.index_param() }} = {{ a.index_lit -}} } {{ a.index_param()|lower }}_e;
   localparam logic [LOCAL_W-1:0] AP_{{ a.name_uc }}_BASE = {{ a.base }};
   localparam logic [LOCAL_W-1:0] AP_{{ a.name_uc }}_SIZE = {{ a.size }};
   localparam int unsigned AP_{{ a.name_uc }}_COUNT = {{ a.count }};
@@ -145,7 +146,8 @@ package {{ pkg }};
 
   localparam int unsigned ROUTE_W = {{ f.route_w }};
 {%- for r in f.routes %}
-  localparam logic [ROUTE_W-1:0] {{ r.name }} = {{ r.code }};  // {{ r.description }}
+  // {{ r.description }}
+  typedef enum logic [ROUTE_W-1:0] { {{- r.name }} = {{ r.code -}} } {{ r.name|lower }}_e;
 {%- endfor %}
 
 endpackage
