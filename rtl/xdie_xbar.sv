@@ -149,7 +149,7 @@ module xdie_xbar #(
     for (int unsigned s = 0; s < NS; s++) begin
       fifo_empty[s] = (fcnt_q[s*CW +: CW] == '0);
       fifo_full[s]  = (fcnt_q[s*CW +: CW] == MAX_OUT);
-      head_id[s*MW +: MW] = fifo_q[(s*OUTSTANDING + int'(rptr_q[s*PW +: PW]))*MW +: MW];
+      head_id[s*MW +: MW] = fifo_q[(s*OUTSTANDING + 32'(rptr_q[s*PW +: PW]))*MW +: MW];
       s_rsp_ready_o[s] = !fifo_empty[s] && m_rsp_ready_i[head_id[s*MW +: MW]];
       s_pop[s] = s_rsp_valid_i[s] && s_rsp_ready_o[s];
     end
@@ -179,7 +179,7 @@ module xdie_xbar #(
     fcnt_d = fcnt_q;
     for (int unsigned s = 0; s < NS; s++) begin
       if (s_acc[s]) begin
-        fifo_d[(s*OUTSTANDING + int'(wptr_q[s*PW +: PW]))*MW +: MW] = gnt_id[s*MW +: MW];
+        fifo_d[(s*OUTSTANDING + 32'(wptr_q[s*PW +: PW]))*MW +: MW] = gnt_id[s*MW +: MW];
         wptr_d[s*PW +: PW] = (wptr_q[s*PW +: PW] == LAST_SLOT) ? '0 : wptr_q[s*PW +: PW] + 1'b1;
       end
       if (s_pop[s]) begin
