@@ -1,0 +1,112 @@
+// xbus slave memory: BYTES bytes as BYTES/DW words of one beat, byte-strobed writes, reads
+// registered, LATENCY cycles from acceptance to response, one request per cycle.
+//
+// The array is a plain word array written under byte enables and read into a register with an
+// enable, so FPGA tools infer block RAM. Further LATENCY-1 stages follow the read register.
+// The whole pipeline advances only while its last stage is empty or being taken: when
+// rsp_ready is low the response holds and no request is accepted.
+//
+// The beat is addr / DW modulo the word count (the die tile subtracts the aperture base). A
+// write is answered like a read (its response carries the word's old contents) once it has
+// landed; every response is OKAY.
+
+module xdie_mem #(
+  parameter int unsigned DW      = xdie_soc_addr_pkg::P_DATA_BYTES,
+  parameter int unsigned BYTES   = 16 * DW,
+  parameter int unsigned LATENCY = 1,
+  parameter int unsigned AW      = xdie_soc_addr_pkg::SOC_ADDR_W
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic            s_req_valid_i,
+  output logic            s_req_ready_o,
+  input  logic            s_req_write_i,
+  input  logic [AW-1:0]   s_req_addr_i,
+  input  logic [DW*8-1:0] s_req_wdata_i,
+  input  logic [DW-1:0]   s_req_wstrb_i,
+  output logic            s_rsp_valid_o,
+  input  logic            s_rsp_ready_i,
+  output logic [DW*8-1:0] s_rsp_rdata_o,
+  output logic [1:0]      s_rsp_err_o
+);
+
+  localparam int unsigned WORDS = BYTES / DW;
+  localparam int unsigned IW    = (WORDS > 1) ? $clog2(WORDS) : 1;
+  localparam int unsigned OW    = $clog2(DW);
+
+  logic [DW*8-1:0] mem_q [WORDS];
+
+  logic [AW-OW-1:0] beat;
+  logic [IW-1:0]    idx;
+  logic             advance;
+  logic             acc;
+
+  assign beat = s_req_addr_i[AW-1:OW];
+
+  // The offset within the beat, and the beat bits above the array, do not select anything.
+  logic unused_addr;
+  assign unused_addr = ^{s_req_addr_i[OW-1:0], beat};
+
+  if ((1 << IW) == WORDS) begin : g_pow2
+    assign idx = beat[IW-1:0];
+  end else begin : g_mod
+    assign idx = IW'(beat % (AW-OW)'(WORDS));
+  end
+
+  // ---------------------------------------------------------------- pipeline
+  logic [LATENCY-1:0] v_q;
+  logic [DW*8-1:0]    rd_q;
+
+  assign advance       = !v_q[LATENCY-1] || s_rsp_ready_i;
+  assign s_req_ready_o = advance;
+  assign acc           = s_req_valid_i && advance;
+
+  always_ff @(posedge clk_i) begin
+    if (acc && s_req_write_i) begin
+      for (int unsigned i = 0; i < DW; i++) begin
+        if (s_req_wstrb_i[i]) begin
+          mem_q[idx][8*i +: 8] <= s_req_wdata_i[8*i +: 8];
+        end
+      end
+    end
+  end
+
+  // Read-first: the read register takes the word as it was before a same-cycle write.
+  always_ff @(posedge clk_i) begin
+    if (acc) begin
+      rd_q <= mem_q[idx];
+    end
+  end
+
+  if (LATENCY > 1) begin : g_stages
+    localparam int unsigned PIPE_W = (LATENCY - 1) * DW * 8;
+    // Stage k (bits [k*DW*8 +: DW*8]) takes stage k-1; stage 0 takes the read register.
+    logic [PIPE_W-1:0] d_q;
+    always_ff @(posedge clk_i) begin
+      if (advance) begin
+        d_q <= PIPE_W'({d_q, rd_q});
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        v_q <= '0;
+      end else if (advance) begin
+        v_q <= {v_q[LATENCY-2:0], s_req_valid_i};
+      end
+    end
+    assign s_rsp_rdata_o = d_q[(LATENCY-2)*DW*8 +: DW*8];
+  end else begin : g_one
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        v_q <= '0;
+      end else if (advance) begin
+        v_q <= s_req_valid_i;
+      end
+    end
+    assign s_rsp_rdata_o = rd_q;
+  end
+
+  assign s_rsp_valid_o = v_q[LATENCY-1];
+  assign s_rsp_err_o   = 2'b00;
+
+endmodule
