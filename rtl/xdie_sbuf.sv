@@ -1,0 +1,114 @@
+// SBUF address mapping between the crossbar and the xdie_mem that backs the SBUF.
+//
+// An SBUF offset names partition p = offset / STRIDE and byte b = offset % STRIDE; only the
+// first BACKING bytes of each partition exist, packed in the memory at p * BACKING + b, so the
+// memory needs PARTITIONS * BACKING bytes. A beat at b >= BACKING (or in a partition past
+// PARTITIONS) is a decode error: it still goes to the memory, in order, but as a write with no
+// byte strobes, so nothing is written, and its response is turned into DECERR. A FIFO of those
+// flags (depth OUTSTANDING, at least the memory's requests in flight) lines them up with the
+// responses. Requests and responses pass through combinationally: one beat per cycle.
+//
+// The offset is the request address modulo PARTITIONS * STRIDE rounded up to a power of two
+// (the SBUF aperture); STRIDE must be a power of two and BACKING a multiple of DW. The
+// simulation profile backs BACKING = P_SBUF_BACKING_BYTES per partition; an FPGA build passes
+// a smaller BACKING (and sizes the memory to PARTITIONS * BACKING).
+
+module xdie_sbuf #(
+  parameter int unsigned DW          = xdie_soc_addr_pkg::P_DATA_BYTES,
+  parameter int unsigned AW          = xdie_soc_addr_pkg::SOC_ADDR_W,
+  parameter int unsigned PARTITIONS  = xdie_soc_addr_pkg::P_SBUF_PARTITIONS,
+  parameter int unsigned STRIDE      = xdie_soc_addr_pkg::P_SBUF_PARTITION_STRIDE,
+  parameter int unsigned BACKING     = xdie_soc_addr_pkg::P_SBUF_BACKING_BYTES,
+  parameter int unsigned OUTSTANDING = 4
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // from the crossbar
+  input  logic            s_req_valid_i,
+  output logic            s_req_ready_o,
+  input  logic            s_req_write_i,
+  input  logic [AW-1:0]   s_req_addr_i,
+  input  logic [DW*8-1:0] s_req_wdata_i,
+  input  logic [DW-1:0]   s_req_wstrb_i,
+  output logic            s_rsp_valid_o,
+  input  logic            s_rsp_ready_i,
+  output logic [DW*8-1:0] s_rsp_rdata_o,
+  output logic [1:0]      s_rsp_err_o,
+  // to the memory
+  output logic            m_req_valid_o,
+  input  logic            m_req_ready_i,
+  output logic            m_req_write_o,
+  output logic [AW-1:0]   m_req_addr_o,
+  output logic [DW*8-1:0] m_req_wdata_o,
+  output logic [DW-1:0]   m_req_wstrb_o,
+  input  logic            m_rsp_valid_i,
+  output logic            m_rsp_ready_o,
+  input  logic [DW*8-1:0] m_rsp_rdata_i,
+  input  logic [1:0]      m_rsp_err_i
+);
+
+  localparam int unsigned SHIFT = $clog2(STRIDE);
+  localparam int unsigned PW    = (PARTITIONS > 1) ? $clog2(PARTITIONS) : 1;
+  localparam int unsigned CW    = $clog2(OUTSTANDING + 1);
+  localparam logic [1:0] DECERR = 2'b11;
+
+  logic [PW-1:0]    part;
+  logic [SHIFT-1:0] byte_off;
+  logic             bad;
+
+  assign part     = s_req_addr_i[SHIFT +: PW];
+  assign byte_off = s_req_addr_i[SHIFT-1:0];
+  // BACKING is a multiple of DW, so comparing the byte compares its beat.
+  assign bad      = (byte_off >= SHIFT'(BACKING)) || (32'(part) >= PARTITIONS);
+
+  // Address bits above the aperture are routing and base bits the decoder already consumed.
+  logic unused_addr;
+  assign unused_addr = ^s_req_addr_i[AW-1:SHIFT+PW];
+
+  // ---------------------------------------------------------------- decode-error flags
+  logic [OUTSTANDING-1:0] flag_q, flag_d;   // shift register, head at bit 0
+  logic [CW-1:0]          cnt_q, cnt_d;
+  logic                   full, push, pop;
+
+  assign full          = (cnt_q == CW'(OUTSTANDING));
+  assign m_req_valid_o = s_req_valid_i && !full;
+  assign s_req_ready_o = m_req_ready_i && !full;
+  assign m_req_write_o = s_req_write_i || bad;
+  assign m_req_addr_o  = AW'(32'(part) * BACKING) + AW'(byte_off);
+  assign m_req_wdata_o = s_req_wdata_i;
+  assign m_req_wstrb_o = bad ? '0 : s_req_wstrb_i;
+
+  assign s_rsp_valid_o = m_rsp_valid_i;
+  assign m_rsp_ready_o = s_rsp_ready_i;
+  assign s_rsp_rdata_o = flag_q[0] ? '0 : m_rsp_rdata_i;
+  assign s_rsp_err_o   = flag_q[0] ? DECERR : m_rsp_err_i;
+
+  assign push = s_req_valid_i && s_req_ready_o;
+  assign pop  = m_rsp_valid_i && s_rsp_ready_i;
+
+  always_comb begin
+    flag_d = flag_q;
+    cnt_d  = cnt_q;
+    if (pop) begin
+      flag_d = flag_d >> 1;
+      cnt_d  = cnt_d - 1'b1;
+    end
+    for (int unsigned i = 0; i < OUTSTANDING; i++) begin
+      if (push && (cnt_d == CW'(i))) begin
+        flag_d[i] = bad;
+      end
+    end
+    cnt_d = cnt_d + CW'(push);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      flag_q <= '0;
+      cnt_q  <= '0;
+    end else begin
+      flag_q <= flag_d;
+      cnt_q  <= cnt_d;
+    end
+  end
+
+endmodule
