@@ -1,0 +1,198 @@
+// CSR bridge: an xbus slave in front of the die's AXI4-Lite register fabric.
+//
+// A request addresses one 32-bit word: its lane in the beat is addr[log2(DW)-1:2]. A write
+// with byte strobes outside that lane is answered SLVERR with no transaction. Otherwise the
+// request becomes one AXI4-Lite transaction at the word's die-local address (the LOCAL field of
+// the routed address, word aligned); BRESP/RRESP come back as rsp_err and read data comes back
+// in its lane (other lanes 0). One transaction at a time.
+//
+// Fast path: a full-word write into the EVT_SEM INC window is not sent over AXI; it pulses
+// inc_valid_o with the semaphore index and the written word (the EVT_SEM block's hardware
+// increment port, which never refuses) and is answered OKAY at once, so DMA semaphore
+// increments do not queue behind register traffic. Writes to INC with partial strobes take the
+// normal AXI path.
+
+module xdie_xbus_csr #(
+  parameter int unsigned DW  = xdie_soc_addr_pkg::P_DATA_BYTES,
+  parameter int unsigned AW  = xdie_soc_addr_pkg::SOC_ADDR_W,
+  localparam int unsigned CAW  = xdie_soc_addr_pkg::LOCAL_W,
+  localparam int unsigned IDXW = $clog2(xdie_evt_sem_pkg::SEM_INC_COUNT)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // xbus slave
+  input  logic            s_req_valid_i,
+  output logic            s_req_ready_o,
+  input  logic            s_req_write_i,
+  input  logic [AW-1:0]   s_req_addr_i,
+  input  logic [DW*8-1:0] s_req_wdata_i,
+  input  logic [DW-1:0]   s_req_wstrb_i,
+  output logic            s_rsp_valid_o,
+  input  logic            s_rsp_ready_i,
+  output logic [DW*8-1:0] s_rsp_rdata_o,
+  output logic [1:0]      s_rsp_err_o,
+  // AXI4-Lite master
+  output logic            m_axil_awvalid_o,
+  input  logic            m_axil_awready_i,
+  output logic [CAW-1:0]  m_axil_awaddr_o,
+  output logic            m_axil_wvalid_o,
+  input  logic            m_axil_wready_i,
+  output logic [31:0]     m_axil_wdata_o,
+  output logic [3:0]      m_axil_wstrb_o,
+  input  logic            m_axil_bvalid_i,
+  output logic            m_axil_bready_o,
+  input  logic [1:0]      m_axil_bresp_i,
+  output logic            m_axil_arvalid_o,
+  input  logic            m_axil_arready_i,
+  output logic [CAW-1:0]  m_axil_araddr_o,
+  input  logic            m_axil_rvalid_i,
+  output logic            m_axil_rready_o,
+  input  logic [31:0]     m_axil_rdata_i,
+  input  logic [1:0]      m_axil_rresp_i,
+  // EVT_SEM hardware increment
+  output logic            inc_valid_o,
+  output logic [IDXW-1:0] inc_idx_o,
+  output logic [31:0]     inc_val_o
+);
+
+  localparam int unsigned LANES = DW / 4;
+  localparam int unsigned LW    = (LANES > 1) ? $clog2(LANES) : 1;
+  localparam int unsigned OFF_W = xdie_soc_addr_pkg::OFF_W;
+  localparam logic [OFF_W-1:0] INC_BASE = OFF_W'(xdie_evt_sem_pkg::SEM_INC_BASE);
+  localparam logic [OFF_W-1:0] INC_SPAN =
+      OFF_W'(xdie_evt_sem_pkg::SEM_INC_COUNT * xdie_evt_sem_pkg::SEM_INC_STRIDE);
+  localparam int unsigned INC_SHIFT = $clog2(xdie_evt_sem_pkg::SEM_INC_STRIDE);
+  localparam logic [1:0] OKAY   = 2'b00;
+  localparam logic [1:0] SLVERR = 2'b10;
+
+  // ---------------------------------------------------------------- request decode
+  logic [CAW-1:0]   local_addr;
+  logic [LW-1:0]    lane;
+  logic [3:0]       lane_strb;
+  logic [DW-1:0]    lane_mask;
+  logic [31:0]      lane_data;
+  logic             stray_strb;
+  logic [OFF_W-1:0] inc_off;
+  logic             inc_hit;
+
+  assign local_addr = xdie_soc_addr_pkg::local_get_local(s_req_addr_i);
+  assign lane       = LW'(local_addr >> 2);
+  assign lane_mask  = DW'(4'hf) << (32'(lane) * 4);
+  assign lane_strb  = 4'(s_req_wstrb_i >> (32'(lane) * 4));
+  assign lane_data  = 32'(s_req_wdata_i >> (32'(lane) * 32));
+  assign stray_strb = |(s_req_wstrb_i & ~lane_mask);
+  assign inc_off    = xdie_soc_addr_pkg::ap_evt_sem_off(local_addr) - INC_BASE;
+  assign inc_hit    = xdie_soc_addr_pkg::ap_evt_sem_hit(local_addr) && (inc_off < INC_SPAN) &&
+                      (lane_strb == 4'hf);
+
+  // ---------------------------------------------------------------- state
+  logic            busy_q, busy_d;       // an AXI transaction is in flight
+  logic            write_q, write_d;
+  logic            aw_q, aw_d, w_q, w_d, ar_q, ar_d;  // address/data still to hand over
+  logic [CAW-1:0]  addr_q, addr_d;
+  logic [LW-1:0]   lane_q, lane_d;
+  logic [31:0]     wdata_q, wdata_d;
+  logic [3:0]      wstrb_q, wstrb_d;
+  logic            rsp_valid_q, rsp_valid_d;
+  logic [DW*8-1:0] rsp_rdata_q, rsp_rdata_d;
+  logic [1:0]      rsp_err_q, rsp_err_d;
+  logic            acc;
+
+  assign s_req_ready_o = !busy_q && (!rsp_valid_q || s_rsp_ready_i);
+  assign acc           = s_req_valid_i && s_req_ready_o;
+
+  assign inc_valid_o = acc && s_req_write_i && !stray_strb && inc_hit;
+  assign inc_idx_o   = IDXW'(inc_off >> INC_SHIFT);
+  assign inc_val_o   = lane_data;
+
+  assign m_axil_awvalid_o = aw_q;
+  assign m_axil_awaddr_o  = addr_q;
+  assign m_axil_wvalid_o  = w_q;
+  assign m_axil_wdata_o   = wdata_q;
+  assign m_axil_wstrb_o   = wstrb_q;
+  assign m_axil_bready_o  = busy_q && write_q && !aw_q && !w_q;
+  assign m_axil_arvalid_o = ar_q;
+  assign m_axil_araddr_o  = addr_q;
+  assign m_axil_rready_o  = busy_q && !write_q && !ar_q;
+
+  always_comb begin
+    busy_d      = busy_q;
+    write_d     = write_q;
+    aw_d        = aw_q && !m_axil_awready_i;
+    w_d         = w_q && !m_axil_wready_i;
+    ar_d        = ar_q && !m_axil_arready_i;
+    addr_d      = addr_q;
+    lane_d      = lane_q;
+    wdata_d     = wdata_q;
+    wstrb_d     = wstrb_q;
+    rsp_valid_d = rsp_valid_q && !s_rsp_ready_i;
+    rsp_rdata_d = rsp_rdata_q;
+    rsp_err_d   = rsp_err_q;
+    if (acc) begin
+      rsp_rdata_d = '0;
+      rsp_err_d   = OKAY;
+      if (s_req_write_i && stray_strb) begin
+        rsp_valid_d = 1'b1;
+        rsp_err_d   = SLVERR;
+      end else if (s_req_write_i && inc_hit) begin
+        rsp_valid_d = 1'b1;
+      end else begin
+        busy_d  = 1'b1;
+        write_d = s_req_write_i;
+        aw_d    = s_req_write_i;
+        w_d     = s_req_write_i;
+        ar_d    = !s_req_write_i;
+        addr_d  = local_addr & ~CAW'(3);
+        lane_d  = lane;
+        wdata_d = lane_data;
+        wstrb_d = lane_strb;
+      end
+    end
+    if (m_axil_bvalid_i && m_axil_bready_o) begin
+      busy_d      = 1'b0;
+      rsp_valid_d = 1'b1;
+      rsp_err_d   = m_axil_bresp_i;
+    end
+    if (m_axil_rvalid_i && m_axil_rready_o) begin
+      busy_d      = 1'b0;
+      rsp_valid_d = 1'b1;
+      rsp_err_d   = m_axil_rresp_i;
+      rsp_rdata_d = (DW*8)'(m_axil_rdata_i) << (32'(lane_q) * 32);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q      <= 1'b0;
+      write_q     <= 1'b0;
+      aw_q        <= 1'b0;
+      w_q         <= 1'b0;
+      ar_q        <= 1'b0;
+      addr_q      <= '0;
+      lane_q      <= '0;
+      wdata_q     <= '0;
+      wstrb_q     <= '0;
+      rsp_valid_q <= 1'b0;
+      rsp_rdata_q <= '0;
+      rsp_err_q   <= OKAY;
+    end else begin
+      busy_q      <= busy_d;
+      write_q     <= write_d;
+      aw_q        <= aw_d;
+      w_q         <= w_d;
+      ar_q        <= ar_d;
+      addr_q      <= addr_d;
+      lane_q      <= lane_d;
+      wdata_q     <= wdata_d;
+      wstrb_q     <= wstrb_d;
+      rsp_valid_q <= rsp_valid_d;
+      rsp_rdata_q <= rsp_rdata_d;
+      rsp_err_q   <= rsp_err_d;
+    end
+  end
+
+  assign s_rsp_valid_o = rsp_valid_q;
+  assign s_rsp_rdata_o = rsp_rdata_q;
+  assign s_rsp_err_o   = rsp_err_q;
+
+endmodule
