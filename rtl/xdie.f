@@ -16,3 +16,8 @@ rtl/xdie_d2d_iatu.sv
 rtl/xdie_remap_windows.sv
 rtl/xdie_addr_decoder.sv
 rtl/xdie_sdma_engine.sv
+rtl/xdie_xbar.sv
+rtl/xdie_mem.sv
+rtl/xdie_sbuf.sv
+rtl/xdie_xbus_csr.sv
+rtl/xdie_host_port.sv

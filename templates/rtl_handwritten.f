@@ -2,3 +2,8 @@
 # rtl/xdie.f lists these after the generated packages and register blocks. Paths are relative to
 # the repository root; lines starting with '#' are comments.
 rtl/xdie_sdma_engine.sv
+rtl/xdie_xbar.sv
+rtl/xdie_mem.sv
+rtl/xdie_sbuf.sv
+rtl/xdie_xbus_csr.sv
+rtl/xdie_host_port.sv

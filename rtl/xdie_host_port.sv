@@ -1,0 +1,200 @@
+// Host port: the AXI4-Lite slave the host (Q7) reaches the die through, 32-bit xt address and
+// data, as an xbus master.
+//
+// An xt address at or above HOST_DIRECT_BASE is direct: it names die-local address
+// xt - HOST_DIRECT_BASE on this die, so firmware reaches the remap-window CSRs before any window
+// is programmed. Any other xt address is looked up in the remap windows (xt_addr_o -> hit_i,
+// soc_addr_i, combinational); a miss is answered DECERR without a bus request. The 32-bit word
+// travels in lane addr[log2(DW)-1:2] of the beat (the write data repeated in every lane, the
+// strobes in its lane only). One transaction at a time; when a write and a read are both
+// offered they take turns.
+//
+// The bus address is registered one cycle after the AXI address is taken (LOOKUP), so the
+// request the crossbar sees never changes while it waits, and the remap lookup is not in the
+// crossbar's combinational path.
+
+module xdie_host_port #(
+  parameter int unsigned DW = xdie_soc_addr_pkg::P_DATA_BYTES,
+  parameter int unsigned AW = xdie_soc_addr_pkg::SOC_ADDR_W,
+  localparam int unsigned DIEW = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // this die's id within the package (the DIE field of direct addresses)
+  input  logic [DIEW-1:0] my_die_i,
+  // AXI4-Lite slave
+  input  logic            s_axil_awvalid_i,
+  output logic            s_axil_awready_o,
+  input  logic [31:0]     s_axil_awaddr_i,
+  input  logic            s_axil_wvalid_i,
+  output logic            s_axil_wready_o,
+  input  logic [31:0]     s_axil_wdata_i,
+  input  logic [3:0]      s_axil_wstrb_i,
+  output logic            s_axil_bvalid_o,
+  input  logic            s_axil_bready_i,
+  output logic [1:0]      s_axil_bresp_o,
+  input  logic            s_axil_arvalid_i,
+  output logic            s_axil_arready_o,
+  input  logic [31:0]     s_axil_araddr_i,
+  output logic            s_axil_rvalid_o,
+  input  logic            s_axil_rready_i,
+  output logic [31:0]     s_axil_rdata_o,
+  output logic [1:0]      s_axil_rresp_o,
+  // remap window lookup
+  output logic [31:0]     xt_addr_o,
+  input  logic            hit_i,
+  input  logic [AW-1:0]   soc_addr_i,
+  // xbus master
+  output logic            m_req_valid_o,
+  input  logic            m_req_ready_i,
+  output logic            m_req_write_o,
+  output logic [AW-1:0]   m_req_addr_o,
+  output logic [DW*8-1:0] m_req_wdata_o,
+  output logic [DW-1:0]   m_req_wstrb_o,
+  input  logic            m_rsp_valid_i,
+  output logic            m_rsp_ready_o,
+  input  logic [DW*8-1:0] m_rsp_rdata_i,
+  input  logic [1:0]      m_rsp_err_i
+);
+
+  localparam int unsigned LANES = DW / 4;
+  localparam int unsigned LW    = (LANES > 1) ? $clog2(LANES) : 1;
+  localparam logic [31:0] DIRECT_BASE = 32'(xdie_soc_addr_pkg::P_HOST_DIRECT_BASE);
+  localparam int unsigned LOCAL_W = xdie_soc_addr_pkg::LOCAL_W;
+  localparam logic [1:0] DECERR = 2'b11;
+
+  typedef enum logic [2:0] {
+    IDLE,
+    LOOKUP,
+    REQ,
+    RSP,
+    ANSWER
+  } state_e;
+
+  state_e          state_q, state_d;
+  logic            write_q, write_d;
+  logic            rd_first_q, rd_first_d;  // a read goes first when both are offered
+  logic [31:0]     xt_q, xt_d;
+  logic [31:0]     wdata_q, wdata_d;
+  logic [3:0]      wstrb_q, wstrb_d;
+  logic [AW-1:0]   addr_q, addr_d;
+  logic [31:0]     rdata_q, rdata_d;
+  logic [1:0]      err_q, err_d;
+
+  logic            take_w, take_r;
+  logic            direct;
+  logic [AW-1:0]   direct_addr;
+  logic [LW-1:0]   lane;
+  logic [31:0]     direct_off;
+
+  assign take_w = (state_q == IDLE) && s_axil_awvalid_i && s_axil_wvalid_i &&
+                  !(rd_first_q && s_axil_arvalid_i);
+  assign take_r = (state_q == IDLE) && s_axil_arvalid_i && !take_w;
+
+  assign s_axil_awready_o = take_w;
+  assign s_axil_wready_o  = take_w;
+  assign s_axil_arready_o = take_r;
+
+  assign xt_addr_o   = xt_q;
+  assign direct      = (xt_q >= DIRECT_BASE);
+  assign direct_off  = xt_q - DIRECT_BASE;
+  assign direct_addr = xdie_soc_addr_pkg::local_set_die(
+      xdie_soc_addr_pkg::local_set_local('0, LOCAL_W'(direct_off)), my_die_i);
+  assign lane        = LW'(addr_q >> 2);
+
+  assign m_req_valid_o = (state_q == REQ);
+  assign m_req_write_o = write_q;
+  assign m_req_addr_o  = addr_q;
+  assign m_req_wdata_o = {LANES{wdata_q}};
+  assign m_req_wstrb_o = DW'(wstrb_q) << (32'(lane) * 4);
+  assign m_rsp_ready_o = (state_q == RSP);
+
+  assign s_axil_bvalid_o = (state_q == ANSWER) && write_q;
+  assign s_axil_bresp_o  = err_q;
+  assign s_axil_rvalid_o = (state_q == ANSWER) && !write_q;
+  assign s_axil_rdata_o  = rdata_q;
+  assign s_axil_rresp_o  = err_q;
+
+  always_comb begin
+    state_d    = state_q;
+    write_d    = write_q;
+    rd_first_d = rd_first_q;
+    xt_d       = xt_q;
+    wdata_d    = wdata_q;
+    wstrb_d    = wstrb_q;
+    addr_d     = addr_q;
+    rdata_d    = rdata_q;
+    err_d      = err_q;
+    unique case (state_q)
+      IDLE: begin
+        if (take_w) begin
+          state_d    = LOOKUP;
+          write_d    = 1'b1;
+          rd_first_d = 1'b1;
+          xt_d       = s_axil_awaddr_i;
+          wdata_d    = s_axil_wdata_i;
+          wstrb_d    = s_axil_wstrb_i;
+        end else if (take_r) begin
+          state_d    = LOOKUP;
+          write_d    = 1'b0;
+          rd_first_d = 1'b0;
+          xt_d       = s_axil_araddr_i;
+        end
+      end
+      LOOKUP: begin
+        addr_d  = direct ? direct_addr : soc_addr_i;
+        rdata_d = '0;
+        err_d   = 2'b00;
+        if (direct || hit_i) begin
+          state_d = REQ;
+        end else begin
+          state_d = ANSWER;
+          err_d   = DECERR;
+        end
+      end
+      REQ: begin
+        if (m_req_ready_i) begin
+          state_d = RSP;
+        end
+      end
+      RSP: begin
+        if (m_rsp_valid_i) begin
+          state_d = ANSWER;
+          rdata_d = 32'(m_rsp_rdata_i >> (32'(lane) * 32));
+          err_d   = m_rsp_err_i;
+        end
+      end
+      ANSWER: begin
+        if (write_q ? s_axil_bready_i : s_axil_rready_i) begin
+          state_d = IDLE;
+        end
+      end
+      default: state_d = IDLE;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= IDLE;
+      write_q    <= 1'b0;
+      rd_first_q <= 1'b0;
+      xt_q       <= '0;
+      wdata_q    <= '0;
+      wstrb_q    <= '0;
+      addr_q     <= '0;
+      rdata_q    <= '0;
+      err_q      <= 2'b00;
+    end else begin
+      state_q    <= state_d;
+      write_q    <= write_d;
+      rd_first_q <= rd_first_d;
+      xt_q       <= xt_d;
+      wdata_q    <= wdata_d;
+      wstrb_q    <= wstrb_d;
+      addr_q     <= addr_d;
+      rdata_q    <= rdata_d;
+      err_q      <= err_d;
+    end
+  end
+
+endmodule
