@@ -74,7 +74,8 @@ module xdie_sbuf #(
   assign m_req_valid_o = s_req_valid_i && !full;
   assign s_req_ready_o = m_req_ready_i && !full;
   assign m_req_write_o = s_req_write_i || bad;
-  assign m_req_addr_o  = AW'(32'(part) * BACKING) + AW'(byte_off);
+  // A decode error goes to address 0: a write without strobes touches nothing anywhere.
+  assign m_req_addr_o  = bad ? '0 : AW'(32'(part) * BACKING) + AW'(byte_off);
   assign m_req_wdata_o = s_req_wdata_i;
   assign m_req_wstrb_o = bad ? '0 : s_req_wstrb_i;
 

@@ -13,8 +13,8 @@
 // requests in flight.
 
 module xdie_xbar #(
-  parameter int unsigned NM          = 2,
-  parameter int unsigned NS          = 2,
+  parameter int unsigned NM          = 3,
+  parameter int unsigned NS          = 3,
   parameter int unsigned DW          = xdie_soc_addr_pkg::P_DATA_BYTES,
   parameter int unsigned AW          = xdie_soc_addr_pkg::SOC_ADDR_W,
   parameter int unsigned OUTSTANDING = 4,
