@@ -115,14 +115,19 @@ module xdie_xbar #(
     for (int unsigned s = 0; s < NS; s++) begin
       logic [MW-1:0] g;
       g = gnt_id[s*MW +: MW];
-      s_req_valid_o[s]               = gnt_any[s];
-      s_req_write_o[s]               = m_req_write_i[g];
-      s_req_addr_o[s*AW +: AW]       = m_req_addr_i[g*AW +: AW];
-      s_req_wdata_o[s*DW*8 +: DW*8]  = m_req_wdata_i[g*DW*8 +: DW*8];
-      s_req_wstrb_o[s*DW +: DW]      = m_req_wstrb_i[g*DW +: DW];
-      s_acc[s]                       = gnt_any[s] && s_req_ready_i[s];
-      lock_d[s]                      = gnt_any[s] && !s_req_ready_i[s];
-      lock_id_d[s*MW +: MW]          = g;
+      // Select by comparison, not by a variable part-select: yosys builds a shifter for those.
+      for (int unsigned m = 0; m < NM; m++) begin
+        if (g == MW'(m)) begin
+          s_req_write_o[s]              = m_req_write_i[m];
+          s_req_addr_o[s*AW +: AW]      = m_req_addr_i[m*AW +: AW];
+          s_req_wdata_o[s*DW*8 +: DW*8] = m_req_wdata_i[m*DW*8 +: DW*8];
+          s_req_wstrb_o[s*DW +: DW]     = m_req_wstrb_i[m*DW +: DW];
+        end
+      end
+      s_req_valid_o[s]      = gnt_any[s];
+      s_acc[s]              = gnt_any[s] && s_req_ready_i[s];
+      lock_d[s]             = gnt_any[s] && !s_req_ready_i[s];
+      lock_id_d[s*MW +: MW] = g;
       if (s_acc[s]) begin
         last_d[s*MW +: MW] = g;
       end
@@ -132,8 +137,10 @@ module xdie_xbar #(
   always_comb begin
     m_req_ready_o = '0;
     for (int unsigned s = 0; s < NS; s++) begin
-      if (s_acc[s]) begin
-        m_req_ready_o[gnt_id[s*MW +: MW]] = 1'b1;
+      for (int unsigned m = 0; m < NM; m++) begin
+        if (s_acc[s] && (gnt_id[s*MW +: MW] == MW'(m))) begin
+          m_req_ready_o[m] = 1'b1;
+        end
       end
     end
   end
@@ -149,8 +156,18 @@ module xdie_xbar #(
     for (int unsigned s = 0; s < NS; s++) begin
       fifo_empty[s] = (fcnt_q[s*CW +: CW] == '0);
       fifo_full[s]  = (fcnt_q[s*CW +: CW] == MAX_OUT);
-      head_id[s*MW +: MW] = fifo_q[(s*OUTSTANDING + 32'(rptr_q[s*PW +: PW]))*MW +: MW];
-      s_rsp_ready_o[s] = !fifo_empty[s] && m_rsp_ready_i[head_id[s*MW +: MW]];
+      head_id[s*MW +: MW] = '0;
+      for (int unsigned k = 0; k < OUTSTANDING; k++) begin
+        if (rptr_q[s*PW +: PW] == PW'(k)) begin
+          head_id[s*MW +: MW] = fifo_q[(s*OUTSTANDING + k)*MW +: MW];
+        end
+      end
+      s_rsp_ready_o[s] = 1'b0;
+      for (int unsigned m = 0; m < NM; m++) begin
+        if (!fifo_empty[s] && (head_id[s*MW +: MW] == MW'(m))) begin
+          s_rsp_ready_o[s] = m_rsp_ready_i[m];
+        end
+      end
       s_pop[s] = s_rsp_valid_i[s] && s_rsp_ready_o[s];
     end
   end
@@ -163,11 +180,13 @@ module xdie_xbar #(
     for (int unsigned s = 0; s < NS; s++) begin
       logic [MW-1:0] h;
       h = head_id[s*MW +: MW];
-      if (s_rsp_valid_i[s] && !fifo_empty[s]) begin
-        m_rsp_valid_o[h]             = 1'b1;
-        m_rsp_rdata_o[h*DW*8 +: DW*8] = m_rsp_rdata_o[h*DW*8 +: DW*8] |
-                                        s_rsp_rdata_i[s*DW*8 +: DW*8];
-        m_rsp_err_o[h*2 +: 2]        = m_rsp_err_o[h*2 +: 2] | s_rsp_err_i[s*2 +: 2];
+      for (int unsigned m = 0; m < NM; m++) begin
+        if (s_rsp_valid_i[s] && !fifo_empty[s] && (h == MW'(m))) begin
+          m_rsp_valid_o[m]              = 1'b1;
+          m_rsp_rdata_o[m*DW*8 +: DW*8] = m_rsp_rdata_o[m*DW*8 +: DW*8] |
+                                          s_rsp_rdata_i[s*DW*8 +: DW*8];
+          m_rsp_err_o[m*2 +: 2]         = m_rsp_err_o[m*2 +: 2] | s_rsp_err_i[s*2 +: 2];
+        end
       end
     end
   end
@@ -179,7 +198,11 @@ module xdie_xbar #(
     fcnt_d = fcnt_q;
     for (int unsigned s = 0; s < NS; s++) begin
       if (s_acc[s]) begin
-        fifo_d[(s*OUTSTANDING + 32'(wptr_q[s*PW +: PW]))*MW +: MW] = gnt_id[s*MW +: MW];
+        for (int unsigned k = 0; k < OUTSTANDING; k++) begin
+          if (wptr_q[s*PW +: PW] == PW'(k)) begin
+            fifo_d[(s*OUTSTANDING + k)*MW +: MW] = gnt_id[s*MW +: MW];
+          end
+        end
         wptr_d[s*PW +: PW] = (wptr_q[s*PW +: PW] == LAST_SLOT) ? '0 : wptr_q[s*PW +: PW] + 1'b1;
       end
       if (s_pop[s]) begin
