@@ -499,7 +499,7 @@ fn parse_bits(s: &str) -> Option<(u32, u32)> {
 }
 
 fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Register> {
-    if r.address_offset.0 % 4 != 0 {
+    if !r.address_offset.0.is_multiple_of(4) {
         return Err(src.err(
             ErrorKind::BadValue,
             format!("{key}.AddressOffset"),
