@@ -1,0 +1,69 @@
+// Synchronous FIFO of DEPTH entries (any depth >= 1) with a registered head: valid/ready on both
+// sides; pushing into a full FIFO is ignored (the credit protocol keeps the link's receive FIFOs
+// from ever seeing that). Used for the link's receive buffers and the D2D port's response order.
+
+module xdie_d2d_fifo #(
+  parameter int unsigned W     = 1,
+  parameter int unsigned DEPTH = 2
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         push_valid_i,
+  output logic         push_ready_o,
+  input  logic [W-1:0] push_data_i,
+  output logic         pop_valid_o,
+  input  logic         pop_ready_i,
+  output logic [W-1:0] pop_data_o
+);
+  localparam int unsigned PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
+  localparam int unsigned CW = $clog2(DEPTH + 1);
+  localparam logic [PW-1:0] LAST = PW'(DEPTH - 1);
+  localparam logic [CW-1:0] FULL = CW'(DEPTH);
+
+  logic [W-1:0]  mem_q [DEPTH];
+  logic [PW-1:0] wptr_d, wptr_q, rptr_d, rptr_q;
+  logic [CW-1:0] count_d, count_q;
+  logic          push, pop;
+
+  assign push_ready_o = (count_q != FULL);
+  assign pop_valid_o  = (count_q != '0);
+  assign pop_data_o   = mem_q[rptr_q];
+  assign push         = push_valid_i && push_ready_o;
+  assign pop          = pop_valid_o && pop_ready_i;
+
+  always_comb begin
+    wptr_d  = wptr_q;
+    rptr_d  = rptr_q;
+    count_d = count_q;
+    if (push) begin
+      wptr_d = (wptr_q == LAST) ? '0 : wptr_q + 1'b1;
+    end
+    if (pop) begin
+      rptr_d = (rptr_q == LAST) ? '0 : rptr_q + 1'b1;
+    end
+    unique case ({push, pop})
+      2'b10:   count_d = count_q + 1'b1;
+      2'b01:   count_d = count_q - 1'b1;
+      default: count_d = count_q;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wptr_q  <= '0;
+      rptr_q  <= '0;
+      count_q <= '0;
+    end else begin
+      wptr_q  <= wptr_d;
+      rptr_q  <= rptr_d;
+      count_q <= count_d;
+    end
+  end
+
+  // Storage is not reset: an entry is only read after it was written.
+  always_ff @(posedge clk_i) begin
+    if (push) begin
+      mem_q[wptr_q] <= push_data_i;
+    end
+  end
+endmodule
