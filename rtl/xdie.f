@@ -21,3 +21,7 @@ rtl/xdie_mem.sv
 rtl/xdie_sbuf.sv
 rtl/xdie_xbus_csr.sv
 rtl/xdie_host_port.sv
+rtl/xdie_d2d_fifo.sv
+rtl/xdie_d2d_channel.sv
+rtl/xdie_d2d_link.sv
+rtl/xdie_d2d_port.sv
