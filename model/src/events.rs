@@ -1,0 +1,238 @@
+//! The event log of a run, and the invariants a run (the model's or the RTL's) must keep.
+//!
+//! The checkers read only landed writes (die, die-local address, bytes, optional tags), which is
+//! what a bus monitor on the RTL sees, so the testbench can feed its own log through them.
+
+use crate::desc::EntryKind;
+use crate::layout::Side;
+use crate::topology::{Core, DieId};
+
+pub type LegId = usize;
+
+/// Who issued a write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Writer {
+    /// A descriptor pair of an SDMA engine; `leg`/`kind` are known to the model (a monitor that
+    /// cannot tell leaves them `None`).
+    Engine {
+        die: DieId,
+        engine: u32,
+        queue: u32,
+        leg: Option<LegId>,
+        kind: Option<EntryKind>,
+    },
+    /// A firmware store (right_push, doorbells).
+    Firmware { core: Core },
+}
+
+/// A write that reached its target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Landed {
+    pub die: DieId,
+    pub local: u64,
+    pub bytes: Vec<u8>,
+    pub by: Writer,
+}
+
+impl Landed {
+    fn leg(&self) -> Option<LegId> {
+        match &self.by {
+            Writer::Engine { leg, .. } => *leg,
+            Writer::Firmware { .. } => None,
+        }
+    }
+    fn engine(&self) -> Option<u32> {
+        match &self.by {
+            Writer::Engine { engine, .. } => Some(*engine),
+            Writer::Firmware { .. } => None,
+        }
+    }
+    fn end(&self) -> u64 {
+        self.local + self.bytes.len() as u64
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    Landed(Landed),
+    /// A tail-pointer increment took effect.
+    Doorbell {
+        die: DieId,
+        engine: u32,
+        side: Side,
+        queue: u32,
+        n: u64,
+        by: Core,
+    },
+    /// A sequencer wait_ge_and_dec was satisfied (the value is already decremented).
+    SemWaitDone {
+        die: DieId,
+        sem: u64,
+        value: i64,
+        by: Core,
+    },
+    /// A descriptor's ring id differed from the queue's: that side halts.
+    RingIdError {
+        die: DieId,
+        engine: u32,
+        side: Side,
+        queue: u32,
+        found: u64,
+        expected: u64,
+    },
+    /// A write or read that decoded to nothing the model backs.
+    Fault {
+        die: DieId,
+        what: String,
+    },
+}
+
+/// What a leg must do, in the form a checker needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LegExpect {
+    pub id: LegId,
+    pub tx_die: DieId,
+    pub rx_die: DieId,
+    /// Destination ranges on the RX die: (die-local start, length), one per partition.
+    pub dst: Vec<(u64, u64)>,
+    /// Die-local address of remote_sem's INC register on the RX die.
+    pub remote_sem_addr: u64,
+    /// Die-local address of local_sem's INC register on the TX die.
+    pub local_sem_addr: u64,
+    pub n_engines: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("leg {leg}: {what}")]
+pub struct Violation {
+    pub leg: LegId,
+    pub what: String,
+}
+
+fn inc_value(w: &Landed) -> i64 {
+    let mut b = [0u8; 4];
+    let n = w.bytes.len().min(4);
+    b[..n].copy_from_slice(&w.bytes[..n]);
+    i32::from_le_bytes(b) as i64
+}
+
+/// Check every invariant of one leg against an ordered list of landed writes.
+pub fn check_leg(writes: &[Landed], leg: &LegExpect) -> Result<(), Violation> {
+    let fail = |what: String| Violation { leg: leg.id, what };
+    let mine: Vec<(usize, &Landed)> = writes
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.leg().is_none_or(|l| l == leg.id))
+        .collect();
+    let in_dst = |w: &Landed| {
+        w.die == leg.rx_die && leg.dst.iter().any(|&(s, n)| w.local < s + n && w.end() > s)
+    };
+
+    // Every byte lands once, inside its destination.
+    let mut spans = Vec::new();
+    let mut last_data = None;
+    let mut last_data_of_engine = std::collections::BTreeMap::new();
+    for &(i, w) in &mine {
+        let tagged_data = matches!(
+            w.by,
+            Writer::Engine {
+                kind: Some(EntryKind::Data { .. }),
+                ..
+            }
+        );
+        if !(in_dst(w) || tagged_data) {
+            continue;
+        }
+        let inside = w.die == leg.rx_die
+            && leg
+                .dst
+                .iter()
+                .any(|&(s, n)| w.local >= s && w.end() <= s + n);
+        if !inside {
+            return Err(fail(format!(
+                "data write [{:#x}, {:#x}) on {} leaves the destination",
+                w.local,
+                w.end(),
+                w.die
+            )));
+        }
+        spans.push((w.local, w.end()));
+        last_data = Some(i);
+        if let Some(e) = w.engine() {
+            last_data_of_engine.insert(e, i);
+        }
+    }
+    spans.sort_unstable();
+    for pair in spans.windows(2) {
+        if pair[1].0 < pair[0].1 {
+            return Err(fail(format!(
+                "bytes [{:#x}, {:#x}) landed more than once",
+                pair[1].0,
+                pair[0].1.min(pair[1].1)
+            )));
+        }
+    }
+    let landed: u64 = spans.iter().map(|(s, e)| e - s).sum();
+    let want: u64 = leg.dst.iter().map(|&(_, n)| n).sum();
+    if landed != want {
+        return Err(fail(format!(
+            "{landed:#x} of {want:#x} destination bytes landed"
+        )));
+    }
+
+    // remote_sem reaches its target only after the last data byte; each engine's increment
+    // comes after that engine's own data (write_barrier).
+    let remote: Vec<(usize, &Landed)> = mine
+        .iter()
+        .filter(|(_, w)| w.die == leg.rx_die && w.local == leg.remote_sem_addr)
+        .copied()
+        .collect();
+    let sum: i64 = remote.iter().map(|(_, w)| inc_value(w)).sum();
+    if sum != leg.n_engines as i64 {
+        return Err(fail(format!(
+            "remote_sem rose by {sum}, expected {}",
+            leg.n_engines
+        )));
+    }
+    let mut acc = 0i64;
+    for &(i, w) in &remote {
+        acc += inc_value(w);
+        if acc >= leg.n_engines as i64 && last_data.is_some_and(|d| d > i) {
+            return Err(fail(
+                "remote_sem reached its target before the last data byte landed".into(),
+            ));
+        }
+        if let Some(e) = w.engine() {
+            if last_data_of_engine.get(&e).is_some_and(|&d| d > i) {
+                return Err(fail(format!(
+                    "engine {e}'s remote_sem increment landed before its data"
+                )));
+            }
+        }
+    }
+
+    // local_sem rises by the number of engines.
+    let local: i64 = mine
+        .iter()
+        .filter(|(_, w)| w.die == leg.tx_die && w.local == leg.local_sem_addr)
+        .map(|(_, w)| inc_value(w))
+        .sum();
+    if local != leg.n_engines as i64 {
+        return Err(fail(format!(
+            "local_sem rose by {local}, expected {}",
+            leg.n_engines
+        )));
+    }
+    Ok(())
+}
+
+/// The landed writes of an event log, in order.
+pub fn landed(events: &[Event]) -> Vec<Landed> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Landed(l) => Some(l.clone()),
+            _ => None,
+        })
+        .collect()
+}

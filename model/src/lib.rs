@@ -1,0 +1,77 @@
+//! xdie-model: the golden transaction-level model of xdie's SBUF-to-SBUF RDMA legs.
+//!
+//! Pure Rust, no cycles, no Verilator. Every offset, count, width and field position comes from
+//! the parsed CSR model (`xdie_gen::load`); see [`layout::Layout`]. The protocol below is xdie's
+//! reconstruction of the seed's gen/start primitives. It binds the firmware-like RTL driver of
+//! the testbench as much as this model.
+//!
+//! # System
+//! Packages × dies (the DIE field's width gives the count per package). Per die: SBUF (partition
+//! p, byte b at SBUF base + p * SBUF_PARTITION_STRIDE + b, backed up to SBUF_BACKING_BYTES per
+//! partition), HBM (descriptor rings and the constant 1), one EVT_SEM (signed 32-bit semaphores
+//! behind READ/SET/INC/DEC windows), and SDMA_ENGINES engines, each with an M2S and an S2M queue
+//! group. A core is (package chip id, core id in the package); its die is bit 1 of the core id
+//! ([`topology`]). Each core runs two Q7 contexts: PRID = 2 * core id + lane; the odd lane issues
+//! TX legs, the even lane RX legs. The engines of a leg (`dma_engine_mask`) are SDMA engines of
+//! the TX die, on queue `queue` of each.
+//!
+//! # Rings
+//! The ring of (engine, side, queue) lives in the HBM of the engine's die at
+//! [`System::ring_base`], `Config::ring_len` descriptors long; the 4-byte constant 1 follows the
+//! rings ([`System::const_one_addr`]). Software stamps each descriptor with the ring id of its
+//! position: `initial_ring_id` for the first lap, advancing modulo 2^ring_id_width each time the
+//! position wraps. A mismatch makes the engine log a ring-id error and halt that side.
+//!
+//! # rdma_desc_gen (op 8)
+//! Partitions `0..partitions` are split over the mask's engines in ascending engine order,
+//! contiguously, as evenly as possible (the first `partitions % n` engines take one more). For
+//! each engine, one entry per partition of its share and per `max_len_code` chunk of
+//! `free_dim_bytes` (LEN = chunk bytes, LEN 0 encodes max_len_code), then two semaphore entries:
+//! LOCAL, then REMOTE. TX writes the M2S entries: data BUF_PTR = the source in TX's SBUF
+//! (die-local: LOCAL | DIE = TX die), both semaphore entries read the constant 1 from TX HBM, the
+//! REMOTE one has WRITE_BARRIER set. RX writes the matching S2M entries into the same (TX-die)
+//! rings through a remap window: data BUF_PTR = the destination folded for the TX engines
+//! (`fold_neighbor(dst_local, rx_die)` for the other die of the package, `fold_chip_id(dst_local,
+//! rx_die, rx_chip)` for another package, die-local for the same die); LOCAL BUF_PTR = TX's
+//! EVT_SEM INC window + 4 * local_sem (TX-die local); REMOTE BUF_PTR = RX's EVT_SEM INC window +
+//! 4 * remote_sem, folded like the data. Why each side writes that ring: every core writes only
+//! the ring whose doorbell it rings (TX: M2S, RX: S2M), so no doorbell ever publishes entries
+//! another core wrote. The peer core is (`remote_routing_id` as chip id, `remote_core_id`).
+//!
+//! # rdma_desc_start (op 9)
+//! `role != PRID & 1` is a hard error, and so is a PRID that is not the core's. The
+//! DescriptorStream guard: `num_descriptors` must equal the descriptors the matching gen wrote
+//! (all engines together), and each engine's unposted entries must equal its share's data
+//! entries + 2; anything else is a hard error. RX then writes, per engine, S2M RDRTP_inc = that
+//! engine's count, and right_push: a routed INC of `go_sem` (1) in TX's EVT_SEM. TX waits
+//! `go_sem >= 1` and decrements it (left_pop, sequencer subop wait_ge_and_dec), then writes, per
+//! engine, M2S TDRTP_inc = that engine's count: the launch. An engine executes a queue's pair only
+//! while both rings hold posted descriptors, so a TX that fires early is held, never lost.
+//!
+//! # Completion and chains
+//! Every engine's LOCAL entry adds 1 to TX's local_sem (local_sem rises by the number of
+//! engines: source released); every engine's REMOTE entry adds 1 to RX's remote_sem after that
+//! engine's data (write_barrier), so remote_sem reaches n_engines only after all data landed.
+//! The next leg's start on the receiving core is preceded by wait_ge_and_dec(remote_sem,
+//! n_engines) on its own EVT_SEM ([`System::wait_ge_and_dec`]).
+
+pub mod desc;
+pub mod error;
+pub mod events;
+pub mod layout;
+mod mem;
+pub mod route;
+pub mod state;
+pub mod system;
+pub mod topology;
+pub mod word;
+
+pub use desc::{Descriptor, EntryKind};
+pub use error::{ModelError, Result};
+pub use events::{check_leg, landed, Event, Landed, LegExpect, LegId, Violation, Writer};
+pub use layout::{Layout, SemOp, Side};
+pub use route::Reach;
+pub use state::EndState;
+pub use system::{Config, FwStep, FwWrite, GenOutput, Leg, RunReport, System};
+pub use topology::{Core, DieId, Lane, Topology};
+pub use word::{GenWord, StartWord};

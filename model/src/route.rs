@@ -1,0 +1,82 @@
+//! Routed SoC addresses: the fold a sender applies, and the decode every die's fabric applies
+//! (the same rule as the generated `xdie_addr_decoder`).
+
+use crate::error::{ModelError, Result};
+use crate::layout::Layout;
+use crate::topology::DieId;
+
+/// How the target of a write is reached from the die that issues it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Same die: LOCAL with DIE = this die, no routing bits.
+    SameDie,
+    /// Other die of the package: `fold_neighbor`.
+    Neighbor,
+    /// Another package: `fold_chip_id`.
+    ChipId,
+}
+
+pub fn reach(from: DieId, to: DieId) -> Reach {
+    if from.chip != to.chip {
+        Reach::ChipId
+    } else if from.die != to.die {
+        Reach::Neighbor
+    } else {
+        Reach::SameDie
+    }
+}
+
+impl Layout {
+    /// Bit of the chip id that coincides with the neighbor view's NEIGHBOR_ROUTE bit, if any.
+    fn chip_route_bit(&self) -> Option<u32> {
+        let nr = self.f_neighbor_route.lsb;
+        let c = &self.f_chip;
+        (nr >= c.lsb && nr <= c.msb()).then(|| nr - c.lsb)
+    }
+
+    /// The SoC address die `from` puts on the bus to reach die-local `local` of die `to`.
+    pub fn fold_for(&self, from: DieId, to: DieId, local: u64) -> Result<u64> {
+        Ok(match reach(from, to) {
+            Reach::SameDie => self.die_local(to.die, local),
+            Reach::Neighbor => self.soc.apply_fold(&self.fold_neighbor, &[local, to.die]),
+            Reach::ChipId => {
+                if self
+                    .chip_route_bit()
+                    .is_some_and(|b| (to.chip >> b) & 1 == 1)
+                    || to.chip > self.f_chip.value_mask() as u64
+                {
+                    return Err(ModelError::UnroutableChipId { chip: to.chip });
+                }
+                self.soc
+                    .apply_fold(&self.fold_chip_id, &[local, to.die, to.chip])
+            }
+        })
+    }
+
+    /// Where a SoC address issued on die `from` lands: the target die and its die-local address.
+    pub fn route(&self, from: DieId, addr: u64) -> Result<(DieId, u64)> {
+        let a = addr as u128;
+        let err = |why: &str| ModelError::Route {
+            from,
+            addr,
+            why: why.into(),
+        };
+        if addr & !self.soc.mask() != 0 {
+            return Err(err("bits above the SoC address width"));
+        }
+        let local = self.f_local.get(a) as u64;
+        let die = self.f_die.get(a) as u64;
+        let chip = if self.f_valid.get(a) == 1 {
+            if self.f_neighbor_route.get(a) == 1 {
+                from.chip
+            } else {
+                self.f_chip.get(a) as u64
+            }
+        } else if self.f_chip.get(a) != 0 {
+            return Err(err("routing bits set without the id-valid bit"));
+        } else {
+            from.chip
+        };
+        Ok((DieId { chip, die }, local))
+    }
+}

@@ -1,0 +1,161 @@
+//! The 64-byte ExtendedInst words of rdma_desc_gen (op 8) and rdma_desc_start (op 9), encoded and
+//! decoded at the byte offsets `csrs/ext_inst.yaml` gives (little-endian integers).
+
+use crate::error::{ModelError, Result};
+use xdie_gen::{Csrs, ExtWord};
+
+/// rdma_desc_gen: build one side of a leg's rings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GenWord {
+    /// 0 = RX (sink), 1 = TX (source).
+    pub role: u64,
+    pub dma_engine_mask: u64,
+    pub free_dim_bytes: u64,
+    pub partitions: u64,
+    pub queue: u64,
+    pub local_sem: u64,
+    pub remote_sem: u64,
+    pub remote_core_id: u64,
+    pub remote_routing_id: u64,
+    pub src_addr: u64,
+    pub dst_addr: u64,
+    pub peer_base: u64,
+}
+
+/// rdma_desc_start: arm (RX) or launch (TX) one side of a leg.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StartWord {
+    pub role: u64,
+    pub dma_engine_mask: u64,
+    /// Descriptors of the whole leg on this side (all engines together).
+    pub num_descriptors: u64,
+    pub queue: u64,
+    pub go_sem: u64,
+    pub local_sem: u64,
+    pub remote_sem: u64,
+    pub remote_core_id: u64,
+    pub remote_routing_id: u64,
+    pub dst_addr: u64,
+}
+
+fn word<'a>(csrs: &'a Csrs, name: &str) -> Result<&'a ExtWord> {
+    csrs.word(name)
+        .ok_or_else(|| ModelError::Csrs(format!("ExtendedInst word {name}")))
+}
+
+fn put(w: &ExtWord, buf: &mut [u8], name: &str, value: u64) -> Result<()> {
+    let f = w
+        .field(name)
+        .ok_or_else(|| ModelError::Csrs(format!("{}: field {name}", w.name)))?;
+    if f.bytes < 8 && value >> (8 * f.bytes) != 0 {
+        return Err(ModelError::FieldOverflow {
+            word: w.name.clone(),
+            field: name.into(),
+            value,
+            bytes: f.bytes,
+        });
+    }
+    let le = value.to_le_bytes();
+    let (o, n) = (f.offset as usize, f.bytes as usize);
+    buf.get_mut(o..o + n)
+        .ok_or_else(|| ModelError::Csrs(format!("{}: field {name} past the word", w.name)))?
+        .copy_from_slice(&le[..n]);
+    Ok(())
+}
+
+fn get(w: &ExtWord, buf: &[u8], name: &str) -> Result<u64> {
+    let f = w
+        .field(name)
+        .ok_or_else(|| ModelError::Csrs(format!("{}: field {name}", w.name)))?;
+    let (o, n) = (f.offset as usize, f.bytes as usize);
+    let bytes = buf
+        .get(o..o + n)
+        .ok_or_else(|| ModelError::Csrs(format!("{}: field {name} past the word", w.name)))?;
+    Ok(bytes
+        .iter()
+        .rev()
+        .fold(0u64, |acc, &b| (acc << 8) | b as u64))
+}
+
+fn new_buf(w: &ExtWord) -> Result<Vec<u8>> {
+    let mut buf = vec![0u8; w.bytes as usize];
+    put(w, &mut buf, "sub_opcode", w.sub_opcode as u64)?;
+    Ok(buf)
+}
+
+fn check_buf(w: &ExtWord, buf: &[u8]) -> Result<()> {
+    if buf.len() != w.bytes as usize {
+        return Err(ModelError::WordLength {
+            word: w.name.clone(),
+            expected: w.bytes as usize,
+            found: buf.len(),
+        });
+    }
+    let found = get(w, buf, "sub_opcode")?;
+    if found != w.sub_opcode as u64 {
+        return Err(ModelError::WrongSubOpcode {
+            word: w.name.clone(),
+            expected: w.sub_opcode as u64,
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// The (field name, value) pairs of a word, in one list so encode and decode cannot diverge.
+macro_rules! word_codec {
+    ($ty:ident, $name:literal, [$($f:ident),* $(,)?]) => {
+        impl $ty {
+            pub const WORD: &'static str = $name;
+
+            pub fn encode(&self, csrs: &Csrs) -> Result<Vec<u8>> {
+                let w = word(csrs, $name)?;
+                let mut buf = new_buf(w)?;
+                $(put(w, &mut buf, stringify!($f), self.$f)?;)*
+                Ok(buf)
+            }
+
+            pub fn decode(csrs: &Csrs, buf: &[u8]) -> Result<$ty> {
+                let w = word(csrs, $name)?;
+                check_buf(w, buf)?;
+                Ok($ty { $($f: get(w, buf, stringify!($f))?,)* })
+            }
+        }
+    };
+}
+
+word_codec!(
+    GenWord,
+    "rdma_desc_gen",
+    [
+        role,
+        dma_engine_mask,
+        free_dim_bytes,
+        partitions,
+        queue,
+        local_sem,
+        remote_sem,
+        remote_core_id,
+        remote_routing_id,
+        src_addr,
+        dst_addr,
+        peer_base,
+    ]
+);
+
+word_codec!(
+    StartWord,
+    "rdma_desc_start",
+    [
+        role,
+        dma_engine_mask,
+        num_descriptors,
+        queue,
+        go_sem,
+        local_sem,
+        remote_sem,
+        remote_core_id,
+        remote_routing_id,
+        dst_addr,
+    ]
+);
