@@ -55,6 +55,20 @@
 //! The next leg's start on the receiving core is preceded by wait_ge_and_dec(remote_sem,
 //! n_engines) on its own EVT_SEM ([`System::wait_ge_and_dec`]).
 
+//! # What a driver must do besides gen and start
+//! Program every (engine, side, queue) ring it uses: base = [`System::ring_base`], length =
+//! `Config::ring_len`, prefetch enabled; store the constant 1 (`sem_bytes` little-endian bytes)
+//! at [`System::const_one_addr`] in every die's HBM. Doorbells are per-engine queue registers
+//! (shares may differ by one partition, so one broadcast value would not fit every engine).
+//! `peer_base`, when nonzero, must name the peer's die in its DIE bit (seed §2.4); the peer's
+//! die otherwise comes from the topology.
+//!
+//! # Checking a run
+//! [`System::events`] logs every landed write, doorbell, satisfied wait, ring-id error and
+//! fault in order; [`check_leg`] checks one leg's invariants on any ordered list of landed
+//! writes (the model's or a bus monitor's), and [`System::end_state`] gives the SBUF bytes,
+//! semaphores and queue registers a scoreboard compares.
+
 pub mod desc;
 pub mod error;
 pub mod events;

@@ -43,6 +43,8 @@ struct Ring {
     tail: u64,
     /// Written by software (posted or not).
     written: u64,
+    /// Handed to a start (its doorbell may still be queued behind a wait).
+    claimed: u64,
     halted: bool,
     tags: BTreeMap<u64, (LegId, EntryKind)>,
 }
@@ -406,6 +408,13 @@ impl System {
         };
         self.topology.check_core(peer)?;
         let (queue, engines) = self.check_geometry(w)?;
+        let peer_die = self.die_of(peer).die;
+        if w.peer_base != 0 && self.layout.f_die.get(w.peer_base as u128) as u64 != peer_die {
+            return Err(ModelError::Impossible(format!(
+                "peer_base {:#x} names another die than the peer's die {peer_die}",
+                w.peer_base
+            )));
+        }
         let (tx, rx) = match role {
             Lane::Tx => (core, peer),
             Lane::Rx => (peer, core),
@@ -593,6 +602,13 @@ impl System {
                 count: self.layout.sem_count,
             });
         }
+        if w.go_sem == w.local_sem {
+            // Both live in TX's EVT_SEM: right_push would count as a source release.
+            return Err(ModelError::Impossible(format!(
+                "go_sem {} is local_sem too",
+                w.go_sem
+            )));
+        }
         let key = (core, w.role);
         let Some((leg_id, counts)) = self.pending.get(&key).and_then(|q| q.front()).cloned() else {
             return Err(ModelError::StartWithoutGen { core, role: w.role });
@@ -630,7 +646,7 @@ impl System {
                 .dies
                 .get(&leg.tx_die)
                 .and_then(|d| d.rings.get(&(*e, leg.queue)))
-                .map_or(0, |r| r[side_idx(side)].written - r[side_idx(side)].tail);
+                .map_or(0, |r| r[side_idx(side)].written - r[side_idx(side)].claimed);
             if wrote != expected {
                 return Err(ModelError::DescriptorCount {
                     engine: Some(*e),
@@ -641,6 +657,15 @@ impl System {
         }
         if let Some(q) = self.pending.get_mut(&key) {
             q.pop_front();
+        }
+        for &(e, n) in &counts {
+            if let Some(r) = self
+                .dies
+                .get_mut(&leg.tx_die)
+                .and_then(|d| d.rings.get_mut(&(e, leg.queue)))
+            {
+                r[side_idx(side)].claimed += n;
+            }
         }
 
         let me = self.die_of(core);
@@ -852,6 +877,16 @@ impl System {
         }
         let heads = [rings[0].head, rings[1].head];
         let tag = rings[0].tags.get(&heads[0]).copied();
+        let partner = rings[1].tags.get(&heads[1]).copied();
+        if tag.is_some() && partner.is_some() && tag != partner {
+            // Two legs' gens interleaved on one queue: the hardware pairs by position anyway.
+            self.events.push(Event::Fault {
+                die,
+                what: format!(
+                    "engine {e} queue {q}: M2S entry {tag:?} paired with S2M entry {partner:?}"
+                ),
+            });
+        }
         let mut descs = Vec::new();
         let mut bad = false;
         for side in SIDES {

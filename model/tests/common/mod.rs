@@ -24,6 +24,7 @@ pub fn pattern(die: DieId, p: u64, offset: u64, n: u64) -> Vec<u8> {
         .collect()
 }
 
+#[derive(Debug, Clone, Copy)]
 pub struct LegSpec {
     pub tx: Core,
     pub rx: Core,
