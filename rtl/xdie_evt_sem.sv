@@ -146,13 +146,14 @@ module xdie_evt_sem (
   end
 
   // ------------------------------------------------------------------ storage
-  logic [N_EVT-1:0]         evt_q, evt_d;
-  // Flat vectors: yosys 0.23 does not parse multi-dimensional packed arrays.
-  logic [N_SEM*SW-1:0]      sem_q, sem_d;
+  logic [N_EVT-1:0] evt_q;
+  // An unpacked array written only at the indices the write ports name: the simulation cost of
+  // a cycle follows the number of ports, not the number of semaphores.
+  logic [SW-1:0]    sem_q [N_SEM];
 
   // One indexed read mux per write port; the bus one is also the readback.
   logic [SW-1:0] bus_cur;
-  assign bus_cur = sem_q[bus_idx*SW +: SW];
+  assign bus_cur = sem_q[bus_idx];
 
   always_comb begin
     req_rdata = 32'h0;
@@ -172,15 +173,13 @@ module xdie_evt_sem (
   assign bus_wr  = req && req_we;
   assign bus_val = req_wdata[SEM_LSB +: SW] & strb_mask[SEM_LSB +: SW];
 
-  always_comb begin
-    evt_d = evt_q;
-    if (bus_wr && hit_evt && req_wstrb[EVT_LSB / 8]) evt_d[evt_idx] = req_wdata[EVT_LSB];
-  end
+  logic evt_we;
+  assign evt_we = bus_wr && hit_evt && req_wstrb[EVT_LSB / 8];
 
   // ------------------------------------------------------------------ sequencer port
   logic seq_is_wait, seq_is_inc, seq_idx_ok, seq_accept, seq_err_d, seq_err_q;
   logic [SW-1:0] seq_cur;
-  assign seq_cur     = sem_q[seq_idx_i*SW +: SW];
+  assign seq_cur     = sem_q[seq_idx_i];
   assign seq_is_wait = (seq_subop_i == xdie_evt_sem_pkg::SEQ_SUBOP_WAIT_GE_DEC);
   assign seq_is_inc  = (seq_subop_i == xdie_evt_sem_pkg::SEQ_SUBOP_INC);
   assign seq_idx_ok  = 1'b1;
@@ -208,7 +207,7 @@ module xdie_evt_sem (
     for (int p = 1; p <= HW; p++) begin
       wp_idx[p*IW +: IW]   = hw_inc_idx_i[(p-1)*IW +: IW];
       wp_valid[p] = hw_inc_valid_i[p-1];
-      wp_cur[p*SW +: SW]   = sem_q[wp_idx[p*IW +: IW]*SW +: SW];
+      wp_cur[p*SW +: SW]   = sem_q[wp_idx[p*IW +: IW]];
       wp_delta[p*SW +: SW] = hw_inc_val_i[(p-1)*SW +: SW];
     end
     wp_valid[SEQ] = seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc);
@@ -234,23 +233,273 @@ module xdie_evt_sem (
     end
   end
 
-  always_comb begin
-    for (int i = 0; i < N_SEM; i++) begin
-      sem_d[i*SW +: SW] = sem_q[i*SW +: SW];
-      for (int p = 0; p < WP; p++) begin
-        if (wp_lead[p] && (wp_idx[p*IW +: IW] == IW'(i))) sem_d[i*SW +: SW] = wp_new[p*SW +: SW];
-      end
-    end
-  end
-
+  // The reset lists every semaphore: Verilator 5.006 rejects a non-blocking array write inside
+  // a loop it does not unroll (BLKLOOPINIT) and yosys 0.23 does not parse '{default: ...}.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       evt_q     <= {N_EVT{xdie_evt_sem_pkg::EVENT_EVENT_SET_RESET}};
-      sem_q     <= {N_SEM{xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET}};
+      sem_q[0] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[1] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[2] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[3] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[4] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[5] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[6] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[7] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[8] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[9] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[10] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[11] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[12] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[13] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[14] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[15] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[16] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[17] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[18] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[19] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[20] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[21] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[22] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[23] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[24] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[25] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[26] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[27] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[28] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[29] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[30] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[31] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[32] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[33] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[34] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[35] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[36] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[37] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[38] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[39] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[40] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[41] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[42] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[43] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[44] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[45] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[46] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[47] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[48] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[49] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[50] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[51] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[52] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[53] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[54] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[55] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[56] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[57] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[58] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[59] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[60] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[61] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[62] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[63] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[64] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[65] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[66] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[67] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[68] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[69] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[70] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[71] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[72] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[73] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[74] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[75] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[76] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[77] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[78] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[79] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[80] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[81] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[82] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[83] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[84] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[85] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[86] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[87] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[88] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[89] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[90] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[91] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[92] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[93] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[94] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[95] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[96] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[97] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[98] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[99] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[100] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[101] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[102] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[103] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[104] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[105] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[106] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[107] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[108] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[109] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[110] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[111] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[112] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[113] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[114] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[115] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[116] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[117] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[118] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[119] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[120] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[121] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[122] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[123] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[124] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[125] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[126] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[127] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[128] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[129] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[130] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[131] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[132] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[133] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[134] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[135] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[136] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[137] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[138] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[139] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[140] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[141] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[142] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[143] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[144] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[145] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[146] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[147] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[148] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[149] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[150] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[151] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[152] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[153] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[154] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[155] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[156] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[157] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[158] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[159] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[160] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[161] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[162] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[163] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[164] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[165] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[166] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[167] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[168] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[169] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[170] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[171] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[172] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[173] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[174] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[175] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[176] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[177] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[178] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[179] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[180] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[181] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[182] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[183] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[184] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[185] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[186] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[187] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[188] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[189] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[190] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[191] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[192] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[193] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[194] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[195] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[196] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[197] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[198] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[199] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[200] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[201] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[202] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[203] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[204] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[205] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[206] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[207] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[208] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[209] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[210] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[211] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[212] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[213] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[214] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[215] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[216] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[217] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[218] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[219] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[220] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[221] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[222] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[223] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[224] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[225] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[226] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[227] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[228] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[229] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[230] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[231] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[232] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[233] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[234] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[235] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[236] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[237] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[238] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[239] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[240] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[241] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[242] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[243] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[244] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[245] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[246] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[247] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[248] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[249] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[250] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[251] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[252] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[253] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[254] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      sem_q[255] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
       seq_err_q <= 1'b0;
     end else begin
-      evt_q     <= evt_d;
-      sem_q     <= sem_d;
+      if (evt_we) evt_q[evt_idx] <= req_wdata[EVT_LSB];
+      for (int p = 0; p < WP; p++) begin
+        if (wp_lead[p]) sem_q[wp_idx[p*IW +: IW]] <= wp_new[p*SW +: SW];
+      end
       seq_err_q <= seq_err_d;
     end
   end

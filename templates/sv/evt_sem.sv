@@ -129,13 +129,14 @@ module xdie_{{ block.name }} (
   end
 
   // ------------------------------------------------------------------ storage
-  logic [N_EVT-1:0]         evt_q, evt_d;
-  // Flat vectors: yosys 0.23 does not parse multi-dimensional packed arrays.
-  logic [N_SEM*SW-1:0]      sem_q, sem_d;
+  logic [N_EVT-1:0] evt_q;
+  // An unpacked array written only at the indices the write ports name: the simulation cost of
+  // a cycle follows the number of ports, not the number of semaphores.
+  logic [SW-1:0]    sem_q [N_SEM];
 
   // One indexed read mux per write port; the bus one is also the readback.
   logic [SW-1:0] bus_cur;
-  assign bus_cur = sem_q[bus_idx*SW +: SW];
+  assign bus_cur = sem_q[bus_idx];
 
   always_comb begin
     req_rdata = 32'h0;
@@ -155,15 +156,13 @@ module xdie_{{ block.name }} (
   assign bus_wr  = req && req_we;
   assign bus_val = req_wdata[SEM_LSB +: SW] & strb_mask[SEM_LSB +: SW];
 
-  always_comb begin
-    evt_d = evt_q;
-    if (bus_wr && hit_evt && req_wstrb[EVT_LSB / 8]) evt_d[evt_idx] = req_wdata[EVT_LSB];
-  end
+  logic evt_we;
+  assign evt_we = bus_wr && hit_evt && req_wstrb[EVT_LSB / 8];
 
   // ------------------------------------------------------------------ sequencer port
   logic seq_is_wait, seq_is_inc, seq_idx_ok, seq_accept, seq_err_d, seq_err_q;
   logic [SW-1:0] seq_cur;
-  assign seq_cur     = sem_q[seq_idx_i*SW +: SW];
+  assign seq_cur     = sem_q[seq_idx_i];
   assign seq_is_wait = (seq_subop_i == {{ subop_wait }});
   assign seq_is_inc  = (seq_subop_i == {{ subop_inc }});
 {%- if sem_pow2 %}
@@ -199,7 +198,7 @@ module xdie_{{ block.name }} (
 {%- else %}
       wp_valid[p] = hw_inc_valid_i[p-1] && (wp_idx[p*IW +: IW] < IW'(N_SEM));
 {%- endif %}
-      wp_cur[p*SW +: SW]   = sem_q[wp_idx[p*IW +: IW]*SW +: SW];
+      wp_cur[p*SW +: SW]   = sem_q[wp_idx[p*IW +: IW]];
       wp_delta[p*SW +: SW] = hw_inc_val_i[(p-1)*SW +: SW];
     end
     wp_valid[SEQ] = seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc);
@@ -225,23 +224,20 @@ module xdie_{{ block.name }} (
     end
   end
 
-  always_comb begin
-    for (int i = 0; i < N_SEM; i++) begin
-      sem_d[i*SW +: SW] = sem_q[i*SW +: SW];
-      for (int p = 0; p < WP; p++) begin
-        if (wp_lead[p] && (wp_idx[p*IW +: IW] == IW'(i))) sem_d[i*SW +: SW] = wp_new[p*SW +: SW];
-      end
-    end
-  end
-
+  // The reset lists every semaphore: Verilator 5.006 rejects a non-blocking array write inside
+  // a loop it does not unroll (BLKLOOPINIT) and yosys 0.23 does not parse '{default: ...}.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       evt_q     <= {N_EVT{ {{- evt_reset -}} }};
-      sem_q     <= {N_SEM{ {{- sem_reset -}} }};
+{%- for i in 0..n_sem %}
+      sem_q[{{ i }}] <= {{ sem_reset }};
+{%- endfor %}
       seq_err_q <= 1'b0;
     end else begin
-      evt_q     <= evt_d;
-      sem_q     <= sem_d;
+      if (evt_we) evt_q[evt_idx] <= req_wdata[EVT_LSB];
+      for (int p = 0; p < WP; p++) begin
+        if (wp_lead[p]) sem_q[wp_idx[p*IW +: IW]] <= wp_new[p*SW +: SW];
+      end
       seq_err_q <= seq_err_d;
     end
   end
