@@ -1,0 +1,245 @@
+// AXI4-Lite demultiplexer: one slave port fanned out to N master ports.
+//
+// The caller computes the target of each address (aw_sel_i from awaddr, ar_sel_i from araddr,
+// combinationally, valid with the address) so this module holds no address map. A select of N
+// or above means "no target": the transaction is answered DECERR here and no master port moves.
+//
+// Write and read paths are independent, each with one transaction in flight: the slave's AW and
+// W are captured (in either order), offered to the selected master until both handshake, its B
+// is captured and handed back. Address, write data and strobes are shared by all master ports
+// (only the selected port's valid rises), which keeps the fan-out to one register per field.
+
+module xdie_axil_demux #(
+  parameter int unsigned N  = 2,
+  parameter int unsigned AW = 32,
+  localparam int unsigned SELW = $clog2(N + 1)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // AXI4-Lite slave
+  input  logic            s_axil_awvalid_i,
+  output logic            s_axil_awready_o,
+  input  logic [AW-1:0]   s_axil_awaddr_i,
+  input  logic [SELW-1:0] aw_sel_i,
+  input  logic            s_axil_wvalid_i,
+  output logic            s_axil_wready_o,
+  input  logic [31:0]     s_axil_wdata_i,
+  input  logic [3:0]      s_axil_wstrb_i,
+  output logic            s_axil_bvalid_o,
+  input  logic            s_axil_bready_i,
+  output logic [1:0]      s_axil_bresp_o,
+  input  logic            s_axil_arvalid_i,
+  output logic            s_axil_arready_o,
+  input  logic [AW-1:0]   s_axil_araddr_i,
+  input  logic [SELW-1:0] ar_sel_i,
+  output logic            s_axil_rvalid_o,
+  input  logic            s_axil_rready_i,
+  output logic [31:0]     s_axil_rdata_o,
+  output logic [1:0]      s_axil_rresp_o,
+  // AXI4-Lite masters: per-port handshakes, shared payload
+  output logic [N-1:0]    m_axil_awvalid_o,
+  input  logic [N-1:0]    m_axil_awready_i,
+  output logic [AW-1:0]   m_axil_awaddr_o,
+  output logic [N-1:0]    m_axil_wvalid_o,
+  input  logic [N-1:0]    m_axil_wready_i,
+  output logic [31:0]     m_axil_wdata_o,
+  output logic [3:0]      m_axil_wstrb_o,
+  input  logic [N-1:0]    m_axil_bvalid_i,
+  output logic [N-1:0]    m_axil_bready_o,
+  input  logic [N*2-1:0]  m_axil_bresp_i,
+  output logic [N-1:0]    m_axil_arvalid_o,
+  input  logic [N-1:0]    m_axil_arready_i,
+  output logic [AW-1:0]   m_axil_araddr_o,
+  input  logic [N-1:0]    m_axil_rvalid_i,
+  output logic [N-1:0]    m_axil_rready_o,
+  input  logic [N*32-1:0] m_axil_rdata_i,
+  input  logic [N*2-1:0]  m_axil_rresp_i
+);
+
+  localparam logic [1:0] DECERR = 2'b11;
+
+  // ---------------------------------------------------------------- write path
+  logic            aw_full_q, aw_full_d, w_full_q, w_full_d;
+  logic            aw_sent_q, aw_sent_d, w_sent_q, w_sent_d;
+  logic            b_full_q, b_full_d;
+  logic [AW-1:0]   awaddr_q, awaddr_d;
+  logic [SELW-1:0] aw_sel_q, aw_sel_d;
+  logic [31:0]     wdata_q, wdata_d;
+  logic [3:0]      wstrb_q, wstrb_d;
+  logic [1:0]      bresp_q, bresp_d;
+  logic            aw_none, w_issue, aw_hs, w_hs, b_hs;
+
+  assign aw_none          = (32'(aw_sel_q) >= N);
+  // A captured pair goes out until both its handshakes happened, then waits for B.
+  assign w_issue          = aw_full_q && w_full_q && !b_full_q && !aw_none;
+  assign s_axil_awready_o = !aw_full_q;
+  assign s_axil_wready_o  = !w_full_q;
+  assign s_axil_bvalid_o  = b_full_q;
+  assign s_axil_bresp_o   = bresp_q;
+  assign m_axil_awaddr_o  = awaddr_q;
+  assign m_axil_wdata_o   = wdata_q;
+  assign m_axil_wstrb_o   = wstrb_q;
+
+  always_comb begin
+    m_axil_awvalid_o = '0;
+    m_axil_wvalid_o  = '0;
+    m_axil_bready_o  = '0;
+    aw_hs            = 1'b0;
+    w_hs             = 1'b0;
+    b_hs             = 1'b0;
+    for (int unsigned i = 0; i < N; i++) begin
+      if (w_issue && (32'(aw_sel_q) == i)) begin
+        m_axil_awvalid_o[i] = !aw_sent_q;
+        m_axil_wvalid_o[i]  = !w_sent_q;
+        m_axil_bready_o[i]  = 1'b1;
+        aw_hs = !aw_sent_q && m_axil_awready_i[i];
+        w_hs  = !w_sent_q && m_axil_wready_i[i];
+        b_hs  = m_axil_bvalid_i[i];
+      end
+    end
+  end
+
+  always_comb begin
+    aw_full_d = aw_full_q;
+    w_full_d  = w_full_q;
+    aw_sent_d = aw_sent_q || aw_hs;
+    w_sent_d  = w_sent_q || w_hs;
+    b_full_d  = b_full_q;
+    awaddr_d  = awaddr_q;
+    aw_sel_d  = aw_sel_q;
+    wdata_d   = wdata_q;
+    wstrb_d   = wstrb_q;
+    bresp_d   = bresp_q;
+    if (s_axil_awvalid_i && !aw_full_q) begin
+      aw_full_d = 1'b1;
+      awaddr_d  = s_axil_awaddr_i;
+      aw_sel_d  = aw_sel_i;
+    end
+    if (s_axil_wvalid_i && !w_full_q) begin
+      w_full_d = 1'b1;
+      wdata_d  = s_axil_wdata_i;
+      wstrb_d  = s_axil_wstrb_i;
+    end
+    if (aw_full_q && w_full_q && !b_full_q && aw_none) begin
+      b_full_d = 1'b1;
+      bresp_d  = DECERR;
+    end
+    for (int unsigned i = 0; i < N; i++) begin
+      if (b_hs && (32'(aw_sel_q) == i)) begin
+        b_full_d = 1'b1;
+        bresp_d  = m_axil_bresp_i[i*2 +: 2];
+      end
+    end
+    if (b_full_q && s_axil_bready_i) begin
+      aw_full_d = 1'b0;
+      w_full_d  = 1'b0;
+      aw_sent_d = 1'b0;
+      w_sent_d  = 1'b0;
+      b_full_d  = 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------- read path
+  logic            ar_full_q, ar_full_d, ar_sent_q, ar_sent_d, r_full_q, r_full_d;
+  logic [AW-1:0]   araddr_q, araddr_d;
+  logic [SELW-1:0] ar_sel_q, ar_sel_d;
+  logic [31:0]     rdata_q, rdata_d;
+  logic [1:0]      rresp_q, rresp_d;
+  logic            ar_none, r_issue, ar_hs, r_hs;
+
+  assign ar_none          = (32'(ar_sel_q) >= N);
+  assign r_issue          = ar_full_q && !r_full_q && !ar_none;
+  assign s_axil_arready_o = !ar_full_q;
+  assign s_axil_rvalid_o  = r_full_q;
+  assign s_axil_rdata_o   = rdata_q;
+  assign s_axil_rresp_o   = rresp_q;
+  assign m_axil_araddr_o  = araddr_q;
+
+  always_comb begin
+    m_axil_arvalid_o = '0;
+    m_axil_rready_o  = '0;
+    ar_hs            = 1'b0;
+    r_hs             = 1'b0;
+    for (int unsigned i = 0; i < N; i++) begin
+      if (r_issue && (32'(ar_sel_q) == i)) begin
+        m_axil_arvalid_o[i] = !ar_sent_q;
+        m_axil_rready_o[i]  = 1'b1;
+        ar_hs = !ar_sent_q && m_axil_arready_i[i];
+        r_hs  = m_axil_rvalid_i[i];
+      end
+    end
+  end
+
+  always_comb begin
+    ar_full_d = ar_full_q;
+    ar_sent_d = ar_sent_q || ar_hs;
+    r_full_d  = r_full_q;
+    araddr_d  = araddr_q;
+    ar_sel_d  = ar_sel_q;
+    rdata_d   = rdata_q;
+    rresp_d   = rresp_q;
+    if (s_axil_arvalid_i && !ar_full_q) begin
+      ar_full_d = 1'b1;
+      araddr_d  = s_axil_araddr_i;
+      ar_sel_d  = ar_sel_i;
+    end
+    if (ar_full_q && !r_full_q && ar_none) begin
+      r_full_d = 1'b1;
+      rdata_d  = '0;
+      rresp_d  = DECERR;
+    end
+    for (int unsigned i = 0; i < N; i++) begin
+      if (r_hs && (32'(ar_sel_q) == i)) begin
+        r_full_d = 1'b1;
+        rdata_d  = m_axil_rdata_i[i*32 +: 32];
+        rresp_d  = m_axil_rresp_i[i*2 +: 2];
+      end
+    end
+    if (r_full_q && s_axil_rready_i) begin
+      ar_full_d = 1'b0;
+      ar_sent_d = 1'b0;
+      r_full_d  = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      aw_full_q <= 1'b0;
+      w_full_q  <= 1'b0;
+      aw_sent_q <= 1'b0;
+      w_sent_q  <= 1'b0;
+      b_full_q  <= 1'b0;
+      awaddr_q  <= '0;
+      aw_sel_q  <= '0;
+      wdata_q   <= '0;
+      wstrb_q   <= '0;
+      bresp_q   <= '0;
+      ar_full_q <= 1'b0;
+      ar_sent_q <= 1'b0;
+      r_full_q  <= 1'b0;
+      araddr_q  <= '0;
+      ar_sel_q  <= '0;
+      rdata_q   <= '0;
+      rresp_q   <= '0;
+    end else begin
+      aw_full_q <= aw_full_d;
+      w_full_q  <= w_full_d;
+      aw_sent_q <= aw_sent_d;
+      w_sent_q  <= w_sent_d;
+      b_full_q  <= b_full_d;
+      awaddr_q  <= awaddr_d;
+      aw_sel_q  <= aw_sel_d;
+      wdata_q   <= wdata_d;
+      wstrb_q   <= wstrb_d;
+      bresp_q   <= bresp_d;
+      ar_full_q <= ar_full_d;
+      ar_sent_q <= ar_sent_d;
+      r_full_q  <= r_full_d;
+      araddr_q  <= araddr_d;
+      ar_sel_q  <= ar_sel_d;
+      rdata_q   <= rdata_d;
+      rresp_q   <= rresp_d;
+    end
+  end
+
+endmodule

@@ -1,0 +1,568 @@
+// One die: host port, E SDMA engines with their queue groups, the register blocks, SBUF, HBM and
+// the D2D controller, all joined by one xbus crossbar.
+//
+// Crossbar masters: the host port, the D2D port's inbound side, then a read and a write port per
+// engine. Crossbar slaves: SBUF, HBM, the CSR bridge (in front of the AXI4-Lite register
+// blocks), the D2D port's outbound side and an error slave. Every master has its own address
+// decoder; its route and aperture pick the slave:
+//   LOCAL      -> SBUF, HBM, or the CSR bridge for every register-block aperture
+//   PEER_DIE   -> D2D outbound (from the D2D inbound master: error slave, so a request the peer
+//                 mis-translated cannot bounce between the dies)
+//   REMOTE_PKG -> error slave (no C2C link on a package top)
+//   DECERR     -> error slave
+// Behind the CSR bridge an AXI4-Lite demultiplexer picks the block instance from the die-local
+// address with the SoC package's aperture functions; an address in no instance (e.g. an engine
+// aperture instance beyond E) is answered DECERR there.
+//
+// Register-block side channels: the CSR bridge's EVT_SEM increment fast path feeds EVT_SEM
+// hardware increment port 0 (requests from the D2D inbound side reach it through the crossbar
+// too, so port 1 is unused and tied off, as is the sequencer port); the broadcast doorbell's
+// per-engine pulses feed each engine's two queue groups; D2D controller 0's iATU serves the D2D
+// port's lookup and shows its link health (controllers 1..3 are registers only); the remap
+// windows serve the host port's lookup.
+//
+// Parameter defaults are plain numbers (Verilator 5.006 faults on package constants here); the
+// package top passes the die map's values.
+
+module xdie_die #(
+  // SDMA engines (at most the SDMA_M2S aperture's instance count)
+  parameter int unsigned E             = 16,
+  // Bytes per beat
+  parameter int unsigned DW            = 32,
+  // SBUF geometry and backing
+  parameter int unsigned SBUF_PARTS    = 128,
+  parameter int unsigned SBUF_STRIDE   = 32'h200000,
+  parameter int unsigned SBUF_BACKING  = 32'h104000,
+  // HBM bytes
+  parameter int unsigned HBM_BYTES     = 32'h1000000,
+  // Link receive buffers per channel
+  parameter int unsigned LINK_CREDITS  = 40,
+  // Requests in flight per crossbar master and per slave; covers the link round trip so one
+  // engine can keep the link busy
+  parameter int unsigned OUTSTANDING   = 64,
+  localparam int unsigned AW           = xdie_soc_addr_pkg::SOC_ADDR_W,
+  localparam int unsigned DIEW         = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH,
+  localparam int unsigned CHIPW        = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH,
+  localparam int unsigned REQ_W        = 1 + AW + 8 * DW + DW,
+  localparam int unsigned RSP_W        = 8 * DW + 2,
+  localparam int unsigned LINK_CW      = $clog2(LINK_CREDITS + 1)
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // identity
+  input  logic [DIEW-1:0]    my_die_i,
+  input  logic [CHIPW-1:0]   my_chip_i,
+  // host AXI4-Lite slave (xt addresses)
+  input  logic               s_axil_awvalid_i,
+  output logic               s_axil_awready_o,
+  input  logic [31:0]        s_axil_awaddr_i,
+  input  logic               s_axil_wvalid_i,
+  output logic               s_axil_wready_o,
+  input  logic [31:0]        s_axil_wdata_i,
+  input  logic [3:0]         s_axil_wstrb_i,
+  output logic               s_axil_bvalid_o,
+  input  logic               s_axil_bready_i,
+  output logic [1:0]         s_axil_bresp_o,
+  input  logic               s_axil_arvalid_i,
+  output logic               s_axil_arready_o,
+  input  logic [31:0]        s_axil_araddr_i,
+  output logic               s_axil_rvalid_o,
+  input  logic               s_axil_rready_i,
+  output logic [31:0]        s_axil_rdata_o,
+  output logic [1:0]         s_axil_rresp_o,
+  // D2D link, this die's side
+  output logic               d2d_req_tx_valid_o,
+  output logic [REQ_W-1:0]   d2d_req_tx_data_o,
+  input  logic               d2d_req_tx_credit_i,
+  input  logic               d2d_req_rx_valid_i,
+  output logic               d2d_req_rx_ready_o,
+  input  logic [REQ_W-1:0]   d2d_req_rx_data_i,
+  output logic               d2d_rsp_tx_valid_o,
+  output logic [RSP_W-1:0]   d2d_rsp_tx_data_o,
+  input  logic               d2d_rsp_tx_credit_i,
+  input  logic               d2d_rsp_rx_valid_i,
+  output logic               d2d_rsp_rx_ready_o,
+  input  logic [RSP_W-1:0]   d2d_rsp_rx_data_i,
+  input  logic               d2d_link_up_i,
+  input  logic [LINK_CW-1:0] d2d_link_credits_i,
+  // engine status: sticky errors ([2e] read, [2e+1] write) and idle per engine
+  output logic [2*E-1:0]     eng_err_o,
+  output logic [E-1:0]       eng_idle_o
+);
+
+  // ---------------------------------------------------------------- sizes from the packages
+  localparam int unsigned CAW    = xdie_soc_addr_pkg::LOCAL_W;
+  localparam int unsigned ND     = xdie_soc_addr_pkg::AP_D2D_COUNT;
+  // Register-block slots behind the demultiplexer
+  localparam int unsigned B_EVT  = 0;
+  localparam int unsigned B_M2S  = 1;
+  localparam int unsigned B_S2M  = B_M2S + E;
+  localparam int unsigned B_BC   = B_S2M + E;
+  localparam int unsigned B_D2D  = B_BC + 1;
+  localparam int unsigned B_XT   = B_D2D + ND;
+  localparam int unsigned NB     = B_XT + 1;
+  localparam int unsigned BSELW  = $clog2(NB + 1);
+  // Crossbar
+  localparam int unsigned M_HOST = 0;
+  localparam int unsigned M_D2D  = 1;
+  localparam int unsigned M_ENG  = 2;
+  localparam int unsigned NM     = M_ENG + 2 * E;
+  localparam int unsigned S_SBUF = 0;
+  localparam int unsigned S_HBM  = 1;
+  localparam int unsigned S_CSR  = 2;
+  localparam int unsigned S_D2D  = 3;
+  localparam int unsigned S_ERR  = 4;
+  localparam int unsigned NS     = 5;
+  localparam int unsigned SW     = $clog2(NS);
+  // Queue groups (both sides have the same shape; the engine checks nothing else)
+  localparam int unsigned Q      = xdie_udma_m2s_pkg::M2S_Q_COUNT;
+  localparam int unsigned QBW    = xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_LSB +
+                                   xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_WIDTH +
+                                   xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_ADDR_WIDTH;
+  localparam int unsigned QLW    = xdie_udma_m2s_pkg::M2S_Q_TDRL_LEN_WIDTH;
+  localparam int unsigned QHW    = xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET_WIDTH;
+  localparam int unsigned QUW    = xdie_udma_m2s_pkg::M2S_Q_STATUS_Q_USED_WIDTH;
+  localparam int unsigned QIW    = xdie_udma_m2s_pkg::M2S_Q_TDRHP_RING_ID_WIDTH;
+  localparam int unsigned BCE    = xdie_sdma_bcast_pkg::BROADCAST_CFG_GROUP_MASK_WIDTH;
+  localparam int unsigned BCQW   = xdie_sdma_bcast_pkg::BROADCAST_QUEUE_QUEUE_WIDTH;
+  localparam int unsigned BCVW   = xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_VAL_WIDTH;
+  localparam int unsigned SEMW   = $clog2(xdie_evt_sem_pkg::SEM_INC_COUNT);
+  localparam int unsigned SEQW   = xdie_evt_sem_pkg::SEQ_SUBOP_BITS;
+  localparam int unsigned NEVT   = xdie_evt_sem_pkg::EVENT_COUNT;
+  localparam int unsigned IATU_W = 2 * xdie_d2d_iatu_pkg::IATU_OUTBOUND_LIMIT_ADDR_WIDTH;
+  localparam int unsigned STCW   = xdie_d2d_iatu_pkg::LINK_STATUS_CREDITS_WIDTH;
+  localparam int unsigned WINW   = $clog2(xdie_remap_windows_pkg::WIN_COUNT);
+
+  // ---------------------------------------------------------------- crossbar wiring
+  logic [NM-1:0]      m_req_valid, m_req_ready, m_req_write;
+  logic [NM*AW-1:0]   m_req_addr;
+  logic [NM*DW*8-1:0] m_req_wdata;
+  logic [NM*DW-1:0]   m_req_wstrb;
+  logic [NM*SW-1:0]   m_sel;
+  logic [NM-1:0]      m_rsp_valid, m_rsp_ready;
+  logic [NM*DW*8-1:0] m_rsp_rdata;
+  logic [NM*2-1:0]    m_rsp_err;
+  logic [NS-1:0]      s_req_valid, s_req_ready, s_req_write;
+  logic [NS*AW-1:0]   s_req_addr;
+  logic [NS*DW*8-1:0] s_req_wdata;
+  logic [NS*DW-1:0]   s_req_wstrb;
+  logic [NS-1:0]      s_rsp_valid, s_rsp_ready;
+  logic [NS*DW*8-1:0] s_rsp_rdata;
+  logic [NS*2-1:0]    s_rsp_err;
+
+  xdie_xbar #(
+    .NM(NM), .NS(NS), .DW(DW), .AW(AW), .OUTSTANDING(OUTSTANDING)
+  ) u_xbar (
+    .clk_i, .rst_ni,
+    .m_req_valid_i(m_req_valid), .m_req_ready_o(m_req_ready), .m_req_write_i(m_req_write),
+    .m_req_addr_i(m_req_addr), .m_req_wdata_i(m_req_wdata), .m_req_wstrb_i(m_req_wstrb),
+    .m_sel_i(m_sel),
+    .m_rsp_valid_o(m_rsp_valid), .m_rsp_ready_i(m_rsp_ready), .m_rsp_rdata_o(m_rsp_rdata),
+    .m_rsp_err_o(m_rsp_err),
+    .s_req_valid_o(s_req_valid), .s_req_ready_i(s_req_ready), .s_req_write_o(s_req_write),
+    .s_req_addr_o(s_req_addr), .s_req_wdata_o(s_req_wdata), .s_req_wstrb_o(s_req_wstrb),
+    .s_rsp_valid_i(s_rsp_valid), .s_rsp_ready_o(s_rsp_ready), .s_rsp_rdata_i(s_rsp_rdata),
+    .s_rsp_err_i(s_rsp_err)
+  );
+
+  // One decoder per master: route and aperture of its request address pick its slave.
+  for (genvar m = 0; m < NM; m++) begin : g_dec
+    logic [xdie_soc_addr_pkg::ROUTE_W-1:0] route;
+    logic [xdie_soc_addr_pkg::AP_W-1:0]    ap;
+    logic [xdie_soc_addr_pkg::INST_W-1:0]  inst;
+    logic [xdie_soc_addr_pkg::OFF_W-1:0]   off;
+
+    xdie_addr_decoder u_dec (
+      .addr_i(m_req_addr[m*AW +: AW]), .my_die_i, .my_chip_i,
+      .route_o(route), .aperture_o(ap), .instance_o(inst), .offset_o(off)
+    );
+
+    always_comb begin
+      m_sel[m*SW +: SW] = SW'(S_ERR);
+      if (route == xdie_soc_addr_pkg::ROUTE_LOCAL) begin
+        if (ap == xdie_soc_addr_pkg::AP_SBUF) begin
+          m_sel[m*SW +: SW] = SW'(S_SBUF);
+        end else if (ap == xdie_soc_addr_pkg::AP_HBM) begin
+          m_sel[m*SW +: SW] = SW'(S_HBM);
+        end else begin
+          m_sel[m*SW +: SW] = SW'(S_CSR);
+        end
+      end else if (route == xdie_soc_addr_pkg::ROUTE_PEER_DIE && m != M_D2D) begin
+        m_sel[m*SW +: SW] = SW'(S_D2D);
+      end
+    end
+
+    // The slaves take the instance and offset from the address themselves.
+    logic unused_dec;
+    assign unused_dec = ^{inst, off};
+  end
+
+  // ---------------------------------------------------------------- register blocks
+  // Demultiplexer slot of a die-local address: the block instance it falls in, NB for none.
+  function automatic logic [BSELW-1:0] block_sel(input logic [CAW-1:0] a);
+    block_sel = BSELW'(NB);
+    if (xdie_soc_addr_pkg::ap_evt_sem_hit(a)) begin
+      block_sel = BSELW'(B_EVT);
+    end
+    if (xdie_soc_addr_pkg::ap_sdma_m2s_hit(a) && 32'(xdie_soc_addr_pkg::ap_sdma_m2s_inst(a)) < E) begin
+      block_sel = BSELW'(B_M2S + 32'(xdie_soc_addr_pkg::ap_sdma_m2s_inst(a)));
+    end
+    if (xdie_soc_addr_pkg::ap_sdma_s2m_hit(a) && 32'(xdie_soc_addr_pkg::ap_sdma_s2m_inst(a)) < E) begin
+      block_sel = BSELW'(B_S2M + 32'(xdie_soc_addr_pkg::ap_sdma_s2m_inst(a)));
+    end
+    if (xdie_soc_addr_pkg::ap_sdma_bcast_hit(a)) begin
+      block_sel = BSELW'(B_BC);
+    end
+    if (xdie_soc_addr_pkg::ap_d2d_hit(a)) begin
+      block_sel = BSELW'(B_D2D + 32'(xdie_soc_addr_pkg::ap_d2d_inst(a)));
+    end
+    if (xdie_soc_addr_pkg::ap_xt_window_hit(a)) begin
+      block_sel = BSELW'(B_XT);
+    end
+  endfunction
+
+  // CSR bridge -> demultiplexer
+  logic             c_awvalid, c_awready, c_wvalid, c_wready, c_bvalid, c_bready;
+  logic             c_arvalid, c_arready, c_rvalid, c_rready;
+  logic [CAW-1:0]   c_awaddr, c_araddr;
+  logic [31:0]      c_wdata, c_rdata;
+  logic [3:0]       c_wstrb;
+  logic [1:0]       c_bresp, c_rresp;
+  logic             sem_inc_valid;
+  logic [SEMW-1:0]  sem_inc_idx;
+  logic [31:0]      sem_inc_val;
+
+  xdie_xbus_csr #(.DW(DW), .AW(AW)) u_csr (
+    .clk_i, .rst_ni,
+    .s_req_valid_i(s_req_valid[S_CSR]), .s_req_ready_o(s_req_ready[S_CSR]),
+    .s_req_write_i(s_req_write[S_CSR]), .s_req_addr_i(s_req_addr[S_CSR*AW +: AW]),
+    .s_req_wdata_i(s_req_wdata[S_CSR*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_CSR*DW +: DW]),
+    .s_rsp_valid_o(s_rsp_valid[S_CSR]), .s_rsp_ready_i(s_rsp_ready[S_CSR]),
+    .s_rsp_rdata_o(s_rsp_rdata[S_CSR*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_CSR*2 +: 2]),
+    .m_axil_awvalid_o(c_awvalid), .m_axil_awready_i(c_awready), .m_axil_awaddr_o(c_awaddr),
+    .m_axil_wvalid_o(c_wvalid), .m_axil_wready_i(c_wready), .m_axil_wdata_o(c_wdata),
+    .m_axil_wstrb_o(c_wstrb), .m_axil_bvalid_i(c_bvalid), .m_axil_bready_o(c_bready),
+    .m_axil_bresp_i(c_bresp), .m_axil_arvalid_o(c_arvalid), .m_axil_arready_i(c_arready),
+    .m_axil_araddr_o(c_araddr), .m_axil_rvalid_i(c_rvalid), .m_axil_rready_o(c_rready),
+    .m_axil_rdata_i(c_rdata), .m_axil_rresp_i(c_rresp),
+    .inc_valid_o(sem_inc_valid), .inc_idx_o(sem_inc_idx), .inc_val_o(sem_inc_val)
+  );
+
+  logic [NB-1:0]    b_awvalid, b_awready, b_wvalid, b_wready, b_bvalid, b_bready;
+  logic [NB-1:0]    b_arvalid, b_arready, b_rvalid, b_rready;
+  logic [CAW-1:0]   b_awaddr, b_araddr;
+  logic [31:0]      b_wdata;
+  logic [3:0]       b_wstrb;
+  logic [NB*2-1:0]  b_bresp, b_rresp;
+  logic [NB*32-1:0] b_rdata;
+
+  xdie_axil_demux #(.N(NB), .AW(CAW)) u_demux (
+    .clk_i, .rst_ni,
+    .s_axil_awvalid_i(c_awvalid), .s_axil_awready_o(c_awready), .s_axil_awaddr_i(c_awaddr),
+    .aw_sel_i(block_sel(c_awaddr)),
+    .s_axil_wvalid_i(c_wvalid), .s_axil_wready_o(c_wready), .s_axil_wdata_i(c_wdata),
+    .s_axil_wstrb_i(c_wstrb), .s_axil_bvalid_o(c_bvalid), .s_axil_bready_i(c_bready),
+    .s_axil_bresp_o(c_bresp), .s_axil_arvalid_i(c_arvalid), .s_axil_arready_o(c_arready),
+    .s_axil_araddr_i(c_araddr), .ar_sel_i(block_sel(c_araddr)),
+    .s_axil_rvalid_o(c_rvalid), .s_axil_rready_i(c_rready), .s_axil_rdata_o(c_rdata),
+    .s_axil_rresp_o(c_rresp),
+    .m_axil_awvalid_o(b_awvalid), .m_axil_awready_i(b_awready), .m_axil_awaddr_o(b_awaddr),
+    .m_axil_wvalid_o(b_wvalid), .m_axil_wready_i(b_wready), .m_axil_wdata_o(b_wdata),
+    .m_axil_wstrb_o(b_wstrb), .m_axil_bvalid_i(b_bvalid), .m_axil_bready_o(b_bready),
+    .m_axil_bresp_i(b_bresp), .m_axil_arvalid_o(b_arvalid), .m_axil_arready_i(b_arready),
+    .m_axil_araddr_o(b_araddr), .m_axil_rvalid_i(b_rvalid), .m_axil_rready_o(b_rready),
+    .m_axil_rdata_i(b_rdata), .m_axil_rresp_i(b_rresp)
+  );
+
+  // Each block decodes the low bits of the die-local address; its instance base (a multiple of
+  // its size) and the bits above it were consumed by block_sel.
+  logic unused_baddr;
+  assign unused_baddr = ^{b_awaddr, b_araddr};
+
+  // EVT_SEM
+  logic       seq_ready, seq_err;
+  logic [NEVT-1:0] events;
+
+  xdie_evt_sem u_evt_sem (
+    .clk_i, .rst_ni,
+    .s_axil_awvalid_i(b_awvalid[B_EVT]), .s_axil_awready_o(b_awready[B_EVT]),
+    .s_axil_awaddr_i(b_awaddr[xdie_evt_sem_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_wvalid_i(b_wvalid[B_EVT]), .s_axil_wready_o(b_wready[B_EVT]),
+    .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+    .s_axil_bvalid_o(b_bvalid[B_EVT]), .s_axil_bready_i(b_bready[B_EVT]),
+    .s_axil_bresp_o(b_bresp[B_EVT*2 +: 2]),
+    .s_axil_arvalid_i(b_arvalid[B_EVT]), .s_axil_arready_o(b_arready[B_EVT]),
+    .s_axil_araddr_i(b_araddr[xdie_evt_sem_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_rvalid_o(b_rvalid[B_EVT]), .s_axil_rready_i(b_rready[B_EVT]),
+    .s_axil_rdata_o(b_rdata[B_EVT*32 +: 32]), .s_axil_rresp_o(b_rresp[B_EVT*2 +: 2]),
+    .hw_inc_valid_i({1'b0, sem_inc_valid}),
+    .hw_inc_idx_i({SEMW'(0), sem_inc_idx}),
+    .hw_inc_val_i({32'h0, sem_inc_val}),
+    .seq_valid_i(1'b0), .seq_ready_o(seq_ready), .seq_subop_i(SEQW'(0)),
+    .seq_idx_i(SEMW'(0)), .seq_val_i(32'h0), .seq_err_o(seq_err),
+    .event_o(events)
+  );
+
+  logic unused_evt;
+  assign unused_evt = ^{seq_ready, seq_err, events};
+
+  // Broadcast doorbell
+  logic [BCE-1:0]  bc_m2s_valid, bc_s2m_valid;
+  logic [BCQW-1:0] bc_queue;
+  logic [BCVW-1:0] bc_val;
+
+  xdie_sdma_bcast u_bcast (
+    .clk_i, .rst_ni,
+    .s_axil_awvalid_i(b_awvalid[B_BC]), .s_axil_awready_o(b_awready[B_BC]),
+    .s_axil_awaddr_i(b_awaddr[xdie_sdma_bcast_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_wvalid_i(b_wvalid[B_BC]), .s_axil_wready_o(b_wready[B_BC]),
+    .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+    .s_axil_bvalid_o(b_bvalid[B_BC]), .s_axil_bready_i(b_bready[B_BC]),
+    .s_axil_bresp_o(b_bresp[B_BC*2 +: 2]),
+    .s_axil_arvalid_i(b_arvalid[B_BC]), .s_axil_arready_o(b_arready[B_BC]),
+    .s_axil_araddr_i(b_araddr[xdie_sdma_bcast_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_rvalid_o(b_rvalid[B_BC]), .s_axil_rready_i(b_rready[B_BC]),
+    .s_axil_rdata_o(b_rdata[B_BC*32 +: 32]), .s_axil_rresp_o(b_rresp[B_BC*2 +: 2]),
+    .m2s_inc_valid_o(bc_m2s_valid), .s2m_inc_valid_o(bc_s2m_valid),
+    .inc_queue_o(bc_queue), .inc_val_o(bc_val)
+  );
+
+  if (E < BCE) begin : g_bc_unused
+    logic unused_bc;
+    assign unused_bc = ^{bc_m2s_valid[BCE-1:E], bc_s2m_valid[BCE-1:E]};
+  end
+
+  // ---------------------------------------------------------------- engines
+  for (genvar e = 0; e < E; e++) begin : g_eng
+    logic [Q*QBW-1:0] m_base, s_base;
+    logic [Q*QLW-1:0] m_len, s_len;
+    logic [Q*QHW-1:0] m_head, s_head;
+    logic [Q*QIW-1:0] m_hid, s_hid;
+    logic [Q*QUW-1:0] m_used, s_used;
+    logic [Q-1:0]     m_en, s_en, m_inc, s_inc;
+    logic             m_rid_err, s_rid_err;
+    localparam int unsigned BM = B_M2S + e;
+    localparam int unsigned BS = B_S2M + e;
+    localparam int unsigned MR = M_ENG + 2 * e;
+    localparam int unsigned MW = M_ENG + 2 * e + 1;
+
+    xdie_udma_m2s u_m2s (
+      .clk_i, .rst_ni,
+      .s_axil_awvalid_i(b_awvalid[BM]), .s_axil_awready_o(b_awready[BM]),
+      .s_axil_awaddr_i(b_awaddr[xdie_udma_m2s_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_wvalid_i(b_wvalid[BM]), .s_axil_wready_o(b_wready[BM]),
+      .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+      .s_axil_bvalid_o(b_bvalid[BM]), .s_axil_bready_i(b_bready[BM]),
+      .s_axil_bresp_o(b_bresp[BM*2 +: 2]),
+      .s_axil_arvalid_i(b_arvalid[BM]), .s_axil_arready_o(b_arready[BM]),
+      .s_axil_araddr_i(b_araddr[xdie_udma_m2s_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_rvalid_o(b_rvalid[BM]), .s_axil_rready_i(b_rready[BM]),
+      .s_axil_rdata_o(b_rdata[BM*32 +: 32]), .s_axil_rresp_o(b_rresp[BM*2 +: 2]),
+      .hw_head_inc_i(m_inc), .hw_ring_id_err_i(m_rid_err),
+      .bcast_inc_valid_i(bc_m2s_valid[e]), .bcast_inc_queue_i(bc_queue),
+      .bcast_inc_val_i(bc_val),
+      .q_ring_base_o(m_base), .q_ring_len_o(m_len), .q_head_o(m_head),
+      .q_head_ring_id_o(m_hid), .q_used_o(m_used), .q_enable_o(m_en)
+    );
+
+    xdie_udma_s2m u_s2m (
+      .clk_i, .rst_ni,
+      .s_axil_awvalid_i(b_awvalid[BS]), .s_axil_awready_o(b_awready[BS]),
+      .s_axil_awaddr_i(b_awaddr[xdie_udma_s2m_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_wvalid_i(b_wvalid[BS]), .s_axil_wready_o(b_wready[BS]),
+      .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+      .s_axil_bvalid_o(b_bvalid[BS]), .s_axil_bready_i(b_bready[BS]),
+      .s_axil_bresp_o(b_bresp[BS*2 +: 2]),
+      .s_axil_arvalid_i(b_arvalid[BS]), .s_axil_arready_o(b_arready[BS]),
+      .s_axil_araddr_i(b_araddr[xdie_udma_s2m_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_rvalid_o(b_rvalid[BS]), .s_axil_rready_i(b_rready[BS]),
+      .s_axil_rdata_o(b_rdata[BS*32 +: 32]), .s_axil_rresp_o(b_rresp[BS*2 +: 2]),
+      .hw_head_inc_i(s_inc), .hw_ring_id_err_i(s_rid_err),
+      .bcast_inc_valid_i(bc_s2m_valid[e]), .bcast_inc_queue_i(bc_queue),
+      .bcast_inc_val_i(bc_val),
+      .q_ring_base_o(s_base), .q_ring_len_o(s_len), .q_head_o(s_head),
+      .q_head_ring_id_o(s_hid), .q_used_o(s_used), .q_enable_o(s_en)
+    );
+
+    xdie_sdma_engine #(
+      .DW(DW), .AW(AW), .RD_DEPTH(8), .WR_DEPTH(OUTSTANDING),
+      .Q(Q), .BW(QBW), .LW(QLW), .HW(QHW), .UW(QUW), .IDW(QIW)
+    ) u_engine (
+      .clk_i, .rst_ni,
+      .m2s_ring_base_i(m_base), .m2s_ring_len_i(m_len), .m2s_head_i(m_head),
+      .m2s_head_ring_id_i(m_hid), .m2s_used_i(m_used), .m2s_enable_i(m_en),
+      .m2s_hw_head_inc_o(m_inc), .m2s_ring_id_err_o(m_rid_err),
+      .s2m_ring_base_i(s_base), .s2m_ring_len_i(s_len), .s2m_head_i(s_head),
+      .s2m_head_ring_id_i(s_hid), .s2m_used_i(s_used), .s2m_enable_i(s_en),
+      .s2m_hw_head_inc_o(s_inc), .s2m_ring_id_err_o(s_rid_err),
+      .m_rd_req_valid_o(m_req_valid[MR]), .m_rd_req_ready_i(m_req_ready[MR]),
+      .m_rd_req_write_o(m_req_write[MR]), .m_rd_req_addr_o(m_req_addr[MR*AW +: AW]),
+      .m_rd_req_wdata_o(m_req_wdata[MR*DW*8 +: DW*8]), .m_rd_req_wstrb_o(m_req_wstrb[MR*DW +: DW]),
+      .m_rd_rsp_valid_i(m_rsp_valid[MR]), .m_rd_rsp_ready_o(m_rsp_ready[MR]),
+      .m_rd_rsp_rdata_i(m_rsp_rdata[MR*DW*8 +: DW*8]), .m_rd_rsp_err_i(m_rsp_err[MR*2 +: 2]),
+      .m_wr_req_valid_o(m_req_valid[MW]), .m_wr_req_ready_i(m_req_ready[MW]),
+      .m_wr_req_write_o(m_req_write[MW]), .m_wr_req_addr_o(m_req_addr[MW*AW +: AW]),
+      .m_wr_req_wdata_o(m_req_wdata[MW*DW*8 +: DW*8]), .m_wr_req_wstrb_o(m_req_wstrb[MW*DW +: DW]),
+      .m_wr_rsp_valid_i(m_rsp_valid[MW]), .m_wr_rsp_ready_o(m_rsp_ready[MW]),
+      .m_wr_rsp_rdata_i(m_rsp_rdata[MW*DW*8 +: DW*8]), .m_wr_rsp_err_i(m_rsp_err[MW*2 +: 2]),
+      .err_o(eng_err_o[2*e +: 2]), .idle_o(eng_idle_o[e])
+    );
+  end
+
+  // ---------------------------------------------------------------- D2D controllers
+  logic               iatu_hit;
+  logic [IATU_W-1:0]  iatu_in, iatu_out;
+  logic               port_link_up;
+  logic [STCW-1:0]    port_credits;
+
+  for (genvar c = 0; c < ND; c++) begin : g_d2d
+    localparam int unsigned BD = B_D2D + c;
+    logic              hit;
+    logic [2:0]        region;
+    logic [IATU_W-1:0] out;
+
+    xdie_d2d_iatu u_iatu (
+      .clk_i, .rst_ni,
+      .s_axil_awvalid_i(b_awvalid[BD]), .s_axil_awready_o(b_awready[BD]),
+      .s_axil_awaddr_i(b_awaddr[xdie_d2d_iatu_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_wvalid_i(b_wvalid[BD]), .s_axil_wready_o(b_wready[BD]),
+      .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+      .s_axil_bvalid_o(b_bvalid[BD]), .s_axil_bready_i(b_bready[BD]),
+      .s_axil_bresp_o(b_bresp[BD*2 +: 2]),
+      .s_axil_arvalid_i(b_arvalid[BD]), .s_axil_arready_o(b_arready[BD]),
+      .s_axil_araddr_i(b_araddr[xdie_d2d_iatu_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_rvalid_o(b_rvalid[BD]), .s_axil_rready_i(b_rready[BD]),
+      .s_axil_rdata_o(b_rdata[BD*32 +: 32]), .s_axil_rresp_o(b_rresp[BD*2 +: 2]),
+      .lookup_addr_i((c == 0) ? iatu_in : '0), .lookup_hit_o(hit),
+      .lookup_region_o(region), .lookup_addr_o(out),
+      .link_up_i((c == 0) ? port_link_up : 1'b0),
+      .credits_i((c == 0) ? port_credits : '0)
+    );
+
+    if (c == 0) begin : g_port
+      assign iatu_hit = hit;
+      assign iatu_out = out;
+      logic unused_region;
+      assign unused_region = ^region;
+    end else begin : g_regs_only
+      logic unused_lookup;
+      assign unused_lookup = ^{hit, region, out};
+    end
+  end
+
+  xdie_d2d_port #(
+    .DW(DW), .CREDITS(LINK_CREDITS), .AW(AW), .IATU_AW(IATU_W), .STATUS_CW(STCW)
+  ) u_d2d (
+    .clk_i, .rst_ni,
+    .s_req_valid_i(s_req_valid[S_D2D]), .s_req_ready_o(s_req_ready[S_D2D]),
+    .s_req_write_i(s_req_write[S_D2D]), .s_req_addr_i(s_req_addr[S_D2D*AW +: AW]),
+    .s_req_wdata_i(s_req_wdata[S_D2D*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_D2D*DW +: DW]),
+    .s_rsp_valid_o(s_rsp_valid[S_D2D]), .s_rsp_ready_i(s_rsp_ready[S_D2D]),
+    .s_rsp_rdata_o(s_rsp_rdata[S_D2D*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_D2D*2 +: 2]),
+    .iatu_lookup_addr_o(iatu_in), .iatu_lookup_hit_i(iatu_hit), .iatu_lookup_addr_i(iatu_out),
+    .m_req_valid_o(m_req_valid[M_D2D]), .m_req_ready_i(m_req_ready[M_D2D]),
+    .m_req_write_o(m_req_write[M_D2D]), .m_req_addr_o(m_req_addr[M_D2D*AW +: AW]),
+    .m_req_wdata_o(m_req_wdata[M_D2D*DW*8 +: DW*8]), .m_req_wstrb_o(m_req_wstrb[M_D2D*DW +: DW]),
+    .m_rsp_valid_i(m_rsp_valid[M_D2D]), .m_rsp_ready_o(m_rsp_ready[M_D2D]),
+    .m_rsp_rdata_i(m_rsp_rdata[M_D2D*DW*8 +: DW*8]), .m_rsp_err_i(m_rsp_err[M_D2D*2 +: 2]),
+    .req_tx_valid_o(d2d_req_tx_valid_o), .req_tx_data_o(d2d_req_tx_data_o),
+    .req_tx_credit_i(d2d_req_tx_credit_i),
+    .req_rx_valid_i(d2d_req_rx_valid_i), .req_rx_ready_o(d2d_req_rx_ready_o),
+    .req_rx_data_i(d2d_req_rx_data_i),
+    .rsp_tx_valid_o(d2d_rsp_tx_valid_o), .rsp_tx_data_o(d2d_rsp_tx_data_o),
+    .rsp_tx_credit_i(d2d_rsp_tx_credit_i),
+    .rsp_rx_valid_i(d2d_rsp_rx_valid_i), .rsp_rx_ready_o(d2d_rsp_rx_ready_o),
+    .rsp_rx_data_i(d2d_rsp_rx_data_i),
+    .link_up_i(d2d_link_up_i), .link_credits_i(d2d_link_credits_i),
+    .link_up_o(port_link_up), .credits_o(port_credits)
+  );
+
+  // ---------------------------------------------------------------- remap windows, host port
+  logic                 xt_hit;
+  logic [31:0]          xt_addr;
+  logic [WINW-1:0]      xt_win;
+  logic [AW-1:0]        xt_soc;
+
+  xdie_remap_windows u_xt (
+    .clk_i, .rst_ni,
+    .s_axil_awvalid_i(b_awvalid[B_XT]), .s_axil_awready_o(b_awready[B_XT]),
+    .s_axil_awaddr_i(b_awaddr[xdie_remap_windows_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_wvalid_i(b_wvalid[B_XT]), .s_axil_wready_o(b_wready[B_XT]),
+    .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+    .s_axil_bvalid_o(b_bvalid[B_XT]), .s_axil_bready_i(b_bready[B_XT]),
+    .s_axil_bresp_o(b_bresp[B_XT*2 +: 2]),
+    .s_axil_arvalid_i(b_arvalid[B_XT]), .s_axil_arready_o(b_arready[B_XT]),
+    .s_axil_araddr_i(b_araddr[xdie_remap_windows_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_rvalid_o(b_rvalid[B_XT]), .s_axil_rready_i(b_rready[B_XT]),
+    .s_axil_rdata_o(b_rdata[B_XT*32 +: 32]), .s_axil_rresp_o(b_rresp[B_XT*2 +: 2]),
+    .xt_addr_i(xt_addr), .hit_o(xt_hit), .win_o(xt_win), .soc_addr_o(xt_soc)
+  );
+
+  logic unused_win;
+  assign unused_win = ^xt_win;
+
+  xdie_host_port #(.DW(DW), .AW(AW)) u_host (
+    .clk_i, .rst_ni, .my_die_i,
+    .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
+    .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,
+    .s_axil_bvalid_o, .s_axil_bready_i, .s_axil_bresp_o,
+    .s_axil_arvalid_i, .s_axil_arready_o, .s_axil_araddr_i,
+    .s_axil_rvalid_o, .s_axil_rready_i, .s_axil_rdata_o, .s_axil_rresp_o,
+    .xt_addr_o(xt_addr), .hit_i(xt_hit), .soc_addr_i(xt_soc),
+    .m_req_valid_o(m_req_valid[M_HOST]), .m_req_ready_i(m_req_ready[M_HOST]),
+    .m_req_write_o(m_req_write[M_HOST]), .m_req_addr_o(m_req_addr[M_HOST*AW +: AW]),
+    .m_req_wdata_o(m_req_wdata[M_HOST*DW*8 +: DW*8]), .m_req_wstrb_o(m_req_wstrb[M_HOST*DW +: DW]),
+    .m_rsp_valid_i(m_rsp_valid[M_HOST]), .m_rsp_ready_o(m_rsp_ready[M_HOST]),
+    .m_rsp_rdata_i(m_rsp_rdata[M_HOST*DW*8 +: DW*8]), .m_rsp_err_i(m_rsp_err[M_HOST*2 +: 2])
+  );
+
+  // ---------------------------------------------------------------- memories
+  logic            sb_req_valid, sb_req_ready, sb_req_write;
+  logic [AW-1:0]   sb_req_addr;
+  logic [DW*8-1:0] sb_req_wdata, sb_rsp_rdata;
+  logic [DW-1:0]   sb_req_wstrb;
+  logic            sb_rsp_valid, sb_rsp_ready;
+  logic [1:0]      sb_rsp_err;
+
+  xdie_sbuf #(
+    .DW(DW), .AW(AW), .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
+  ) u_sbuf (
+    .clk_i, .rst_ni,
+    .s_req_valid_i(s_req_valid[S_SBUF]), .s_req_ready_o(s_req_ready[S_SBUF]),
+    .s_req_write_i(s_req_write[S_SBUF]), .s_req_addr_i(s_req_addr[S_SBUF*AW +: AW]),
+    .s_req_wdata_i(s_req_wdata[S_SBUF*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_SBUF*DW +: DW]),
+    .s_rsp_valid_o(s_rsp_valid[S_SBUF]), .s_rsp_ready_i(s_rsp_ready[S_SBUF]),
+    .s_rsp_rdata_o(s_rsp_rdata[S_SBUF*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_SBUF*2 +: 2]),
+    .m_req_valid_o(sb_req_valid), .m_req_ready_i(sb_req_ready), .m_req_write_o(sb_req_write),
+    .m_req_addr_o(sb_req_addr), .m_req_wdata_o(sb_req_wdata), .m_req_wstrb_o(sb_req_wstrb),
+    .m_rsp_valid_i(sb_rsp_valid), .m_rsp_ready_o(sb_rsp_ready), .m_rsp_rdata_i(sb_rsp_rdata),
+    .m_rsp_err_i(sb_rsp_err)
+  );
+
+  xdie_mem #(.DW(DW), .BYTES(SBUF_PARTS * SBUF_BACKING), .AW(AW)) u_sbuf_mem (
+    .clk_i, .rst_ni,
+    .s_req_valid_i(sb_req_valid), .s_req_ready_o(sb_req_ready), .s_req_write_i(sb_req_write),
+    .s_req_addr_i(sb_req_addr), .s_req_wdata_i(sb_req_wdata), .s_req_wstrb_i(sb_req_wstrb),
+    .s_rsp_valid_o(sb_rsp_valid), .s_rsp_ready_i(sb_rsp_ready), .s_rsp_rdata_o(sb_rsp_rdata),
+    .s_rsp_err_o(sb_rsp_err)
+  );
+
+  xdie_mem #(.DW(DW), .BYTES(HBM_BYTES), .AW(AW)) u_hbm (
+    .clk_i, .rst_ni,
+    .s_req_valid_i(s_req_valid[S_HBM]), .s_req_ready_o(s_req_ready[S_HBM]),
+    .s_req_write_i(s_req_write[S_HBM]), .s_req_addr_i(s_req_addr[S_HBM*AW +: AW]),
+    .s_req_wdata_i(s_req_wdata[S_HBM*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_HBM*DW +: DW]),
+    .s_rsp_valid_o(s_rsp_valid[S_HBM]), .s_rsp_ready_i(s_rsp_ready[S_HBM]),
+    .s_rsp_rdata_o(s_rsp_rdata[S_HBM*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_HBM*2 +: 2])
+  );
+
+  xdie_xbus_err #(.DW(DW), .AW(AW), .OUTSTANDING(OUTSTANDING)) u_err (
+    .clk_i, .rst_ni,
+    .s_req_valid_i(s_req_valid[S_ERR]), .s_req_ready_o(s_req_ready[S_ERR]),
+    .s_req_write_i(s_req_write[S_ERR]), .s_req_addr_i(s_req_addr[S_ERR*AW +: AW]),
+    .s_req_wdata_i(s_req_wdata[S_ERR*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_ERR*DW +: DW]),
+    .s_rsp_valid_o(s_rsp_valid[S_ERR]), .s_rsp_ready_i(s_rsp_ready[S_ERR]),
+    .s_rsp_rdata_o(s_rsp_rdata[S_ERR*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_ERR*2 +: 2])
+  );
+
+endmodule
