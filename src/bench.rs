@@ -8,6 +8,23 @@ pub enum BenchCmd {
     /// AXI4-Lite register workload on the EVT_SEM block: random INC-window writes, then a
     /// checked read of every semaphore; Rust harness and C++ loop on the same workload.
     Regs(RegsArgs),
+    /// Cross-die SBUF-to-SBUF copies on the package top: bytes per cycle against the link peak
+    /// over several engine counts, and the latency of one 64-byte copy (doorbell to last write
+    /// acknowledged).
+    Copy(CopyArgs),
+}
+
+#[derive(Args)]
+pub struct CopyArgs {
+    /// Bytes per copy.
+    #[arg(long, default_value_t = 2 << 20)]
+    bytes: u64,
+    /// Engine counts to run the copy over.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 4, 16])]
+    engines: Vec<u64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -25,6 +42,7 @@ pub struct RegsArgs {
 
 pub fn run(cmd: &BenchCmd) -> ExitCode {
     match cmd {
+        BenchCmd::Copy(a) => copy(a),
         BenchCmd::Regs(a) => match xdie_tb::bench::regs(a.writes, a.seed) {
             Ok(r) if a.json => {
                 println!("{}", r.json());
@@ -46,5 +64,45 @@ pub fn run(cmd: &BenchCmd) -> ExitCode {
                 ExitCode::from(1)
             }
         },
+    }
+}
+
+fn copy(a: &CopyArgs) -> ExitCode {
+    let engines = xdie_tb::regmodel::csrs().map.param("SDMA_ENGINES");
+    if let Some(&bad) = a
+        .engines
+        .iter()
+        .find(|&&e| e == 0 || engines.is_some_and(|n| e > n))
+    {
+        eprintln!("error: engine count {bad} is not between 1 and the die's engines");
+        return ExitCode::from(2);
+    }
+    match xdie_tb::bench_copy::copy(&a.engines, a.bytes) {
+        Ok(r) if a.json => {
+            println!("{}", r.json());
+            ExitCode::SUCCESS
+        }
+        Ok(r) => {
+            for c in &r.copies {
+                println!(
+                    "{} engines: {} bytes in {} cycles, {:.2} B/cycle = {:.1}% of the link peak ({} B/cycle)",
+                    c.engines,
+                    c.bytes,
+                    c.cycles,
+                    c.bytes_per_cycle,
+                    100.0 * c.link_utilization,
+                    c.link_peak_bytes_per_cycle
+                );
+            }
+            println!(
+                "64-byte copy: {} cycles, doorbell to last write acknowledged",
+                r.latency_64b_cycles
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
     }
 }

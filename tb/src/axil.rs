@@ -107,8 +107,19 @@ pub struct AxilMaster {
 impl AxilMaster {
     /// A master on `sim`'s `s_axil_*` ports. It must only be used with that `sim`.
     pub fn new(sim: &mut Sim, seed: u64, timing: Timing) -> Result<AxilMaster, SimError> {
+        Self::with_prefix(sim, "s_axil_", seed, timing)
+    }
+
+    /// A master on the AXI4-Lite slave whose ports are named `<prefix>awvalid_i` and so on
+    /// (e.g. `h0_` for die 0's host port on the package top).
+    pub fn with_prefix(
+        sim: &mut Sim,
+        prefix: &str,
+        seed: u64,
+        timing: Timing,
+    ) -> Result<AxilMaster, SimError> {
         let get = |n: &str| -> Result<Slot, SimError> {
-            let port = sim.require_port(&format!("s_axil_{n}"))?;
+            let port = sim.require_port(&format!("{prefix}{n}"))?;
             Ok(sim.slot(port))
         };
         let p = Ports {

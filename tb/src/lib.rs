@@ -10,9 +10,11 @@ mod ffi;
 
 pub mod axil;
 pub mod bench;
+pub mod bench_copy;
 pub mod block;
 pub mod harness;
 pub mod lookup;
+pub mod package;
 pub mod regmodel;
 pub mod rng;
 pub mod sim;

@@ -1,0 +1,214 @@
+//! The copy benchmark behind `xdie bench copy`: cross-die SBUF-to-SBUF copies on the package top
+//! (die 0 engines, die 1 destination through the neighbor fold), timed in clock cycles.
+//!
+//! A copy of `bytes` is cut into descriptors of the largest length a descriptor encodes, dealt
+//! round-robin to the engines and, within an engine, to its queues (pairs of different queues
+//! overlap; one queue holds one pair in flight). Every S2M ring is armed first; the clock starts
+//! at the first M2S doorbell (the launch) and stops when every engine of die 0 is idle again with
+//! every head at its tail, i.e. when the last write has been acknowledged by die 1. A sample of
+//! words at both ends of each descriptor's buffer is checked on die 1 afterwards.
+
+use crate::axil::Timing;
+use crate::package::{fold_neighbor, sbuf_local, soc_local, Copy, Package, PkgError, Side};
+use crate::regmodel::csrs;
+use crate::sim::Sim;
+use std::fmt::Write as _;
+
+#[derive(Debug, Clone, Copy)]
+pub struct CopyRun {
+    pub engines: u64,
+    pub bytes: u64,
+    pub cycles: u64,
+    pub bytes_per_cycle: f64,
+    pub link_peak_bytes_per_cycle: f64,
+    pub link_utilization: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct CopyReport {
+    pub copies: Vec<CopyRun>,
+    /// Cycles from the launching doorbell of a 64-byte cross-die copy to its last write's
+    /// acknowledgement (the bytes landed on die 1 one link crossing earlier).
+    pub latency_64b_cycles: u64,
+}
+
+impl CopyReport {
+    pub fn json(&self) -> String {
+        let mut s = String::from("{\"copies\": [");
+        for (i, c) in self.copies.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            write!(
+                s,
+                "{{\"engines\": {}, \"bytes\": {}, \"cycles\": {}, \"bytes_per_cycle\": {:.3}, \"link_peak_bytes_per_cycle\": {:.1}, \"link_utilization\": {:.4}}}",
+                c.engines,
+                c.bytes,
+                c.cycles,
+                c.bytes_per_cycle,
+                c.link_peak_bytes_per_cycle,
+                c.link_utilization
+            )
+            .expect("write to String");
+        }
+        write!(
+            s,
+            "], \"latency_64b_cycles\": {}}}",
+            self.latency_64b_cycles
+        )
+        .expect("write");
+        s
+    }
+}
+
+const CHIP: u64 = 0;
+/// Ring slots per queue.
+const SLOTS: u64 = 64;
+/// Words checked at each end of every descriptor's buffer.
+const SAMPLE_WORDS: u64 = 4;
+
+fn open() -> Result<Package, PkgError> {
+    let kind = Package::kind().ok_or(PkgError::NoPackage)?;
+    let sim = Sim::new(kind)?;
+    let mut pkg = Package::new(sim, 1, Timing::FAST, CHIP)?;
+    pkg.program_iatu(0, 0)?;
+    Ok(pkg)
+}
+
+fn queues() -> u64 {
+    csrs()
+        .block("udma_m2s")
+        .and_then(|b| b.bundle_by_role("queue"))
+        .map(|b| b.count)
+        .unwrap_or(1)
+}
+
+fn setup(pkg: &mut Package, e: u64, q: u64) -> Result<(), PkgError> {
+    let ring_bytes = SLOTS * u64::from(crate::package::desc("m2s").bytes);
+    let slot = 2 * (e * queues() + q) * ring_bytes;
+    pkg.setup_queue(0, e, q, SLOTS, slot, slot + ring_bytes)
+}
+
+/// Where descriptor `i` of a copy reads on die 0 and writes on die 1 (die-local): `chunk`-byte
+/// buffers packed into the backed bytes of successive SBUF partitions.
+fn buffers(i: u64, chunk: u64) -> (u64, u64) {
+    let backing = csrs().map.param("SBUF_BACKING_BYTES").unwrap_or(chunk);
+    let per_part = (backing / chunk).max(1);
+    let parts = csrs().map.param("SBUF_PARTITIONS").unwrap_or(2);
+    let (p, b) = (i / per_part, (i % per_part) * chunk);
+    (sbuf_local(p, b), sbuf_local(parts / 2 + p, b))
+}
+
+fn sample_value(i: u64, w: u64) -> u32 {
+    (0x9e37_79b9u64.wrapping_mul(i * 1000 + w + 1) >> 7) as u32 | 1
+}
+
+/// One timed copy of `bytes` over `engines` engines.
+pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
+    let mut pkg = open()?;
+    pkg.budget = 50 * bytes + 100_000;
+    let chunk = csrs().ring.max_len_code.min(bytes);
+    let n = bytes.div_ceil(chunk);
+    let mut used = Vec::new();
+    let mut samples = Vec::new();
+    for i in 0..n {
+        let len = chunk.min(bytes - i * chunk);
+        let (src, dst) = buffers(i, chunk);
+        let (e, q) = (i % engines, (i / engines) % queues());
+        if !used.contains(&(e, q)) {
+            setup(&mut pkg, e, q)?;
+            used.push((e, q));
+        }
+        for w in (0..SAMPLE_WORDS).chain(len / 4 - SAMPLE_WORDS.min(len / 4)..len / 4) {
+            let v = sample_value(i, w);
+            pkg.write32(0, src + 4 * w, v)?;
+            samples.push((dst + 4 * w, v));
+        }
+        let c = Copy {
+            src: soc_local(0, src),
+            dst: fold_neighbor(dst, 1),
+            len,
+            write_barrier: false,
+        };
+        pkg.post_copy(0, e, q, c)?;
+    }
+    for &(e, q) in &used {
+        pkg.doorbell(0, Side::S2m, e, q)?;
+    }
+    let start = pkg.cycle();
+    for &(e, q) in &used {
+        pkg.doorbell(0, Side::M2s, e, q)?;
+    }
+    let end = loop {
+        pkg.tick_until("die 0 engines idle", |p| p.idle(0))?;
+        let end = pkg.cycle();
+        let mut drained = true;
+        for &(e, q) in &used {
+            for side in [Side::M2s, Side::S2m] {
+                drained &= pkg.head(0, side, e, q)? == pkg.ring(0, side, e, q).tail;
+            }
+        }
+        if drained {
+            break end;
+        }
+    };
+    for (at, v) in samples {
+        let got = pkg.read32(1, at)?;
+        if got != v {
+            return Err(PkgError::Mismatch {
+                die: 1,
+                local: at,
+                expected: v,
+                got,
+            });
+        }
+    }
+    let cycles = end - start;
+    let peak = csrs().map.param("DATA_BYTES").unwrap_or(1) as f64;
+    let bpc = bytes as f64 / cycles as f64;
+    Ok(CopyRun {
+        engines,
+        bytes,
+        cycles,
+        bytes_per_cycle: bpc,
+        link_peak_bytes_per_cycle: peak,
+        link_utilization: bpc / peak,
+    })
+}
+
+/// Cycles from the launching M2S doorbell of one `bytes`-byte cross-die copy until the engine
+/// is idle again (its last write acknowledged).
+pub fn latency(bytes: u64) -> Result<u64, PkgError> {
+    let mut pkg = open()?;
+    setup(&mut pkg, 0, 0)?;
+    let (src, dst) = buffers(0, bytes);
+    let c = Copy {
+        src: soc_local(0, src),
+        dst: fold_neighbor(dst, 1),
+        len: bytes,
+        write_barrier: false,
+    };
+    pkg.post_copy(0, 0, 0, c)?;
+    pkg.doorbell(0, Side::S2m, 0, 0)?;
+    let start = pkg.cycle();
+    let idle = pkg.idle_port(0);
+    let mut busy = false;
+    pkg.doorbell_observed(0, Side::M2s, 0, 0, |sim| busy |= sim.get_u64(idle) == 0)?;
+    if !busy {
+        pkg.tick_until("engine start", |p| !p.idle(0))?;
+    }
+    pkg.tick_until("engine idle", |p| p.idle(0))?;
+    Ok(pkg.cycle() - start)
+}
+
+/// The full benchmark: `bytes` over each engine count, and the 64-byte latency.
+pub fn copy(engine_counts: &[u64], bytes: u64) -> Result<CopyReport, PkgError> {
+    let mut copies = Vec::new();
+    for &e in engine_counts {
+        copies.push(copy_run(e, bytes)?);
+    }
+    Ok(CopyReport {
+        copies,
+        latency_64b_cycles: latency(64)?,
+    })
+}

@@ -1,0 +1,421 @@
+//! The package top: two dies and their link, driven only through the two host ports, the way
+//! each die's firmware would: iATU regions, SBUF contents, rings in HBM, queue registers,
+//! doorbells, head polling, read-back.
+//!
+//! Addresses come from the die map and the folds of the CSR model, register offsets and fields
+//! by role, descriptor layouts from the descriptor formats. Every check compares a destination
+//! window (with guard bytes around each copy) against a shadow computed here: the initial
+//! contents with exactly the described copies applied.
+
+use rstest::rstest;
+use xdie_tb::package::{
+    fold_chip_id, fold_neighbor, hbm_local, sbuf_local, sem_local, soc_local, Copy, Package, Side,
+};
+use xdie_tb::regmodel::csrs;
+use xdie_tb::{harness, Ctx, Rng, Timing};
+
+const CHIP: u64 = 2;
+/// Guard bytes checked on each side of a destination.
+const GUARD: u64 = 64;
+
+fn dw() -> u64 {
+    csrs().map.param("DATA_BYTES").expect("DATA_BYTES")
+}
+
+fn engines() -> u64 {
+    csrs().map.param("SDMA_ENGINES").expect("SDMA_ENGINES")
+}
+
+fn queues() -> u64 {
+    csrs()
+        .block("udma_m2s")
+        .and_then(|b| b.bundle_by_role("queue"))
+        .map(|b| b.count)
+        .expect("M2S queue bundle")
+}
+
+fn open(ctx: &mut Ctx) -> Package {
+    let kind = Package::kind().expect("xdie_pkg_top is simulated");
+    let sim = ctx.sim(kind).expect("package model");
+    let mut pkg = Package::new(sim, ctx.sub_seed(), Timing::FAST, CHIP).expect("package up");
+    for die in 0..2 {
+        pkg.program_iatu(die, 0).expect("iATU region 0");
+    }
+    pkg
+}
+
+/// Ring slots per queue in these tests.
+const SLOTS: u64 = 32;
+
+/// Rings of (engine, queue) in HBM: one M2S and one S2M ring each, never overlapping.
+fn setup(pkg: &mut Package, die: u32, e: u64, q: u64) {
+    let ring_bytes = SLOTS * u64::from(xdie_tb::package::desc("m2s").bytes);
+    let slot = 2 * (e * queues() + q) * ring_bytes;
+    let base = 0x1_0000;
+    pkg.setup_queue(die, e, q, SLOTS, base + slot, base + slot + ring_bytes)
+        .expect("queue setup");
+}
+
+fn pattern(rng: &mut Rng, len: u64) -> Vec<u8> {
+    // Never 0, so a byte that was not copied cannot pass for one that was.
+    (0..len).map(|_| 1 + rng.below(255) as u8).collect()
+}
+
+/// Destination bytes (die-local window) as they must be: `shadow` starts as the window's initial
+/// contents; `apply` writes a copy into it.
+struct Window {
+    die: u32,
+    local: u64,
+    shadow: Vec<u8>,
+}
+
+impl Window {
+    fn new(pkg: &mut Package, die: u32, local: u64, len: u64) -> Window {
+        let shadow = pkg.read_bytes(die, local, len).expect("window read");
+        Window { die, local, shadow }
+    }
+    fn apply(&mut self, at_local: u64, bytes: &[u8]) {
+        let off = (at_local - self.local) as usize;
+        self.shadow[off..off + bytes.len()].copy_from_slice(bytes);
+    }
+    fn check(&self, pkg: &mut Package) {
+        let got = pkg
+            .read_bytes(self.die, self.local, self.shadow.len() as u64)
+            .expect("window read");
+        if let Some(i) = (0..got.len()).find(|&i| got[i] != self.shadow[i]) {
+            panic!(
+                "die {} byte {:#x}: got {:#04x}, expected {:#04x}",
+                self.die,
+                self.local + i as u64,
+                got[i],
+                self.shadow[i]
+            );
+        }
+    }
+}
+
+/// Source bytes placed on `die` at die-local `src`, returned for the shadow.
+fn source(pkg: &mut Package, rng: &mut Rng, die: u32, src: u64, len: u64) -> Vec<u8> {
+    let bytes = pattern(rng, len);
+    pkg.write_bytes(die, src, &bytes).expect("source write");
+    bytes
+}
+
+fn run_queue(pkg: &mut Package, die: u32, e: u64, q: u64) {
+    pkg.doorbell(die, Side::S2m, e, q).expect("S2M doorbell");
+    pkg.doorbell(die, Side::M2s, e, q).expect("M2S doorbell");
+    pkg.wait_drained(die, e, q).expect("queue drains");
+}
+
+#[rstest]
+fn local_copy(#[values(1, 2)] seed: u64) {
+    harness::run(seed, |ctx| {
+        let mut pkg = open(ctx);
+        let len = 3 * dw() + 5;
+        let (src, dst) = (sbuf_local(3, 0x101), sbuf_local(4, 0x207));
+        let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
+        let mut win = Window::new(&mut pkg, 0, dst - GUARD, len + 2 * GUARD);
+        setup(&mut pkg, 0, 0, 0);
+        let c = Copy {
+            src: soc_local(0, src),
+            dst: soc_local(0, dst),
+            len,
+            write_barrier: false,
+        };
+        pkg.post_copy(0, 0, 0, c).expect("post");
+        run_queue(&mut pkg, 0, 0, 0);
+        win.apply(dst, &bytes);
+        win.check(&mut pkg);
+        assert_eq!(pkg.err(0), 0, "engine errors");
+    });
+}
+
+/// Die `from` copies its SBUF into the other die's SBUF through the neighbor fold.
+#[rstest]
+fn cross_die_copy(#[values(0, 1)] from: u32) {
+    harness::run(10 + u64::from(from), |ctx| {
+        let mut pkg = open(ctx);
+        let to = 1 - from;
+        let len = 5 * dw() + 3;
+        let (src, dst) = (sbuf_local(7, 0x33), sbuf_local(9, 0x1005));
+        let bytes = source(&mut pkg, &mut ctx.rng, from, src, len);
+        let mut win = Window::new(&mut pkg, to, dst - GUARD, len + 2 * GUARD);
+        let e = engines() - 1;
+        setup(&mut pkg, from, e, 1);
+        let c = Copy {
+            src: soc_local(from, src),
+            dst: fold_neighbor(dst, to),
+            len,
+            write_barrier: false,
+        };
+        pkg.post_copy(from, e, 1, c).expect("post");
+        run_queue(&mut pkg, from, e, 1);
+        win.apply(dst, &bytes);
+        win.check(&mut pkg);
+        assert_eq!(pkg.err(from), 0, "engine errors");
+    });
+}
+
+/// Lengths and alignments around the beat and 4 KiB boundaries, cross-die, one ring.
+#[test]
+fn length_alignment_sweep() {
+    harness::run(20, |ctx| {
+        let mut pkg = open(ctx);
+        let dw = dw();
+        let page = 4096;
+        let cases: Vec<(u64, u64, u64)> = vec![
+            // (len, src offset, dst offset) relative to beat / page starts
+            (1, 0, 0),
+            (1, dw - 1, 1),
+            (dw - 1, 1, 0),
+            (dw, 0, 0),
+            (dw, 1, dw - 1),
+            (dw + 1, dw - 1, 3),
+            (2 * dw, 7, 9),
+            (page - 1, 0, 1),
+            (page, 0, 0),
+            (page + 1, 3, dw - 2),
+            (page, page - 5, page - dw + 1),
+            (2 * page + dw + 3, 13, 17),
+        ];
+        let (src_base, dst_base) = (sbuf_local(2, 0), sbuf_local(6, 0));
+        setup(&mut pkg, 0, 2, 5);
+        let mut wins = Vec::new();
+        // Each case starts on its own page: offsets are relative to a page (and so to a beat).
+        let mut at = 0;
+        for &(len, so, d_o) in &cases {
+            let (s, d) = (src_base + at + so, dst_base + at + d_o);
+            let bytes = source(&mut pkg, &mut ctx.rng, 0, s, len);
+            let mut win = Window::new(&mut pkg, 1, d - GUARD, len + 2 * GUARD);
+            win.apply(d, &bytes);
+            wins.push(win);
+            let c = Copy {
+                src: soc_local(0, s),
+                dst: fold_neighbor(d, 1),
+                len,
+                write_barrier: false,
+            };
+            pkg.post_copy(0, 2, 5, c).expect("post");
+            at += (so.max(d_o) + len + GUARD).div_ceil(page) * page + page;
+        }
+        run_queue(&mut pkg, 0, 2, 5);
+        for w in &wins {
+            w.check(&mut pkg);
+        }
+        assert_eq!(pkg.err(0), 0, "engine errors");
+    });
+}
+
+/// Several engines and queues armed together, each with its own copy.
+#[test]
+fn engines_and_queues_at_once() {
+    harness::run(30, |ctx| {
+        let mut pkg = open(ctx);
+        let (e_last, q_last) = (engines() - 1, queues() - 1);
+        let pairs = [
+            (0, 0),
+            (0, q_last),
+            (1, 3),
+            (e_last / 2, 1),
+            (e_last, 0),
+            (e_last, q_last),
+        ];
+        let len = 3 * dw() + 11;
+        let mut wins = Vec::new();
+        for (i, &(e, q)) in pairs.iter().enumerate() {
+            let i = i as u64;
+            let (src, dst) = (
+                sbuf_local(10 + i, 0x40 + i),
+                sbuf_local(20 + i, 0x80 + 3 * i),
+            );
+            let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
+            let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
+            win.apply(dst, &bytes);
+            wins.push(win);
+            setup(&mut pkg, 0, e, q);
+            let c = Copy {
+                src: soc_local(0, src),
+                dst: fold_neighbor(dst, 1),
+                len,
+                write_barrier: false,
+            };
+            pkg.post_copy(0, e, q, c).expect("post");
+        }
+        for &(e, q) in &pairs {
+            pkg.doorbell(0, Side::S2m, e, q).expect("S2M doorbell");
+        }
+        for &(e, q) in &pairs {
+            pkg.doorbell(0, Side::M2s, e, q).expect("M2S doorbell");
+        }
+        for &(e, q) in &pairs {
+            pkg.wait_drained(0, e, q).expect("drained");
+        }
+        for w in &wins {
+            w.check(&mut pkg);
+        }
+        assert_eq!(pkg.err(0), 0, "engine errors");
+    });
+}
+
+/// A data copy then two semaphore copies (4 bytes of value 1): into the peer's EVT_SEM INC
+/// window with write_barrier (remote_sem) and into this die's own (local_sem). When the peer's
+/// semaphore is seen, every data byte must already be there.
+#[test]
+fn semaphore_increment_after_data() {
+    harness::run(40, |ctx| {
+        let mut pkg = open(ctx);
+        let len = 8192 + 7;
+        let (src, dst) = (sbuf_local(1, 0x10), sbuf_local(1, 0x4000));
+        let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
+        let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
+        win.apply(dst, &bytes);
+        let one = hbm_local(0x8000);
+        pkg.write32(0, one, 1).expect("constant 1");
+        let (remote_sem, local_sem) = (17, 4);
+        let before_remote = pkg
+            .read32(1, sem_local("sem_read", remote_sem))
+            .expect("sem");
+        let before_local = pkg
+            .read32(0, sem_local("sem_read", local_sem))
+            .expect("sem");
+        setup(&mut pkg, 0, 3, 2);
+        let copies = [
+            Copy {
+                src: soc_local(0, src),
+                dst: fold_neighbor(dst, 1),
+                len,
+                write_barrier: false,
+            },
+            Copy {
+                src: soc_local(0, one),
+                dst: soc_local(0, sem_local("sem_inc", local_sem)),
+                len: 4,
+                write_barrier: false,
+            },
+            Copy {
+                src: soc_local(0, one),
+                dst: fold_neighbor(sem_local("sem_inc", remote_sem), 1),
+                len: 4,
+                write_barrier: true,
+            },
+        ];
+        for c in copies {
+            pkg.post_copy(0, 3, 2, c).expect("post");
+        }
+        pkg.doorbell(0, Side::S2m, 3, 2).expect("S2M doorbell");
+        pkg.doorbell(0, Side::M2s, 3, 2).expect("M2S doorbell");
+        let start = pkg.cycle();
+        loop {
+            let v = pkg
+                .read32(1, sem_local("sem_read", remote_sem))
+                .expect("sem");
+            if v != before_remote {
+                assert_eq!(v, before_remote.wrapping_add(1), "remote semaphore");
+                break;
+            }
+            assert!(
+                pkg.cycle() - start < pkg.budget,
+                "remote semaphore never rose"
+            );
+        }
+        win.check(&mut pkg);
+        pkg.wait_drained(0, 3, 2).expect("drained");
+        let local = pkg
+            .read32(0, sem_local("sem_read", local_sem))
+            .expect("sem");
+        assert_eq!(local, before_local.wrapping_add(1), "local semaphore");
+        let remote = pkg
+            .read32(1, sem_local("sem_read", remote_sem))
+            .expect("sem");
+        assert_eq!(
+            remote,
+            before_remote.wrapping_add(1),
+            "remote semaphore counted once"
+        );
+        assert_eq!(pkg.err(0), 0, "engine errors");
+    });
+}
+
+/// The M2S doorbell rings before any S2M descriptor is posted: nothing moves, nothing is
+/// dropped; once the S2M side is armed the copy completes.
+#[test]
+fn m2s_before_s2m_is_held() {
+    harness::run(50, |ctx| {
+        let mut pkg = open(ctx);
+        let len = 2 * dw() + 9;
+        let (src, dst) = (sbuf_local(5, 0x300), sbuf_local(11, 0x500));
+        let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
+        let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
+        setup(&mut pkg, 0, 4, 0);
+        let c = Copy {
+            src: soc_local(0, src),
+            dst: fold_neighbor(dst, 1),
+            len,
+            write_barrier: false,
+        };
+        pkg.post_copy(0, 4, 0, c).expect("post");
+        pkg.doorbell(0, Side::M2s, 4, 0).expect("M2S doorbell");
+        // Long enough for the copy to have finished several times over had it started.
+        pkg.sim.ticks(2_000);
+        assert_eq!(
+            pkg.head(0, Side::M2s, 4, 0).expect("head"),
+            0,
+            "M2S head moved"
+        );
+        assert!(pkg.idle(0), "an engine started without its S2M descriptor");
+        win.check(&mut pkg);
+        pkg.doorbell(0, Side::S2m, 4, 0).expect("S2M doorbell");
+        pkg.wait_drained(0, 4, 0).expect("drained");
+        win.apply(dst, &bytes);
+        win.check(&mut pkg);
+    });
+}
+
+/// Copies to routed addresses that reach nothing: outside every iATU region, into an aperture
+/// gap of the peer, to another package. Each is answered DECERR (the engine logs a write
+/// error), the queue still drains, and nothing is written where the LOCAL field points.
+#[rstest]
+fn unmapped_routed_copy_is_decerr(#[values("iatu_miss", "peer_gap", "remote_pkg")] case: &str) {
+    harness::run(60, |ctx| {
+        let mut pkg = open(ctx);
+        let len = dw() + 4;
+        let (src, dst) = (sbuf_local(8, 0x40), sbuf_local(12, 0x80));
+        source(&mut pkg, &mut ctx.rng, 0, src, len);
+        let win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
+        let win0 = Window::new(&mut pkg, 0, dst - GUARD, len + 2 * GUARD);
+        let soc = &csrs().soc;
+        let target = match case {
+            // EXIT_SENG bits set: above the region's limit.
+            "iatu_miss" => {
+                let f = soc.field("neighbor", "EXIT_SENG").expect("EXIT_SENG");
+                f.set(u128::from(fold_neighbor(dst, 1)), 1) as u64
+            }
+            // One past the highest aperture of the die map.
+            "peer_gap" => {
+                let top = csrs()
+                    .map
+                    .apertures
+                    .iter()
+                    .map(|a| a.end())
+                    .max()
+                    .expect("apertures");
+                fold_neighbor(top, 1)
+            }
+            _ => fold_chip_id(dst, 1, CHIP + 1),
+        };
+        assert!(pkg.err(0) == 0);
+        setup(&mut pkg, 0, 6, 3);
+        let c = Copy {
+            src: soc_local(0, src),
+            dst: target,
+            len,
+            write_barrier: false,
+        };
+        pkg.post_copy(0, 6, 3, c).expect("post");
+        run_queue(&mut pkg, 0, 6, 3);
+        assert_eq!(pkg.err(0) & 2, 2, "write error logged");
+        assert_eq!(pkg.err(0) & 1, 0, "no read error");
+        win.check(&mut pkg);
+        win0.check(&mut pkg);
+    });
+}
