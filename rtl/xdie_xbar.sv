@@ -175,8 +175,11 @@ module xdie_xbar #(
   // A master's responses come from the one slave holding its requests; OR-ing is exact.
   always_comb begin
     m_rsp_valid_o = '0;
-    m_rsp_rdata_o = '0;
     m_rsp_err_o   = '0;
+    // Per master: a '0 over NM*DW*8 bits is an over-8k replication to Verilator -Wall.
+    for (int unsigned m = 0; m < NM; m++) begin
+      m_rsp_rdata_o[m*DW*8 +: DW*8] = '0;
+    end
     for (int unsigned s = 0; s < NS; s++) begin
       logic [MW-1:0] h;
       h = head_id[s*MW +: MW];
