@@ -25,3 +25,7 @@ rtl/xdie_d2d_fifo.sv
 rtl/xdie_d2d_channel.sv
 rtl/xdie_d2d_link.sv
 rtl/xdie_d2d_port.sv
+rtl/xdie_xbus_err.sv
+rtl/xdie_axil_demux.sv
+rtl/xdie_die.sv
+rtl/xdie_pkg_top.sv

@@ -17,6 +17,12 @@ use std::process::Command;
 /// is simulated inside the package top (alone it would double the largest model's build).
 const NOT_A_DUT: &[&str] = &["xdie_axil_regif", "xdie_die"];
 
+/// Tops built only with the crate's `package` feature: tens of megabytes of model source that
+/// every other test would otherwise wait for. They are verilated without module inlining (the
+/// many identical engines and queue groups then share one class each) and compiled as separate
+/// units at a lower optimization level.
+const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top"];
+
 /// Flags of Verilator's own makefile (`CFG_CXXFLAGS_NO_UNUSED` and the model defines).
 const CXX_FLAGS: &[&str] = &[
     "-std=gnu++17",
@@ -74,6 +80,8 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-changed=src/ffi.rs");
 
+    println!("cargo:rerun-if-env-changed=CARGO_FEATURE_PACKAGE");
+    let package = env::var_os("CARGO_FEATURE_PACKAGE").is_some();
     let sources = read_filelist(&repo, &filelist);
     for s in &sources {
         println!("cargo:rerun-if-changed={}", s.display());
@@ -82,6 +90,7 @@ fn main() {
         .iter()
         .flat_map(|s| module_names(s))
         .filter(|m| !NOT_A_DUT.contains(&m.as_str()))
+        .filter(|m| package || !PACKAGE_TOPS.contains(&m.as_str()))
         .collect();
 
     let vroot = verilator_root();
@@ -193,6 +202,7 @@ fn verilate(repo: &Path, filelist: &Path, out: &Path, name: &str) -> Dut {
         .current_dir(repo)
         .args(["--cc", "--no-timing", "--trace-fst", "-f"])
         .arg(filelist)
+        .args(PACKAGE_TOPS.contains(&name).then_some("-fno-inline"))
         .args(["--top-module", name, "-Mdir"])
         .arg(&mdir)
         .output()
@@ -331,13 +341,22 @@ fn compile_model(d: &Dut, vinc: &Path, lib_dir: &Path) -> String {
         return lib;
     }
     let unit_path = d.mdir.join("xdie_unit.cpp");
-    fs::write(&unit_path, unit).expect("write model unit");
+    fs::write(&unit_path, &unit).expect("write model unit");
     let mut b = cc::Build::new();
-    b.file(&unit_path)
-        .include(&d.mdir)
+    if PACKAGE_TOPS.contains(&d.name.as_str()) {
+        // One unit per model file, compiled in parallel; -O1 keeps gcc's time and memory sane.
+        for line in unit.lines() {
+            if let Some(f) = line.strip_prefix("#include \"").and_then(|r| r.strip_suffix('"')) {
+                b.file(d.mdir.join(f));
+            }
+        }
+        b.opt_level(1);
+    } else {
+        b.file(&unit_path).opt_level(2);
+    }
+    b.include(&d.mdir)
         .include(vinc)
         .include(vinc.join("vltstd"))
-        .opt_level(2)
         .cargo_metadata(false)
         .out_dir(lib_dir);
     cxx_flags(&mut b);

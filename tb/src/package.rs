@@ -46,7 +46,10 @@ pub enum PkgError {
 impl fmt::Display for PkgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PkgError::NoPackage => write!(f, "xdie_pkg_top is not among the simulated DUTs"),
+            PkgError::NoPackage => write!(
+                f,
+                "xdie_pkg_top is not among the simulated DUTs (build with the `package` feature)"
+            ),
             PkgError::Sim(e) => write!(f, "{e}"),
             PkgError::Axil(e) => write!(f, "{e}"),
             PkgError::Resp { die, local, resp } => {

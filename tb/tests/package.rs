@@ -6,6 +6,10 @@
 //! by role, descriptor layouts from the descriptor formats. Every check compares a destination
 //! window (with guard bytes around each copy) against a shadow computed here: the initial
 //! contents with exactly the described copies applied.
+//!
+//! The package model is built only with the `package` feature:
+//! `cargo test -p xdie-tb --features package --test package`.
+#![cfg(feature = "package")]
 
 use rstest::rstest;
 use xdie_tb::package::{
