@@ -346,7 +346,10 @@ fn compile_model(d: &Dut, vinc: &Path, lib_dir: &Path) -> String {
     if PACKAGE_TOPS.contains(&d.name.as_str()) {
         // One unit per model file, compiled in parallel; -O1 keeps gcc's time and memory sane.
         for line in unit.lines() {
-            if let Some(f) = line.strip_prefix("#include \"").and_then(|r| r.strip_suffix('"')) {
+            if let Some(f) = line
+                .strip_prefix("#include \"")
+                .and_then(|r| r.strip_suffix('"'))
+            {
                 b.file(d.mdir.join(f));
             }
         }
