@@ -8,6 +8,7 @@ use std::time::Instant;
 #[cfg(feature = "sim")]
 mod bench;
 mod fold;
+mod sim;
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +37,8 @@ enum Cmd {
     },
     /// Compute or decode a routed SoC address.
     Fold(fold::FoldArgs),
+    /// Run a transfer scenario on the golden model and the RTL; report and compare.
+    Sim(sim::SimArgs),
     /// Cosimulation benchmarks on the Verilated RTL.
     #[cfg(feature = "sim")]
     #[command(subcommand)]
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     match cli.cmd {
         Cmd::Gen { csrs, out, check } => gen(&csrs, &out, check),
         Cmd::Fold(args) => fold::run(&args),
+        Cmd::Sim(args) => sim::run(&args),
         #[cfg(feature = "sim")]
         Cmd::Bench(cmd) => bench::run(&cmd),
     }

@@ -12,6 +12,7 @@ pub mod axil;
 pub mod bench;
 pub mod bench_copy;
 pub mod block;
+pub mod driver;
 pub mod harness;
 pub mod lookup;
 pub mod package;

@@ -1,0 +1,505 @@
+//! Transfer scenarios: the YAML files under `scenarios/` that `xdie sim` runs.
+//!
+//! A scenario names the packages (chip ids) and a list of legs, each a gen/start pair between a
+//! TX core and an RX core. A leg may name an earlier leg in `after`: its TX context then first
+//! waits for that leg's remote_sem to reach its engine count and decrements it
+//! (wait_ge_and_dec), which chains legs the way a ring collective does. Unknown keys are
+//! rejected; every error names the file, the key path and the line.
+//!
+//! Running a scenario on the model ([`Scenario::run_model`]) is also its validation: the model's
+//! typed errors (impossible geometry, missing engines, unknown cores, unroutable chip ids) come
+//! back with the key of the leg field they concern.
+
+use crate::error::ModelError;
+use crate::events::{check_leg, landed};
+use crate::route::Reach;
+use crate::system::{Config, FwStep, GenOutput, System};
+use crate::topology::{Core, DieId, Lane, Topology};
+use crate::word::{GenWord, StartWord};
+use serde::Deserialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use xdie_gen::locate::LineIndex;
+use xdie_gen::{Csrs, Location};
+
+/// The classes of bad scenario. Each has its own test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScenarioErrorKind {
+    /// The file could not be read.
+    Io,
+    /// Not YAML, an unknown key, a missing key or a value of the wrong type.
+    Syntax,
+    /// A leg name is used twice, or `after` names no earlier leg or a leg on another die.
+    Reference,
+    /// The model refuses the transfer (the typed reason).
+    Model(ModelError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub kind: ScenarioErrorKind,
+    pub at: Location,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Scenario errors are boxed: they carry a location and a model error, and travel rarely.
+pub type Result<T> = std::result::Result<T, Box<ScenarioError>>;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    #[serde(default)]
+    description: String,
+    packages: Vec<u64>,
+    #[serde(default)]
+    ring_len: Option<u64>,
+    legs: Vec<RawLeg>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCore {
+    chip: u64,
+    core: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLeg {
+    name: String,
+    tx: RawCore,
+    rx: RawCore,
+    dma_engine_mask: u64,
+    partitions: u64,
+    free_dim_bytes: u64,
+    src_addr: u64,
+    dst_addr: u64,
+    local_sem: u64,
+    remote_sem: u64,
+    go_sem: u64,
+    #[serde(default)]
+    queue: u64,
+    #[serde(default)]
+    after: Option<String>,
+}
+
+/// One leg of a scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LegSpec {
+    pub name: String,
+    pub tx: Core,
+    pub rx: Core,
+    pub dma_engine_mask: u64,
+    pub partitions: u64,
+    pub free_dim_bytes: u64,
+    pub src_addr: u64,
+    pub dst_addr: u64,
+    pub local_sem: u64,
+    pub remote_sem: u64,
+    pub go_sem: u64,
+    pub queue: u64,
+    /// Index of the earlier leg whose remote_sem this leg's TX context waits on.
+    pub after: Option<usize>,
+}
+
+impl LegSpec {
+    fn peer(&self, role: Lane) -> Core {
+        match role {
+            Lane::Tx => self.rx,
+            Lane::Rx => self.tx,
+        }
+    }
+
+    pub fn core(&self, role: Lane) -> Core {
+        match role {
+            Lane::Tx => self.tx,
+            Lane::Rx => self.rx,
+        }
+    }
+
+    pub fn gen_word(&self, role: Lane) -> GenWord {
+        let peer = self.peer(role);
+        GenWord {
+            role: role as u64,
+            dma_engine_mask: self.dma_engine_mask,
+            free_dim_bytes: self.free_dim_bytes,
+            partitions: self.partitions,
+            queue: self.queue,
+            local_sem: self.local_sem,
+            remote_sem: self.remote_sem,
+            remote_core_id: peer.id,
+            remote_routing_id: peer.chip,
+            src_addr: self.src_addr,
+            dst_addr: self.dst_addr,
+            peer_base: 0,
+        }
+    }
+
+    pub fn start_word(&self, role: Lane, num_descriptors: u64) -> StartWord {
+        let peer = self.peer(role);
+        StartWord {
+            role: role as u64,
+            dma_engine_mask: self.dma_engine_mask,
+            num_descriptors,
+            queue: self.queue,
+            go_sem: self.go_sem,
+            local_sem: self.local_sem,
+            remote_sem: self.remote_sem,
+            remote_core_id: peer.id,
+            remote_routing_id: peer.chip,
+            dst_addr: self.dst_addr,
+        }
+    }
+
+    pub fn n_engines(&self) -> u64 {
+        u64::from(self.dma_engine_mask.count_ones())
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.partitions * self.free_dim_bytes
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub path: PathBuf,
+    pub description: String,
+    pub packages: Vec<u64>,
+    pub ring_len: u64,
+    pub legs: Vec<LegSpec>,
+    index: LineIndex,
+}
+
+/// SBUF bytes stored before the run (the source data), identical for the model and the RTL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fill {
+    pub die: DieId,
+    pub partition: u64,
+    pub offset: u64,
+    pub bytes: Vec<u8>,
+}
+
+/// What the model did for one leg.
+#[derive(Debug, Clone)]
+pub struct LegRun {
+    pub tx_die: DieId,
+    pub rx_die: DieId,
+    pub reach: Reach,
+    /// Destination as the TX engines address it (partition 0, byte dst_addr).
+    pub dst_soc: u64,
+    pub tx_gen: GenOutput,
+    pub rx_gen: GenOutput,
+    pub rx_start: Vec<FwStep>,
+    pub tx_start: Vec<FwStep>,
+}
+
+/// A scenario run on the golden model: the system at the end, per-leg records and the fills.
+pub struct ModelRun {
+    pub sys: System,
+    pub legs: Vec<LegRun>,
+    pub fills: Vec<Fill>,
+}
+
+/// Source bytes: a splitmix-style hash of (seed, die, partition, offset), so every run with the
+/// same seed stores the same data and a misplaced byte is unlikely to look right.
+pub fn pattern(seed: u64, die: DieId, partition: u64, offset: u64, n: u64) -> Vec<u8> {
+    let key = seed
+        ^ die.chip.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ die.die.wrapping_mul(0xbf58_476d_1ce4_e5b9)
+        ^ partition.wrapping_mul(0x94d0_49bb_1331_11eb);
+    (offset..offset + n)
+        .map(|i| {
+            let mut z = key.wrapping_add(i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) as u8
+        })
+        .collect()
+}
+
+fn strip_position(msg: &str) -> String {
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+impl Scenario {
+    /// Reads and parses a scenario file (no model checks yet: see [`Scenario::run_model`]).
+    pub fn load(path: &Path) -> Result<Scenario> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Box::new(ScenarioError {
+                kind: ScenarioErrorKind::Io,
+                at: Location {
+                    file: path.to_path_buf(),
+                    key: String::new(),
+                    line: None,
+                },
+                message: format!("cannot read: {e}"),
+            })
+        })?;
+        Scenario::parse(path, &text)
+    }
+
+    /// Parses scenario text; `path` names it in errors.
+    pub fn parse(path: &Path, text: &str) -> Result<Scenario> {
+        let de = serde_yaml::Deserializer::from_str(text);
+        let raw: RawScenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let key = e.path().to_string();
+            Box::new(ScenarioError {
+                kind: ScenarioErrorKind::Syntax,
+                at: Location {
+                    file: path.to_path_buf(),
+                    key: if key == "." { String::new() } else { key },
+                    line: e.inner().location().map(|l| l.line()).filter(|l| *l > 0),
+                },
+                message: strip_position(&e.inner().to_string()),
+            })
+        })?;
+        let mut sc = Scenario {
+            path: path.to_path_buf(),
+            description: raw.description,
+            packages: raw.packages,
+            ring_len: raw.ring_len.unwrap_or(Config::default().ring_len),
+            legs: Vec::new(),
+            index: LineIndex::new(text),
+        };
+        for (i, l) in raw.legs.into_iter().enumerate() {
+            if let Some(first) = sc.legs.iter().position(|p| p.name == l.name) {
+                return Err(sc.error(
+                    ScenarioErrorKind::Reference,
+                    format!("legs[{i}].name"),
+                    format!(
+                        "leg name `{}` is used twice (first by legs[{first}])",
+                        l.name
+                    ),
+                ));
+            }
+            let after = match &l.after {
+                None => None,
+                Some(name) => match sc.legs.iter().position(|p| &p.name == name) {
+                    Some(j) => Some(j),
+                    None => {
+                        return Err(sc.error(
+                            ScenarioErrorKind::Reference,
+                            format!("legs[{i}].after"),
+                            format!("`after` names `{name}`, which is no earlier leg"),
+                        ))
+                    }
+                },
+            };
+            sc.legs.push(LegSpec {
+                name: l.name,
+                tx: Core {
+                    chip: l.tx.chip,
+                    id: l.tx.core,
+                },
+                rx: Core {
+                    chip: l.rx.chip,
+                    id: l.rx.core,
+                },
+                dma_engine_mask: l.dma_engine_mask,
+                partitions: l.partitions,
+                free_dim_bytes: l.free_dim_bytes,
+                src_addr: l.src_addr,
+                dst_addr: l.dst_addr,
+                local_sem: l.local_sem,
+                remote_sem: l.remote_sem,
+                go_sem: l.go_sem,
+                queue: l.queue,
+                after,
+            });
+        }
+        Ok(sc)
+    }
+
+    /// An error at `key` of this file, with the key's line.
+    pub fn error(
+        &self,
+        kind: ScenarioErrorKind,
+        key: String,
+        message: String,
+    ) -> Box<ScenarioError> {
+        Box::new(ScenarioError {
+            kind,
+            at: Location {
+                file: self.path.clone(),
+                line: self.index.line_of(&key),
+                key,
+            },
+            message,
+        })
+    }
+
+    fn model_error(&self, leg: Option<usize>, e: ModelError) -> Box<ScenarioError> {
+        let key = match leg {
+            None => match &e {
+                ModelError::Topology(m) if m.contains("ring_len") => "ring_len".to_string(),
+                _ => "packages".to_string(),
+            },
+            Some(i) => {
+                let l = &self.legs[i];
+                let field = match &e {
+                    ModelError::UnknownCore(c) if *c == l.tx => "tx",
+                    ModelError::UnknownCore(_) => "rx",
+                    ModelError::PartitionsOutOfRange { .. } => "partitions",
+                    ModelError::OutsideSbufBacking { which, .. } if *which == "source" => {
+                        "src_addr"
+                    }
+                    ModelError::OutsideSbufBacking { .. } => "dst_addr",
+                    ModelError::MissingEngine { .. } => "dma_engine_mask",
+                    ModelError::QueueOutOfRange { .. } => "queue",
+                    ModelError::SemOutOfRange { sem, .. } if *sem == l.local_sem => "local_sem",
+                    ModelError::SemOutOfRange { sem, .. } if *sem == l.remote_sem => "remote_sem",
+                    ModelError::SemOutOfRange { .. } => "go_sem",
+                    ModelError::UnroutableChipId { .. } => "rx",
+                    ModelError::Impossible(m) if m.contains("free_dim_bytes") => "free_dim_bytes",
+                    ModelError::Impossible(m) if m.contains("dma_engine_mask") => "dma_engine_mask",
+                    ModelError::Impossible(m) if m.contains("go_sem") => "go_sem",
+                    ModelError::RingFull { .. } => "partitions",
+                    _ => "",
+                };
+                if field.is_empty() {
+                    format!("legs[{i}]")
+                } else {
+                    format!("legs[{i}].{field}")
+                }
+            }
+        };
+        let message = match leg {
+            Some(i) => format!("leg `{}`: {e}", self.legs[i].name),
+            None => e.to_string(),
+        };
+        self.error(ScenarioErrorKind::Model(e), key, message)
+    }
+
+    pub fn topology(&self) -> Topology {
+        Topology::packages(&self.packages)
+    }
+
+    /// The source bytes of every leg, skipping legs whose source is an earlier leg's
+    /// destination on the same die (a chain forwards what arrived; its bytes come from the run).
+    pub fn fills(&self, sys: &System, seed: u64) -> Vec<Fill> {
+        let mut out = Vec::new();
+        for (i, l) in self.legs.iter().enumerate() {
+            let die = sys.die_of(l.tx);
+            let fed = self.legs[..i].iter().any(|p| {
+                sys.die_of(p.rx) == die
+                    && p.dst_addr < l.src_addr + l.free_dim_bytes
+                    && l.src_addr < p.dst_addr + p.free_dim_bytes
+                    && p.partitions > 0
+            });
+            if fed {
+                continue;
+            }
+            for p in 0..l.partitions {
+                out.push(Fill {
+                    die,
+                    partition: p,
+                    offset: l.src_addr,
+                    bytes: pattern(seed, die, p, l.src_addr, l.free_dim_bytes),
+                });
+            }
+        }
+        out
+    }
+
+    /// Runs every leg on the golden model: fills, then per leg (in file order) the chain wait,
+    /// both gens and both starts (RX first), then the engines to completion; checks every leg's
+    /// invariants on the model's own log.
+    pub fn run_model(&self, csrs: &Csrs, seed: u64) -> Result<ModelRun> {
+        let mut sys = System::with_config(
+            csrs,
+            self.topology(),
+            Config {
+                ring_len: self.ring_len,
+            },
+        )
+        .map_err(|e| self.model_error(None, e))?;
+        for (i, l) in self.legs.iter().enumerate() {
+            for core in [l.tx, l.rx] {
+                sys.topology
+                    .check_core(core)
+                    .map_err(|e| self.model_error(Some(i), e))?;
+            }
+        }
+        let fills = self.fills(&sys, seed);
+        for f in &fills {
+            sys.fill_sbuf(f.die, f.partition, f.offset, &f.bytes)
+                .map_err(|e| self.model_error(None, e))?;
+        }
+        let mut legs = Vec::new();
+        for (i, l) in self.legs.iter().enumerate() {
+            let me = |e| self.model_error(Some(i), e);
+            if let Some(j) = l.after {
+                let prev = &self.legs[j];
+                let (wait_die, my_die) = (sys.die_of(prev.rx), sys.die_of(l.tx));
+                if wait_die != my_die {
+                    return Err(self.error(
+                        ScenarioErrorKind::Reference,
+                        format!("legs[{i}].after"),
+                        format!(
+                            "leg `{}` waits on the remote_sem of `{}`, which lives on {wait_die}; \
+                             its TX core is on {my_die}",
+                            l.name, prev.name
+                        ),
+                    ));
+                }
+                sys.wait_ge_and_dec(l.tx, Lane::Tx, prev.remote_sem, prev.n_engines())
+                    .map_err(me)?;
+            }
+            let tx_gen = sys.gen(l.tx, &l.gen_word(Lane::Tx)).map_err(me)?;
+            let rx_gen = sys.gen(l.rx, &l.gen_word(Lane::Rx)).map_err(me)?;
+            let rx_start = sys
+                .start(
+                    l.rx,
+                    l.rx.prid(Lane::Rx),
+                    &l.start_word(Lane::Rx, rx_gen.num_descriptors),
+                )
+                .map_err(me)?;
+            let tx_start = sys
+                .start(
+                    l.tx,
+                    l.tx.prid(Lane::Tx),
+                    &l.start_word(Lane::Tx, tx_gen.num_descriptors),
+                )
+                .map_err(me)?;
+            let id = tx_gen.leg;
+            legs.push(LegRun {
+                tx_die: sys.die_of(l.tx),
+                rx_die: sys.die_of(l.rx),
+                reach: sys.leg_reach(id).unwrap_or(Reach::SameDie),
+                dst_soc: rx_gen.dst_soc,
+                tx_gen,
+                rx_gen,
+                rx_start,
+                tx_start,
+            });
+        }
+        sys.run_to_completion().map_err(|e| {
+            let key = "legs".to_string();
+            self.error(ScenarioErrorKind::Model(e.clone()), key, e.to_string())
+        })?;
+        let writes = landed(sys.events());
+        for (i, run) in legs.iter().enumerate() {
+            if let Some(expect) = sys.leg_expect(run.tx_gen.leg) {
+                check_leg(&writes, &expect).map_err(|v| {
+                    self.error(
+                        ScenarioErrorKind::Model(ModelError::Stalled(v.to_string())),
+                        format!("legs[{i}]"),
+                        format!("the model breaks an invariant: {v}"),
+                    )
+                })?;
+            }
+        }
+        Ok(ModelRun { sys, legs, fills })
+    }
+}

@@ -1,0 +1,400 @@
+//! `xdie sim SCENARIO`: run a scenario on the golden model and on the RTL, compare, report.
+
+use clap::Args;
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use xdie_model::events::{Event, Writer};
+use xdie_model::route::Reach;
+use xdie_model::scenario::{ModelRun, Scenario};
+use xdie_model::state::SemValue;
+use xdie_model::DieId;
+
+#[derive(Args)]
+pub struct SimArgs {
+    /// Scenario file (YAML, see scenarios/).
+    scenario: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Seed of the source data and of the host ports' random handshake delays.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write an FST trace of the RTL run to this file.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Directory of the CSR descriptions.
+    #[arg(long, default_value = "csrs")]
+    csrs: PathBuf,
+    /// Run the golden model only.
+    #[arg(long)]
+    model_only: bool,
+}
+
+/// What became of the RTL side of a run.
+enum Rtl {
+    NotAvailable(String),
+    Failed(String),
+    #[cfg_attr(not(feature = "sim"), allow(dead_code))]
+    Ran {
+        transfer_cycles: u64,
+        total_cycles: u64,
+        sems: Vec<SemValue>,
+        mismatches: Vec<String>,
+        monitor: String,
+        trace: Option<PathBuf>,
+    },
+}
+
+pub fn run(a: &SimArgs) -> ExitCode {
+    let csrs = match xdie_gen::load(&a.csrs) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let sc = match Scenario::load(&a.scenario) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let model = match sc.run_model(&csrs, a.seed) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let rtl = if a.model_only {
+        Rtl::NotAvailable("--model-only".into())
+    } else {
+        rtl(&sc, &model, a.seed, a.trace.as_deref())
+    };
+    let peak = csrs.map.param("DATA_BYTES").unwrap_or(0);
+    let report = Report::new(&sc, &model, rtl, peak, a.seed);
+    if a.json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.text());
+    }
+    if report.pass {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+#[cfg(feature = "sim")]
+fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl {
+    use xdie_tb::driver::{self, RtlError};
+    let mut bar = ProgressBar::new();
+    let res = driver::run(sc, model, seed, trace, &mut |p| {
+        bar.show(p.phase, p.done, p.total)
+    });
+    bar.finish();
+    match res {
+        Ok(o) => Rtl::Ran {
+            transfer_cycles: o.transfer_cycles,
+            total_cycles: o.total_cycles,
+            sems: o.sems,
+            mismatches: o.mismatches,
+            monitor: o.monitor.to_string(),
+            trace: o.trace,
+        },
+        Err(RtlError::NotAvailable(m)) => Rtl::NotAvailable(m),
+        Err(RtlError::Driver(m)) => Rtl::Failed(m),
+    }
+}
+
+#[cfg(not(feature = "sim"))]
+fn rtl(_: &Scenario, _: &ModelRun, _: u64, _: Option<&Path>) -> Rtl {
+    Rtl::NotAvailable("built without the `sim` feature (no Verilator)".into())
+}
+
+/// A one-line bar on stderr, drawn only when stderr is a terminal.
+#[cfg_attr(not(feature = "sim"), allow(dead_code))]
+struct ProgressBar {
+    on: bool,
+    last: Option<(String, u64)>,
+}
+
+#[cfg_attr(not(feature = "sim"), allow(dead_code))]
+impl ProgressBar {
+    fn new() -> ProgressBar {
+        ProgressBar {
+            on: std::io::stderr().is_terminal(),
+            last: None,
+        }
+    }
+
+    fn show(&mut self, phase: &str, done: u64, total: u64) {
+        if !self.on {
+            return;
+        }
+        let pct = (done * 100).checked_div(total).unwrap_or(100).min(100);
+        if self
+            .last
+            .as_ref()
+            .is_some_and(|(p, v)| p == phase && *v == pct)
+        {
+            return;
+        }
+        let width = 30;
+        let fill = (pct * width / 100) as usize;
+        eprint!(
+            "\r{phase:<16} [{}{}] {pct:>3}%",
+            "#".repeat(fill),
+            ".".repeat(width as usize - fill)
+        );
+        self.last = Some((phase.to_string(), pct));
+    }
+
+    fn finish(&mut self) {
+        if self.on && self.last.is_some() {
+            eprint!("\r{:<60}\r", "");
+        }
+    }
+}
+
+struct LegLine {
+    name: String,
+    tx: (u64, u64, DieId),
+    rx: (u64, u64, DieId),
+    reach: Reach,
+    dst_soc: u64,
+    engines: u64,
+    bytes: u64,
+}
+
+struct Report {
+    scenario: String,
+    description: String,
+    seed: u64,
+    pass: bool,
+    rtl: Rtl,
+    bytes: u64,
+    /// Engine payload bytes that crossed the die-to-die link, busiest direction.
+    link_bytes: u64,
+    link_peak: u64,
+    legs: Vec<LegLine>,
+    sems: Vec<SemValue>,
+    first_mismatch: Option<String>,
+}
+
+fn reach_name(r: Reach) -> &'static str {
+    match r {
+        Reach::SameDie => "same die",
+        Reach::Neighbor => "neighbor fold",
+        Reach::ChipId => "chip-id fold",
+    }
+}
+
+/// Engine payload bytes per (from die, to die) for the writes that crossed a die boundary
+/// inside one package (the die-to-die link); the busiest direction.
+fn link_bytes(model: &ModelRun) -> u64 {
+    let mut per_dir = std::collections::BTreeMap::<(DieId, DieId), u64>::new();
+    for e in model.sys.events() {
+        if let Event::Landed(l) = e {
+            if let Writer::Engine { die, .. } = &l.by {
+                if die.chip == l.die.chip && die.die != l.die.die {
+                    *per_dir.entry((*die, l.die)).or_default() += l.bytes.len() as u64;
+                }
+            }
+        }
+    }
+    per_dir.values().copied().max().unwrap_or(0)
+}
+
+impl Report {
+    fn new(sc: &Scenario, model: &ModelRun, rtl: Rtl, link_peak: u64, seed: u64) -> Report {
+        let legs = sc
+            .legs
+            .iter()
+            .zip(&model.legs)
+            .map(|(l, r)| LegLine {
+                name: l.name.clone(),
+                tx: (l.tx.chip, l.tx.id, r.tx_die),
+                rx: (l.rx.chip, l.rx.id, r.rx_die),
+                reach: r.reach,
+                dst_soc: r.dst_soc,
+                engines: l.n_engines(),
+                bytes: l.bytes(),
+            })
+            .collect();
+        let (sems, first_mismatch, pass) = match &rtl {
+            Rtl::Ran {
+                sems, mismatches, ..
+            } => (
+                sems.clone(),
+                mismatches.first().cloned(),
+                mismatches.is_empty(),
+            ),
+            Rtl::Failed(m) => (model.sys.end_state().sems, Some(m.clone()), false),
+            Rtl::NotAvailable(_) => (model.sys.end_state().sems, None, true),
+        };
+        Report {
+            scenario: sc.path.display().to_string(),
+            description: sc.description.clone(),
+            seed,
+            pass,
+            bytes: sc.legs.iter().map(|l| l.bytes()).sum(),
+            link_bytes: link_bytes(model),
+            link_peak,
+            legs,
+            sems,
+            first_mismatch,
+            rtl,
+        }
+    }
+
+    fn cycles(&self) -> Option<u64> {
+        match &self.rtl {
+            Rtl::Ran {
+                transfer_cycles, ..
+            } => Some(*transfer_cycles),
+            _ => None,
+        }
+    }
+
+    fn utilization(&self) -> Option<f64> {
+        let c = self.cycles()?;
+        (c > 0 && self.link_peak > 0)
+            .then(|| self.link_bytes as f64 / (c as f64 * self.link_peak as f64))
+    }
+
+    fn rtl_status(&self) -> String {
+        match &self.rtl {
+            Rtl::NotAvailable(m) => format!("not available ({m})"),
+            Rtl::Failed(m) => format!("FAIL: {m}"),
+            Rtl::Ran { mismatches, .. } if mismatches.is_empty() => "PASS".into(),
+            Rtl::Ran { mismatches, .. } => format!("FAIL ({} mismatches)", mismatches.len()),
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut s = String::new();
+        let mut line = |t: String| {
+            s.push_str(&t);
+            s.push('\n');
+        };
+        line(format!("scenario {}: {}", self.scenario, self.description));
+        for (i, l) in self.legs.iter().enumerate() {
+            line(format!(
+                "leg {i} `{}`: core {} of chip {:#x} (die {}) -> core {} of chip {:#x} (die {}), {}",
+                l.name, l.tx.1, l.tx.0, l.tx.2.die, l.rx.1, l.rx.0, l.rx.2.die,
+                reach_name(l.reach)
+            ));
+            line(format!(
+                "  dst_soc {:#x}, {} engines, {} bytes",
+                l.dst_soc, l.engines, l.bytes
+            ));
+        }
+        line("model: PASS (end state and invariants)".into());
+        line(format!("RTL: {}", self.rtl_status()));
+        if let Rtl::Ran {
+            total_cycles,
+            monitor,
+            trace,
+            ..
+        } = &self.rtl
+        {
+            line(format!(
+                "cycles: {} transfer (first launch to last completion), {} total",
+                self.cycles().unwrap_or(0),
+                total_cycles
+            ));
+            line(format!("monitor: {monitor}"));
+            if let Some(t) = trace {
+                line(format!("trace: {}", t.display()));
+            }
+        }
+        line(format!("bytes: {}", self.bytes));
+        match self.utilization() {
+            Some(u) => line(format!(
+                "link: {} payload bytes over the die-to-die link, peak {} B/cycle, utilization {:.1}%",
+                self.link_bytes,
+                self.link_peak,
+                100.0 * u
+            )),
+            None => line(format!(
+                "link: {} payload bytes over the die-to-die link, peak {} B/cycle, utilization n/a (no RTL run)",
+                self.link_bytes, self.link_peak
+            )),
+        }
+        let sems: Vec<String> = self
+            .sems
+            .iter()
+            .map(|v| {
+                format!(
+                    "chip {:#x} die {} sem {} = {}",
+                    v.die.chip, v.die.die, v.sem, v.value
+                )
+            })
+            .collect();
+        line(format!("semaphores: {}", sems.join(", ")));
+        if let Some(m) = &self.first_mismatch {
+            line(format!("first mismatch: {m}"));
+        }
+        line(format!(
+            "{} (seed {})",
+            if self.pass { "PASS" } else { "FAIL" },
+            self.seed
+        ));
+        s
+    }
+
+    fn json(&self) -> Value {
+        let core = |c: &(u64, u64, DieId)| json!({"chip": c.0, "core": c.1, "die": c.2.die});
+        let legs: Vec<Value> = self
+            .legs
+            .iter()
+            .map(|l| {
+                json!({
+                    "name": l.name,
+                    "tx": core(&l.tx),
+                    "rx": core(&l.rx),
+                    "reach": reach_name(l.reach),
+                    "dst_soc": format!("{:#x}", l.dst_soc),
+                    "engines": l.engines,
+                    "bytes": l.bytes,
+                })
+            })
+            .collect();
+        let sems: Vec<Value> = self
+            .sems
+            .iter()
+            .map(
+                |v| json!({"chip": v.die.chip, "die": v.die.die, "index": v.sem, "value": v.value}),
+            )
+            .collect();
+        let (total, monitor) = match &self.rtl {
+            Rtl::Ran {
+                total_cycles,
+                monitor,
+                ..
+            } => (Some(*total_cycles), Some(monitor.clone())),
+            _ => (None, None),
+        };
+        json!({
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "pass": self.pass,
+            "model": "PASS",
+            "rtl": self.rtl_status(),
+            "cycles": self.cycles(),
+            "total_cycles": total,
+            "bytes": self.bytes,
+            "link_bytes": self.link_bytes,
+            "link_peak_bytes_per_cycle": self.link_peak,
+            "link_utilization": self.utilization(),
+            "legs": legs,
+            "semaphores": sems,
+            "first_mismatch": self.first_mismatch,
+            "monitor": monitor,
+        })
+    }
+}

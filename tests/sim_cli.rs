@@ -1,0 +1,103 @@
+//! `xdie sim` from the outside: the worked example's report, the JSON fields, and the exit
+//! status and message of a bad scenario.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use xdie_model::scenario::Scenario;
+
+fn sim_json(scenario: &str, extra: &[&str]) -> Value {
+    let o = run(xdie()
+        .current_dir(repo())
+        .args(["sim", "--json", scenario])
+        .args(extra));
+    assert!(
+        o.status.success(),
+        "xdie sim {scenario} failed:\n{}",
+        stderr(&o)
+    );
+    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(&o)))
+}
+
+fn sem_of(report: &Value, die: u64, index: u64) -> Option<i64> {
+    report["semaphores"].as_array()?.iter().find_map(|s| {
+        (s["die"].as_u64() == Some(die) && s["index"].as_u64() == Some(index))
+            .then(|| s["value"].as_i64())
+            .flatten()
+    })
+}
+
+#[test]
+fn worked_example_report_on_the_model() {
+    let r = sim_json("scenarios/worked-example.yaml", &["--model-only"]);
+    let sc = Scenario::load(&repo().join("scenarios/worked-example.yaml")).expect("scenario");
+    let csrs = xdie_gen::load(&repo().join("csrs")).expect("csrs");
+    let model = sc.run_model(&csrs, 1).expect("model");
+    let (l, m) = (&sc.legs[0], &model.legs[0]);
+    assert_eq!(r["pass"], Value::Bool(true));
+    assert_eq!(r["legs"][0]["dst_soc"], format!("{:#x}", m.dst_soc));
+    assert_eq!(r["legs"][0]["dst_soc"], "0x58800000100000");
+    assert_eq!(r["bytes"].as_u64(), Some(l.bytes()));
+    let n = l.n_engines() as i64;
+    assert_eq!(sem_of(&r, m.tx_die.die, l.local_sem), Some(n));
+    assert_eq!(sem_of(&r, m.rx_die.die, l.remote_sem), Some(n));
+    for key in [
+        "cycles",
+        "link_peak_bytes_per_cycle",
+        "link_utilization",
+        "legs",
+        "semaphores",
+    ] {
+        assert!(r.get(key).is_some(), "JSON lacks `{key}`");
+    }
+}
+
+#[test]
+fn every_shipped_scenario_passes_on_the_model() {
+    for e in std::fs::read_dir(repo().join("scenarios")).expect("scenarios/") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "yaml") {
+            let rel = format!(
+                "scenarios/{}",
+                p.file_name().unwrap_or_default().to_string_lossy()
+            );
+            let r = sim_json(&rel, &["--model-only"]);
+            assert_eq!(r["pass"], Value::Bool(true), "{rel}");
+        }
+    }
+}
+
+#[test]
+fn bad_scenario_exits_2_naming_file_key_and_line() {
+    let s = Scratch::new("sim-bad");
+    let good = std::fs::read_to_string(repo().join("scenarios/same-die.yaml")).expect("read");
+    let bad = good.replace("    queue: 1", "    queue: 1\n    speed: fast");
+    let line = line_at(&bad, bad.find("speed:").expect("edited"));
+    let file = s.join("bad.yaml");
+    std::fs::write(&file, bad).expect("write");
+    let o = run(xdie().current_dir(repo()).arg("sim").arg(&file));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let want = format!("{}:{line}: key `legs[0].speed`", file.display());
+    assert!(err.contains(&want), "{err}");
+    assert!(stdout(&o).is_empty(), "a bad scenario prints no report");
+}
+
+#[test]
+fn impossible_transfer_exits_2_with_the_models_reason() {
+    let s = Scratch::new("sim-impossible");
+    let good = std::fs::read_to_string(repo().join("scenarios/same-die.yaml")).expect("read");
+    let bad = good.replace("partitions: 7", "partitions: 100000");
+    let line = line_at(&bad, bad.find("partitions: 100000").expect("edited"));
+    let file = s.join("impossible.yaml");
+    std::fs::write(&file, bad).expect("write");
+    let o = run(xdie().current_dir(repo()).arg("sim").arg(&file));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(":{line}: key `legs[0].partitions`")),
+        "{err}"
+    );
+    assert!(err.contains("out of range"), "{err}");
+}
