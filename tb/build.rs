@@ -342,28 +342,37 @@ fn compile_model(d: &Dut, vinc: &Path, lib_dir: &Path) -> String {
     }
     let unit_path = d.mdir.join("xdie_unit.cpp");
     fs::write(&unit_path, &unit).expect("write model unit");
-    let mut b = cc::Build::new();
+    let build = |files: &[PathBuf], opt: u32| {
+        let mut b = cc::Build::new();
+        b.files(files)
+            .include(&d.mdir)
+            .include(vinc)
+            .include(vinc.join("vltstd"))
+            .opt_level(opt)
+            .cargo_metadata(false)
+            .out_dir(lib_dir);
+        cxx_flags(&mut b);
+        b
+    };
     if PACKAGE_TOPS.contains(&d.name.as_str()) {
-        // One unit per model file, compiled in parallel; -O1 keeps gcc's time and memory sane.
+        // One unit per model file, compiled in parallel without debug info: the evaluation code at
+        // -O1, the construction and trace code (run once, or only when tracing) at -O0.
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
         for line in unit.lines() {
             if let Some(f) = line
                 .strip_prefix("#include \"")
                 .and_then(|r| r.strip_suffix('"'))
             {
-                b.file(d.mdir.join(f));
+                let once = f.contains("Slow") || f.contains("Trace");
+                (if once { &mut slow } else { &mut fast }).push(d.mdir.join(f));
             }
         }
-        b.opt_level(1);
+        let objects = build(&slow, 0).debug(false).compile_intermediates();
+        let mut b = build(&fast, 1);
+        b.debug(false).objects(objects).compile(&lib);
     } else {
-        b.file(&unit_path).opt_level(2);
+        build(&[unit_path], 2).compile(&lib);
     }
-    b.include(&d.mdir)
-        .include(vinc)
-        .include(vinc.join("vltstd"))
-        .cargo_metadata(false)
-        .out_dir(lib_dir);
-    cxx_flags(&mut b);
-    b.compile(&lib);
     fs::write(&stamp, hash).expect("write stamp");
     lib
 }

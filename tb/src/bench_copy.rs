@@ -151,6 +151,13 @@ pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
         if drained {
             break end;
         }
+        if pkg.cycle() - start > pkg.budget {
+            return Err(PkgError::Timeout {
+                what: "every queue drained".to_string(),
+                cycles: pkg.budget,
+            });
+        }
+        pkg.sim.tick();
     };
     for (at, v) in samples {
         let got = pkg.read32(1, at)?;
