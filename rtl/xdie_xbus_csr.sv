@@ -1,7 +1,9 @@
 // CSR bridge: an xbus slave in front of the die's AXI4-Lite register fabric.
 //
-// A request addresses one 32-bit word: its lane in the beat is addr[log2(DW)-1:2]. A write
-// with byte strobes outside that lane is answered SLVERR with no transaction. Otherwise the
+// A request addresses one 32-bit word: for a read its lane in the beat is addr[log2(DW)-1:2];
+// for a write it is the lowest lane its byte strobes touch (DMA engines send beat-aligned
+// addresses). A write with byte strobes in more than one lane is answered SLVERR with no
+// transaction. Otherwise the
 // request becomes one AXI4-Lite transaction at the word's die-local address (the LOCAL field of
 // the routed address, word aligned); BRESP/RRESP come back as rsp_err and read data comes back
 // in its lane (other lanes 0). One transaction at a time.
@@ -75,14 +77,30 @@ module xdie_xbus_csr #(
   logic [OFF_W-1:0] inc_off;
   logic             inc_hit;
 
+  logic [LW-1:0]    strb_lane;
+  logic [CAW-1:0]   word_addr;
+
+  // A write's word is the lowest 32-bit lane its strobes touch: masters (the SDMA engines) send
+  // beat-aligned addresses and place the bytes with the strobes. A read's word comes from the
+  // address bits below the beat.
+  always_comb begin
+    strb_lane = '0;
+    for (int i = LANES - 1; i >= 0; i--) begin
+      if (|s_req_wstrb_i[i*4 +: 4]) begin
+        strb_lane = LW'(i);
+      end
+    end
+  end
+
   assign local_addr = xdie_soc_addr_pkg::local_get_local(s_req_addr_i);
-  assign lane       = LW'(local_addr >> 2);
+  assign lane       = s_req_write_i ? strb_lane : LW'(local_addr >> 2);
+  assign word_addr  = (local_addr & ~(CAW'(DW) - CAW'(1))) | (CAW'(lane) << 2);
   assign lane_mask  = DW'(4'hf) << (32'(lane) * 4);
   assign lane_strb  = 4'(s_req_wstrb_i >> (32'(lane) * 4));
   assign lane_data  = 32'(s_req_wdata_i >> (32'(lane) * 32));
   assign stray_strb = |(s_req_wstrb_i & ~lane_mask);
-  assign inc_off    = xdie_soc_addr_pkg::ap_evt_sem_off(local_addr) - INC_BASE;
-  assign inc_hit    = xdie_soc_addr_pkg::ap_evt_sem_hit(local_addr) && (inc_off < INC_SPAN) &&
+  assign inc_off    = xdie_soc_addr_pkg::ap_evt_sem_off(word_addr) - INC_BASE;
+  assign inc_hit    = xdie_soc_addr_pkg::ap_evt_sem_hit(word_addr) && (inc_off < INC_SPAN) &&
                       (lane_strb == 4'hf);
 
   // ---------------------------------------------------------------- state
@@ -142,7 +160,7 @@ module xdie_xbus_csr #(
         aw_d    = s_req_write_i;
         w_d     = s_req_write_i;
         ar_d    = !s_req_write_i;
-        addr_d  = local_addr & ~CAW'(3);
+        addr_d  = word_addr;
         lane_d  = lane;
         wdata_d = lane_data;
         wstrb_d = lane_strb;

@@ -821,8 +821,14 @@ fn csr_bridge_lanes_errors_and_inc_fast_path() {
         let mut expect = VecDeque::new();
         let mut incs = VecDeque::new();
         for r in &reqs {
-            let lane = (r.addr as usize % dw) / 4;
-            let word = r.addr & !3;
+            // A write's word is the lowest lane its strobes touch; a read's comes from the
+            // address.
+            let lane = if r.write {
+                r.wstrb.iter().position(|s| *s).map_or(0, |i| i / 4)
+            } else {
+                (r.addr as usize % dw) / 4
+            };
+            let word = (r.addr & !(dw as u64 - 1)) | (lane as u64 * 4);
             let stray = r.wstrb.iter().enumerate().any(|(i, s)| *s && i / 4 != lane);
             let lane_strb: Vec<bool> = r.wstrb[lane * 4..lane * 4 + 4].to_vec();
             let lane_data =
