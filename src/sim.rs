@@ -32,6 +32,9 @@ pub struct SimArgs {
     model_only: bool,
 }
 
+/// Mismatches listed after the first one in the text report.
+const MORE_MISMATCHES: usize = 9;
+
 /// What became of the RTL side of a run.
 enum Rtl {
     NotAvailable(String),
@@ -338,6 +341,17 @@ impl Report {
         line(format!("semaphores: {}", sems.join(", ")));
         if let Some(m) = &self.first_mismatch {
             line(format!("first mismatch: {m}"));
+        }
+        if let Rtl::Ran { mismatches, .. } = &self.rtl {
+            for m in mismatches.iter().skip(1).take(MORE_MISMATCHES) {
+                line(format!("  then: {m}"));
+            }
+            if mismatches.len() > MORE_MISMATCHES + 1 {
+                line(format!(
+                    "  ({} more)",
+                    mismatches.len() - MORE_MISMATCHES - 1
+                ));
+            }
         }
         line(format!(
             "{} (seed {})",

@@ -18,6 +18,7 @@ pub mod lookup;
 pub mod package;
 pub mod regmodel;
 pub mod rng;
+pub mod scoreboard;
 pub mod sim;
 
 pub mod duts {

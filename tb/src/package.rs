@@ -315,6 +315,12 @@ impl Package {
         Ok(base + local)
     }
 
+    /// Host write of a 32-bit word at an xt address as the host issues it (a remap window or
+    /// the direct window decides where it goes), any response.
+    pub fn write_xt(&mut self, die: u32, xt: u64, data: u32, strb: u8) -> Result<Resp> {
+        Ok(self.host[die as usize].write_strb(&mut self.sim, xt, data, strb)?)
+    }
+
     /// Host write of a 32-bit word (die-local, word aligned), any response.
     pub fn write_raw(&mut self, die: u32, local: u64, data: u32, strb: u8) -> Result<Resp> {
         let xt = Self::xt(local)?;
