@@ -315,6 +315,13 @@ impl Package {
         Ok(base + local)
     }
 
+    /// Handshake timing of both host ports from now on.
+    pub fn set_timing(&mut self, timing: Timing) {
+        for h in &mut self.host {
+            h.set_timing(timing);
+        }
+    }
+
     /// Host write of a 32-bit word at an xt address as the host issues it (a remap window or
     /// the direct window decides where it goes), any response.
     pub fn write_xt(&mut self, die: u32, xt: u64, data: u32, strb: u8) -> Result<Resp> {

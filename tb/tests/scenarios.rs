@@ -53,14 +53,9 @@ fn same_die_leg_with_beat_aligned_semaphores() {
     });
 }
 
-// The shipped scenarios put semaphores at any word of a bus beat. Today a DMA increment of a
-// semaphore that is not the first word of its beat is answered SLVERR (same-die: semaphores 200,
-// 208, 216 count, 201, 204, 209 do not); the CSR bridge takes the word lane from the request
-// address. Un-ignore when the engine/bridge lane handling is fixed.
 #[rstest]
 #[case("same-die.yaml")]
 #[case("chain.yaml")]
-#[ignore = "DMA increments of a semaphore outside lane 0 of its beat get SLVERR (RTL bug)"]
 fn scenario_matches_the_model_on_the_rtl(#[case] name: &str) {
     harness::run(7, |ctx| check(&scenario(name), ctx.seed));
 }
