@@ -303,6 +303,19 @@ module xdie_die #(
     .event_o(events)
   );
 
+`ifdef XDIE_SIM_HOOKS
+  // Simulation hook, invisible to synthesis: every increment the CSR bridge hands EVT_SEM (all
+  // full-word INC-window writes: DMA semaphore descriptors and firmware stores alike) is
+  // reported to the testbench's write monitor in the cycle it takes effect.
+  import "DPI-C" context function void xdie_sem_inc_landed(
+    input int unsigned sem, input int unsigned value);
+  always_ff @(posedge clk_i) begin
+    if (sem_inc_valid) begin
+      xdie_sem_inc_landed(32'(sem_inc_idx), sem_inc_val);
+    end
+  end
+`endif
+
   logic unused_evt;
   assign unused_evt = ^{seq_ready, seq_err, events};
 

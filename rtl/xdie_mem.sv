@@ -9,6 +9,11 @@
 // The beat is addr / DW modulo the word count (the die tile subtracts the aperture base). A
 // write is answered like a read (its response carries the word's old contents) once it has
 // landed; every response is OKAY.
+//
+// Simulation hooks, invisible to synthesis: the array is public to Verilator (a testbench loads
+// and reads it directly between clock edges, without bus cycles), and with XDIE_SIM_HOOKS
+// defined the array's write port reports every write to the testbench's write monitor in the
+// cycle it lands.
 
 module xdie_mem #(
   parameter int unsigned DW      = xdie_soc_addr_pkg::P_DATA_BYTES,
@@ -34,7 +39,7 @@ module xdie_mem #(
   localparam int unsigned IW    = (WORDS > 1) ? $clog2(WORDS) : 1;
   localparam int unsigned OW    = $clog2(DW);
 
-  logic [DW*8-1:0] mem_q [WORDS];
+  logic [DW*8-1:0] mem_q [WORDS] /* verilator public_flat_rw */;
 
   logic [AW-OW-1:0] beat;
   logic [IW-1:0]    idx;
@@ -61,15 +66,36 @@ module xdie_mem #(
   assign s_req_ready_o = advance;
   assign acc           = s_req_valid_i && advance;
 
+  // The array's write port.
+  logic            wr_en;
+  logic [IW-1:0]   wr_idx;
+  logic [DW*8-1:0] wr_data;
+  logic [DW-1:0]   wr_strb;
+
+  assign wr_en   = acc && s_req_write_i;
+  assign wr_idx  = idx;
+  assign wr_data = s_req_wdata_i;
+  assign wr_strb = s_req_wstrb_i;
+
   always_ff @(posedge clk_i) begin
-    if (acc && s_req_write_i) begin
+    if (wr_en) begin
       for (int unsigned i = 0; i < DW; i++) begin
-        if (s_req_wstrb_i[i]) begin
-          mem_q[idx][8*i +: 8] <= s_req_wdata_i[8*i +: 8];
+        if (wr_strb[i]) begin
+          mem_q[wr_idx][8*i +: 8] <= wr_data[8*i +: 8];
         end
       end
     end
   end
+
+`ifdef XDIE_SIM_HOOKS
+  import "DPI-C" context function void xdie_mem_landed(
+    input longint unsigned word, input bit [DW*8-1:0] data, input bit [DW-1:0] strb);
+  always_ff @(posedge clk_i) begin
+    if (wr_en && (wr_strb != '0)) begin
+      xdie_mem_landed(64'(wr_idx), wr_data, wr_strb);
+    end
+  end
+`endif
 
   // Read-first: the read register takes the word as it was before a same-cycle write.
   always_ff @(posedge clk_i) begin

@@ -17,11 +17,15 @@ use std::process::Command;
 /// is simulated inside the package top (alone it would double the largest model's build).
 const NOT_A_DUT: &[&str] = &["xdie_axil_regif", "xdie_die"];
 
-/// Tops built only with the crate's `package` feature: tens of megabytes of model source that
-/// every other test would otherwise wait for. They are verilated without module inlining (the
-/// many identical engines and queue groups then share one class each) and compiled as separate
-/// units at a lower optimization level.
+/// Tops built only with the crate's `package` feature: tens of megabytes of model source. They
+/// are verilated without module inlining (the many identical engines and queue groups then share
+/// one class each), with the simulation hooks of the RTL (`XDIE_SIM_HOOKS`: the memories'
+/// backdoor and the write monitors), and compiled as one unit per model file.
 const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top"];
+
+/// The define that turns on the RTL's simulation hooks. Only one model of a link may have them:
+/// their DPI functions are global C symbols.
+const HOOKS_DEFINE: &str = "XDIE_SIM_HOOKS";
 
 /// Flags of Verilator's own makefile (`CFG_CXXFLAGS_NO_UNUSED` and the model defines).
 const CXX_FLAGS: &[&str] = &[
@@ -43,9 +47,11 @@ const DEFINES: &[(&str, &str)] = &[
     ("VM_TRACE_FST", "1"),
     ("VM_TRACE_VCD", "0"),
 ];
-/// Runtime sources the models need (`VM_GLOBAL_FAST` of an FST-traced model).
+/// Runtime sources the models need (`VM_GLOBAL_FAST` of an FST-traced model, and the DPI
+/// support of the simulation hooks).
 const RUNTIME: &[&str] = &[
     "verilated.cpp",
+    "verilated_dpi.cpp",
     "verilated_threads.cpp",
     "verilated_fst_c.cpp",
 ];
@@ -62,7 +68,11 @@ struct PortDecl {
 
 struct Dut {
     name: String,
+    /// Verilator's output directory (headers for the shim).
     mdir: PathBuf,
+    /// Directory holding the model's static archive.
+    lib_dir: PathBuf,
+    lib: String,
     ports: Vec<PortDecl>,
 }
 
@@ -95,22 +105,21 @@ fn main() {
 
     let vroot = verilator_root();
     let vinc = vroot.join("include");
-    let lib_dir = out.join("lib");
-    fs::create_dir_all(&lib_dir).expect("create lib dir");
+    let cache = model_cache(&out);
+    fs::create_dir_all(&cache).expect("create model cache");
 
-    let duts = verilate_all(&repo, &filelist, &out, &names);
-
-    let mut link_order = Vec::new();
-    for d in &duts {
-        link_order.push(compile_model(d, &vinc, &lib_dir));
-    }
-    let runtime = compile_runtime(&vinc, &lib_dir);
+    let duts = build_models(&repo, &filelist, &out, &cache, &vinc, &names);
+    let runtime_dir = compile_runtime(&vinc, &cache);
 
     let gen_dir = out.join("gen");
     fs::create_dir_all(&gen_dir).expect("create gen dir");
     write_if_changed(&gen_dir.join("xdie_tb_duts.inc"), &cpp_tables(&duts));
     write_if_changed(&out.join("duts.rs"), &rust_tables(&duts));
 
+    // Only the shim lives here; an archive left by an older build would shadow the cache's.
+    let lib_dir = out.join("lib");
+    let _ = fs::remove_dir_all(&lib_dir);
+    fs::create_dir_all(&lib_dir).expect("create lib dir");
     let mut shim = cxx_build::bridge("src/ffi.rs");
     shim.file("csrc/shim.cc")
         .include(&gen_dir)
@@ -121,6 +130,13 @@ fn main() {
         .out_dir(&lib_dir);
     for d in &duts {
         shim.include(&d.mdir);
+        if PACKAGE_TOPS.contains(&d.name.as_str()) {
+            // The shim implements the hooks' DPI imports against this model's prototypes.
+            shim.define("XDIE_TB_HOOKS", None).define(
+                "XDIE_TB_HOOKS_DPI_H",
+                Some(format!("\"V{}__Dpi.h\"", d.name).as_str()),
+            );
+        }
     }
     cxx_flags(&mut shim);
     shim.compile("xdie_tb_shim");
@@ -128,11 +144,29 @@ fn main() {
     // Static archives resolve left to right: shim, then models, then the runtime they all use.
     println!("cargo:rustc-link-search=native={}", lib_dir.display());
     println!("cargo:rustc-link-lib=static=xdie_tb_shim");
-    for lib in link_order.iter().chain(std::iter::once(&runtime)) {
-        println!("cargo:rustc-link-lib=static={lib}");
+    for d in &duts {
+        println!("cargo:rustc-link-search=native={}", d.lib_dir.display());
+        println!("cargo:rustc-link-lib=static={}", d.lib);
     }
+    println!("cargo:rustc-link-search=native={}", runtime_dir.display());
+    println!("cargo:rustc-link-lib=static={RUNTIME_LIB}");
     println!("cargo:rustc-link-lib=z");
     println!("cargo:rustc-link-lib=stdc++");
+}
+
+/// Where verilated and compiled models are kept: `<target>/<profile>/xdie-models`, shared by
+/// every build of this crate under one profile. `cargo run` and `cargo test`, or two feature
+/// sets, give the build script different OUT_DIRs, and a package model costs minutes to build.
+/// An entry is named by its model and a hash of everything that goes into it, so a stale entry
+/// is never reused; building a new entry removes the model's older ones.
+fn model_cache(out: &Path) -> PathBuf {
+    // OUT_DIR is <target>/<profile>/build/<crate>-<hash>/out.
+    match out.ancestors().nth(3) {
+        Some(profile) if out.ancestors().nth(2).is_some_and(|b| b.ends_with("build")) => {
+            profile.join("xdie-models")
+        }
+        _ => out.join("models"),
+    }
 }
 
 fn read_filelist(repo: &Path, filelist: &Path) -> Vec<PathBuf> {
@@ -172,47 +206,81 @@ fn verilator_root() -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
-/// Runs Verilator for every DUT, two at a time (the machines have two cores).
-fn verilate_all(repo: &Path, filelist: &Path, out: &Path, names: &[String]) -> Vec<Dut> {
-    let mut duts = Vec::new();
-    for chunk in names.chunks(2) {
-        let handles: Vec<_> = chunk
-            .iter()
-            .map(|name| {
-                let (repo, filelist, out, name) = (
-                    repo.to_path_buf(),
-                    filelist.to_path_buf(),
-                    out.to_path_buf(),
-                    name.clone(),
-                );
-                std::thread::spawn(move || verilate(&repo, &filelist, &out, &name))
-            })
-            .collect();
-        for h in handles {
-            duts.push(h.join().expect("verilator thread"));
-        }
-    }
-    duts
+fn verilator_version() -> String {
+    Command::new("verilator")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
 }
 
-fn verilate(repo: &Path, filelist: &Path, out: &Path, name: &str) -> Dut {
-    let mdir = out.join("vl").join(name);
-    fs::create_dir_all(&mdir).expect("create -Mdir");
-    let res = Command::new("verilator")
-        .current_dir(repo)
-        .args(["--cc", "--no-timing", "--trace-fst", "-f"])
-        .arg(filelist)
-        .args(PACKAGE_TOPS.contains(&name).then_some("-fno-inline"))
-        .args(["--top-module", name, "-Mdir"])
-        .arg(&mdir)
-        .output()
-        .expect("run verilator");
-    let stderr = String::from_utf8_lossy(&res.stderr);
-    for line in stderr.lines().filter(|l| l.starts_with("%Warning")) {
-        println!("cargo:warning={name}: {line}");
+/// Verilator's arguments for one top, after `-f <filelist>`.
+fn verilator_args(name: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    if PACKAGE_TOPS.contains(&name) {
+        args.push("-fno-inline".to_string());
+        args.push(format!("+define+{HOOKS_DEFINE}"));
     }
-    if !res.status.success() {
-        panic!("verilator failed on {name}:\n{stderr}");
+    args.extend(["--top-module".to_string(), name.to_string()]);
+    args
+}
+
+/// Builds (or finds in the cache) every model, two at a time (the machines have two cores; the
+/// compiler runs of one model share the jobserver's tokens besides), and returns them in the
+/// order of `names`.
+fn build_models(
+    repo: &Path,
+    filelist: &Path,
+    out: &Path,
+    cache: &Path,
+    vinc: &Path,
+    names: &[String],
+) -> Vec<Dut> {
+    // The package top takes longest: start it first so the small models build beside it.
+    let mut work: Vec<usize> = (0..names.len()).collect();
+    work.sort_by_key(|&i| !PACKAGE_TOPS.contains(&names[i].as_str()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let built = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&i) = work.get(k) else { break };
+                let d = build_model(repo, filelist, out, cache, vinc, &names[i]);
+                built.lock().expect("model list").push((i, d));
+            });
+        }
+    });
+    let mut built = built.into_inner().expect("model list");
+    built.sort_by_key(|(i, _)| *i);
+    built.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Verilates one model into OUT_DIR (seconds), then takes its compiled archive from the cache
+/// (minutes saved) when Verilator's output is one the cache has compiled before.
+fn build_model(
+    repo: &Path,
+    filelist: &Path,
+    out: &Path,
+    cache: &Path,
+    vinc: &Path,
+    name: &str,
+) -> Dut {
+    let mdir = out.join("vl").join(name);
+    let _ = fs::remove_dir_all(&mdir);
+    verilate(repo, filelist, &mdir, name, &verilator_args(name));
+    let entry = format!("{name}-{:016x}", model_hash(name, &mdir));
+    let dir = cache.join(&entry);
+    let lib = format!("xdie_model_{name}");
+    if !dir.join("complete").exists() {
+        let tmp = cache.join(format!("{entry}.partial"));
+        let _ = fs::remove_dir_all(&tmp);
+        fs::create_dir_all(&tmp).expect("create cache entry");
+        compile_model(name, &mdir, vinc, &tmp, &lib);
+        fs::write(tmp.join("complete"), "").expect("mark cache entry");
+        prune_cache(cache, name, &entry);
+        let _ = fs::remove_dir_all(&dir);
+        fs::rename(&tmp, &dir).expect("publish cache entry");
     }
     let header = mdir.join(format!("V{name}.h"));
     let text = fs::read_to_string(&header)
@@ -221,6 +289,69 @@ fn verilate(repo: &Path, filelist: &Path, out: &Path, name: &str) -> Dut {
         name: name.to_string(),
         ports: parse_ports(&text),
         mdir,
+        lib_dir: dir,
+        lib,
+    }
+}
+
+/// Hash of everything a model's archive is made from: Verilator's output (which is
+/// deterministic), the compiler flags and how the model is compiled.
+fn model_hash(name: &str, mdir: &Path) -> u64 {
+    let mut h = DefaultHasher::new();
+    CXX_FLAGS.hash(&mut h);
+    DEFINES.hash(&mut h);
+    PACKAGE_TOPS.contains(&name).hash(&mut h);
+    let mut files: Vec<PathBuf> = fs::read_dir(mdir)
+        .expect("read -Mdir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cpp" || x == "h"))
+        .collect();
+    files.sort();
+    for f in files {
+        f.file_name().hash(&mut h);
+        fs::read(&f).expect("model source").hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Removes the model's other cache entries (older RTL); `keep` is the one being built.
+fn prune_cache(cache: &Path, name: &str, keep: &str) {
+    let Ok(entries) = fs::read_dir(cache) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&format!("{name}-")) else {
+            continue;
+        };
+        // Entries and interrupted builds of this model; another model whose name extends this
+        // one (xdie_mem vs xdie_mem_x) is not ours.
+        let hash = rest.strip_suffix(".partial").unwrap_or(rest);
+        let ours = hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit());
+        if ours && file != keep && file != format!("{keep}.partial") {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+fn verilate(repo: &Path, filelist: &Path, mdir: &Path, name: &str, args: &[String]) {
+    fs::create_dir_all(mdir).expect("create -Mdir");
+    let res = Command::new("verilator")
+        .current_dir(repo)
+        .args(["--cc", "--no-timing", "--trace-fst", "-f"])
+        .arg(filelist)
+        .args(args)
+        .arg("-Mdir")
+        .arg(mdir)
+        .output()
+        .expect("run verilator");
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    for line in stderr.lines().filter(|l| l.starts_with("%Warning")) {
+        println!("cargo:warning={name}: {line}");
+    }
+    if !res.status.success() {
+        panic!("verilator failed on {name}:\n{stderr}");
     }
 }
 
@@ -312,85 +443,71 @@ fn cxx_flags(b: &mut cc::Build) {
     }
 }
 
-/// Compiles one model as a single translation unit; skipped when its sources did not change.
-fn compile_model(d: &Dut, vinc: &Path, lib_dir: &Path) -> String {
-    let mk_path = d.mdir.join(format!("V{}_classes.mk", d.name));
+/// Compiles one model into `lib<lib>.a` in `out`. A small model is one translation unit at -O2.
+/// A package top is one unit per model file, built in parallel: the evaluation code at -O2, the
+/// construction and trace code (run once, or only when tracing) at -O0, which halves the build.
+fn compile_model(name: &str, mdir: &Path, vinc: &Path, out: &Path, lib: &str) {
+    let mk_path = mdir.join(format!("V{name}_classes.mk"));
     let mk = fs::read_to_string(&mk_path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", mk_path.display()));
-    let mut unit = String::new();
-    let mut hasher = DefaultHasher::new();
-    CXX_FLAGS.hash(&mut hasher);
+    let mut files = Vec::new();
     for var in [
         "VM_CLASSES_FAST",
         "VM_CLASSES_SLOW",
         "VM_SUPPORT_FAST",
         "VM_SUPPORT_SLOW",
     ] {
-        for f in mk_list(&mk, var) {
-            let file = format!("{f}.cpp");
-            let body = fs::read(d.mdir.join(&file)).expect("generated model source");
-            body.hash(&mut hasher);
-            writeln!(unit, "#include \"{file}\"").unwrap();
-        }
+        files.extend(mk_list(&mk, var).into_iter().map(|f| format!("{f}.cpp")));
     }
-    let lib = format!("xdie_model_{}", d.name);
-    let stamp = d.mdir.join("xdie_unit.hash");
-    let hash = format!("{:016x}", hasher.finish());
-    let archive = lib_dir.join(format!("lib{lib}.a"));
-    if archive.exists() && fs::read_to_string(&stamp).ok().as_deref() == Some(hash.as_str()) {
-        return lib;
-    }
-    let unit_path = d.mdir.join("xdie_unit.cpp");
-    fs::write(&unit_path, &unit).expect("write model unit");
     let build = |files: &[PathBuf], opt: u32| {
         let mut b = cc::Build::new();
         b.files(files)
-            .include(&d.mdir)
+            .include(mdir)
             .include(vinc)
             .include(vinc.join("vltstd"))
             .opt_level(opt)
+            .debug(false)
             .cargo_metadata(false)
-            .out_dir(lib_dir);
+            .out_dir(out);
         cxx_flags(&mut b);
         b
     };
-    if PACKAGE_TOPS.contains(&d.name.as_str()) {
-        // One unit per model file, compiled in parallel without debug info: the evaluation code at
-        // -O1, the construction and trace code (run once, or only when tracing) at -O0.
-        let (mut fast, mut slow) = (Vec::new(), Vec::new());
-        for line in unit.lines() {
-            if let Some(f) = line
-                .strip_prefix("#include \"")
-                .and_then(|r| r.strip_suffix('"'))
-            {
-                let once = f.contains("Slow") || f.contains("Trace");
-                (if once { &mut slow } else { &mut fast }).push(d.mdir.join(f));
-            }
-        }
-        let objects = build(&slow, 0).debug(false).compile_intermediates();
-        let mut b = build(&fast, 1);
-        b.debug(false).objects(objects).compile(&lib);
+    if PACKAGE_TOPS.contains(&name) {
+        let (slow, fast): (Vec<PathBuf>, Vec<PathBuf>) =
+            files.iter().map(|f| mdir.join(f)).partition(|f| {
+                let f = f.to_string_lossy();
+                f.contains("Slow") || f.contains("Trace")
+            });
+        let objects = build(&slow, 0).compile_intermediates();
+        build(&fast, 2).objects(objects).compile(lib);
     } else {
-        build(&[unit_path], 2).compile(&lib);
+        let unit: String = files
+            .iter()
+            .map(|f| format!("#include \"{f}\"\n"))
+            .collect();
+        let unit_path = mdir.join("xdie_unit.cpp");
+        fs::write(&unit_path, unit).expect("write model unit");
+        build(&[unit_path], 2).compile(lib);
     }
-    fs::write(&stamp, hash).expect("write stamp");
-    lib
 }
 
-/// The Verilator runtime, compiled once per build directory and reused by every model.
-fn compile_runtime(vinc: &Path, lib_dir: &Path) -> String {
-    let lib = "xdie_verilated".to_string();
-    let archive = lib_dir.join(format!("lib{lib}.a"));
-    let stamp = lib_dir.join("xdie_verilated.stamp");
-    let version = Command::new("verilator")
-        .arg("--version")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default();
-    let key = format!("{version}{CXX_FLAGS:?}{DEFINES:?}");
-    if archive.exists() && fs::read_to_string(&stamp).ok().as_deref() == Some(key.as_str()) {
-        return lib;
+/// The Verilator runtime every model links, cached like the models.
+const RUNTIME_LIB: &str = "xdie_verilated";
+
+fn compile_runtime(vinc: &Path, cache: &Path) -> PathBuf {
+    let mut h = DefaultHasher::new();
+    verilator_version().hash(&mut h);
+    CXX_FLAGS.hash(&mut h);
+    DEFINES.hash(&mut h);
+    RUNTIME.hash(&mut h);
+    let entry = format!("verilated-{:016x}", h.finish());
+    let dir = cache.join(&entry);
+    if dir.join("complete").exists() {
+        return dir;
     }
+    let tmp = cache.join(format!("{entry}.partial"));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).expect("create runtime dir");
     let mut b = cc::Build::new();
     for f in RUNTIME {
         b.file(vinc.join(f));
@@ -399,11 +516,14 @@ fn compile_runtime(vinc: &Path, lib_dir: &Path) -> String {
         .include(vinc.join("vltstd"))
         .opt_level(2)
         .cargo_metadata(false)
-        .out_dir(lib_dir);
+        .out_dir(&tmp);
     cxx_flags(&mut b);
-    b.compile(&lib);
-    fs::write(&stamp, key).expect("write stamp");
-    lib
+    b.compile(RUNTIME_LIB);
+    fs::write(tmp.join("complete"), "").expect("mark cache entry");
+    prune_cache(cache, "verilated", &entry);
+    let _ = fs::remove_dir_all(&dir);
+    fs::rename(&tmp, &dir).expect("publish cache entry");
+    dir
 }
 
 fn write_if_changed(path: &Path, text: &str) {

@@ -23,6 +23,9 @@ pub enum Writer {
     },
     /// A firmware store (right_push, doorbells).
     Firmware { core: Core },
+    /// A write a bus monitor saw land without seeing who issued it (an engine, as far as the
+    /// checker is concerned: data and semaphore writes are then attributed by address).
+    Unknown,
 }
 
 /// A write that reached its target.
@@ -38,13 +41,13 @@ impl Landed {
     fn leg(&self) -> Option<LegId> {
         match &self.by {
             Writer::Engine { leg, .. } => *leg,
-            Writer::Firmware { .. } => None,
+            Writer::Firmware { .. } | Writer::Unknown => None,
         }
     }
     fn engine(&self) -> Option<u32> {
         match &self.by {
             Writer::Engine { engine, .. } => Some(*engine),
-            Writer::Firmware { .. } => None,
+            Writer::Firmware { .. } | Writer::Unknown => None,
         }
     }
     fn end(&self) -> u64 {

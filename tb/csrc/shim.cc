@@ -5,8 +5,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "svdpi.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#include "verilated_syms.h"
 #include "xdie-tb/src/ffi.rs.h"
 
 namespace xdie_tb {
@@ -121,6 +123,9 @@ Dut::Dut(const ModelOps* ops, bool trace_ever_on) : ops_(ops), ctx_(new Verilate
 }
 
 Dut::~Dut() {
+  // The DPI user-data table is global and keyed by scope address: forget ours before the model
+  // (and with it the scopes) goes away.
+  for (auto& w : watches_) svPutUserData(const_cast<void*>(w->scope), &watches_, nullptr);
   if (tfp_) tfp_->close();
   ops_->final_(model_);
   tfp_.reset();
@@ -182,6 +187,56 @@ uint64_t Dut::time() const { return ctx_->time(); }
 
 bool Dut::got_error() const { return ctx_->gotError() || ctx_->gotFinish(); }
 
+// ---------------------------------------------------------------- simulation hooks
+
+static const VerilatedScope* find_scope(VerilatedContext* ctx, rust::Str scope) {
+  const std::string name(scope);
+  const VerilatedScope* s = ctx->scopeFind(name.c_str());
+  if (!s) throw std::invalid_argument("no scope " + name + " in this model");
+  return s;
+}
+
+MemView Dut::mem_view(rust::Str scope, rust::Str var) const {
+  const VerilatedScope* s = find_scope(ctx_.get(), scope);
+  const std::string vname(var);
+  const VerilatedVar* v = s->varFind(vname.c_str());
+  if (!v) throw std::invalid_argument("no public variable " + vname + " in " + std::string(scope));
+  if (v->udims() != 1) throw std::invalid_argument(vname + " is not a one-dimensional array");
+  MemView m;
+  m.addr = reinterpret_cast<size_t>(v->datap());
+  m.entry_bytes = v->entSize();
+  m.entries = static_cast<uint64_t>(v->elements(1));
+  return m;
+}
+
+// Key of this harness's entries in the DPI user-data table (any unique address will do).
+static const int kWatchKey = 0;
+
+void Dut::watch(rust::Str scope, uint32_t id, uint32_t payload_words, uint32_t strobe_words) {
+  if (payload_words > kMaxPayloadWords || strobe_words + 2 > payload_words)
+    throw std::invalid_argument("watch record layout out of range");
+  const VerilatedScope* s = find_scope(ctx_.get(), scope);
+  watches_.emplace_back(new Watch{this, id, payload_words, strobe_words, s});
+  svPutUserData(const_cast<VerilatedScope*>(s), const_cast<int*>(&kWatchKey),
+                watches_.back().get());
+}
+
+void Dut::record(const Watch& w, const uint32_t* payload) {
+  const uint64_t t = ctx_->time();
+  landed_.push_back(w.id);
+  landed_.push_back(static_cast<uint32_t>(t));
+  landed_.push_back(static_cast<uint32_t>(t >> 32));
+  landed_.insert(landed_.end(), payload, payload + w.payload_words);
+}
+
+rust::Vec<uint32_t> Dut::take_landed() {
+  rust::Vec<uint32_t> out;
+  out.reserve(landed_.size());
+  for (uint32_t x : landed_) out.push_back(x);
+  landed_.clear();
+  return out;
+}
+
 std::unique_ptr<Dut> new_dut(uint32_t kind, bool trace_ever_on) {
   if (kind >= gen::MODEL_COUNT) throw std::out_of_range("DUT kind");
   const ModelOps* ops = gen::MODELS[kind];
@@ -197,3 +252,38 @@ BenchResult cpp_axil_bench(uint32_t kind, const BenchParams& p) {
 }
 
 }  // namespace xdie_tb
+
+#ifdef XDIE_TB_HOOKS
+// The DPI imports of the RTL's simulation hooks; the model's own header declares them, so a
+// changed signature fails here at compile time.
+#include XDIE_TB_HOOKS_DPI_H
+
+namespace {
+
+const xdie_tb::Dut::Watch* watched() {
+  return static_cast<const xdie_tb::Dut::Watch*>(
+      svGetUserData(svGetScope(), const_cast<int*>(&xdie_tb::kWatchKey)));
+}
+
+}  // namespace
+
+// A memory record is the word index (two words), the strobe words, then the data words.
+void xdie_mem_landed(unsigned long long word, const svBitVecVal* data, const svBitVecVal* strb) {
+  const xdie_tb::Dut::Watch* w = watched();
+  if (!w) return;
+  uint32_t payload[xdie_tb::Dut::kMaxPayloadWords];
+  const uint32_t strb_words = w->strobe_words;
+  payload[0] = static_cast<uint32_t>(word);
+  payload[1] = static_cast<uint32_t>(word >> 32);
+  std::memcpy(payload + 2, strb, strb_words * 4);
+  std::memcpy(payload + 2 + strb_words, data, (w->payload_words - 2 - strb_words) * 4);
+  w->dut->record(*w, payload);
+}
+
+void xdie_sem_inc_landed(unsigned int sem, unsigned int value) {
+  const xdie_tb::Dut::Watch* w = watched();
+  if (!w) return;
+  const uint32_t payload[2] = {sem, value};
+  w->dut->record(*w, payload);
+}
+#endif

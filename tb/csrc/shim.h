@@ -16,6 +16,7 @@ namespace xdie_tb {
 
 struct BenchParams;
 struct BenchResult;
+struct MemView;
 
 // One row of a model's port table, generated from the VL_IN*/VL_OUT* lines of V<top>.h.
 struct PortDesc {
@@ -56,6 +57,21 @@ class Dut {
   uint64_t time() const;
   bool got_error() const;
 
+  // Simulation hooks (models verilated with XDIE_SIM_HOOKS; see tb/src/hooks.rs).
+  MemView mem_view(rust::Str scope, rust::Str var) const;
+  void watch(rust::Str scope, uint32_t id, uint32_t payload_words, uint32_t strobe_words);
+  rust::Vec<uint32_t> take_landed();
+  static constexpr uint32_t kMaxPayloadWords = 64;
+  // Called by the DPI imports: one monitor record of the watched scope `w`.
+  struct Watch {
+    Dut* dut;
+    uint32_t id;
+    uint32_t payload_words;
+    uint32_t strobe_words;
+    const void* scope;
+  };
+  void record(const Watch& w, const uint32_t* payload);
+
  private:
   void dump();
   const ModelOps* ops_;
@@ -64,6 +80,8 @@ class Dut {
   std::unique_ptr<VerilatedFstC> tfp_;
   std::vector<void*> ports_;
   uint8_t* clk_ = nullptr;
+  std::vector<std::unique_ptr<Watch>> watches_;
+  std::vector<uint32_t> landed_;
 };
 
 std::unique_ptr<Dut> new_dut(uint32_t kind, bool trace_ever_on);

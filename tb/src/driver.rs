@@ -11,14 +11,16 @@
 //! has no sequencer port).
 
 use crate::axil::Timing;
+use crate::hooks::MonWrite;
 use crate::package::{field_mask, reg_local, Package, PkgError, Side as PkgSide};
-use crate::scoreboard::{self, Probe};
+use crate::scoreboard;
 use crate::sim::Sim;
 use std::path::{Path, PathBuf};
 use xdie_model::layout::SemOp;
 use xdie_model::scenario::{ModelRun, Scenario};
 use xdie_model::state::SemValue;
 use xdie_model::system::{FwStep, FwWrite};
+use xdie_model::topology::Core;
 use xdie_model::{DieId, Side};
 
 /// Phase and fraction done, for a progress bar.
@@ -84,8 +86,21 @@ pub(crate) struct Driver<'a> {
     windows: [Option<u64>; 2],
     /// Semaphore units the driver's own waits took away: (die, sem) -> amount.
     pub consumed: Vec<((u32, u64), i64)>,
-    pub probes: Vec<Probe>,
-    probed: Vec<bool>,
+    /// Every firmware store the driver made, so the monitor's log can tell them from DMA writes.
+    pub stores: Vec<FwStore>,
+    /// What the write monitor saw during the legs, in landing order.
+    pub writes: Vec<MonWrite>,
+}
+
+/// A firmware store: where it lands and the cycles between its issue and its write response
+/// (it has landed by then).
+#[derive(Debug, Clone)]
+pub struct FwStore {
+    pub core: Core,
+    pub die: u32,
+    pub local: u64,
+    pub len: u64,
+    pub cycles: (u64, u64),
 }
 
 fn pkg_side(side: Side) -> PkgSide {
@@ -146,7 +161,7 @@ impl<'a> Driver<'a> {
         for f in &self.model.fills {
             let local = self.model.sys.layout.sbuf_addr(f.partition, f.offset);
             let die = self.die(f.die);
-            self.pkg.write_bytes(die, local, &f.bytes)?;
+            self.pkg.poke(die, local, &f.bytes)?;
             done += f.bytes.len() as u64;
             progress(Progress {
                 phase: "load source",
@@ -178,8 +193,23 @@ impl<'a> Driver<'a> {
         Ok(soc & low)
     }
 
-    /// A firmware store issued on `from`.
-    fn store(&mut self, from: u32, w: &FwWrite) -> Result<(), RtlError> {
+    /// A firmware store of `core` (on die `from`), remembered for the monitor's log.
+    fn store(&mut self, core: Core, from: u32, w: &FwWrite) -> Result<(), RtlError> {
+        let start = self.pkg.cycle();
+        self.issue(from, w)?;
+        self.stores.push(FwStore {
+            core,
+            die: w.die.die as u32,
+            local: w.local,
+            len: w.bytes.len() as u64,
+            cycles: (start, self.pkg.cycle()),
+        });
+        Ok(())
+    }
+
+    /// Puts a firmware store on die `from`'s host port: directly when it lands there, through
+    /// remap window 0 otherwise.
+    fn issue(&mut self, from: u32, w: &FwWrite) -> Result<(), RtlError> {
         let (to, local) = self
             .model
             .sys
@@ -225,7 +255,6 @@ impl<'a> Driver<'a> {
         let start = self.pkg.cycle();
         loop {
             let v = self.sem_read(die, sem)?;
-            self.probe_completed_legs(Some((die, sem, v)))?;
             if v >= value as i64 {
                 break;
             }
@@ -244,34 +273,9 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
-    /// The ordering probe: the first time a leg's remote_sem is seen complete, read each engine's
-    /// last data word at once (it must already hold the model's bytes).
-    fn probe_completed_legs(&mut self, seen: Option<(u32, u64, i64)>) -> Result<(), RtlError> {
-        for (i, l) in self.model.legs.iter().enumerate() {
-            if self.probed[i] {
-                continue;
-            }
-            let Some(leg) = self.model.sys.legs().get(l.tx_gen.leg) else {
-                continue;
-            };
-            let die = self.die(l.rx_die);
-            let v = match seen {
-                Some((d, s, v)) if d == die && s == leg.remote_sem => v,
-                Some(_) => continue,
-                None => self.sem_read(die, leg.remote_sem)?,
-            };
-            if v < leg.n_engines() as i64 {
-                continue;
-            }
-            self.probed[i] = true;
-            let p = scoreboard::probe_leg(&mut self.pkg, &self.model.sys, leg, i)?;
-            self.probes.push(p);
-        }
-        Ok(())
-    }
-
     fn steps(
         &mut self,
+        core: Core,
         die: u32,
         steps: &[FwStep],
         first_launch: &mut Option<u64>,
@@ -284,7 +288,7 @@ impl<'a> Driver<'a> {
                     if tx && first_launch.is_none() {
                         *first_launch = Some(self.pkg.cycle());
                     }
-                    self.store(die, w)?;
+                    self.store(core, die, w)?;
                 }
             }
         }
@@ -297,18 +301,19 @@ impl<'a> Driver<'a> {
         let model = self.model;
         for (i, l) in model.legs.iter().enumerate() {
             let (txd, rxd) = (self.die(l.tx_die), self.die(l.rx_die));
+            let (txc, rxc) = (sc.legs[i].tx, sc.legs[i].rx);
             for w in &l.tx_gen.writes {
-                self.store(txd, w)?;
+                self.store(txc, txd, w)?;
             }
             for w in &l.rx_gen.writes {
-                self.store(rxd, w)?;
+                self.store(rxc, rxd, w)?;
             }
-            self.steps(rxd, &l.rx_start, &mut first_launch, false)?;
+            self.steps(rxc, rxd, &l.rx_start, &mut first_launch, false)?;
             if let Some(j) = sc.legs[i].after {
                 let prev = &sc.legs[j];
                 self.wait_ge_dec(txd, prev.remote_sem, prev.n_engines())?;
             }
-            self.steps(txd, &l.tx_start, &mut first_launch, true)?;
+            self.steps(txc, txd, &l.tx_start, &mut first_launch, true)?;
         }
         Ok(first_launch.unwrap_or_else(|| self.pkg.cycle()))
     }
@@ -339,7 +344,8 @@ impl<'a> Driver<'a> {
                     all &= v == s.value;
                 }
             }
-            self.probe_completed_legs(None)?;
+            let seen = self.pkg.take_writes();
+            self.writes.extend(seen);
             progress(Progress {
                 phase: "transfer",
                 done,
@@ -372,11 +378,11 @@ impl<'a> Driver<'a> {
     }
 }
 
-pub const MONITOR: &str = "reads after the fact: the package top exposes no SBUF or EVT_SEM \
-write port, so the scoreboard reads every touched SBUF range, guard words around each \
-destination, every semaphore and every used queue's registers after completion and feeds that \
-end-state log to the model's leg checker; the ordering invariant is probed by reading each \
-engine's last data word the moment its leg's remote_sem is seen complete";
+pub const MONITOR: &str = "write monitor: the RTL's simulation hooks report every SBUF write and \
+every EVT_SEM increment of both dies in the cycle it lands; that log, with the driver's own \
+stores marked as firmware, goes through the model's leg checker (every byte lands once inside \
+its destination, remote_sem completes only after the last data byte, local_sem rises by the \
+engine count). Sources are loaded and SBUF is read back through the memories' backdoor";
 
 pub fn run(
     sc: &Scenario,
@@ -413,19 +419,20 @@ pub fn run(
         chip,
         windows: [None; 2],
         consumed: Vec::new(),
-        probes: Vec::new(),
-        probed: vec![false; model.legs.len()],
+        stores: Vec::new(),
+        writes: Vec::new(),
     };
     let bytes: u64 = sc.legs.iter().map(|l| l.bytes()).sum();
     d.pkg.budget = 1_000_000 + 64 * bytes;
     d.setup()?;
-    // Bulk loading and read-back are test-bench traffic, not firmware: no random delays there.
-    d.pkg.set_timing(Timing::FAST);
     d.load(progress)?;
-    d.pkg.set_timing(timing);
+    d.pkg.monitor()?;
     let t0 = d.legs(sc)?;
     let errs = d.wait_done(progress)?;
     let t1 = d.pkg.cycle();
+    let seen = d.pkg.take_writes();
+    d.writes.extend(seen);
+    // Reading the end state back is test-bench traffic, not firmware: no random delays there.
     d.pkg.set_timing(Timing::FAST);
     let mut board = scoreboard::compare(&mut d, progress)?;
     board.mismatches.splice(0..0, errs);

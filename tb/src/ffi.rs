@@ -13,6 +13,13 @@ pub(crate) mod bridge {
         seed: u64,
     }
 
+    /// A public one-dimensional array of the model, in place.
+    struct MemView {
+        addr: usize,
+        entry_bytes: u32,
+        entries: u64,
+    }
+
     struct BenchResult {
         cycles: u64,
         txns: u64,
@@ -35,6 +42,15 @@ pub(crate) mod bridge {
         fn trace_close(self: Pin<&mut Dut>);
         fn time(self: &Dut) -> u64;
         fn got_error(self: &Dut) -> bool;
+        fn mem_view(self: &Dut, scope: &str, var: &str) -> Result<MemView>;
+        fn watch(
+            self: Pin<&mut Dut>,
+            scope: &str,
+            id: u32,
+            payload_words: u32,
+            strobe_words: u32,
+        ) -> Result<()>;
+        fn take_landed(self: Pin<&mut Dut>) -> Vec<u32>;
 
         fn cpp_axil_bench(kind: u32, p: &BenchParams) -> Result<BenchResult>;
     }

@@ -14,6 +14,7 @@ pub mod bench_copy;
 pub mod block;
 pub mod driver;
 pub mod harness;
+pub mod hooks;
 pub mod lookup;
 pub mod package;
 pub mod regmodel;

@@ -34,6 +34,11 @@ pub enum PkgError {
     NotDirect {
         local: u64,
     },
+    /// A backdoor access outside the memory the simulation backs.
+    NotBacked {
+        local: u64,
+        len: u64,
+    },
     /// A word read back differs from what was expected there.
     Mismatch {
         die: u32,
@@ -61,6 +66,11 @@ impl fmt::Display for PkgError {
             PkgError::NotDirect { local } => {
                 write!(f, "{local:#x} is outside the host port's direct window")
             }
+            PkgError::NotBacked { local, len } => write!(
+                f,
+                "[{local:#x}, {:#x}) is not backed by a simulated memory",
+                local + len
+            ),
             PkgError::Mismatch {
                 die,
                 local,
@@ -117,6 +127,11 @@ fn aperture(name: &str) -> &'static Aperture {
         .map
         .aperture(name)
         .unwrap_or_else(|| panic!("die map has no {name} aperture"))
+}
+
+/// Die-local base of aperture `name`.
+pub fn aperture_base(name: &str) -> u64 {
+    aperture(name).base
 }
 
 fn block_of_aperture(name: &str) -> &'static Block {

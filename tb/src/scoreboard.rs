@@ -1,23 +1,16 @@
 //! The scenario scoreboard: compares the RTL's end state with the golden model's `EndState`
-//! (SBUF ranges of both dies, every semaphore, every used queue's head, tail and used count),
-//! checks guard words around each destination, and runs the model's leg checker on a log made
-//! from what was read back (the package top has no write-port monitor to sample).
+//! (SBUF ranges of both dies, read through the memories' backdoor; every semaphore; every used
+//! queue's head, tail and used count), checks guard words around each destination, and runs
+//! the model's leg checker on the write monitor's log of the run.
 
-use crate::driver::{Driver, Progress};
-use crate::package::{field_mask, reg_local, Package, PkgError};
+use crate::driver::{Driver, FwStore, Progress};
+use crate::hooks::MonWrite;
+use crate::package::{field_mask, reg_local, PkgError};
 use xdie_model::events::{check_leg, Landed, Writer};
 use xdie_model::layout::SemOp;
 use xdie_model::state::SemValue;
-use xdie_model::system::{Leg, System};
+use xdie_model::system::System;
 use xdie_model::{DieId, Side};
-
-/// Result of one ordering probe: a leg's last data words, read the moment its remote_sem was
-/// first seen complete.
-#[derive(Debug, Clone)]
-pub struct Probe {
-    pub leg: usize,
-    pub late: Vec<String>,
-}
 
 pub struct Board {
     pub mismatches: Vec<String>,
@@ -28,40 +21,6 @@ pub struct Board {
 fn word_at(sys: &System, die: DieId, local: u64) -> u32 {
     let b = sys.read_local(die, local, 4);
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-}
-
-/// Reads the last data word of each engine's share of `leg` on the RX die.
-pub(crate) fn probe_leg(
-    pkg: &mut Package,
-    sys: &System,
-    leg: &Leg,
-    index: usize,
-) -> Result<Probe, PkgError> {
-    let mut late = Vec::new();
-    for (e, parts) in &leg.shares {
-        if parts.is_empty() {
-            continue;
-        }
-        let p = parts.end - 1;
-        let last = sys
-            .layout
-            .sbuf_addr(p, leg.dst_addr + leg.free_dim_bytes - 1)
-            & !3;
-        let want = word_at(sys, leg.rx_die, last);
-        let got = pkg.read32(leg.rx_die.die as u32, last)?;
-        // Bytes of the word outside the destination are not the leg's: compare only its own.
-        let lo = sys.layout.sbuf_addr(p, leg.dst_addr).max(last);
-        let mask = (0..4u64)
-            .filter(|i| last + i >= lo)
-            .fold(0u32, |m, i| m | (0xff << (8 * i)));
-        if got & mask != want & mask {
-            late.push(format!(
-                "engine {e}: word {last:#x} of partition {p} read {got:#x} (expected {want:#x}) \
-                 when remote_sem was already complete"
-            ));
-        }
-    }
-    Ok(Probe { leg: index, late })
 }
 
 fn field(v: u32, mask: u32) -> u64 {
@@ -80,11 +39,10 @@ pub(crate) fn compare(
     // SBUF ranges: sources and destinations of both dies.
     let total: u64 = end.sbuf.iter().map(|r| r.bytes.len() as u64).sum();
     let mut done = 0;
-    let mut got_ranges = Vec::new();
     for r in &end.sbuf {
         let got = d
             .pkg
-            .read_bytes(r.die.die as u32, r.local, r.bytes.len() as u64)?;
+            .peek(r.die.die as u32, r.local, r.bytes.len() as u64)?;
         if let Some(i) = got.iter().zip(&r.bytes).position(|(a, b)| a != b) {
             mis.push(format!(
                 "SBUF {} partition {} byte {:#x}: RTL {:#04x}, model {:#04x}",
@@ -101,7 +59,6 @@ pub(crate) fn compare(
             done,
             total,
         });
-        got_ranges.push((r.die, r.local, got));
     }
 
     // Guard words on both sides of every destination range stay as the model has them.
@@ -125,7 +82,8 @@ pub(crate) fn compare(
                     .filter(|i| a + i < lo || a + i >= hi)
                     .fold(0u32, |m, i| m | (0xff << (8 * i)));
                 let want = word_at(sys, leg.rx_die, a);
-                let got = d.pkg.read32(leg.rx_die.die as u32, a)?;
+                let got = d.pkg.peek(leg.rx_die.die as u32, a, 4)?;
+                let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
                 if got & mask != want & mask {
                     mis.push(format!(
                         "guard word {a:#x} next to partition {p}'s destination on {}: RTL {got:#x}, \
@@ -210,75 +168,44 @@ pub(crate) fn compare(
         }
     }
 
-    // Ordering probes taken during the run.
-    for p in &d.probes {
-        for l in &p.late {
-            mis.push(format!("leg {}: {l}", p.leg));
-        }
-    }
-
-    // The model's leg checker on the end-state log: each destination range as read, then each
-    // semaphore's rise (its final value plus what the driver's waits took) as unit increments.
-    let mut log: Vec<Landed> = Vec::new();
+    // The model's invariants on what the monitor saw land, in order.
+    let log = landed_log(&d.writes, &d.stores, d.chip);
     for leg in sys.legs() {
-        let Some(expect) = sys.leg_expect(leg.id) else {
-            continue;
-        };
-        for &(local, n) in &expect.dst {
-            if let Some((_, l0, bytes)) = got_ranges.iter().find(|(die, l0, b)| {
-                *die == leg.rx_die && *l0 <= local && local + n <= l0 + b.len() as u64
-            }) {
-                let off = (local - l0) as usize;
-                log.push(Landed {
-                    die: leg.rx_die,
-                    local,
-                    bytes: bytes[off..off + n as usize].to_vec(),
-                    by: Writer::Engine {
-                        die: leg.tx_die,
-                        engine: 0,
-                        queue: leg.queue,
-                        leg: Some(leg.id),
-                        kind: None,
-                    },
-                });
+        if let Some(expect) = sys.leg_expect(leg.id) {
+            if let Err(v) = check_leg(&log, &expect) {
+                mis.push(format!("the RTL broke an invariant: {v}"));
             }
         }
-        for (die, addr, sem) in [
-            (expect.rx_die, expect.remote_sem_addr, leg.remote_sem),
-            (expect.tx_die, expect.local_sem_addr, leg.local_sem),
-        ] {
-            let rtl = sems
-                .iter()
-                .find(|v| v.die == die && v.sem == sem)
-                .map_or(0, |v| v.value);
-            let taken: i64 = d
-                .consumed
-                .iter()
-                .filter(|((dd, s), _)| u64::from(*dd) == die.die && *s == sem)
-                .map(|(_, v)| v)
-                .sum();
-            for _ in 0..(rtl + taken).max(0) {
-                log.push(Landed {
-                    die,
-                    local: addr,
-                    bytes: 1i32.to_le_bytes().to_vec(),
-                    by: Writer::Engine {
-                        die: leg.tx_die,
-                        engine: 0,
-                        queue: leg.queue,
-                        leg: Some(leg.id),
-                        kind: None,
-                    },
-                });
-            }
-        }
-        if let Err(v) = check_leg(&log, &expect) {
-            mis.push(format!("RTL end state breaks an invariant: {v}"));
-        }
-        log.clear();
     }
     Ok(Board {
         mismatches: mis,
         sems,
     })
+}
+
+/// The monitor's writes as the model's landed-write log. A write that lands where one of the
+/// driver's own stores was going while that store was in flight is the store (firmware); every
+/// other write is DMA traffic of unknown origin, which the checker attributes by address.
+fn landed_log(writes: &[MonWrite], stores: &[FwStore], chip: u64) -> Vec<Landed> {
+    writes
+        .iter()
+        .map(|w| {
+            let end = w.local + w.bytes.len() as u64;
+            let store = stores.iter().find(|s| {
+                s.die == w.die
+                    && s.local <= w.local
+                    && end <= s.local + s.len
+                    && (s.cycles.0..=s.cycles.1).contains(&w.cycle)
+            });
+            Landed {
+                die: DieId {
+                    chip,
+                    die: u64::from(w.die),
+                },
+                local: w.local,
+                bytes: w.bytes.clone(),
+                by: store.map_or(Writer::Unknown, |s| Writer::Firmware { core: s.core }),
+            }
+        })
+        .collect()
 }

@@ -309,4 +309,47 @@ impl Sim {
     pub fn got_error(&self) -> bool {
         self.dut.got_error()
     }
+
+    /// The bytes of a public one-dimensional array of the model (an RTL memory marked
+    /// `verilator public_flat_rw`), in place: entry i is bytes `[i * entry, (i + 1) * entry)`,
+    /// least significant byte first. Reading or writing it between clock edges is a backdoor
+    /// access; the borrow keeps the clock from running meanwhile.
+    pub fn mem_bytes(&mut self, scope: &str, var: &str) -> Result<(&mut [u8], usize), SimError> {
+        let v = self
+            .dut
+            .mem_view(scope, var)
+            .map_err(|e| SimError::Model(e.what().to_string()))?;
+        let len = v.entry_bytes as usize * v.entries as usize;
+        // SAFETY: the array belongs to the model `self.dut` owns and lives as long as it; the
+        // returned borrow of `self` rules out any other access (and any clock edge) meanwhile.
+        // Verilator stores a vector in 32-bit words, least significant first, so on a
+        // little-endian host its bytes are in order.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(v.addr as *mut u8, len) };
+        Ok((bytes, v.entry_bytes as usize))
+    }
+
+    /// Reports the simulation-hook records of RTL scope `scope` under `id` from now on (see
+    /// [`take_landed`](Self::take_landed)); `payload_words` and `strobe_words` give the record
+    /// layout of the scope's hook.
+    pub fn watch(
+        &mut self,
+        scope: &str,
+        id: u32,
+        payload_words: u32,
+        strobe_words: u32,
+    ) -> Result<(), SimError> {
+        self.dut
+            .pin_mut()
+            .watch(scope, id, payload_words, strobe_words)
+            .map_err(|e| SimError::Model(e.what().to_string()))
+    }
+
+    /// The hook records since the last call, in the order they happened: each is the watch id,
+    /// the time (two words, half cycles) and the payload.
+    pub fn take_landed(&mut self) -> Vec<u32> {
+        self.dut.pin_mut().take_landed()
+    }
 }
+
+#[cfg(not(target_endian = "little"))]
+compile_error!("the memory backdoor assumes a little-endian host");

@@ -1,0 +1,209 @@
+//! The package top's simulation hooks: backdoor access to each die's SBUF and HBM memories, and
+//! the write monitor that reports every SBUF write and every EVT_SEM increment in the cycle it
+//! lands (the RTL's `XDIE_SIM_HOOKS` code in `xdie_mem` and `xdie_die`).
+//!
+//! Scope names follow the package top's hierarchy (`rtl/xdie_pkg_top.sv`: `g_die[d].u_die`,
+//! then `xdie_die`'s `u_sbuf_mem` and `u_hbm`); sizes and address maps come from the CSR model.
+
+use crate::package::{aperture_base, sbuf_local, sem_local, Package, PkgError, Result};
+use crate::regmodel::csrs;
+
+/// The memories a backdoor reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mem {
+    Sbuf,
+    Hbm,
+}
+
+/// One write the monitor saw land: die-local address and the bytes written there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MonWrite {
+    /// Clock cycle since the model was created.
+    pub cycle: u64,
+    pub die: u32,
+    pub local: u64,
+    pub bytes: Vec<u8>,
+    pub what: MonKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MonKind {
+    /// Bytes written into SBUF (one contiguous run of a beat's strobes).
+    Sbuf,
+    /// A semaphore increment: `local` is the semaphore's INC-window register, `bytes` the
+    /// little-endian increment.
+    SemInc,
+}
+
+/// The package top's scope: the harness names every model instance `TOP`.
+const TOP: &str = "TOP.xdie_pkg_top";
+
+fn die_scope(die: u32) -> String {
+    format!("{TOP}.g_die[{die}].u_die")
+}
+
+fn mem_scope(die: u32, mem: Mem) -> String {
+    let inst = match mem {
+        Mem::Sbuf => "u_sbuf_mem",
+        Mem::Hbm => "u_hbm",
+    };
+    format!("{}.{inst}", die_scope(die))
+}
+
+/// The memories' array name in `xdie_mem`.
+const MEM_VAR: &str = "mem_q";
+
+fn param(name: &str) -> u64 {
+    csrs()
+        .map
+        .param(name)
+        .unwrap_or_else(|| panic!("die map has no parameter {name}"))
+}
+
+/// Bytes per beat, the memories' word size.
+fn beat() -> u64 {
+    param("DATA_BYTES")
+}
+
+/// Monitor ids: two per die.
+fn sbuf_watch(die: u32) -> u32 {
+    2 * die
+}
+fn sem_watch(die: u32) -> u32 {
+    2 * die + 1
+}
+
+impl Package {
+    /// Pieces of die-local range `[local, local + len)` as (memory, byte offset in its array,
+    /// offset in the range, length). SBUF partitions are packed in the array at `p * BACKING`;
+    /// bytes past a partition's backing do not exist.
+    fn backdoor_spans(local: u64, len: u64) -> Result<(Mem, Vec<(u64, u64, u64)>)> {
+        let sbuf = aperture_base("SBUF");
+        let hbm = aperture_base("HBM");
+        let stride = param("SBUF_PARTITION_STRIDE");
+        let backing = param("SBUF_BACKING_BYTES");
+        let parts = param("SBUF_PARTITIONS");
+        let not_backed = || PkgError::NotBacked { local, len };
+        if local >= hbm {
+            return Ok((Mem::Hbm, vec![(local - hbm, 0, len)]));
+        }
+        let mut spans = Vec::new();
+        let mut at = 0;
+        while at < len {
+            let off = local - sbuf + at;
+            let (p, b) = (off / stride, off % stride);
+            let n = (stride - b).min(len - at);
+            if p >= parts || b + n > backing {
+                return Err(not_backed());
+            }
+            spans.push((p * backing + b, at, n));
+            at += n;
+        }
+        Ok((Mem::Sbuf, spans))
+    }
+
+    /// Writes `bytes` at die-local `local` of SBUF or HBM directly into the memory array, in
+    /// zero cycles.
+    pub fn poke(&mut self, die: u32, local: u64, bytes: &[u8]) -> Result<()> {
+        let (mem, spans) = Self::backdoor_spans(local, bytes.len() as u64)?;
+        let (arr, _) = self.sim.mem_bytes(&mem_scope(die, mem), MEM_VAR)?;
+        for (pos, at, n) in spans {
+            let (pos, at, n) = (pos as usize, at as usize, n as usize);
+            arr.get_mut(pos..pos + n)
+                .ok_or(PkgError::NotBacked {
+                    local,
+                    len: bytes.len() as u64,
+                })?
+                .copy_from_slice(&bytes[at..at + n]);
+        }
+        Ok(())
+    }
+
+    /// Reads `len` bytes at die-local `local` of SBUF or HBM directly from the memory array.
+    pub fn peek(&mut self, die: u32, local: u64, len: u64) -> Result<Vec<u8>> {
+        let (mem, spans) = Self::backdoor_spans(local, len)?;
+        let (arr, _) = self.sim.mem_bytes(&mem_scope(die, mem), MEM_VAR)?;
+        let mut out = vec![0u8; len as usize];
+        for (pos, at, n) in spans {
+            let (pos, at, n) = (pos as usize, at as usize, n as usize);
+            out[at..at + n].copy_from_slice(
+                arr.get(pos..pos + n)
+                    .ok_or(PkgError::NotBacked { local, len })?,
+            );
+        }
+        Ok(out)
+    }
+
+    /// Starts the write monitor on both dies: from the next clock edge on, every SBUF write and
+    /// every EVT_SEM increment is recorded until [`take_writes`](Self::take_writes).
+    pub fn monitor(&mut self) -> Result<()> {
+        let dw = beat() as u32;
+        let strobe_words = dw.div_ceil(32);
+        for die in 0..2 {
+            self.sim.watch(
+                &mem_scope(die, Mem::Sbuf),
+                sbuf_watch(die),
+                2 + strobe_words + dw / 4,
+                strobe_words,
+            )?;
+            self.sim.watch(&die_scope(die), sem_watch(die), 2, 0)?;
+        }
+        Ok(())
+    }
+
+    /// The writes the monitor saw since the last call, in the order they landed.
+    pub fn take_writes(&mut self) -> Vec<MonWrite> {
+        let raw = self.sim.take_landed();
+        let dw = beat() as usize;
+        let strobe_words = dw.div_ceil(32);
+        let backing = param("SBUF_BACKING_BYTES");
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at + 3 <= raw.len() {
+            let id = raw[at];
+            let cycle = (u64::from(raw[at + 1]) | u64::from(raw[at + 2]) << 32) / 2;
+            let die = id / 2;
+            let p = &raw[at + 3..];
+            if id % 2 == 1 {
+                out.push(MonWrite {
+                    cycle,
+                    die,
+                    local: sem_local("sem_inc", u64::from(p[0])),
+                    bytes: p[1].to_le_bytes().to_vec(),
+                    what: MonKind::SemInc,
+                });
+                at += 3 + 2;
+                continue;
+            }
+            let word = u64::from(p[0]) | u64::from(p[1]) << 32;
+            let strb = &p[2..2 + strobe_words];
+            let data: Vec<u8> = p[2 + strobe_words..2 + strobe_words + dw / 4]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect();
+            let lane_on = |i: usize| strb[i / 32] >> (i % 32) & 1 != 0;
+            // One record per contiguous run of strobes.
+            let mut i = 0;
+            while i < dw {
+                if !lane_on(i) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < dw && lane_on(i) {
+                    i += 1;
+                }
+                let packed = word * dw as u64 + start as u64;
+                out.push(MonWrite {
+                    cycle,
+                    die,
+                    local: sbuf_local(packed / backing, packed % backing),
+                    bytes: data[start..i].to_vec(),
+                    what: MonKind::Sbuf,
+                });
+            }
+            at += 3 + 2 + strobe_words + dw / 4;
+        }
+        out
+    }
+}
