@@ -1,3 +1,4 @@
+{%- import "sv/regs.sv" as regs -%}
 // {{ header }}
 //
 // Events and semaphores of block `{{ block.name }}`: {{ n_evt }} event flags and {{ n_sem }} signed
@@ -18,24 +19,7 @@
 module xdie_{{ block.name }} (
   input  logic                      clk_i,
   input  logic                      rst_ni,
-  // AXI4-Lite slave
-  input  logic                      s_axil_awvalid_i,
-  output logic                      s_axil_awready_o,
-  input  logic [{{ aw - 1 }}:0]               s_axil_awaddr_i,
-  input  logic                      s_axil_wvalid_i,
-  output logic                      s_axil_wready_o,
-  input  logic [31:0]               s_axil_wdata_i,
-  input  logic [3:0]                s_axil_wstrb_i,
-  output logic                      s_axil_bvalid_o,
-  input  logic                      s_axil_bready_i,
-  output logic [1:0]                s_axil_bresp_o,
-  input  logic                      s_axil_arvalid_i,
-  output logic                      s_axil_arready_o,
-  input  logic [{{ aw - 1 }}:0]               s_axil_araddr_i,
-  output logic                      s_axil_rvalid_o,
-  input  logic                      s_axil_rready_i,
-  output logic [31:0]               s_axil_rdata_o,
-  output logic [1:0]                s_axil_rresp_o,
+{%- call regs::axil_ports(aw, 20) %}{% endcall %}
   // Hardware increment ports (port p uses bits p of valid, [p*{{ sem_iw }} +: {{ sem_iw }}] of idx,
   // [p*{{ sem_w }} +: {{ sem_w }}] of val; val is signed)
   input  logic [{{ hw_ports - 1 }}:0]                hw_inc_valid_i,

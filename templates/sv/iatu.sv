@@ -10,7 +10,7 @@
 module {{ module }} (
   input  logic clk_i,
   input  logic rst_ni,
-{%- call regs::axil_ports(rf) %}{% endcall %}
+{%- call regs::axil_ports(rf.aw) %}{% endcall %}
   // Lookup
   input  logic [{{ addr_w - 1 }}:0] lookup_addr_i,
   output logic        lookup_hit_o,

@@ -1,26 +1,36 @@
 {#- Shared register-block macros. `rf` is an emit::sv_regs::RegFile. A block template calls:
     axil_ports (port list lines), decls (signals), logic (front-end, decode, storage, readback).
-    Everything numeric comes from RegFile; nothing here is block-specific. -#}
+    Everything numeric comes from RegFile; nothing here is block-specific. axil_ports takes only
+    the address width, so hand-written blocks that have no RegFile use it too. -#}
 
-{%- macro axil_ports(rf) %}
+{#- One `<dir> logic <range> s_axil_<name>,` line; the range is left-aligned in a column
+    range_w wide so that a block's own ports can line up with these. #}
+{%- macro axil_port(dir, range, name, range_w) %}
+  {{ dir }} logic {{ "{:<1$}"|format(range, range_w) }} s_axil_{{ name }},
+{%- endmacro %}
+
+{#- range_w: width of the packed-range column, for templates whose own port list uses a wider
+    one than the default (which fits [31:0]). #}
+{%- macro axil_ports(aw, range_w = 6) %}
+{%- let addr = "[{}:0]"|format(aw - 1) %}
   // AXI4-Lite slave
-  input  logic        s_axil_awvalid_i,
-  output logic        s_axil_awready_o,
-  input  logic [{{ rf.aw - 1 }}:0] s_axil_awaddr_i,
-  input  logic        s_axil_wvalid_i,
-  output logic        s_axil_wready_o,
-  input  logic [31:0] s_axil_wdata_i,
-  input  logic [3:0]  s_axil_wstrb_i,
-  output logic        s_axil_bvalid_o,
-  input  logic        s_axil_bready_i,
-  output logic [1:0]  s_axil_bresp_o,
-  input  logic        s_axil_arvalid_i,
-  output logic        s_axil_arready_o,
-  input  logic [{{ rf.aw - 1 }}:0] s_axil_araddr_i,
-  output logic        s_axil_rvalid_o,
-  input  logic        s_axil_rready_i,
-  output logic [31:0] s_axil_rdata_o,
-  output logic [1:0]  s_axil_rresp_o,
+{%- call axil_port("input ", "", "awvalid_i", range_w) %}{% endcall %}
+{%- call axil_port("output", "", "awready_o", range_w) %}{% endcall %}
+{%- call axil_port("input ", addr, "awaddr_i", range_w) %}{% endcall %}
+{%- call axil_port("input ", "", "wvalid_i", range_w) %}{% endcall %}
+{%- call axil_port("output", "", "wready_o", range_w) %}{% endcall %}
+{%- call axil_port("input ", "[31:0]", "wdata_i", range_w) %}{% endcall %}
+{%- call axil_port("input ", "[3:0]", "wstrb_i", range_w) %}{% endcall %}
+{%- call axil_port("output", "", "bvalid_o", range_w) %}{% endcall %}
+{%- call axil_port("input ", "", "bready_i", range_w) %}{% endcall %}
+{%- call axil_port("output", "[1:0]", "bresp_o", range_w) %}{% endcall %}
+{%- call axil_port("input ", "", "arvalid_i", range_w) %}{% endcall %}
+{%- call axil_port("output", "", "arready_o", range_w) %}{% endcall %}
+{%- call axil_port("input ", addr, "araddr_i", range_w) %}{% endcall %}
+{%- call axil_port("output", "", "rvalid_o", range_w) %}{% endcall %}
+{%- call axil_port("input ", "", "rready_i", range_w) %}{% endcall %}
+{%- call axil_port("output", "[31:0]", "rdata_o", range_w) %}{% endcall %}
+{%- call axil_port("output", "[1:0]", "rresp_o", range_w) %}{% endcall %}
 {%- endmacro %}
 
 {%- macro decls(rf) %}

@@ -9,7 +9,7 @@
 module {{ module }} (
   input  logic clk_i,
   input  logic rst_ni,
-{%- call regs::axil_ports(rf) %}{% endcall %}
+{%- call regs::axil_ports(rf.aw) %}{% endcall %}
   // Lookup
   input  logic [{{ xt_w - 1 }}:0] xt_addr_i,
   output logic        hit_o,

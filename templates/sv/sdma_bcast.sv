@@ -1,3 +1,4 @@
+{%- import "sv/regs.sv" as regs -%}
 // {{ header }}
 //
 // Broadcast doorbell `{{ block.name }}`: a group mask of {{ engines }} engines and a queue select,
@@ -9,24 +10,7 @@
 module xdie_{{ block.name }} (
   input  logic                clk_i,
   input  logic                rst_ni,
-  // AXI4-Lite slave
-  input  logic                s_axil_awvalid_i,
-  output logic                s_axil_awready_o,
-  input  logic [{{ aw - 1 }}:0]         s_axil_awaddr_i,
-  input  logic                s_axil_wvalid_i,
-  output logic                s_axil_wready_o,
-  input  logic [31:0]         s_axil_wdata_i,
-  input  logic [3:0]          s_axil_wstrb_i,
-  output logic                s_axil_bvalid_o,
-  input  logic                s_axil_bready_i,
-  output logic [1:0]          s_axil_bresp_o,
-  input  logic                s_axil_arvalid_i,
-  output logic                s_axil_arready_o,
-  input  logic [{{ aw - 1 }}:0]         s_axil_araddr_i,
-  output logic                s_axil_rvalid_o,
-  input  logic                s_axil_rready_i,
-  output logic [31:0]         s_axil_rdata_o,
-  output logic [1:0]          s_axil_rresp_o,
+{%- call regs::axil_ports(aw, 14) %}{% endcall %}
   // Broadcast increments, one valid bit per engine (to bcast_inc_valid_i of engine e)
   output logic [{{ engines - 1 }}:0]         m2s_inc_valid_o,
   output logic [{{ engines - 1 }}:0]         s2m_inc_valid_o,

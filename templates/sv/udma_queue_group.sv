@@ -1,3 +1,4 @@
+{%- import "sv/regs.sv" as regs -%}
 // {{ header }}
 //
 // {{ side }} UDMA queue group `{{ block }}`: {{ nq }} descriptor-ring queues behind one AXI4-Lite
@@ -27,24 +28,7 @@
 module {{ module }} (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  // AXI4-Lite slave
-  input  logic                  s_axil_awvalid_i,
-  output logic                  s_axil_awready_o,
-  input  logic [{{ aw - 1 }}:0]           s_axil_awaddr_i,
-  input  logic                  s_axil_wvalid_i,
-  output logic                  s_axil_wready_o,
-  input  logic [31:0]           s_axil_wdata_i,
-  input  logic [3:0]            s_axil_wstrb_i,
-  output logic                  s_axil_bvalid_o,
-  input  logic                  s_axil_bready_i,
-  output logic [1:0]            s_axil_bresp_o,
-  input  logic                  s_axil_arvalid_i,
-  output logic                  s_axil_arready_o,
-  input  logic [{{ aw - 1 }}:0]           s_axil_araddr_i,
-  output logic                  s_axil_rvalid_o,
-  input  logic                  s_axil_rready_i,
-  output logic [31:0]           s_axil_rdata_o,
-  output logic [1:0]            s_axil_rresp_o,
+{%- call regs::axil_ports(aw, 16) %}{% endcall %}
   // Engine: one pulse per descriptor fetched from a queue's head
   input  logic [{{ nq - 1 }}:0]           hw_head_inc_i,
   // Engine: a fetched descriptor's ring id differed from the head ring id

@@ -1,0 +1,281 @@
+//! `blocks/NAME.*`: one register block per file, its bundles and kind parameters.
+
+use super::checks::{no_overlap, unique_names};
+use super::read::read;
+use super::register::build_registers;
+use super::roles::check_roles;
+use super::Source;
+use crate::error::{ErrorKind, Result};
+use crate::model::{Block, BlockKind, Bundle, EvtSemParams, Side};
+use crate::raw;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Read the block files the address map names, in the order it first names them, and index them
+/// by name.
+pub(super) fn read_blocks(
+    dir: &Path,
+    map_src: &Source,
+    map_raw: &raw::MapFile,
+    sources: &mut Vec<PathBuf>,
+) -> Result<(Vec<Block>, HashMap<String, usize>)> {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut block_index: HashMap<String, usize> = HashMap::new();
+    for (i, ap) in map_raw.apertures.iter().enumerate() {
+        let Some(name) = &ap.block else { continue };
+        if block_index.contains_key(name) {
+            continue;
+        }
+        let stem = format!("blocks/{name}");
+        let (src, raw_block): (_, raw::BlockFile) = read(dir, &stem, sources).map_err(|e| {
+            if e.kind == ErrorKind::Io {
+                map_src.err(
+                    ErrorKind::BadReference,
+                    format!("apertures[{i}].block"),
+                    format!("block `{name}` has no file: {}", e.message),
+                )
+            } else {
+                e
+            }
+        })?;
+        let block = build_block(&src, raw_block)?;
+        if &block.name != name {
+            return Err(src.err(
+                ErrorKind::BadReference,
+                "Name",
+                format!(
+                    "block file is named `{}` but the address map refers to it as `{name}`",
+                    block.name
+                ),
+            ));
+        }
+        block_index.insert(name.clone(), blocks.len());
+        blocks.push(block);
+    }
+    Ok((blocks, block_index))
+}
+
+fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
+    let size = raw.size_in_bytes.0;
+    if size < 4 || !size.is_power_of_two() {
+        return Err(src.err(
+            ErrorKind::BadArray,
+            "SizeInBytes",
+            format!("block size {size:#x} must be a power of two of at least 4"),
+        ));
+    }
+    let kind = block_kind(src, &raw)?;
+    let registers = build_registers(src, "Registers", raw.registers)?;
+    let mut bundles = Vec::new();
+    for (i, b) in raw.bundles.into_iter().enumerate() {
+        let key = format!("Bundles[{i}]");
+        let (count, stride) = (b.array_size.0, b.bundle_size_in_bytes.0);
+        if count == 0 {
+            return Err(src.err(
+                ErrorKind::BadArray,
+                format!("{key}.ArraySize"),
+                format!("bundle `{}` has ArraySize 0", b.name),
+            ));
+        }
+        if stride < 4 || stride % 4 != 0 {
+            return Err(src.err(
+                ErrorKind::BadArray,
+                format!("{key}.BundleSizeInBytes"),
+                format!(
+                    "bundle `{}` size {stride:#x} must be a nonzero multiple of 4",
+                    b.name
+                ),
+            ));
+        }
+        let regs = build_registers(src, &format!("{key}.Registers"), b.registers)?;
+        for (j, r) in regs.iter().enumerate() {
+            if r.offset + 4 > stride {
+                return Err(src.err(
+                    ErrorKind::OutOfRange,
+                    format!("{key}.Registers[{j}].AddressOffset"),
+                    format!(
+                        "register `{}` at {:#x} lies outside the {stride:#x}-byte bundle `{}`",
+                        r.name, r.offset, b.name
+                    ),
+                ));
+            }
+        }
+        no_overlap(
+            src,
+            "register",
+            regs.iter()
+                .enumerate()
+                .map(|(j, r)| {
+                    (
+                        format!("{key}.Registers[{j}].AddressOffset"),
+                        r.name.clone(),
+                        r.offset as u128,
+                        r.offset as u128 + 4,
+                    )
+                })
+                .collect(),
+        )?;
+        bundles.push(Bundle {
+            name: b.name,
+            role: b.role,
+            offset: b.address_offset.0,
+            count,
+            stride,
+            registers: regs,
+        });
+    }
+    unique_names(
+        src,
+        "register or bundle",
+        registers
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (format!("Registers[{i}].Name"), r.name.as_str()))
+            .chain(
+                bundles
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (format!("Bundles[{i}].Name"), b.name.as_str())),
+            ),
+    )?;
+    // Every register and every bundle's whole extent must fit the block and not overlap.
+    let mut extents: Vec<(String, String, u128, u128)> = registers
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            (
+                format!("Registers[{i}].AddressOffset"),
+                r.name.clone(),
+                r.offset as u128,
+                r.offset as u128 + 4,
+            )
+        })
+        .collect();
+    for (i, b) in bundles.iter().enumerate() {
+        extents.push((
+            format!("Bundles[{i}].AddressOffset"),
+            b.name.clone(),
+            b.offset as u128,
+            b.offset as u128 + b.count as u128 * b.stride as u128,
+        ));
+    }
+    for (key, name, _, end) in &extents {
+        if *end > size as u128 {
+            return Err(src.err(
+                ErrorKind::OutOfRange,
+                key.clone(),
+                format!("`{name}` ends at {end:#x}, past the {size:#x}-byte block"),
+            ));
+        }
+    }
+    no_overlap(src, "register or bundle", extents)?;
+    let block = Block {
+        name: raw.name,
+        description: raw.description,
+        kind,
+        size,
+        registers,
+        bundles,
+        source: src.path.clone(),
+    };
+    check_roles(src, &block)?;
+    Ok(block)
+}
+
+fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
+    let allowed: &[&str] = match raw.kind.as_str() {
+        "evt_sem" => &[
+            "HwIncPorts",
+            "SeqSubopBits",
+            "SeqSubopWaitGeDec",
+            "SeqSubopInc",
+        ],
+        "udma_queue_group" => &["Side"],
+        "sdma_bcast" | "iatu" | "remap_windows" => &[],
+        other => {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                "Kind",
+                format!(
+                    "unknown block kind `{other}` (one of evt_sem, udma_queue_group, sdma_bcast, iatu, remap_windows)"
+                ),
+            ))
+        }
+    };
+    for k in raw.parameters.keys() {
+        if !allowed.contains(&k.as_str()) {
+            return Err(src.err(
+                ErrorKind::Syntax,
+                format!("Parameters.{k}"),
+                format!(
+                    "unknown parameter `{k}` for a {} block (expected: {allowed:?})",
+                    raw.kind
+                ),
+            ));
+        }
+    }
+    let param = |name: &str| {
+        raw.parameters.get(name).ok_or_else(|| {
+            src.err(
+                ErrorKind::BadValue,
+                "Parameters",
+                format!("missing parameter `{name}`"),
+            )
+        })
+    };
+    Ok(match raw.kind.as_str() {
+        "evt_sem" => {
+            let uint = |name: &str, range: std::ops::RangeInclusive<u64>| {
+                param(name)?
+                    .as_u64()
+                    .filter(|n| range.contains(n))
+                    .ok_or_else(|| {
+                        src.err(
+                            ErrorKind::BadValue,
+                            format!("Parameters.{name}"),
+                            format!(
+                                "{name} must be an integer in {}..={}",
+                                range.start(),
+                                range.end()
+                            ),
+                        )
+                    })
+            };
+            let hw_inc_ports = uint("HwIncPorts", 1..=8)? as u32;
+            let seq_subop_bits = uint("SeqSubopBits", 1..=16)? as u32;
+            let codes = 0..=(1u64 << seq_subop_bits) - 1;
+            let seq_subop_wait_ge_dec = uint("SeqSubopWaitGeDec", codes.clone())?;
+            let seq_subop_inc = uint("SeqSubopInc", codes)?;
+            if seq_subop_inc == seq_subop_wait_ge_dec {
+                return Err(src.err(
+                    ErrorKind::BadValue,
+                    "Parameters.SeqSubopInc",
+                    "SeqSubopInc and SeqSubopWaitGeDec must differ",
+                ));
+            }
+            BlockKind::EvtSem(EvtSemParams {
+                hw_inc_ports,
+                seq_subop_bits,
+                seq_subop_wait_ge_dec,
+                seq_subop_inc,
+            })
+        }
+        "udma_queue_group" => {
+            let side = match param("Side")?.as_str() {
+                Some("M2S") => Side::M2s,
+                Some("S2M") => Side::S2m,
+                _ => {
+                    return Err(src.err(
+                        ErrorKind::BadValue,
+                        "Parameters.Side",
+                        "Side must be \"M2S\" or \"S2M\"",
+                    ))
+                }
+            };
+            BlockKind::UdmaQueueGroup { side }
+        }
+        "sdma_bcast" => BlockKind::SdmaBcast,
+        "iatu" => BlockKind::Iatu,
+        _ => BlockKind::RemapWindows,
+    })
+}

@@ -1,0 +1,114 @@
+//! Checks shared by several file kinds: unique names, non-overlapping ranges, bit fields.
+
+use super::Source;
+use crate::error::{ErrorKind, Result};
+use crate::model::BitField;
+use crate::raw;
+use std::collections::HashMap;
+
+/// Names must be unique within one scope. `items` yields (key path of the name, name).
+pub(super) fn unique_names<'a>(
+    src: &Source,
+    what: &str,
+    items: impl IntoIterator<Item = (String, &'a str)>,
+) -> Result<()> {
+    let mut seen: HashMap<&str, String> = HashMap::new();
+    for (key, name) in items {
+        if let Some(first) = seen.get(name) {
+            return Err(src.err(
+                ErrorKind::DuplicateName,
+                key,
+                format!("duplicate {what} name `{name}` (first used at `{first}`)"),
+            ));
+        }
+        if name.is_empty() {
+            return Err(src.err(ErrorKind::BadValue, key, format!("empty {what} name")));
+        }
+        seen.insert(name, key);
+    }
+    Ok(())
+}
+
+/// Half-open ranges must not intersect. `items` yields (key path, label, start, end).
+pub(super) fn no_overlap(
+    src: &Source,
+    what: &str,
+    mut items: Vec<(String, String, u128, u128)>,
+) -> Result<()> {
+    items.sort_by_key(|i| (i.2, i.3));
+    for pair in items.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        if b.2 < a.3 {
+            return Err(src.err(
+                ErrorKind::Overlap,
+                b.0.clone(),
+                format!(
+                    "{what} `{}` [{:#x}, {:#x}) overlaps `{}` [{:#x}, {:#x})",
+                    b.1, b.2, b.3, a.1, a.2, a.3
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn bit_fields(
+    src: &Source,
+    key: &str,
+    what: &str,
+    word_bits: u32,
+    raw: Vec<raw::RawBitField>,
+) -> Result<Vec<BitField>> {
+    let mut out = Vec::new();
+    for (i, f) in raw.into_iter().enumerate() {
+        let k = format!("{key}[{i}]");
+        if f.width == 0 {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                format!("{k}.width"),
+                "field width is 0",
+            ));
+        }
+        if f.lsb as u64 + f.width as u64 > word_bits as u64 {
+            return Err(src.err(
+                ErrorKind::OutOfRange,
+                format!("{k}.width"),
+                format!(
+                    "field `{}` [{}:{}] extends past the {word_bits}-bit {what}",
+                    f.name,
+                    f.lsb as u64 + f.width as u64 - 1,
+                    f.lsb
+                ),
+            ));
+        }
+        out.push(BitField {
+            name: f.name,
+            lsb: f.lsb,
+            width: f.width,
+            description: f.description,
+        });
+    }
+    unique_names(
+        src,
+        "field",
+        out.iter()
+            .enumerate()
+            .map(|(i, f)| (format!("{key}[{i}].name"), f.name.as_str())),
+    )?;
+    no_overlap(
+        src,
+        "field",
+        out.iter()
+            .enumerate()
+            .map(|(i, f)| {
+                (
+                    format!("{key}[{i}].lsb"),
+                    f.name.clone(),
+                    f.lsb as u128,
+                    (f.lsb + f.width) as u128,
+                )
+            })
+            .collect(),
+    )?;
+    Ok(out)
+}

@@ -1,0 +1,107 @@
+//! Finding and parsing one input file: JSON or YAML by extension, with the key path and line of
+//! a syntax error.
+
+use super::Source;
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::locate::LineIndex;
+use serde::de::DeserializeOwned;
+use std::path::{Path, PathBuf};
+
+const EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
+
+/// Find `dir/stem.{json,yaml,yml}`, parse it with serde (path-tracking), and index its lines.
+pub(super) fn read<T: DeserializeOwned>(
+    dir: &Path,
+    stem: &str,
+    sources: &mut Vec<PathBuf>,
+) -> Result<(Source, T)> {
+    let found: Vec<PathBuf> = EXTENSIONS
+        .iter()
+        .map(|ext| dir.join(format!("{stem}.{ext}")))
+        .filter(|p| p.is_file())
+        .collect();
+    let path = match found.as_slice() {
+        [one] => one.clone(),
+        [] => {
+            return Err(Error {
+                kind: ErrorKind::Io,
+                at: Location {
+                    file: dir.join(format!("{stem}.yaml")),
+                    key: String::new(),
+                    line: None,
+                },
+                message: format!(
+                    "missing: expected {stem}.json or {stem}.yaml in {}",
+                    dir.display()
+                ),
+            })
+        }
+        many => {
+            return Err(Error {
+                kind: ErrorKind::DuplicateName,
+                at: Location {
+                    file: many[1].clone(),
+                    key: String::new(),
+                    line: None,
+                },
+                message: format!(
+                    "{stem} is described twice ({} and this file)",
+                    many[0].display()
+                ),
+            })
+        }
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| Error {
+        kind: ErrorKind::Io,
+        at: Location {
+            file: path.clone(),
+            key: String::new(),
+            line: None,
+        },
+        message: format!("cannot read: {e}"),
+    })?;
+    sources.push(path.clone());
+    let is_json = path.extension().is_some_and(|e| e == "json");
+    let value = if is_json {
+        let mut de = serde_json::Deserializer::from_str(&text);
+        serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let (line, msg) = (e.inner().line(), strip_position(&e.inner().to_string()));
+            syntax_error(&path, e.path().to_string(), Some(line), msg)
+        })?
+    } else {
+        let de = serde_yaml::Deserializer::from_str(&text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let line = e.inner().location().map(|l| l.line());
+            let msg = strip_position(&e.inner().to_string());
+            syntax_error(&path, e.path().to_string(), line, msg)
+        })?
+    };
+    Ok((
+        Source {
+            path,
+            index: LineIndex::new(&text),
+        },
+        value,
+    ))
+}
+
+fn syntax_error(path: &Path, key: String, line: Option<usize>, message: String) -> Error {
+    let key = if key == "." { String::new() } else { key };
+    Error {
+        kind: ErrorKind::Syntax,
+        at: Location {
+            file: path.to_path_buf(),
+            key,
+            line: line.filter(|l| *l > 0),
+        },
+        message,
+    }
+}
+
+/// serde messages end in " at line L column C"; the location already says where.
+fn strip_position(msg: &str) -> String {
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}

@@ -1,0 +1,141 @@
+//! Registers of a block file (top-level or inside a bundle) and their fields.
+
+use super::checks::{no_overlap, unique_names};
+use super::Source;
+use crate::error::{ErrorKind, Result};
+use crate::model::{Access, Field, Register};
+use crate::raw;
+
+/// `"hi:lo"` or `"bit"` → (lsb, width).
+fn parse_bits(s: &str) -> Option<(u32, u32)> {
+    let (hi, lo) = match s.split_once(':') {
+        Some((h, l)) => (h.trim().parse::<u32>().ok()?, l.trim().parse::<u32>().ok()?),
+        None => {
+            let b = s.trim().parse::<u32>().ok()?;
+            (b, b)
+        }
+    };
+    (hi >= lo).then_some((lo, hi - lo + 1))
+}
+
+fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Register> {
+    if !r.address_offset.0.is_multiple_of(4) {
+        return Err(src.err(
+            ErrorKind::BadValue,
+            format!("{key}.AddressOffset"),
+            format!(
+                "register `{}` offset {:#x} is not 4-byte aligned",
+                r.name, r.address_offset.0
+            ),
+        ));
+    }
+    let mut fields = Vec::new();
+    for (i, f) in r.fields.into_iter().enumerate() {
+        let k = format!("{key}.Fields[{i}]");
+        let (lsb, width) = parse_bits(&f.bits).ok_or_else(|| {
+            src.err(
+                ErrorKind::BadValue,
+                format!("{k}.Bits"),
+                format!(
+                    "`{}` is not a bit range (write \"hi:lo\" or \"bit\")",
+                    f.bits
+                ),
+            )
+        })?;
+        if lsb + width > 32 {
+            return Err(src.err(
+                ErrorKind::OutOfRange,
+                format!("{k}.Bits"),
+                format!(
+                    "field `{}` [{}] extends past the 32-bit register `{}`",
+                    f.name, f.bits, r.name
+                ),
+            ));
+        }
+        let access = Access::parse(&f.access).ok_or_else(|| {
+            src.err(
+                ErrorKind::BadValue,
+                format!("{k}.Access"),
+                format!("unknown access `{}` (one of {})", f.access, Access::ALL),
+            )
+        })?;
+        let reset = f.reset.map(|n| n.0).unwrap_or(0);
+        if width < 64 && reset >> width != 0 {
+            return Err(src.err(
+                ErrorKind::ResetTooWide,
+                format!("{k}.Reset"),
+                format!(
+                    "reset {reset:#x} does not fit the {width}-bit field `{}`",
+                    f.name
+                ),
+            ));
+        }
+        fields.push(Field {
+            name: f.name,
+            lsb,
+            width,
+            access,
+            reset,
+            description: f.description,
+            role: f.role,
+        });
+    }
+    if fields.is_empty() {
+        return Err(src.err(
+            ErrorKind::BadValue,
+            format!("{key}.Fields"),
+            format!("register `{}` has no fields", r.name),
+        ));
+    }
+    unique_names(
+        src,
+        "field",
+        fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("{key}.Fields[{i}].Name"), f.name.as_str())),
+    )?;
+    no_overlap(
+        src,
+        "field",
+        fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                (
+                    format!("{key}.Fields[{i}].Bits"),
+                    f.name.clone(),
+                    f.lsb as u128,
+                    (f.lsb + f.width) as u128,
+                )
+            })
+            .collect(),
+    )?;
+    Ok(Register {
+        name: r.name,
+        offset: r.address_offset.0,
+        description: r.description,
+        role: r.role,
+        fields,
+    })
+}
+
+pub(super) fn build_registers(
+    src: &Source,
+    key: &str,
+    raw: Vec<raw::RawRegister>,
+) -> Result<Vec<Register>> {
+    let regs = raw
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| build_register(src, &format!("{key}[{i}]"), r))
+        .collect::<Result<Vec<_>>>()?;
+    unique_names(
+        src,
+        "register",
+        regs.iter()
+            .enumerate()
+            .map(|(i, r)| (format!("{key}[{i}].Name"), r.name.as_str())),
+    )?;
+    Ok(regs)
+}

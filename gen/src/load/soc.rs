@@ -1,0 +1,172 @@
+//! `soc_address.*`: the routed address, its views and folds.
+
+use super::checks::{bit_fields, unique_names};
+use super::Source;
+use crate::error::{ErrorKind, Result};
+use crate::model::{Fold, FoldSource, FoldStep, SocAddress, View};
+use crate::raw::{self, Num};
+
+pub(super) fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocAddress> {
+    if raw.width == 0 || raw.width > 64 {
+        return Err(src.err(ErrorKind::BadValue, "width", "address width must be 1..=64"));
+    }
+    let mut views = Vec::new();
+    for (i, v) in raw.views.into_iter().enumerate() {
+        let fields = bit_fields(
+            src,
+            &format!("views[{i}].fields"),
+            "SoC address",
+            raw.width,
+            v.fields,
+        )?;
+        views.push(View {
+            name: v.name,
+            description: v.description,
+            fields,
+        });
+    }
+    unique_names(
+        src,
+        "view",
+        views
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("views[{i}].name"), v.name.as_str())),
+    )?;
+    let mut folds = Vec::new();
+    for (i, f) in raw.folds.into_iter().enumerate() {
+        let mut steps = Vec::new();
+        for (j, s) in f.steps.into_iter().enumerate() {
+            let k = format!("folds[{i}].steps[{j}]");
+            let view = views.iter().find(|v| v.name == s.view).ok_or_else(|| {
+                src.err(
+                    ErrorKind::BadReference,
+                    format!("{k}.view"),
+                    format!("no view named `{}`", s.view),
+                )
+            })?;
+            let field = view.field(&s.field).ok_or_else(|| {
+                src.err(
+                    ErrorKind::BadReference,
+                    format!("{k}.field"),
+                    format!("view `{}` has no field `{}`", view.name, s.field),
+                )
+            })?;
+            let source = match (s.arg, s.value) {
+                (Some(a), None) => {
+                    if !f.args.contains(&a) {
+                        return Err(src.err(
+                            ErrorKind::BadReference,
+                            format!("{k}.arg"),
+                            format!("`{a}` is not one of the fold's args {:?}", f.args),
+                        ));
+                    }
+                    FoldSource::Arg(a)
+                }
+                (None, Some(Num(v))) => {
+                    if (v as u128) > field.value_mask() {
+                        return Err(src.err(
+                            ErrorKind::ResetTooWide,
+                            format!("{k}.value"),
+                            format!(
+                                "{v:#x} does not fit the {}-bit field `{}`",
+                                field.width, field.name
+                            ),
+                        ));
+                    }
+                    FoldSource::Const(v)
+                }
+                _ => {
+                    return Err(src.err(
+                        ErrorKind::BadValue,
+                        k,
+                        "a fold step takes exactly one of `arg` and `value`",
+                    ))
+                }
+            };
+            steps.push(FoldStep {
+                view: view.name.clone(),
+                field: field.clone(),
+                source,
+            });
+        }
+        folds.push(Fold {
+            name: f.name,
+            description: f.description,
+            args: f.args,
+            steps,
+        });
+    }
+    unique_names(
+        src,
+        "fold",
+        folds
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("folds[{i}].name"), f.name.as_str())),
+    )?;
+    let soc = SocAddress {
+        name: raw.name,
+        width: raw.width,
+        views,
+        folds,
+    };
+    check_soc_roles(src, &soc)?;
+    Ok(soc)
+}
+
+/// SoC-address fields the decoder, the folds' users and the die decode read by name.
+pub const REQUIRED_SOC_FIELDS: &[(&str, &[&str])] = &[
+    ("local", &["LOCAL", "DIE", "CAYMAN_ID", "CAYMAN_ID_VALID"]),
+    ("neighbor", &["LOCAL", "DIE", "NEIGHBOR_ROUTE", "ID_VALID"]),
+];
+/// Fields that must sit on the same bits in both views: the routing decision reads them before
+/// it knows which view the address was built with.
+const SHARED_SOC_FIELDS: &[(&str, &str)] = &[
+    ("LOCAL", "LOCAL"),
+    ("DIE", "DIE"),
+    ("CAYMAN_ID_VALID", "ID_VALID"),
+];
+
+fn check_soc_roles(src: &Source, soc: &SocAddress) -> Result<()> {
+    for (view, fields) in REQUIRED_SOC_FIELDS {
+        let v = soc.view(view).ok_or_else(|| {
+            src.err(
+                ErrorKind::BadReference,
+                "views",
+                format!("missing view `{view}`"),
+            )
+        })?;
+        for f in *fields {
+            if v.field(f).is_none() {
+                return Err(src.err(
+                    ErrorKind::BadReference,
+                    "views",
+                    format!("view `{view}` needs a field `{f}`"),
+                ));
+            }
+        }
+    }
+    for (l, n) in SHARED_SOC_FIELDS {
+        let (Some(a), Some(b)) = (soc.field("local", l), soc.field("neighbor", n)) else {
+            continue;
+        };
+        if (a.lsb, a.width) != (b.lsb, b.width) {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                "views",
+                format!("local.{l} and neighbor.{n} must occupy the same bits"),
+            ));
+        }
+    }
+    for name in ["NEIGHBOR_ROUTE", "ID_VALID"] {
+        if soc.field("neighbor", name).is_some_and(|f| f.width != 1) {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                "views",
+                format!("neighbor.{name} must be one bit wide"),
+            ));
+        }
+    }
+    Ok(())
+}

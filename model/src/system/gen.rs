@@ -1,0 +1,370 @@
+//! rdma_desc_gen: validate a gen word, split the leg over its engines and write this side's
+//! ring entries on the TX die.
+
+use super::{side_idx, FwWrite, System};
+use crate::desc::{Descriptor, EntryKind};
+use crate::error::{ModelError, Result};
+use crate::events::LegId;
+use crate::layout::{SemOp, Side};
+use crate::topology::{Core, DieId, Lane};
+use crate::word::GenWord;
+
+/// One leg: what both gens asked for and how it was split.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leg {
+    pub id: LegId,
+    pub tx: Core,
+    pub rx: Core,
+    pub tx_die: DieId,
+    pub rx_die: DieId,
+    pub queue: u32,
+    pub mask: u64,
+    pub partitions: u64,
+    pub free_dim_bytes: u64,
+    pub src_addr: Option<u64>,
+    pub dst_addr: u64,
+    pub local_sem: u64,
+    pub remote_sem: u64,
+    /// Each engine and the partitions it moves, in mask order.
+    pub shares: Vec<(u32, std::ops::Range<u64>)>,
+    generated: [bool; 2],
+}
+
+impl Leg {
+    pub fn n_engines(&self) -> u64 {
+        self.shares.len() as u64
+    }
+}
+
+/// One entry a gen wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RingEntry {
+    pub kind: EntryKind,
+    pub desc: Descriptor,
+    pub bytes: Vec<u8>,
+    /// Absolute ring position (offset = pos % ring_len).
+    pub pos: u64,
+    /// Die-local address of the slot on the TX die.
+    pub slot: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineRing {
+    pub engine: u32,
+    pub queue: u32,
+    pub side: Side,
+    pub entries: Vec<RingEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenOutput {
+    pub leg: LegId,
+    pub role: Lane,
+    /// Destination (partition 0, byte dst_addr) as the TX engines address it.
+    pub dst_soc: u64,
+    pub engines: Vec<EngineRing>,
+    /// The descriptor stores, in order.
+    pub writes: Vec<FwWrite>,
+    /// All engines together: the value rdma_desc_start's num_descriptors must carry.
+    pub num_descriptors: u64,
+}
+
+impl System {
+    fn check_geometry(&self, w: &GenWord) -> Result<(u32, Vec<u32>)> {
+        let l = &self.layout;
+        if w.partitions == 0 || w.partitions > l.sbuf_partitions {
+            return Err(ModelError::PartitionsOutOfRange {
+                partitions: w.partitions,
+                max: l.sbuf_partitions,
+            });
+        }
+        if w.free_dim_bytes == 0 {
+            return Err(ModelError::Impossible("free_dim_bytes is 0".into()));
+        }
+        for (which, off) in [("source", w.src_addr), ("destination", w.dst_addr)] {
+            if off
+                .checked_add(w.free_dim_bytes)
+                .is_none_or(|e| e > l.sbuf_backing)
+            {
+                return Err(ModelError::OutsideSbufBacking {
+                    which,
+                    offset: off,
+                    len: w.free_dim_bytes,
+                    backing: l.sbuf_backing,
+                });
+            }
+        }
+        if w.dma_engine_mask == 0 {
+            return Err(ModelError::Impossible("dma_engine_mask is 0".into()));
+        }
+        if let Some(engine) =
+            (0..64u32).find(|&e| e >= l.engines && (w.dma_engine_mask >> e) & 1 == 1)
+        {
+            return Err(ModelError::MissingEngine {
+                mask: w.dma_engine_mask,
+                engine,
+                engines: l.engines,
+            });
+        }
+        if w.queue >= l.queues as u64 {
+            return Err(ModelError::QueueOutOfRange {
+                queue: w.queue,
+                queues: l.queues as u64,
+            });
+        }
+        for sem in [w.local_sem, w.remote_sem] {
+            if sem >= l.sem_count {
+                return Err(ModelError::SemOutOfRange {
+                    sem,
+                    count: l.sem_count,
+                });
+            }
+        }
+        let engines = (0..l.engines)
+            .filter(|e| (w.dma_engine_mask >> e) & 1 == 1)
+            .collect();
+        Ok((w.queue as u32, engines))
+    }
+
+    /// Partitions split over the engines in mask order: contiguous, the first `p % n` engines
+    /// take one more.
+    fn split(partitions: u64, engines: &[u32]) -> Vec<(u32, std::ops::Range<u64>)> {
+        let n = engines.len() as u64;
+        let mut start = 0;
+        engines
+            .iter()
+            .enumerate()
+            .map(|(i, &e)| {
+                let take = partitions / n + u64::from((i as u64) < partitions % n);
+                let r = start..start + take;
+                start += take;
+                (e, r)
+            })
+            .collect()
+    }
+
+    pub(super) fn chunks(&self, free: u64) -> u64 {
+        free.div_ceil(self.layout.max_len)
+    }
+
+    pub(super) fn role(v: u64) -> Result<Lane> {
+        match v {
+            0 => Ok(Lane::Rx),
+            1 => Ok(Lane::Tx),
+            _ => Err(ModelError::BadRole(v)),
+        }
+    }
+
+    fn find_or_add_leg(&mut self, cand: Leg, role: Lane) -> Result<LegId> {
+        let side = side_idx(match role {
+            Lane::Tx => Side::M2s,
+            Lane::Rx => Side::S2m,
+        });
+        if let Some(leg) = self.legs.iter_mut().find(|l| {
+            l.tx == cand.tx
+                && l.rx == cand.rx
+                && l.queue == cand.queue
+                && l.mask == cand.mask
+                && !l.generated[side]
+        }) {
+            let same = [
+                ("partitions", leg.partitions == cand.partitions),
+                ("free_dim_bytes", leg.free_dim_bytes == cand.free_dim_bytes),
+                ("dst_addr", leg.dst_addr == cand.dst_addr),
+                ("local_sem", leg.local_sem == cand.local_sem),
+                ("remote_sem", leg.remote_sem == cand.remote_sem),
+            ];
+            if let Some((what, _)) = same.iter().find(|(_, ok)| !ok) {
+                return Err(ModelError::LegMismatch(what));
+            }
+            leg.generated[side] = true;
+            if cand.src_addr.is_some() {
+                leg.src_addr = cand.src_addr;
+            }
+            return Ok(leg.id);
+        }
+        let id = self.legs.len();
+        let mut leg = cand;
+        leg.id = id;
+        leg.generated[side] = true;
+        self.legs.push(leg);
+        Ok(id)
+    }
+
+    /// rdma_desc_gen on `core`: validate, split, write this side's ring entries into the rings of
+    /// the TX die (TX: M2S, RX: S2M).
+    pub fn gen(&mut self, core: Core, w: &GenWord) -> Result<GenOutput> {
+        self.topology.check_core(core)?;
+        let role = Self::role(w.role)?;
+        let peer = Core {
+            chip: w.remote_routing_id,
+            id: w.remote_core_id,
+        };
+        self.topology.check_core(peer)?;
+        let (queue, engines) = self.check_geometry(w)?;
+        let peer_die = self.die_of(peer).die;
+        if w.peer_base != 0 && self.layout.f_die.get(w.peer_base as u128) as u64 != peer_die {
+            return Err(ModelError::Impossible(format!(
+                "peer_base {:#x} names another die than the peer's die {peer_die}",
+                w.peer_base
+            )));
+        }
+        let (tx, rx) = match role {
+            Lane::Tx => (core, peer),
+            Lane::Rx => (peer, core),
+        };
+        let (tx_die, rx_die) = (self.die_of(tx), self.die_of(rx));
+        let l = &self.layout;
+        let dst_soc = l.fold_for(tx_die, rx_die, l.sbuf_addr(0, w.dst_addr))?;
+        let shares = Self::split(w.partitions, &engines);
+        let cand = Leg {
+            id: 0,
+            tx,
+            rx,
+            tx_die,
+            rx_die,
+            queue,
+            mask: w.dma_engine_mask,
+            partitions: w.partitions,
+            free_dim_bytes: w.free_dim_bytes,
+            src_addr: (role == Lane::Tx).then_some(w.src_addr),
+            dst_addr: w.dst_addr,
+            local_sem: w.local_sem,
+            remote_sem: w.remote_sem,
+            shares: shares.clone(),
+            generated: [false; 2],
+        };
+        let side = match role {
+            Lane::Tx => Side::M2s,
+            Lane::Rx => Side::S2m,
+        };
+
+        // Build every entry first so a full ring refuses the whole gen.
+        let chunks = self.chunks(w.free_dim_bytes);
+        let mut plan: Vec<(u32, Vec<(EntryKind, Descriptor)>)> = Vec::new();
+        for (e, parts) in &shares {
+            let mut list = Vec::new();
+            for p in parts.clone() {
+                for c in 0..chunks {
+                    let off = c * l.max_len;
+                    let len = (w.free_dim_bytes - off).min(l.max_len);
+                    let buf_ptr = match role {
+                        Lane::Tx => l.die_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
+                        Lane::Rx => l.fold_for(tx_die, rx_die, l.sbuf_addr(p, w.dst_addr + off))?,
+                    };
+                    list.push((
+                        EntryKind::Data {
+                            partition: p,
+                            chunk: c,
+                        },
+                        Descriptor {
+                            len,
+                            ring_id: 0,
+                            write_barrier: false,
+                            buf_ptr,
+                        },
+                    ));
+                }
+            }
+            let one = l.die_local(tx_die.die, self.const_one_addr());
+            let sem = |kind, buf_ptr, write_barrier| {
+                (
+                    kind,
+                    Descriptor {
+                        len: l.sem_bytes,
+                        ring_id: 0,
+                        write_barrier,
+                        buf_ptr,
+                    },
+                )
+            };
+            match role {
+                Lane::Tx => {
+                    list.push(sem(EntryKind::LocalSem, one, false));
+                    list.push(sem(EntryKind::RemoteSem, one, true));
+                }
+                Lane::Rx => {
+                    let local = l.die_local(tx_die.die, l.sem_addr(SemOp::Inc, w.local_sem));
+                    let remote =
+                        l.fold_for(tx_die, rx_die, l.sem_addr(SemOp::Inc, w.remote_sem))?;
+                    list.push(sem(EntryKind::LocalSem, local, false));
+                    list.push(sem(EntryKind::RemoteSem, remote, false));
+                }
+            }
+            plan.push((*e, list));
+        }
+        let len = self.config.ring_len;
+        for (e, list) in &plan {
+            let ring = self
+                .dies
+                .get(&tx_die)
+                .and_then(|d| d.rings.get(&(*e, queue)))
+                .map(|r| &r[side_idx(side)]);
+            let (head, written) = ring.map_or((0, 0), |r| (r.head, r.written));
+            let need = written - head + list.len() as u64;
+            if need > len {
+                return Err(ModelError::RingFull {
+                    die: tx_die,
+                    engine: *e,
+                    side: side.as_str(),
+                    queue,
+                    len,
+                    need,
+                });
+            }
+        }
+
+        let leg_id = self.find_or_add_leg(cand, role)?;
+        let mut out = GenOutput {
+            leg: leg_id,
+            role,
+            dst_soc,
+            engines: Vec::new(),
+            writes: Vec::new(),
+            num_descriptors: 0,
+        };
+        let mut counts = Vec::new();
+        let issuer = self.die_of(core);
+        for (e, list) in plan {
+            let base = self.ring_base(e, side, queue);
+            let mut entries = Vec::new();
+            for (kind, mut desc) in list {
+                let st = self.die_mut(tx_die)?;
+                let ring = &mut st.rings.entry((e, queue)).or_default()[side_idx(side)];
+                let pos = ring.written;
+                ring.written += 1;
+                ring.tags.insert(pos, (leg_id, kind));
+                desc.ring_id = self.layout.ring_id(pos, len);
+                let bytes = self.layout.encode_desc(side, &desc)?;
+                let slot = base + (pos % len) * self.layout.desc_bytes;
+                self.die_mut(tx_die)?.mem.write(slot, &bytes);
+                out.writes.push(FwWrite {
+                    soc: self.layout.fold_for(issuer, tx_die, slot)?,
+                    die: tx_die,
+                    local: slot,
+                    bytes: bytes.clone(),
+                });
+                entries.push(RingEntry {
+                    kind,
+                    desc,
+                    bytes,
+                    pos,
+                    slot,
+                });
+            }
+            counts.push((e, entries.len() as u64));
+            out.num_descriptors += entries.len() as u64;
+            out.engines.push(EngineRing {
+                engine: e,
+                queue,
+                side,
+                entries,
+            });
+        }
+        self.pending
+            .entry((core, role as u64))
+            .or_default()
+            .push_back((leg_id, counts));
+        Ok(out)
+    }
+}

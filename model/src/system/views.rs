@@ -1,0 +1,75 @@
+//! Read-only views for checkers: a leg's expectations, its reach, and the end state.
+
+use super::{side_idx, System, SIDES};
+use crate::events::{LegExpect, LegId};
+use crate::layout::SemOp;
+use crate::route::{reach, Reach};
+
+impl System {
+    /// The checker's view of a leg.
+    pub fn leg_expect(&self, id: LegId) -> Option<LegExpect> {
+        let leg = self.legs.get(id)?;
+        let l = &self.layout;
+        Some(LegExpect {
+            id,
+            tx_die: leg.tx_die,
+            rx_die: leg.rx_die,
+            dst: (0..leg.partitions)
+                .map(|p| (l.sbuf_addr(p, leg.dst_addr), leg.free_dim_bytes))
+                .collect(),
+            remote_sem_addr: l.sem_addr(SemOp::Inc, leg.remote_sem),
+            local_sem_addr: l.sem_addr(SemOp::Inc, leg.local_sem),
+            n_engines: leg.n_engines(),
+        })
+    }
+
+    /// Whether `reach` from TX to RX of a leg crosses a die or a package.
+    pub fn leg_reach(&self, id: LegId) -> Option<Reach> {
+        self.legs.get(id).map(|l| reach(l.tx_die, l.rx_die))
+    }
+
+    pub fn end_state(&self) -> crate::state::EndState {
+        crate::state::EndState::capture(self)
+    }
+
+    pub(crate) fn rings_view(&self) -> Vec<crate::state::QueueEnd> {
+        let len = self.config.ring_len;
+        let mut out = Vec::new();
+        for (d, st) in &self.dies {
+            for ((e, q), rings) in &st.rings {
+                for side in SIDES {
+                    let r = &rings[side_idx(side)];
+                    out.push(crate::state::QueueEnd {
+                        die: *d,
+                        engine: *e,
+                        side,
+                        queue: *q,
+                        head: r.head % len,
+                        head_ring_id: self.layout.ring_id(r.head, len),
+                        tail: r.tail % len,
+                        tail_ring_id: self.layout.ring_id(r.tail, len),
+                        used: r.tail - r.head,
+                        halted: r.halted,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    pub(crate) fn sems_view(&self) -> Vec<crate::state::SemValue> {
+        let mut out = Vec::new();
+        for (d, st) in &self.dies {
+            for (i, &v) in st.sems.iter().enumerate() {
+                if v != 0 {
+                    out.push(crate::state::SemValue {
+                        die: *d,
+                        sem: i as u64,
+                        value: v,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
