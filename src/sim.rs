@@ -38,6 +38,7 @@ const MORE_MISMATCHES: usize = 9;
 /// What became of the RTL side of a run.
 enum Rtl {
     NotAvailable(String),
+    #[cfg_attr(not(feature = "sim"), allow(dead_code))]
     Failed(String),
     #[cfg_attr(not(feature = "sim"), allow(dead_code))]
     Ran {

@@ -278,10 +278,11 @@ fn build_model(
         fs::create_dir_all(&tmp).expect("create cache entry");
         compile_model(name, &mdir, vinc, &tmp, &lib);
         fs::write(tmp.join("complete"), "").expect("mark cache entry");
-        prune_cache(cache, name, &entry);
         let _ = fs::remove_dir_all(&dir);
         fs::rename(&tmp, &dir).expect("publish cache entry");
     }
+    touch(&dir);
+    prune_cache(cache, name, &entry);
     let header = mdir.join(format!("V{name}.h"));
     let text = fs::read_to_string(&header)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", header.display()));
@@ -315,24 +316,48 @@ fn model_hash(name: &str, mdir: &Path) -> u64 {
     h.finish()
 }
 
-/// Removes the model's other cache entries (older RTL); `keep` is the one being built.
+/// Older entries of a model kept besides the one in use: switching between two versions of the
+/// RTL (a branch and main, an experiment and its revert) then costs no rebuild.
+const KEEP_OLDER: usize = 1;
+
+/// Removes the model's interrupted builds and all but its `KEEP_OLDER` most recently used
+/// entries besides `keep`, the one in use.
 fn prune_cache(cache: &Path, name: &str, keep: &str) {
     let Ok(entries) = fs::read_dir(cache) else {
         return;
     };
+    let mut older = Vec::new();
     for e in entries.flatten() {
         let file = e.file_name().to_string_lossy().into_owned();
         let Some(rest) = file.strip_prefix(&format!("{name}-")) else {
             continue;
         };
-        // Entries and interrupted builds of this model; another model whose name extends this
-        // one (xdie_mem vs xdie_mem_x) is not ours.
-        let hash = rest.strip_suffix(".partial").unwrap_or(rest);
+        // Another model whose name extends this one (xdie_mem vs xdie_mem_x) is not ours.
+        let (hash, partial) = match rest.strip_suffix(".partial") {
+            Some(h) => (h, true),
+            None => (rest, false),
+        };
         let ours = hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit());
-        if ours && file != keep && file != format!("{keep}.partial") {
-            let _ = fs::remove_dir_all(e.path());
+        if !ours || file == keep || file == format!("{keep}.partial") {
+            continue;
+        }
+        let used = fs::metadata(e.path().join("complete")).and_then(|m| m.modified());
+        match (partial, used) {
+            (false, Ok(t)) => older.push((t, e.path())),
+            _ => {
+                let _ = fs::remove_dir_all(e.path());
+            }
         }
     }
+    older.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, path) in older.into_iter().skip(KEEP_OLDER) {
+        let _ = fs::remove_dir_all(path);
+    }
+}
+
+/// Marks a cache entry as just used.
+fn touch(entry: &Path) {
+    let _ = fs::write(entry.join("complete"), "");
 }
 
 fn verilate(repo: &Path, filelist: &Path, mdir: &Path, name: &str, args: &[String]) {
@@ -503,6 +528,7 @@ fn compile_runtime(vinc: &Path, cache: &Path) -> PathBuf {
     let entry = format!("verilated-{:016x}", h.finish());
     let dir = cache.join(&entry);
     if dir.join("complete").exists() {
+        touch(&dir);
         return dir;
     }
     let tmp = cache.join(format!("{entry}.partial"));

@@ -116,3 +116,31 @@ fn local_sem_must_rise_by_the_engine_count() {
     let v = check_leg(&writes, &leg).expect_err("one local increment missing");
     assert!(v.what.contains("local_sem"), "{v}");
 }
+
+/// An RTL monitor sees neither the engine nor the leg: with every engine write marked
+/// `Writer::Unknown` the log still passes, and a data write that lands after the remote
+/// semaphore completed is still caught.
+#[test]
+fn a_monitor_log_without_writers_is_checked_by_address() {
+    let (writes, leg) = run_leg();
+    let anonymous: Vec<Landed> = writes
+        .iter()
+        .map(|w| Landed {
+            by: match w.by {
+                Writer::Engine { .. } => Writer::Unknown,
+                ref other => other.clone(),
+            },
+            ..w.clone()
+        })
+        .collect();
+    check_leg(&anonymous, &leg).expect("anonymous log");
+
+    let last_data = writes.iter().rposition(is_data).expect("data");
+    let last_remote = writes.iter().rposition(is_remote).expect("remote");
+    assert!(last_data < last_remote);
+    let mut late = anonymous;
+    let w = late.remove(last_data);
+    late.push(w);
+    let v = check_leg(&late, &leg).expect_err("late data write");
+    assert!(v.what.contains("before the last data byte"), "{v}");
+}
