@@ -85,13 +85,14 @@ fn copy(a: &CopyArgs) -> ExitCode {
         Ok(r) => {
             for c in &r.copies {
                 println!(
-                    "{} engines: {} bytes in {} cycles, {:.2} B/cycle = {:.1}% of the link peak ({} B/cycle)",
+                    "{} engines: {} bytes in {} cycles, {:.2} B/cycle = {:.1}% of the link peak ({} B/cycle); simulated at {:.0} cycles/s",
                     c.engines,
                     c.bytes,
                     c.cycles,
                     c.bytes_per_cycle,
                     100.0 * c.link_utilization,
-                    c.link_peak_bytes_per_cycle
+                    c.link_peak_bytes_per_cycle,
+                    c.sim_cycles_per_second
                 );
             }
             println!(
