@@ -84,8 +84,6 @@ pub(crate) struct Driver<'a> {
     pub chip: u64,
     /// SoC block remap window 0 of each die maps now.
     windows: [Option<u64>; 2],
-    /// Semaphore units the driver's own waits took away: (die, sem) -> amount.
-    pub consumed: Vec<((u32, u64), i64)>,
     /// Every firmware store the driver made, so the monitor's log can tell them from DMA writes.
     pub stores: Vec<FwStore>,
     /// What the write monitor saw during the legs, in landing order.
@@ -269,7 +267,6 @@ impl<'a> Driver<'a> {
         }
         let dec = self.model.sys.layout.sem_addr(SemOp::Dec, sem);
         self.pkg.write32(die, dec, value as u32)?;
-        self.consumed.push(((die, sem), value as i64));
         Ok(())
     }
 
@@ -418,7 +415,6 @@ pub fn run(
         model,
         chip,
         windows: [None; 2],
-        consumed: Vec::new(),
         stores: Vec::new(),
         writes: Vec::new(),
     };
