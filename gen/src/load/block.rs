@@ -6,7 +6,7 @@ use super::register::build_registers;
 use super::roles::check_roles;
 use super::Source;
 use crate::error::{ErrorKind, Result};
-use crate::model::{Block, BlockKind, Bundle, EvtSemParams, Side};
+use crate::model::{Block, BlockKind, Bundle, EvtSemParams, Register, Side};
 use crate::raw;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -105,14 +105,7 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
             "register",
             regs.iter()
                 .enumerate()
-                .map(|(j, r)| {
-                    (
-                        format!("{key}.Registers[{j}].AddressOffset"),
-                        r.name.clone(),
-                        r.offset as u128,
-                        r.offset as u128 + 4,
-                    )
-                })
+                .map(|(j, r)| register_extent(&format!("{key}.Registers"), j, r))
                 .collect(),
         )?;
         bundles.push(Bundle {
@@ -142,14 +135,7 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
     let mut extents: Vec<(String, String, u128, u128)> = registers
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            (
-                format!("Registers[{i}].AddressOffset"),
-                r.name.clone(),
-                r.offset as u128,
-                r.offset as u128 + 4,
-            )
-        })
+        .map(|(i, r)| register_extent("Registers", i, r))
         .collect();
     for (i, b) in bundles.iter().enumerate() {
         extents.push((
@@ -278,4 +264,14 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
         "iatu" => BlockKind::Iatu,
         _ => BlockKind::RemapWindows,
     })
+}
+
+/// A 32-bit register's byte extent, keyed by its offset's path (`<list>[i].AddressOffset`).
+fn register_extent(list: &str, i: usize, r: &Register) -> (String, String, u128, u128) {
+    (
+        format!("{list}[{i}].AddressOffset"),
+        r.name.clone(),
+        r.offset as u128,
+        r.offset as u128 + 4,
+    )
 }

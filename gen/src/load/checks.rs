@@ -52,6 +52,33 @@ pub(super) fn no_overlap(
     Ok(())
 }
 
+/// One named field of a layout: the key paths of its name and of its position, and its
+/// half-open extent (in bits or bytes).
+pub(super) struct FieldSpan<'a> {
+    pub name_key: String,
+    pub pos_key: String,
+    pub name: &'a str,
+    pub start: u128,
+    pub end: u128,
+}
+
+/// The fields of one layout (`what` names them in errors): names unique, extents disjoint.
+pub(super) fn distinct_fields(src: &Source, what: &str, fields: &[FieldSpan]) -> Result<()> {
+    unique_names(
+        src,
+        what,
+        fields.iter().map(|f| (f.name_key.clone(), f.name)),
+    )?;
+    no_overlap(
+        src,
+        what,
+        fields
+            .iter()
+            .map(|f| (f.pos_key.clone(), f.name.to_string(), f.start, f.end))
+            .collect(),
+    )
+}
+
 pub(super) fn bit_fields(
     src: &Source,
     key: &str,
@@ -88,27 +115,17 @@ pub(super) fn bit_fields(
             description: f.description,
         });
     }
-    unique_names(
-        src,
-        "field",
-        out.iter()
-            .enumerate()
-            .map(|(i, f)| (format!("{key}[{i}].name"), f.name.as_str())),
-    )?;
-    no_overlap(
-        src,
-        "field",
-        out.iter()
-            .enumerate()
-            .map(|(i, f)| {
-                (
-                    format!("{key}[{i}].lsb"),
-                    f.name.clone(),
-                    f.lsb as u128,
-                    (f.lsb + f.width) as u128,
-                )
-            })
-            .collect(),
-    )?;
+    let spans: Vec<FieldSpan> = out
+        .iter()
+        .enumerate()
+        .map(|(i, f)| FieldSpan {
+            name_key: format!("{key}[{i}].name"),
+            pos_key: format!("{key}[{i}].lsb"),
+            name: &f.name,
+            start: f.lsb as u128,
+            end: (f.lsb + f.width) as u128,
+        })
+        .collect();
+    distinct_fields(src, "field", &spans)?;
     Ok(out)
 }

@@ -1,6 +1,6 @@
 //! `ext_inst.*`: ExtendedInst words.
 
-use super::checks::{no_overlap, unique_names};
+use super::checks::{distinct_fields, unique_names, FieldSpan};
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::model::{ExtWord, WordField};
@@ -48,30 +48,18 @@ pub(super) fn build_words(src: &Source, raw: raw::ExtFile) -> Result<Vec<ExtWord
                 description: f.description,
             });
         }
-        unique_names(
-            src,
-            "field",
-            fields
-                .iter()
-                .enumerate()
-                .map(|(j, f)| (format!("words[{i}].fields[{j}].name"), f.name.as_str())),
-        )?;
-        no_overlap(
-            src,
-            "field",
-            fields
-                .iter()
-                .enumerate()
-                .map(|(j, f)| {
-                    (
-                        format!("words[{i}].fields[{j}].offset"),
-                        f.name.clone(),
-                        f.offset as u128,
-                        (f.offset + f.bytes) as u128,
-                    )
-                })
-                .collect(),
-        )?;
+        let spans: Vec<FieldSpan> = fields
+            .iter()
+            .enumerate()
+            .map(|(j, f)| FieldSpan {
+                name_key: format!("words[{i}].fields[{j}].name"),
+                pos_key: format!("words[{i}].fields[{j}].offset"),
+                name: &f.name,
+                start: f.offset as u128,
+                end: (f.offset + f.bytes) as u128,
+            })
+            .collect();
+        distinct_fields(src, "field", &spans)?;
         out.push(ExtWord {
             name: w.name,
             sub_opcode: w.sub_opcode,

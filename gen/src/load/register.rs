@@ -1,6 +1,6 @@
 //! Registers of a block file (top-level or inside a bundle) and their fields.
 
-use super::checks::{no_overlap, unique_names};
+use super::checks::{distinct_fields, unique_names, FieldSpan};
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::model::{Access, Field, Register};
@@ -87,30 +87,18 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
             format!("register `{}` has no fields", r.name),
         ));
     }
-    unique_names(
-        src,
-        "field",
-        fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (format!("{key}.Fields[{i}].Name"), f.name.as_str())),
-    )?;
-    no_overlap(
-        src,
-        "field",
-        fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                (
-                    format!("{key}.Fields[{i}].Bits"),
-                    f.name.clone(),
-                    f.lsb as u128,
-                    (f.lsb + f.width) as u128,
-                )
-            })
-            .collect(),
-    )?;
+    let spans: Vec<FieldSpan> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| FieldSpan {
+            name_key: format!("{key}.Fields[{i}].Name"),
+            pos_key: format!("{key}.Fields[{i}].Bits"),
+            name: &f.name,
+            start: f.lsb as u128,
+            end: (f.lsb + f.width) as u128,
+        })
+        .collect();
+    distinct_fields(src, "field", &spans)?;
     Ok(Register {
         name: r.name,
         offset: r.address_offset.0,
