@@ -117,7 +117,7 @@ module xdie_udma_m2s (
   assign wdata_m = req_wdata & req_wstrb_bits;
 
   // ---------------------------------------------------------------- decode
-  logic           in_q, q_hit, wr;
+  logic           in_q, wr, sel_we, sw_ctrl_we, rst_tail, rst_head, rst_q, any_rst;
   logic [QRW-1:0] q_rel;
   logic [QW-1:0]  q_sel;
   logic [ROW-1:0] q_off;
@@ -128,20 +128,30 @@ module xdie_udma_m2s (
   assign q_off = q_rel[ROW-1:0];
   assign wr    = req && req_we;
 
-  always_comb begin
-    q_hit = 1'b0;
-    unique case (q_off)
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_CFG_OFFSET): q_hit = 1'b1;
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_STATUS_OFFSET): q_hit = 1'b1;
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_OFFSET): q_hit = 1'b1;
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_OFFSET): q_hit = 1'b1;
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRL_OFFSET): q_hit = 1'b1;
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET): q_hit = 1'b1;
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_OFFSET): q_hit = 1'b1;
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_OFFSET): q_hit = 1'b1;
-      ROW'(xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_OFFSET): q_hit = 1'b1;
-      default: q_hit = 1'b0;
-    endcase
+  // Only the queue the bus addresses (q_sel) can be written or reset in a cycle.
+  assign sel_we     = wr && in_q;
+  assign sw_ctrl_we = sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_OFFSET));
+  assign rst_tail   = sw_ctrl_we && wdata_m[xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_RST_TAIL_LSB];
+  assign rst_head   = sw_ctrl_we && wdata_m[xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_RST_HEAD_LSB];
+  assign rst_q      = sw_ctrl_we && wdata_m[xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_RST_Q_LSB];
+  assign any_rst    = rst_tail || rst_head || rst_q;
+
+  // ---------------------------------------------------------------- queue state
+  // Each per-queue field of all queues is one packed vector, queue q at [W*q +: W]. A cycle
+  // changes only the queue the bus addresses, the broadcast target and the queues the engine
+  // pulses, so the next-state logic below updates those slices alone instead of evaluating a
+  // full copy of the queue logic for every queue.
+  logic [NQ*LW-1:0]  tail_q, tail_d, head_q, head_d, ring_len;
+  logic [NQ*IDW-1:0] tail_id_q, tail_id_d, head_id_q, head_id_d;
+  logic [NQ*UW-1:0]  used_q, used_d;
+  logic [NQ-1:0]     overrun_q, overrun_d, pop_req;
+  logic [NQ*32-1:0]  r_cfg_q, r_cfg_d;
+  logic [NQ*32-1:0]  r_tdrbp_low_q, r_tdrbp_low_d;
+  logic [NQ*32-1:0]  r_tdrbp_high_q, r_tdrbp_high_d;
+  logic [NQ*32-1:0]  r_tdrl_q, r_tdrl_d;
+
+  for (genvar q = 0; q < NQ; q++) begin : g_len
+    assign ring_len[LW*q +: LW] = r_tdrl_q[32*q + xdie_udma_m2s_pkg::M2S_Q_TDRL_LEN_LSB +: LW];
   end
 
   // ---------------------------------------------------------------- doorbell lanes
@@ -158,12 +168,8 @@ module xdie_udma_m2s (
   logic [2*LW-1:0]   lane_tail;
   logic [2*IDW-1:0]  lane_tail_id;
   logic [2*UW-1:0]   lane_used;
-  // Per-queue state the lanes read.
-  logic [NQ*LW-1:0]  st_tail, st_len;
-  logic [NQ*IDW-1:0] st_tail_id;
-  logic [NQ*UW-1:0]  st_used;
 
-  assign bus_db   = wr && in_q && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_OFFSET));
+  assign bus_db   = sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_OFFSET));
   assign bc_same  = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
   assign bus_val  = wdata_m[23:0];
   assign lane_idx = {bcast_inc_queue_i, q_sel};
@@ -175,180 +181,191 @@ module xdie_udma_m2s (
     logic [QW-1:0] idx;
     logic [CW-1:0] n, used, len, tail_sum;
     logic [LW-1:0] tail_sub;
-    logic          wrap;
+    logic          known, live, wrap, over, pop;
 
     assign idx      = lane_idx[QW*l +: QW];
     assign n        = lane_n[CW*l +: CW];
-    assign used     = CW'(st_used[UW*idx +: UW]);
-    assign len      = CW'(st_len[LW*idx +: LW]);
-    assign tail_sum = CW'(st_tail[LW*idx +: LW]) + n;
+    assign used     = CW'(used_q[UW*idx +: UW]);
+    assign len      = CW'(ring_len[LW*idx +: LW]);
+    assign tail_sum = CW'(tail_q[LW*idx +: LW]) + n;
     assign tail_sub = LW'(tail_sum - len);
     assign wrap     = tail_sum >= len;
+    assign over     = used + n > len;
+    // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue is
+    // reset in the same cycle is dropped, not refused.
+    assign known    = {1'b0, idx} < (QW+1)'(NQ);
+    assign live     = lane_valid[l] && known && (n != '0) && !(any_rst && (idx == q_sel));
+    // The queue's head pulse in this cycle, which the lane's new used count includes.
+    assign pop      = hw_head_inc_i[idx] && (used != '0);
 
-    assign lane_refuse[l]           = (n != '0) && (used + n > len);
-    assign lane_accept[l]           = (n != '0) && !lane_refuse[l];
+    assign lane_refuse[l]           = live && over;
+    assign lane_accept[l]           = live && !over;
     assign lane_tail[LW*l +: LW]    = wrap ? tail_sub : LW'(tail_sum);
-    assign lane_tail_id[IDW*l +: IDW] = st_tail_id[IDW*idx +: IDW] + IDW'(wrap);
-    assign lane_used[UW*l +: UW]    = UW'(used + n);
+    assign lane_tail_id[IDW*l +: IDW] = tail_id_q[IDW*idx +: IDW] + IDW'(wrap);
+    // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor wraps.
+    assign lane_used[UW*l +: UW]    = UW'(used + n - CW'(pop));
   end
 
-  // ---------------------------------------------------------------- queues
-  logic [NQ*32-1:0] q_rdata;
-  logic [NQ-1:0]    q_refuse;
+  // ---------------------------------------------------------------- next state
+  // Head pulses the reset of the addressed queue drops; a pulse on an empty queue is ignored
+  // below.
+  assign pop_req = hw_head_inc_i & ~({NQ{any_rst}} & (NQ'(1) << q_sel));
 
-  for (genvar q = 0; q < NQ; q++) begin : g_q
-    logic           sel_we, rst_tail, rst_head, rst_q, any_rst, pop, refuse, accept, full;
-    logic [1:0]     hit;
-    logic           lane;
-    logic [CW-1:0]  len_c, head_sum;
-    logic           head_wrap;
-    logic [LW-1:0]  len;
-    logic [LW-1:0]  tail_q, tail_d, head_q, head_d;
-    logic [IDW-1:0] tail_id_q, tail_id_d, head_id_q, head_id_d;
-    logic [UW-1:0]  used_q, used_d, used_inc;
-    logic           overrun_q, overrun_d;
-    logic [31:0]    rdata;
-    logic [31:0]    r_cfg_q, r_cfg_d;
-    logic [31:0]    r_tdrbp_low_q, r_tdrbp_low_d;
-    logic [31:0]    r_tdrbp_high_q, r_tdrbp_high_d;
-    logic [31:0]    r_tdrl_q, r_tdrl_d;
-
-    assign sel_we   = wr && in_q && (q_sel == QW'(q));
-    assign rst_tail = sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_OFFSET)) && wdata_m[xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_RST_TAIL_LSB];
-    assign rst_head = sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_OFFSET)) && wdata_m[xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_RST_HEAD_LSB];
-    assign rst_q    = sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_OFFSET)) && wdata_m[xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_RST_Q_LSB];
-    assign any_rst  = rst_tail || rst_head || rst_q;
-
-    assign len     = r_tdrl_q[23:0];
-    assign len_c   = CW'(len);
-    // An unconfigured ring (length 0) is not full: status reads its reset value.
-    assign full    = (len_c != '0) && (CW'(used_q) == len_c);
-
-    // A lane whose queue is reset in the same cycle is dropped, not refused.
-    assign hit[0]   = !any_rst && lane_valid[0] && (lane_idx[QW-1:0] == QW'(q));
-    assign hit[1]   = !any_rst && lane_valid[1] && (lane_idx[2*QW-1:QW] == QW'(q));
-    assign lane     = !hit[0];
-    assign refuse   = |(hit & lane_refuse);
-    assign accept   = |(hit & lane_accept);
-    assign used_inc = accept ? lane_used[UW*lane +: UW] : used_q;
-    assign pop      = !any_rst && hw_head_inc_i[q] && (used_q != '0);
-    assign head_sum = CW'(head_q) + CW'(1);
-    assign head_wrap = pop && (head_sum >= len_c);
-
-    assign st_tail[LW*q +: LW]        = tail_q;
-    assign st_len[LW*q +: LW]         = len;
-    assign st_tail_id[IDW*q +: IDW]   = tail_id_q;
-    assign st_used[UW*q +: UW]        = used_q;
-
-    always_comb begin
-      tail_d    = tail_q;
-      tail_id_d = tail_id_q;
-      head_d    = head_q;
-      head_id_d = head_id_q;
-      used_d    = used_q;
-      overrun_d = overrun_q || refuse;
-      r_cfg_d = r_cfg_q;
-      if (sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_CFG_OFFSET))) begin
-        r_cfg_d = (r_cfg_q & ~(32'h7f03ffff & req_wstrb_bits)) | (wdata_m & 32'h7f03ffff);
-      end
-      r_tdrbp_low_d = r_tdrbp_low_q;
-      if (sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_OFFSET))) begin
-        r_tdrbp_low_d = (r_tdrbp_low_q & ~(32'hffffffc0 & req_wstrb_bits)) | (wdata_m & 32'hffffffc0);
-      end
-      r_tdrbp_high_d = r_tdrbp_high_q;
-      if (sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_OFFSET))) begin
-        r_tdrbp_high_d = (r_tdrbp_high_q & ~(32'hffffffff & req_wstrb_bits)) | (wdata_m & 32'hffffffff);
-      end
-      r_tdrl_d = r_tdrl_q;
-      if (sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRL_OFFSET))) begin
-        r_tdrl_d = (r_tdrl_q & ~(32'hffffff & req_wstrb_bits)) | (wdata_m & 32'hffffff);
-      end
-      if (accept) begin
-        tail_d    = lane_tail[LW*lane +: LW];
-        tail_id_d = lane_tail_id[IDW*lane +: IDW];
-      end
-      if (pop) begin
-        head_d    = head_wrap ? '0 : LW'(head_sum);
-        head_id_d = head_id_q + IDW'(head_wrap);
-      end
-      // used_inc >= used_q > 0 whenever pop is set, so this never wraps.
-      used_d = used_inc - UW'(pop);
-      if (rst_tail || rst_head) begin
-        used_d = '0;
-      end
-      if (rst_tail) begin
-        tail_d    = '0;
-        tail_id_d = RING_ID_INIT;
-        overrun_d = 1'b0;
-      end
-      if (rst_head) begin
-        head_d    = '0;
-        head_id_d = RING_ID_INIT;
-      end
-      if (rst_q) begin
-        tail_d    = '0;
-        tail_id_d = RING_ID_INIT;
-        head_d    = '0;
-        head_id_d = RING_ID_INIT;
-        used_d    = '0;
-        overrun_d = 1'b0;
-        r_cfg_d = xdie_udma_m2s_pkg::M2S_Q_CFG_RESET;
-        r_tdrbp_low_d = xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_RESET;
-        r_tdrbp_high_d = xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_RESET;
-        r_tdrl_d = xdie_udma_m2s_pkg::M2S_Q_TDRL_RESET;
+  // Later assignments win: head pulses, then the doorbell lanes (whose used count already
+  // includes their queue's pulse), then the resets of the addressed queue.
+  always_comb begin
+    tail_d    = tail_q;
+    tail_id_d = tail_id_q;
+    head_d    = head_q;
+    head_id_d = head_id_q;
+    used_d    = used_q;
+    overrun_d = overrun_q;
+    r_cfg_d = r_cfg_q;
+    if (sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_CFG_OFFSET))) begin
+      r_cfg_d[32*q_sel +: 32] = (r_cfg_q[32*q_sel +: 32] & ~(32'h7f03ffff & req_wstrb_bits)) |
+                                  (wdata_m & 32'h7f03ffff);
+    end
+    r_tdrbp_low_d = r_tdrbp_low_q;
+    if (sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_OFFSET))) begin
+      r_tdrbp_low_d[32*q_sel +: 32] = (r_tdrbp_low_q[32*q_sel +: 32] & ~(32'hffffffc0 & req_wstrb_bits)) |
+                                  (wdata_m & 32'hffffffc0);
+    end
+    r_tdrbp_high_d = r_tdrbp_high_q;
+    if (sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_OFFSET))) begin
+      r_tdrbp_high_d[32*q_sel +: 32] = (r_tdrbp_high_q[32*q_sel +: 32] & ~(32'hffffffff & req_wstrb_bits)) |
+                                  (wdata_m & 32'hffffffff);
+    end
+    r_tdrl_d = r_tdrl_q;
+    if (sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRL_OFFSET))) begin
+      r_tdrl_d[32*q_sel +: 32] = (r_tdrl_q[32*q_sel +: 32] & ~(32'hffffff & req_wstrb_bits)) |
+                                  (wdata_m & 32'hffffff);
+    end
+    for (int unsigned q = 0; q < NQ; q++) begin
+      if (pop_req[q] && (used_q[UW*q +: UW] != '0)) begin
+        if (CW'(head_q[LW*q +: LW]) + CW'(1) >= CW'(ring_len[LW*q +: LW])) begin
+          head_d[LW*q +: LW]       = '0;
+          head_id_d[IDW*q +: IDW] = head_id_q[IDW*q +: IDW] + IDW'(1);
+        end else begin
+          head_d[LW*q +: LW]       = head_q[LW*q +: LW] + LW'(1);
+        end
+        used_d[UW*q +: UW] = used_q[UW*q +: UW] - UW'(1);
       end
     end
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        tail_q    <= '0;
-        tail_id_q <= RING_ID_INIT;
-        head_q    <= '0;
-        head_id_q <= RING_ID_INIT;
-        used_q    <= '0;
-        overrun_q <= 1'b0;
-        r_cfg_q <= xdie_udma_m2s_pkg::M2S_Q_CFG_RESET;
-        r_tdrbp_low_q <= xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_RESET;
-        r_tdrbp_high_q <= xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_RESET;
-        r_tdrl_q <= xdie_udma_m2s_pkg::M2S_Q_TDRL_RESET;
-      end else begin
-        tail_q    <= tail_d;
-        tail_id_q <= tail_id_d;
-        head_q    <= head_d;
-        head_id_q <= head_id_d;
-        used_q    <= used_d;
-        overrun_q <= overrun_d;
-        r_cfg_q <= r_cfg_d;
-        r_tdrbp_low_q <= r_tdrbp_low_d;
-        r_tdrbp_high_q <= r_tdrbp_high_d;
-        r_tdrl_q <= r_tdrl_d;
+    for (int unsigned l = 0; l < 2; l++) begin
+      if (lane_accept[l]) begin
+        tail_d[LW*lane_idx[QW*l +: QW] +: LW]       = lane_tail[LW*l +: LW];
+        tail_id_d[IDW*lane_idx[QW*l +: QW] +: IDW] = lane_tail_id[IDW*l +: IDW];
+        used_d[UW*lane_idx[QW*l +: QW] +: UW]       = lane_used[UW*l +: UW];
+      end
+      if (lane_refuse[l]) begin
+        overrun_d[lane_idx[QW*l +: QW]] = 1'b1;
       end
     end
-
-    always_comb begin
-      rdata = '0;
-      unique case (q_off)
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_CFG_OFFSET): rdata = r_cfg_q & 32'h7f03ffff;
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_STATUS_OFFSET): rdata = {full, 3'h0, overrun_q, 2'h0, used_q};
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_OFFSET): rdata = r_tdrbp_low_q & 32'hffffffc0;
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_OFFSET): rdata = r_tdrbp_high_q & 32'hffffffff;
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRL_OFFSET): rdata = r_tdrl_q & 32'hffffff;
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET): rdata = {head_id_q, 6'h0, head_q};
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_OFFSET): rdata = 32'h0;
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_OFFSET): rdata = {tail_id_q, 6'h0, tail_q};
-        ROW'(xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_OFFSET): rdata = 32'h0;
-        default: rdata = '0;
-      endcase
+    if (rst_tail || rst_head) begin
+      used_d[UW*q_sel +: UW] = '0;
     end
+    if (rst_tail) begin
+      tail_d[LW*q_sel +: LW]       = '0;
+      tail_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
+      overrun_d[q_sel]             = 1'b0;
+    end
+    if (rst_head) begin
+      head_d[LW*q_sel +: LW]       = '0;
+      head_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
+    end
+    if (rst_q) begin
+      tail_d[LW*q_sel +: LW]       = '0;
+      tail_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
+      head_d[LW*q_sel +: LW]       = '0;
+      head_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
+      used_d[UW*q_sel +: UW]       = '0;
+      overrun_d[q_sel]             = 1'b0;
+      r_cfg_d[32*q_sel +: 32] = xdie_udma_m2s_pkg::M2S_Q_CFG_RESET;
+      r_tdrbp_low_d[32*q_sel +: 32] = xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_RESET;
+      r_tdrbp_high_d[32*q_sel +: 32] = xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_RESET;
+      r_tdrl_d[32*q_sel +: 32] = xdie_udma_m2s_pkg::M2S_Q_TDRL_RESET;
+    end
+  end
 
-    assign q_rdata[32*q +: 32]           = rdata;
-    assign q_refuse[q]                   = refuse;
-    assign q_ring_base_o[BW*q +: BW]     = {r_tdrbp_high_q & 32'hffffffff, r_tdrbp_low_q & 32'hffffffc0};
-    assign q_ring_len_o[LW*q +: LW]      = len;
-    assign q_head_o[LW*q +: LW]          = head_q;
-    assign q_head_ring_id_o[IDW*q +: IDW] = head_id_q;
-    assign q_used_o[UW*q +: UW]          = used_q;
-    assign q_enable_o[q]                 = r_cfg_q[xdie_udma_m2s_pkg::M2S_Q_CFG_EN_PREF_LSB];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tail_q    <= '0;
+      tail_id_q <= {NQ{RING_ID_INIT}};
+      head_q    <= '0;
+      head_id_q <= {NQ{RING_ID_INIT}};
+      used_q    <= '0;
+      overrun_q <= '0;
+      r_cfg_q <= {NQ{xdie_udma_m2s_pkg::M2S_Q_CFG_RESET}};
+      r_tdrbp_low_q <= {NQ{xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_RESET}};
+      r_tdrbp_high_q <= {NQ{xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_RESET}};
+      r_tdrl_q <= {NQ{xdie_udma_m2s_pkg::M2S_Q_TDRL_RESET}};
+    end else begin
+      tail_q    <= tail_d;
+      tail_id_q <= tail_id_d;
+      head_q    <= head_d;
+      head_id_q <= head_id_d;
+      used_q    <= used_d;
+      overrun_q <= overrun_d;
+      r_cfg_q <= r_cfg_d;
+      r_tdrbp_low_q <= r_tdrbp_low_d;
+      r_tdrbp_high_q <= r_tdrbp_high_d;
+      r_tdrl_q <= r_tdrl_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- hardware outputs
+  assign q_ring_len_o     = ring_len;
+  assign q_head_o         = head_q;
+  assign q_head_ring_id_o = head_id_q;
+  assign q_used_o         = used_q;
+
+  for (genvar q = 0; q < NQ; q++) begin : g_out
+    assign q_ring_base_o[BW*q +: BW] = {r_tdrbp_high_q[32*q +: 32] & 32'hffffffff,
+                                        r_tdrbp_low_q[32*q +: 32] & 32'hffffffc0};
+    assign q_enable_o[q]             = r_cfg_q[32*q + xdie_udma_m2s_pkg::M2S_Q_CFG_EN_PREF_LSB];
+  end
+
+  // ---------------------------------------------------------------- readback of the addressed queue
+  // The addressed queue's fields are selected once; the register read picks among them.
+  logic           q_hit, sel_overrun, sel_full;
+  logic [31:0]    q_rdata;
+  logic [LW-1:0]  sel_tail, sel_head, sel_len;
+  logic [IDW-1:0] sel_tail_id, sel_head_id;
+  logic [UW-1:0]  sel_used;
+  logic [31:0]    sel_r_cfg;
+  logic [31:0]    sel_r_tdrbp_low;
+  logic [31:0]    sel_r_tdrbp_high;
+  logic [31:0]    sel_r_tdrl;
+
+  assign sel_tail    = tail_q[LW*q_sel +: LW];
+  assign sel_tail_id = tail_id_q[IDW*q_sel +: IDW];
+  assign sel_head    = head_q[LW*q_sel +: LW];
+  assign sel_head_id = head_id_q[IDW*q_sel +: IDW];
+  assign sel_used    = used_q[UW*q_sel +: UW];
+  assign sel_overrun = overrun_q[q_sel];
+  assign sel_len     = ring_len[LW*q_sel +: LW];
+  // An unconfigured ring (length 0) is not full: status reads its reset value.
+  assign sel_full    = (sel_len != '0) && (CW'(sel_used) == CW'(sel_len));
+  assign sel_r_cfg = r_cfg_q[32*q_sel +: 32];
+  assign sel_r_tdrbp_low = r_tdrbp_low_q[32*q_sel +: 32];
+  assign sel_r_tdrbp_high = r_tdrbp_high_q[32*q_sel +: 32];
+  assign sel_r_tdrl = r_tdrl_q[32*q_sel +: 32];
+
+  always_comb begin
+    q_hit   = 1'b1;
+    q_rdata = '0;
+    unique case (q_off)
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_CFG_OFFSET): q_rdata = sel_r_cfg & 32'h7f03ffff;
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_STATUS_OFFSET): q_rdata = {sel_full, 3'h0, sel_overrun, 2'h0, sel_used};
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_OFFSET): q_rdata = sel_r_tdrbp_low & 32'hffffffc0;
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_OFFSET): q_rdata = sel_r_tdrbp_high & 32'hffffffff;
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRL_OFFSET): q_rdata = sel_r_tdrl & 32'hffffff;
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET): q_rdata = {sel_head_id, 6'h0, sel_head};
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_OFFSET): q_rdata = 32'h0;
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_OFFSET): q_rdata = {sel_tail_id, 6'h0, sel_tail};
+      ROW'(xdie_udma_m2s_pkg::M2S_Q_Q_SW_CTRL_OFFSET): q_rdata = 32'h0;
+      default: q_hit = 1'b0;
+    endcase
   end
 
   // ---------------------------------------------------------------- block registers
@@ -364,7 +381,7 @@ module xdie_udma_m2s (
     if (top_we && (req_addr == xdie_udma_m2s_pkg::ERR_LOG_OFFSET)) begin
       err_log_d = err_log_q & ~(wdata_m & 32'h20001);
     end
-    if (|q_refuse) begin
+    if (|lane_refuse) begin
       err_log_d = err_log_d | 32'h1;
     end
     if (hw_ring_id_err_i) begin
@@ -397,6 +414,6 @@ module xdie_udma_m2s (
   end
 
   // ---------------------------------------------------------------- readback
-  assign req_rdata = in_q ? q_rdata[32*q_sel +: 32] : top_rdata;
+  assign req_rdata = in_q ? q_rdata : top_rdata;
   assign req_err   = in_q ? !q_hit : !top_hit;
 endmodule

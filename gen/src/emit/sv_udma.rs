@@ -66,9 +66,16 @@ pub struct UdmaTpl {
     pub rst_tail_bit: String,
     pub rst_head_bit: String,
     pub rst_q_bit: String,
-    pub len_slice: String,
-    pub enable_bit: String,
-    pub base_expr: String,
+    /// Per-queue storage that holds the ring length, the enable bit and the ring base, with
+    /// the field positions and masks the template extracts them by.
+    pub len_reg: String,
+    pub len_lsb: String,
+    pub enable_reg: String,
+    pub enable_lsb: String,
+    pub base_hi_reg: String,
+    pub base_hi_mask: String,
+    pub base_lo_reg: String,
+    pub base_lo_mask: String,
     // err_log.
     pub err_off: String,
     pub err_w1c_mask: String,
@@ -144,9 +151,15 @@ fn reg_offset(b: &Block, bundle: Option<&Bundle>, r: &Register) -> String {
     }
 }
 
+/// The template's name for a register's storage: `<name>_q` / `<name>_d` (all queues side by
+/// side for a queue register) and `sel_<name>` (the bus-addressed queue's copy).
+fn store_name(r: &Register) -> String {
+    format!("r_{}", r.name.to_lowercase())
+}
+
 fn store(b: &Block, bundle: Option<&Bundle>, r: &Register) -> Store {
     Store {
-        name: format!("r_{}", r.name.to_lowercase()),
+        name: store_name(r),
         offset: reg_offset(b, bundle, r),
         wmask: sv_hex(32, r.write_mask().into()),
         rmask: sv_hex(32, r.read_mask().into()),
@@ -195,29 +208,30 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
     let cw = uw.max(iw + 1).max(lw) + 1;
 
     let mut q_stores = Vec::new();
+    // Reads name the bus-addressed queue's fields (`sel_*`), which the template selects once.
     let mut q_reads = Vec::new();
     for r in &q.registers {
         let name = r.name.to_lowercase();
         let offset = reg_offset(b, Some(q), r);
         let rdata = if is_store(r) {
             let s = store(b, Some(q), r);
-            let e = format!("{}_q & {}", s.name, s.rmask);
+            let e = format!("sel_{} & {}", s.name, s.rmask);
             q_stores.push(s);
             e
         } else {
             match r.role.as_deref() {
                 Some("status") => {
                     let mut parts = vec![
-                        (qfield(q, "status", "used")?, "used_q".to_string()),
-                        (qfield(q, "status", "overrun")?, "overrun_q".to_string()),
-                        (qfield(q, "status", "full")?, "full".to_string()),
+                        (qfield(q, "status", "used")?, "sel_used".to_string()),
+                        (qfield(q, "status", "overrun")?, "sel_overrun".to_string()),
+                        (qfield(q, "status", "full")?, "sel_full".to_string()),
                     ];
                     pack(&mut parts)
                 }
                 Some(p @ ("head" | "tail")) => {
                     let mut parts = vec![
-                        (qfield(q, p, "offset")?, format!("{p}_q")),
-                        (qfield(q, p, "ring_id")?, format!("{p}_id_q")),
+                        (qfield(q, p, "offset")?, format!("sel_{p}")),
+                        (qfield(q, p, "ring_id")?, format!("sel_{p}_id")),
                     ];
                     pack(&mut parts)
                 }
@@ -250,13 +264,6 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
     let hi = qreg(q, "ring_base_hi")?;
     let lo_addr = qfield(q, "ring_base_lo", "addr")?;
     let hi_addr = qfield(q, "ring_base_hi", "addr")?;
-    let base_expr = format!(
-        "{{r_{}_q & {}, r_{}_q & {}}}",
-        hi.name.to_lowercase(),
-        sv_hex(32, hi_addr.reg_mask().into()),
-        lo.name.to_lowercase(),
-        sv_hex(32, lo_addr.reg_mask().into())
-    );
     // Two 32-bit registers make the 64-bit ring base.
     let base_w = 2 * 32;
 
@@ -293,17 +300,14 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         rst_tail_bit: field_lsb(b, q, "sw_ctrl", "rst_tail")?,
         rst_head_bit: field_lsb(b, q, "sw_ctrl", "rst_head")?,
         rst_q_bit: field_lsb(b, q, "sw_ctrl", "rst_q")?,
-        len_slice: format!(
-            "r_{}_q{}",
-            qreg(q, "ring_len")?.name.to_lowercase(),
-            slice(len)
-        ),
-        enable_bit: format!(
-            "r_{}_q[{}]",
-            qreg(q, "cfg")?.name.to_lowercase(),
-            field_lsb(b, q, "cfg", "enable")?
-        ),
-        base_expr,
+        len_reg: store_name(qreg(q, "ring_len")?),
+        len_lsb: field_lsb(b, q, "ring_len", "len")?,
+        enable_reg: store_name(qreg(q, "cfg")?),
+        enable_lsb: field_lsb(b, q, "cfg", "enable")?,
+        base_hi_reg: store_name(hi),
+        base_hi_mask: sv_hex(32, hi_addr.reg_mask().into()),
+        base_lo_reg: store_name(lo),
+        base_lo_mask: sv_hex(32, lo_addr.reg_mask().into()),
         err_off: reg_offset(b, None, err),
         err_w1c_mask: sv_hex(32, err_w1c.into()),
         err_ovr_mask: sv_hex(32, err_field("overrun")?.into()),
