@@ -349,7 +349,7 @@ fn prune_cache(cache: &Path, name: &str, keep: &str) {
             }
         }
     }
-    older.sort_by(|a, b| b.0.cmp(&a.0));
+    older.sort_by_key(|(used, _)| std::cmp::Reverse(*used));
     for (_, path) in older.into_iter().skip(KEEP_OLDER) {
         let _ = fs::remove_dir_all(path);
     }

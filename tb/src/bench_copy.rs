@@ -10,7 +10,10 @@
 //! The wall-clock rate of the simulated transfer (cycles per second) is reported too.
 
 use crate::axil::Timing;
-use crate::package::{fold_neighbor, sbuf_local, soc_local, Copy, Package, PkgError, Side};
+use crate::package::{
+    die_param, fold_neighbor, queues_per_group, sbuf_local, soc_local, Copy, Package, PkgError,
+    Side,
+};
 use crate::regmodel::csrs;
 use crate::sim::Sim;
 use std::fmt::Write as _;
@@ -77,26 +80,15 @@ fn open() -> Result<Package, PkgError> {
     Ok(pkg)
 }
 
-fn queues() -> u64 {
-    csrs()
-        .block("udma_m2s")
-        .and_then(|b| b.bundle_by_role("queue"))
-        .map(|b| b.count)
-        .unwrap_or(1)
-}
-
 fn setup(pkg: &mut Package, e: u64, q: u64) -> Result<(), PkgError> {
-    let ring_bytes = SLOTS * u64::from(crate::package::desc("m2s").bytes);
-    let slot = 2 * (e * queues() + q) * ring_bytes;
-    pkg.setup_queue(0, e, q, SLOTS, slot, slot + ring_bytes)
+    pkg.setup_packed_queue(0, e, q, SLOTS, 0)
 }
 
 /// Where descriptor `i` of a copy reads on die 0 and writes on die 1 (die-local): `chunk`-byte
 /// buffers packed into the backed bytes of successive SBUF partitions.
 fn buffers(i: u64, chunk: u64) -> (u64, u64) {
-    let backing = csrs().map.param("SBUF_BACKING_BYTES").unwrap_or(chunk);
-    let per_part = (backing / chunk).max(1);
-    let parts = csrs().map.param("SBUF_PARTITIONS").unwrap_or(2);
+    let per_part = (die_param("SBUF_BACKING_BYTES") / chunk).max(1);
+    let parts = die_param("SBUF_PARTITIONS");
     let (p, b) = (i / per_part, (i % per_part) * chunk);
     (sbuf_local(p, b), sbuf_local(parts / 2 + p, b))
 }
@@ -139,7 +131,7 @@ pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
     for i in 0..n {
         let len = chunk.min(bytes - i * chunk);
         let (src, dst) = buffers(i, chunk);
-        let (e, q) = (i % engines, (i / engines) % queues());
+        let (e, q) = (i % engines, (i / engines) % queues_per_group());
         if !used.contains(&(e, q)) {
             setup(&mut pkg, e, q)?;
             used.push((e, q));
@@ -188,7 +180,7 @@ pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
         check_dst(&mut pkg, *dst, data)?;
     }
     let cycles = end - start;
-    let peak = csrs().map.param("DATA_BYTES").unwrap_or(1) as f64;
+    let peak = die_param("DATA_BYTES") as f64;
     let bpc = bytes as f64 / cycles as f64;
     Ok(CopyRun {
         engines,

@@ -101,13 +101,6 @@ pub struct FwStore {
     pub cycles: (u64, u64),
 }
 
-fn pkg_side(side: Side) -> PkgSide {
-    match side {
-        Side::M2s => PkgSide::M2s,
-        Side::S2m => PkgSide::S2m,
-    }
-}
-
 impl<'a> Driver<'a> {
     pub(crate) fn die(&self, d: DieId) -> u32 {
         d.die as u32
@@ -328,7 +321,7 @@ impl<'a> Driver<'a> {
             for q in &end.queues {
                 let h = self.pkg.head(
                     q.die.die as u32,
-                    pkg_side(q.side),
+                    PkgSide::from(q.side),
                     u64::from(q.engine),
                     u64::from(q.queue),
                 )?;

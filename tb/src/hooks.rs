@@ -5,8 +5,7 @@
 //! Scope names follow the package top's hierarchy (`rtl/xdie_pkg_top.sv`: `g_die[d].u_die`,
 //! then `xdie_die`'s `u_sbuf_mem` and `u_hbm`); sizes and address maps come from the CSR model.
 
-use crate::package::{aperture_base, sbuf_local, sem_local, Package, PkgError, Result};
-use crate::regmodel::csrs;
+use crate::package::{aperture_base, die_param, sbuf_local, sem_local, Package, PkgError, Result};
 
 /// The memories a backdoor reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,16 +52,9 @@ fn mem_scope(die: u32, mem: Mem) -> String {
 /// The memories' array name in `xdie_mem`.
 const MEM_VAR: &str = "mem_q";
 
-fn param(name: &str) -> u64 {
-    csrs()
-        .map
-        .param(name)
-        .unwrap_or_else(|| panic!("die map has no parameter {name}"))
-}
-
 /// Bytes per beat, the memories' word size.
 fn beat() -> u64 {
-    param("DATA_BYTES")
+    die_param("DATA_BYTES")
 }
 
 /// Monitor ids: two per die.
@@ -73,19 +65,32 @@ fn sem_watch(die: u32) -> u32 {
     2 * die + 1
 }
 
+/// A piece of a backdoor access: `len` bytes at byte `pos` of the memory array, which are bytes
+/// `[at, at + len)` of the accessed range.
+struct Span {
+    pos: usize,
+    at: usize,
+    len: usize,
+}
+
 impl Package {
-    /// Pieces of die-local range `[local, local + len)` as (memory, byte offset in its array,
-    /// offset in the range, length). SBUF partitions are packed in the array at `p * BACKING`;
-    /// bytes past a partition's backing do not exist.
-    fn backdoor_spans(local: u64, len: u64) -> Result<(Mem, Vec<(u64, u64, u64)>)> {
+    /// The pieces of die-local range `[local, local + len)` and the memory holding them. SBUF
+    /// partitions are packed in the array at `p * BACKING`; bytes past a partition's backing do
+    /// not exist.
+    fn backdoor_spans(local: u64, len: u64) -> Result<(Mem, Vec<Span>)> {
         let sbuf = aperture_base("SBUF");
         let hbm = aperture_base("HBM");
-        let stride = param("SBUF_PARTITION_STRIDE");
-        let backing = param("SBUF_BACKING_BYTES");
-        let parts = param("SBUF_PARTITIONS");
+        let stride = die_param("SBUF_PARTITION_STRIDE");
+        let backing = die_param("SBUF_BACKING_BYTES");
+        let parts = die_param("SBUF_PARTITIONS");
         let not_backed = || PkgError::NotBacked { local, len };
         if local >= hbm {
-            return Ok((Mem::Hbm, vec![(local - hbm, 0, len)]));
+            let span = Span {
+                pos: (local - hbm) as usize,
+                at: 0,
+                len: len as usize,
+            };
+            return Ok((Mem::Hbm, vec![span]));
         }
         let mut spans = Vec::new();
         let mut at = 0;
@@ -96,7 +101,11 @@ impl Package {
             if p >= parts || b + n > backing {
                 return Err(not_backed());
             }
-            spans.push((p * backing + b, at, n));
+            spans.push(Span {
+                pos: (p * backing + b) as usize,
+                at: at as usize,
+                len: n as usize,
+            });
             at += n;
         }
         Ok((Mem::Sbuf, spans))
@@ -107,14 +116,13 @@ impl Package {
     pub fn poke(&mut self, die: u32, local: u64, bytes: &[u8]) -> Result<()> {
         let (mem, spans) = Self::backdoor_spans(local, bytes.len() as u64)?;
         let (arr, _) = self.sim.mem_bytes(&mem_scope(die, mem), MEM_VAR)?;
-        for (pos, at, n) in spans {
-            let (pos, at, n) = (pos as usize, at as usize, n as usize);
-            arr.get_mut(pos..pos + n)
+        for s in spans {
+            arr.get_mut(s.pos..s.pos + s.len)
                 .ok_or(PkgError::NotBacked {
                     local,
                     len: bytes.len() as u64,
                 })?
-                .copy_from_slice(&bytes[at..at + n]);
+                .copy_from_slice(&bytes[s.at..s.at + s.len]);
         }
         Ok(())
     }
@@ -124,10 +132,9 @@ impl Package {
         let (mem, spans) = Self::backdoor_spans(local, len)?;
         let (arr, _) = self.sim.mem_bytes(&mem_scope(die, mem), MEM_VAR)?;
         let mut out = vec![0u8; len as usize];
-        for (pos, at, n) in spans {
-            let (pos, at, n) = (pos as usize, at as usize, n as usize);
-            out[at..at + n].copy_from_slice(
-                arr.get(pos..pos + n)
+        for s in spans {
+            out[s.at..s.at + s.len].copy_from_slice(
+                arr.get(s.pos..s.pos + s.len)
                     .ok_or(PkgError::NotBacked { local, len })?,
             );
         }
@@ -156,7 +163,7 @@ impl Package {
         let raw = self.sim.take_landed();
         let dw = beat() as usize;
         let strobe_words = dw.div_ceil(32);
-        let backing = param("SBUF_BACKING_BYTES");
+        let backing = die_param("SBUF_BACKING_BYTES");
         let mut out = Vec::new();
         let mut at = 0;
         while at + 3 <= raw.len() {

@@ -107,8 +107,18 @@ pub enum Side {
     S2m,
 }
 
+impl From<xdie_model::Side> for Side {
+    fn from(side: xdie_model::Side) -> Side {
+        match side {
+            xdie_model::Side::M2s => Side::M2s,
+            xdie_model::Side::S2m => Side::S2m,
+        }
+    }
+}
+
 impl Side {
-    fn aperture(self) -> &'static str {
+    /// The die-map aperture of this side's queue-group blocks.
+    pub fn aperture(self) -> &'static str {
         match self {
             Side::M2s => "SDMA_M2S",
             Side::S2m => "SDMA_S2M",
@@ -127,6 +137,23 @@ fn aperture(name: &str) -> &'static Aperture {
         .map
         .aperture(name)
         .unwrap_or_else(|| panic!("die map has no {name} aperture"))
+}
+
+/// A die-map parameter of csrs/ (the loader requires every one the testbench reads).
+pub fn die_param(name: &str) -> u64 {
+    csrs()
+        .map
+        .param(name)
+        .unwrap_or_else(|| panic!("die map has no parameter {name}"))
+}
+
+/// Queues per UDMA queue group.
+pub fn queues_per_group() -> u64 {
+    csrs()
+        .block("udma_m2s")
+        .and_then(|b| b.bundle_by_role("queue"))
+        .map(|b| b.count)
+        .expect("M2S queue bundle")
 }
 
 /// Die-local base of aperture `name`.
@@ -206,11 +233,7 @@ pub fn fold_chip_id(local: u64, peer_die: u32, chip: u64) -> u64 {
 
 /// Die-local address of byte `b` of SBUF partition `p`.
 pub fn sbuf_local(p: u64, b: u64) -> u64 {
-    let stride = csrs()
-        .map
-        .param("SBUF_PARTITION_STRIDE")
-        .expect("SBUF_PARTITION_STRIDE");
-    aperture("SBUF").base + p * stride + b
+    aperture("SBUF").base + p * die_param("SBUF_PARTITION_STRIDE") + b
 }
 
 /// Die-local address of byte `b` of HBM.
@@ -505,6 +528,21 @@ impl Package {
             self.rings.insert((die, side, e, q), Ring::new(base, len));
         }
         Ok(())
+    }
+
+    /// `setup_queue` with the ring pairs of every (engine, queue) packed from HBM offset `base`
+    /// on: `slots`-descriptor rings, M2S then S2M, never overlapping.
+    pub fn setup_packed_queue(
+        &mut self,
+        die: u32,
+        e: u64,
+        q: u64,
+        slots: u64,
+        base: u64,
+    ) -> Result<()> {
+        let ring_bytes = slots * u64::from(desc("m2s").bytes);
+        let at = base + 2 * (e * queues_per_group() + q) * ring_bytes;
+        self.setup_queue(die, e, q, slots, at, at + ring_bytes)
     }
 
     pub fn ring(&self, die: u32, side: Side, e: u64, q: u64) -> &Ring {

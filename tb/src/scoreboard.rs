@@ -5,12 +5,12 @@
 
 use crate::driver::{Driver, FwStore, Progress};
 use crate::hooks::MonWrite;
-use crate::package::{field_mask, reg_local, PkgError};
+use crate::package::{field_mask, reg_local, PkgError, Side as PkgSide};
 use xdie_model::events::{check_leg, Landed, Writer};
 use xdie_model::layout::SemOp;
 use xdie_model::state::SemValue;
 use xdie_model::system::System;
-use xdie_model::{DieId, Side};
+use xdie_model::DieId;
 
 pub struct Board {
     pub mismatches: Vec<String>,
@@ -121,10 +121,7 @@ pub(crate) fn compare(
 
     // Queue registers: head, tail (offset and ring id) and the used count.
     for q in &end.queues {
-        let ap = match q.side {
-            Side::M2s => "SDMA_M2S",
-            Side::S2m => "SDMA_S2M",
-        };
+        let ap = PkgSide::from(q.side).aperture();
         let (e, i) = (u64::from(q.engine), u64::from(q.queue));
         let die = q.die.die as u32;
         let head = d.pkg.read32(die, reg_local(ap, e, "queue", i, "head"))?;

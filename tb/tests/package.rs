@@ -13,7 +13,8 @@
 
 use rstest::rstest;
 use xdie_tb::package::{
-    fold_chip_id, fold_neighbor, hbm_local, sbuf_local, sem_local, soc_local, Copy, Package, Side,
+    die_param, fold_chip_id, fold_neighbor, hbm_local, queues_per_group, sbuf_local, sem_local,
+    soc_local, Copy, Package, Side,
 };
 use xdie_tb::regmodel::csrs;
 use xdie_tb::{harness, Ctx, Rng, Timing};
@@ -23,19 +24,11 @@ const CHIP: u64 = 2;
 const GUARD: u64 = 64;
 
 fn dw() -> u64 {
-    csrs().map.param("DATA_BYTES").expect("DATA_BYTES")
+    die_param("DATA_BYTES")
 }
 
 fn engines() -> u64 {
-    csrs().map.param("SDMA_ENGINES").expect("SDMA_ENGINES")
-}
-
-fn queues() -> u64 {
-    csrs()
-        .block("udma_m2s")
-        .and_then(|b| b.bundle_by_role("queue"))
-        .map(|b| b.count)
-        .expect("M2S queue bundle")
+    die_param("SDMA_ENGINES")
 }
 
 fn open(ctx: &mut Ctx) -> Package {
@@ -53,10 +46,7 @@ const SLOTS: u64 = 32;
 
 /// Rings of (engine, queue) in HBM: one M2S and one S2M ring each, never overlapping.
 fn setup(pkg: &mut Package, die: u32, e: u64, q: u64) {
-    let ring_bytes = SLOTS * u64::from(xdie_tb::package::desc("m2s").bytes);
-    let slot = 2 * (e * queues() + q) * ring_bytes;
-    let base = 0x1_0000;
-    pkg.setup_queue(die, e, q, SLOTS, base + slot, base + slot + ring_bytes)
+    pkg.setup_packed_queue(die, e, q, SLOTS, 0x1_0000)
         .expect("queue setup");
 }
 
@@ -217,7 +207,7 @@ fn length_alignment_sweep() {
 fn engines_and_queues_at_once() {
     harness::run(30, |ctx| {
         let mut pkg = open(ctx);
-        let (e_last, q_last) = (engines() - 1, queues() - 1);
+        let (e_last, q_last) = (engines() - 1, queues_per_group() - 1);
         let pairs = [
             (0, 0),
             (0, q_last),
@@ -433,13 +423,12 @@ fn backdoor_and_host_port_agree() {
     harness::run(3, |ctx| {
         let mut pkg = open(ctx);
         let mut rng = Rng::new(ctx.sub_seed());
-        let backing = csrs().map.param("SBUF_BACKING_BYTES").expect("backing");
-        for (die, local) in [
-            (0, sbuf_local(3, backing - 40)),
-            (1, sbuf_local(0, 5)),
-            (1, hbm_local(0x3_0000 + 7)),
+        let backing = die_param("SBUF_BACKING_BYTES");
+        for (die, local, len) in [
+            (0, sbuf_local(3, backing - 40), 36),
+            (1, sbuf_local(0, 5), 36),
+            (1, hbm_local(0x3_0000 + 7), 64),
         ] {
-            let len = if local >= hbm_local(0) { 64 } else { 36 };
             let poked = pattern(&mut rng, len);
             pkg.poke(die, local, &poked).expect("poke");
             assert_eq!(pkg.read_bytes(die, local, len).expect("read"), poked);
