@@ -2,6 +2,6 @@
 //! template edit is never silently ignored by `xdie gen`.
 
 fn main() {
-    println!("cargo:rerun-if-changed=../templates");
+    println!("cargo:rerun-if-changed=templates");
     println!("cargo:rerun-if-changed=askama.toml");
 }

@@ -35,7 +35,7 @@ fn parse_hex(s: &str) -> Result<u64, String> {
 }
 
 pub fn run(a: &FoldArgs) -> ExitCode {
-    let csrs = match xdie_gen::load(&a.csrs) {
+    let csrs = match xdie_csr::load(&a.csrs) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -88,7 +88,7 @@ pub fn run(a: &FoldArgs) -> ExitCode {
         for step in fold
             .steps
             .iter()
-            .filter(|s| s.source == xdie_gen::FoldSource::Arg(arg.clone()))
+            .filter(|s| s.source == xdie_csr::FoldSource::Arg(arg.clone()))
         {
             if (*value as u128) > step.field.value_mask() {
                 eprintln!(

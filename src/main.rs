@@ -58,7 +58,7 @@ fn main() -> ExitCode {
 
 fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCode {
     let start = Instant::now();
-    let csrs = match xdie_gen::load(csrs_dir) {
+    let csrs = match xdie_csr::load(csrs_dir) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");

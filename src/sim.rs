@@ -52,7 +52,7 @@ enum Rtl {
 }
 
 pub fn run(a: &SimArgs) -> ExitCode {
-    let csrs = match xdie_gen::load(&a.csrs) {
+    let csrs = match xdie_csr::load(&a.csrs) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");

@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use xdie_gen::Csrs;
+use xdie_csr::Csrs;
 
 /// The worked example of the seed (§8): peer SBUF offset, peer die and routing id.
 const SEED_DST_LOCAL: u64 = 0x10_0000;
@@ -20,7 +20,7 @@ fn root() -> PathBuf {
 }
 
 fn csrs() -> Csrs {
-    xdie_gen::load(&root().join("csrs")).expect("csrs/ loads")
+    xdie_csr::load(&root().join("csrs")).expect("csrs/ loads")
 }
 
 /// Render the headers from the model into a fresh directory and compile the checker there.

@@ -1,4 +1,4 @@
-//! One test per class of bad input (`xdie_gen::ErrorKind`). Each copies the real csrs/, changes
+//! One test per class of bad input (`xdie_csr::ErrorKind`). Each copies the real csrs/, changes
 //! one thing by a text edit, and checks that the loader names the class, the file, the key path,
 //! the line of the edit and says what is wrong. The CLI tests check that a bad input exits 2,
 //! names file:line and key, and leaves a previous generation untouched.
@@ -7,10 +7,10 @@ mod common;
 
 use common::*;
 use std::path::Path;
-use xdie_gen::{Error, ErrorKind};
+use xdie_csr::{Error, ErrorKind};
 
 fn load_err(csrs: &Path) -> Error {
-    match xdie_gen::load(csrs) {
+    match xdie_csr::load(csrs) {
         Ok(_) => panic!(
             "the edited csrs/ in {} loaded without error",
             csrs.display()
@@ -45,7 +45,7 @@ fn expect(e: &Error, kind: ErrorKind, file: &str, key: &str, line: Option<usize>
 
 /// Position of an aperture in address_map's list, read from the unedited copy.
 fn aperture_index(csrs: &Path, name: &str) -> usize {
-    let c = xdie_gen::load(csrs).expect("unedited csrs/ load");
+    let c = xdie_csr::load(csrs).expect("unedited csrs/ load");
     c.map
         .apertures
         .iter()
@@ -216,7 +216,7 @@ fn out_of_range_field_register_aperture() {
 
     // An aperture past the end of the die-local space: based at 2^local_width.
     let (_s, csrs) = csrs_copy("range-aperture");
-    let bits = xdie_gen::load(&csrs).unwrap().map.local_width;
+    let bits = xdie_csr::load(&csrs).unwrap().map.local_width;
     let i = aperture_index(&csrs, "XT_WINDOW");
     let f = csrs.join("address_map.yaml");
     let line = edit(
@@ -239,7 +239,7 @@ fn out_of_range_field_register_aperture() {
 fn reset_too_wide() {
     let (_s, csrs) = csrs_copy("reset");
     let width = {
-        let c = xdie_gen::load(&csrs).unwrap();
+        let c = xdie_csr::load(&csrs).unwrap();
         let r = c.block("sdma_bcast").unwrap().reg_by_role("queue").unwrap();
         r.field_by_role("queue").unwrap().width
     };

@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use std::path::Path;
 
-fn model(csrs: &Path) -> xdie_gen::Csrs {
-    xdie_gen::load(csrs).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
+fn model(csrs: &Path) -> xdie_csr::Csrs {
+    xdie_csr::load(csrs).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
 }
 
 #[test]

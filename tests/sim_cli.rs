@@ -32,7 +32,7 @@ fn sem_of(report: &Value, die: u64, index: u64) -> Option<i64> {
 fn worked_example_report_on_the_model() {
     let r = sim_json("scenarios/worked-example.yaml", &["--model-only"]);
     let sc = Scenario::load(&repo().join("scenarios/worked-example.yaml")).expect("scenario");
-    let csrs = xdie_gen::load(&repo().join("csrs")).expect("csrs");
+    let csrs = xdie_csr::load(&repo().join("csrs")).expect("csrs");
     let model = sc.run_model(&csrs, 1).expect("model");
     let (l, m) = (&sc.legs[0], &model.legs[0]);
     assert_eq!(r["pass"], Value::Bool(true));

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use xdie_gen::emit::sv_soc::{PKG, ROUTES};
-use xdie_gen::{Csrs, SocAddress};
+use xdie_csr::{Csrs, SocAddress};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -20,7 +20,7 @@ fn route_code(name: &str) -> u64 {
     ROUTES.iter().position(|(n, _)| *n == name).expect("route") as u64
 }
 
-fn field(soc: &SocAddress, view: &str, name: &str) -> xdie_gen::BitField {
+fn field(soc: &SocAddress, view: &str, name: &str) -> xdie_csr::BitField {
     soc.field(view, name).expect("field").clone()
 }
 
@@ -179,7 +179,7 @@ fn sv_package_and_decoder_match_model() {
         eprintln!("verilator not on PATH: SV package test not run");
         return;
     }
-    let csrs = xdie_gen::load(&root().join("csrs")).expect("csrs/ loads");
+    let csrs = xdie_csr::load(&root().join("csrs")).expect("csrs/ loads");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sv_soc_pkg");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut srcs = Vec::new();

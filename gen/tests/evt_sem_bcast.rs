@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use xdie_gen::emit::{render_all, OutFile};
-use xdie_gen::{load, BlockKind, Csrs, ErrorKind};
+use xdie_csr::{load, BlockKind, Csrs, ErrorKind};
 
 fn csrs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs")
@@ -163,7 +163,7 @@ fn bcast_ports_follow_the_mask_queue_and_inc_fields() {
     let csrs = load(&csrs_dir()).expect("load");
     let files = render_all(&csrs).expect("render");
     let block = csrs.block("sdma_bcast").expect("sdma_bcast");
-    let width = |reg_role: &str, pick: &dyn Fn(&xdie_gen::Register) -> u32| {
+    let width = |reg_role: &str, pick: &dyn Fn(&xdie_csr::Register) -> u32| {
         pick(block.reg_by_role(reg_role).expect("role"))
     };
     let e = width("group", &|r| r.field_by_role("mask").expect("mask").width);

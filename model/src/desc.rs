@@ -3,7 +3,7 @@
 
 use crate::error::{ModelError, Result};
 use crate::layout::{Layout, Side};
-use xdie_gen::DescFormat;
+use xdie_csr::DescFormat;
 
 /// What a ring entry is for (the model's bookkeeping; not in the 16 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -25,7 +25,7 @@ pub struct Descriptor {
     pub buf_ptr: u64,
 }
 
-fn field<'a>(fmt: &'a DescFormat, name: &str) -> Result<&'a xdie_gen::BitField> {
+fn field<'a>(fmt: &'a DescFormat, name: &str) -> Result<&'a xdie_csr::BitField> {
     fmt.field(name)
         .ok_or_else(|| ModelError::Csrs(format!("descriptor {}: field {name}", fmt.name)))
 }

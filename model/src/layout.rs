@@ -2,7 +2,7 @@
 //! geometry, EVT_SEM windows, queue doorbells, descriptor formats, ring rules, SoC fields, folds.
 
 use crate::error::{ModelError, Result};
-use xdie_gen::{Aperture, BitField, Block, Bundle, Csrs, DescFormat, Fold, Register, SocAddress};
+use xdie_csr::{Aperture, BitField, Block, Bundle, Csrs, DescFormat, Fold, Register, SocAddress};
 
 fn missing(what: impl Into<String>) -> ModelError {
     ModelError::Csrs(what.into())
@@ -130,7 +130,7 @@ impl Layout {
         let evt_block = csrs
             .aperture_block(&evt_sem)
             .ok_or_else(|| missing("block of aperture EVT_SEM"))?;
-        let xdie_gen::BlockKind::EvtSem(params) = &evt_block.kind else {
+        let xdie_csr::BlockKind::EvtSem(params) = &evt_block.kind else {
             return Err(missing("aperture EVT_SEM is not an evt_sem block"));
         };
         let mut sem_windows = Vec::new();
@@ -292,7 +292,7 @@ impl Layout {
     }
 }
 
-pub use xdie_gen::Side;
+pub use xdie_csr::Side;
 
 /// What a die-local address selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! xdie-model: the golden transaction-level model of xdie's SBUF-to-SBUF RDMA legs.
 //!
 //! Pure Rust, no cycles, no Verilator. Every offset, count, width and field position comes from
-//! the parsed CSR model (`xdie_gen::load`); see [`layout::Layout`]. The protocol below is xdie's
+//! the parsed CSR model (`xdie_csr::load`); see [`layout::Layout`]. The protocol below is xdie's
 //! reconstruction of the seed's gen/start primitives. It binds the firmware-like RTL driver of
 //! the testbench as much as this model.
 //!

@@ -19,8 +19,8 @@ use crate::word::{GenWord, StartWord};
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use xdie_gen::locate::LineIndex;
-use xdie_gen::{Csrs, Location};
+use xdie_csr::locate::LineIndex;
+use xdie_csr::{Csrs, Location};
 
 /// The classes of bad scenario. Each has its own test.
 #[derive(Debug, Clone, PartialEq, Eq)]

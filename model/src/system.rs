@@ -11,7 +11,7 @@ use crate::layout::{Layout, Side};
 use crate::mem::Mem;
 use crate::topology::{Core, DieId, Topology};
 use std::collections::{BTreeMap, VecDeque};
-use xdie_gen::Csrs;
+use xdie_csr::Csrs;
 
 mod engine;
 mod gen;

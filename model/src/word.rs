@@ -2,7 +2,7 @@
 //! decoded at the byte offsets `csrs/ext_inst.yaml` gives (little-endian integers).
 
 use crate::error::{ModelError, Result};
-use xdie_gen::{Csrs, ExtWord};
+use xdie_csr::{Csrs, ExtWord};
 
 /// rdma_desc_gen: build one side of a leg's rings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

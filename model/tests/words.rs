@@ -22,7 +22,7 @@ fn seed_gen() -> GenWord {
     }
 }
 
-fn le_at(buf: &[u8], csrs: &xdie_gen::Csrs, word: &str, field: &str) -> u64 {
+fn le_at(buf: &[u8], csrs: &xdie_csr::Csrs, word: &str, field: &str) -> u64 {
     let f = csrs
         .word(word)
         .and_then(|w| w.field(field))

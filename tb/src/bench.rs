@@ -9,7 +9,7 @@ use crate::rng::Rng;
 use crate::sim::Sim;
 use std::fmt;
 use std::time::Instant;
-use xdie_gen::BlockKind;
+use xdie_csr::BlockKind;
 
 #[derive(Debug, Clone, Copy)]
 pub struct RegsReport {

@@ -2,7 +2,7 @@
 //! iATU outbound regions and xt remap windows. Register and field positions come by role.
 
 use crate::regmodel::{Expect, RegModel};
-use xdie_gen::Bundle;
+use xdie_csr::Bundle;
 
 fn value(model: &RegModel, bundle: &Bundle, i: u64, role: &str) -> u64 {
     let reg = bundle

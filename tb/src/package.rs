@@ -11,7 +11,7 @@ use crate::regmodel::csrs;
 use crate::sim::{Port, Sim, SimError};
 use std::collections::BTreeMap;
 use std::fmt;
-use xdie_gen::{Aperture, Block, Bundle, DescFormat};
+use xdie_csr::{Aperture, Block, Bundle, DescFormat};
 
 #[derive(Debug)]
 pub enum PkgError {

@@ -14,14 +14,14 @@ use crate::rng::Rng;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use xdie_gen::{Access, Block, BlockKind, Csrs};
+use xdie_csr::{Access, Block, BlockKind, Csrs};
 
 /// The CSR model of this repository, loaded once per process.
 pub fn csrs() -> &'static Csrs {
     static CSRS: OnceLock<Csrs> = OnceLock::new();
     CSRS.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../csrs");
-        xdie_gen::load(&dir).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
+        xdie_csr::load(&dir).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
     })
 }
 
@@ -296,7 +296,7 @@ impl RegModel {
 
 impl Reg {
     fn from_model(
-        r: &xdie_gen::Register,
+        r: &xdie_csr::Register,
         name: String,
         offset: u64,
         bundle_role: Option<String>,

@@ -2,7 +2,7 @@
 //! from the bus and from every hardware increment port.
 
 use rstest::rstest;
-use xdie_gen::{Block, BlockKind, Bundle};
+use xdie_csr::{Block, BlockKind, Bundle};
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Ctx, DutKind, Resp};

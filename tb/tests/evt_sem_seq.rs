@@ -1,7 +1,7 @@
 //! EVT_SEM sequencer port (inc, wait_ge_and_dec, unknown subops) and event flags, driven
 //! against the subop codes and offsets of the model.
 
-use xdie_gen::{Block, BlockKind, EvtSemParams};
+use xdie_csr::{Block, BlockKind, EvtSemParams};
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Ctx, Resp};

@@ -2,7 +2,7 @@
 //! the valid of every engine the group mask selects, with the queue select and the value; a zero
 //! write pulses nothing. Widths, offsets and fields come from the model.
 
-use xdie_gen::{Access, Block, Register};
+use xdie_csr::{Access, Block, Register};
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Resp};

@@ -9,7 +9,7 @@
 //! bytes and every guard byte around each destination. Descriptor layouts come from the model.
 
 use std::collections::VecDeque;
-use xdie_gen::DescFormat;
+use xdie_csr::DescFormat;
 use xdie_tb::regmodel::csrs;
 use xdie_tb::sim::Port;
 use xdie_tb::{harness, Ctx, DutKind, Rng, Sim};

@@ -3,7 +3,7 @@
 //! reference model (`regmodel::udma`).
 
 use rstest::rstest;
-use xdie_gen::{Block, Bundle};
+use xdie_csr::{Block, Bundle};
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Ctx, HwEvent, Resp};

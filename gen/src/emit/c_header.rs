@@ -4,7 +4,7 @@
 //! Every number is computed here; the templates print `#define NAME VALUE` lines.
 
 use super::{finish, OutFile, DO_NOT_EDIT};
-use crate::model::{BitField, Block, Csrs, Field, FoldSource, Register};
+use xdie_csr::{BitField, Block, Csrs, Field, FoldSource, Register};
 use askama::Template;
 
 /// `#define name value` with an optional trailing comment.

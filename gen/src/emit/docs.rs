@@ -2,7 +2,8 @@
 //! it is computed here from the model; the template only lays out rows.
 
 use super::{finish, OutFile, DO_NOT_EDIT};
-use crate::model::*;
+use std::result::Result;
+use xdie_csr::*;
 use askama::Template;
 
 /// Inputs of the worked fold examples. They are the seed's example (a peer SBUF offset of

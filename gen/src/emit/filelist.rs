@@ -7,7 +7,7 @@
 use super::OutFile;
 
 /// The hand-written files, one path per line (comments start with `#`).
-const HANDWRITTEN: &str = include_str!("../../../templates/rtl_handwritten.f");
+const HANDWRITTEN: &str = include_str!("../../templates/rtl_handwritten.f");
 
 pub fn render(files: &[OutFile]) -> OutFile {
     let mut sv: Vec<&OutFile> = files

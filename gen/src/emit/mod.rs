@@ -1,7 +1,7 @@
 //! Emitters: each turns the validated model into one or more output files. Templates stay thin;
 //! anything computed (masks, widths, offsets) is computed here in Rust.
 
-use crate::model::Csrs;
+use xdie_csr::Csrs;
 use std::path::PathBuf;
 
 pub mod c_header;

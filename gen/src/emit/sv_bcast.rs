@@ -4,7 +4,7 @@
 
 use super::sv_regpkg::{package, qualified};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use crate::model::{Access, Block, BlockKind, Csrs, Field, Register};
+use xdie_csr::{Access, Block, BlockKind, Csrs, Field, Register};
 use askama::Template;
 
 /// A top-level register and the field the template drives, by package constant names.

@@ -5,7 +5,7 @@
 
 use super::sv_soc::{facts, SocFacts, PKG};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use crate::model::Csrs;
+use xdie_csr::Csrs;
 use askama::Template;
 
 #[derive(Template)]

@@ -10,7 +10,7 @@
 
 use super::sv_soc::{clog2, wrap};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use crate::model::{Csrs, DescFormat};
+use xdie_csr::{Csrs, DescFormat};
 use askama::Template;
 
 /// Package name; users write qualified names (`xdie_desc_pkg::m2s_get_len`).

@@ -6,7 +6,7 @@
 
 use super::sv_regpkg::{package, qualified};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use crate::model::{Block, BlockKind, Bundle, Csrs, EvtSemParams};
+use xdie_csr::{Block, BlockKind, Bundle, Csrs, EvtSemParams};
 use askama::Template;
 
 /// One address window the bus decodes (the event bundle or a semaphore window).

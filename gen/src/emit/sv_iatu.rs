@@ -4,7 +4,7 @@
 use super::sv_regpkg::comment_lines;
 use super::sv_regs::{err, flag, range, split_value, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use crate::model::{Block, BlockKind, Csrs};
+use xdie_csr::{Block, BlockKind, Csrs};
 use askama::Template;
 
 /// Index variable of the per-region loops in the template.
@@ -114,7 +114,7 @@ mod tests {
 
     fn csrs() -> Csrs {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs");
-        crate::load(&dir).expect("the repository's csrs/ load")
+        xdie_csr::load(&dir).expect("the repository's csrs/ load")
     }
 
     fn iatu(csrs: &Csrs) -> &Block {

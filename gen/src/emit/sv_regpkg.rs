@@ -4,7 +4,7 @@
 //! not parse `import` clauses, so users write qualified names (`xdie_evt_sem_pkg::SEM_SET_BASE`).
 
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use crate::model::{Block, BlockKind, Csrs, Field, Register};
+use xdie_csr::{Block, BlockKind, Csrs, Field, Register};
 use askama::Template;
 use std::collections::BTreeMap;
 

@@ -9,7 +9,7 @@
 //! inside the instance are bit slices, and a `case` on the offset picks the word of that instance.
 
 use super::sv_hex;
-use crate::model::{Access, Block, Bundle, Field, Register};
+use xdie_csr::{Access, Block, Bundle, Field, Register};
 use std::collections::BTreeMap;
 
 /// A render-time error: the model is valid but a template cannot express it.

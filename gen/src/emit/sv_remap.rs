@@ -13,7 +13,7 @@
 use super::sv_regpkg::comment_lines;
 use super::sv_regs::{err, flag, index_bits, split_value, value_field, zext, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use crate::model::{Block, BlockKind, Csrs};
+use xdie_csr::{Block, BlockKind, Csrs};
 use askama::Template;
 
 /// Index variable of the per-window loops in the template.
@@ -144,7 +144,7 @@ mod tests {
 
     fn csrs() -> Csrs {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs");
-        crate::load(&dir).expect("the repository's csrs/ load")
+        xdie_csr::load(&dir).expect("the repository's csrs/ load")
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! helpers, so every position and base below comes from the model exactly once.
 
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use crate::model::{Aperture, BlockKind, Csrs, FoldSource};
+use xdie_csr::{Aperture, BlockKind, Csrs, FoldSource};
 use askama::Template;
 
 /// Package name every generated module refers to by explicit scope (`pkg::name`). Yosys 0.23
@@ -214,7 +214,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-fn sv_field(view: &str, f: &crate::model::BitField) -> SvField {
+fn sv_field(view: &str, f: &xdie_csr::BitField) -> SvField {
     SvField {
         view_uc: view.to_uppercase(),
         view_lc: view.to_lowercase(),

@@ -5,7 +5,7 @@
 
 use super::sv_regpkg::qualified;
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use crate::model::{Access, Block, BlockKind, Bundle, Csrs, Field, Register};
+use xdie_csr::{Access, Block, BlockKind, Bundle, Csrs, Field, Register};
 use askama::Template;
 
 /// A register kept as 32 flops of RW storage (only the write-mask bits ever change).
@@ -343,7 +343,7 @@ mod tests {
 
     fn repo_csrs() -> Csrs {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs");
-        crate::load(&dir).expect("repository csrs/ loads")
+        xdie_csr::load(&dir).expect("repository csrs/ loads")
     }
 
     fn udma_blocks(c: &Csrs) -> Vec<&Block> {

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use xdie_model::*;
 
-pub fn csrs() -> xdie_gen::Csrs {
+pub fn csrs() -> xdie_csr::Csrs {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../csrs");
-    match xdie_gen::load(&dir) {
+    match xdie_csr::load(&dir) {
         Ok(c) => c,
         Err(e) => panic!("csrs do not load: {e}"),
     }

@@ -1,7 +1,7 @@
 //! EVT_SEM: four windows (READ, SET, INC, DEC) onto one array of signed 32-bit semaphores.
 
 use super::{Expect, Reg, Regs, Special};
-use xdie_gen::Block;
+use xdie_csr::Block;
 
 pub(crate) struct EvtSem {
     sems: Vec<u32>,

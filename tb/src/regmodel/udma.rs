@@ -8,7 +8,7 @@
 //! including its configuration. Every field position comes from the CSR model by role.
 
 use super::{Expect, HwEvent, Reg, Regs, Special};
-use xdie_gen::{Block, Csrs, Field, Register};
+use xdie_csr::{Block, Csrs, Field, Register};
 
 const Q: &str = "queue";
 
@@ -94,7 +94,7 @@ impl Udma {
         let cfg_roles = q
             .registers
             .iter()
-            .filter(|r| r.fields.iter().all(|f| f.access == xdie_gen::Access::Rw))
+            .filter(|r| r.fields.iter().all(|f| f.access == xdie_csr::Access::Rw))
             .filter_map(|r| r.role.clone())
             .collect();
         Udma {
