@@ -1,9 +1,13 @@
-//! The generated RTL is lint-clean under `verilator --lint-only -Wall` (no waivers) and every
-//! generated module synthesizes under yosys without a latch. The tests iterate over whatever
-//! rtl/xdie.f lists, so new modules are covered as they appear. Verilator and yosys are required:
-//! a missing tool fails the test with the command that installs it.
+//! The RTL (generated rtl/gen/ and hand-written rtl/core/) is lint-clean under
+//! `verilator --lint-only -Wall` with the one configuration file rtl/lint.vlt (its only waiver:
+//! unread constants of the generated packages), and every module synthesizes under yosys without
+//! a latch. The tests iterate over whatever rtl/xdie.f lists, so new modules are covered as they
+//! appear. Verilator and yosys are required: a missing tool fails the test with the command that
+//! installs it. `synth_report` (ignored; scripts/synth.sh runs it) prints cells per module.
 
 mod common;
+#[path = "../tb/build/filelist.rs"]
+mod filelist;
 
 use common::*;
 use std::path::{Path, PathBuf};
@@ -24,13 +28,8 @@ fn require(tool: &str) {
 }
 
 /// The files rtl/xdie.f lists (relative to `root`, the directory the filelist is used from).
-fn filelist(root: &Path) -> Vec<PathBuf> {
-    let text = std::fs::read_to_string(root.join("rtl/xdie.f")).expect("read rtl/xdie.f");
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("//"))
-        .map(PathBuf::from)
-        .collect()
+fn listed(root: &Path) -> Vec<PathBuf> {
+    filelist::read(root).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// One listed file: what it declares and the identifiers it uses.
@@ -43,27 +42,14 @@ struct SvFile {
 }
 
 fn sv_files(root: &Path) -> Vec<SvFile> {
-    filelist(root)
+    listed(root)
         .into_iter()
         .map(|path| {
             let text = std::fs::read_to_string(root.join(&path))
                 .unwrap_or_else(|e| panic!("{} is listed but unreadable: {e}", path.display()));
-            let ident = |s: &str| -> String {
-                s.trim_start()
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect()
-            };
-            let (mut modules, mut declares) = (Vec::new(), Vec::new());
-            for l in text.lines() {
-                let l = l.trim_start();
-                if let Some(rest) = l.strip_prefix("module ") {
-                    modules.push(ident(rest));
-                    declares.push(ident(rest));
-                } else if let Some(rest) = l.strip_prefix("package ") {
-                    declares.push(ident(rest));
-                }
-            }
+            let d = filelist::declares(&text);
+            let modules = d.modules.clone();
+            let declares = d.modules.into_iter().chain(d.packages).collect();
             let words = text
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .filter(|w| !w.is_empty())
@@ -132,7 +118,7 @@ fn lint(root: &Path) -> Vec<String> {
     for m in &modules {
         let o = Command::new("verilator")
             .current_dir(root)
-            .args(["--lint-only", "-Wall", "--top-module", m])
+            .args(["--lint-only", "-Wall", filelist::LINT_CONFIG, "--top-module", m])
             .args(closure(&files, m))
             .output()
             .expect("run verilator");
@@ -146,7 +132,7 @@ fn lint(root: &Path) -> Vec<String> {
     // so that one message is expected and everything else is a complaint.
     let o = Command::new("verilator")
         .current_dir(root)
-        .args(["--lint-only", "-Wall", "-f", "rtl/xdie.f"])
+        .args(["--lint-only", "-Wall", filelist::LINT_CONFIG, "-f", filelist::FILELIST])
         .output()
         .expect("run verilator");
     let text = output_text(&o);
@@ -156,7 +142,7 @@ fn lint(root: &Path) -> Vec<String> {
         .filter(|l| !l.starts_with("%Warning-MULTITOP") && !l.starts_with("%Error: Exiting due to"))
         .collect();
     if !other.is_empty() || (modules.len() == 1 && !o.status.success()) {
-        bad.push(format!("== -f rtl/xdie.f\n{text}"));
+        bad.push(format!("== -f {}\n{text}", filelist::FILELIST));
     }
     bad
 }
@@ -175,12 +161,9 @@ fn committed_rtl_lints_clean() {
 fn fresh_generation_lints_clean() {
     let s = Scratch::new("lint-fresh");
     gen_into(&repo().join("csrs"), &s.path);
-    // The filelist also names the hand-written RTL, which generation does not produce.
-    for f in xdie_gen::emit::filelist::handwritten() {
-        let dst = s.path.join(f);
-        std::fs::create_dir_all(dst.parent().expect("parent")).expect("mkdir");
-        std::fs::copy(repo().join(f), &dst).unwrap_or_else(|e| panic!("copy {f}: {e}"));
-    }
+    // The filelist also names the hand-written RTL, which generation does not produce, and
+    // every lint run passes the lint configuration.
+    copy_core(&s.path);
     let bad = lint(&s.path);
     assert!(
         bad.is_empty(),
@@ -189,11 +172,24 @@ fn fresh_generation_lints_clean() {
     );
 }
 
+/// Copies what `xdie gen` does not write (the hand-written RTL and the lint configuration) from
+/// the repository to an output root, so the filelist generated there is complete.
+fn copy_core(root: &Path) {
+    let mut files: Vec<String> = xdie_gen::emit::filelist::handwritten().collect();
+    files.push(format!("{}/core.f", xdie_gen::emit::filelist::CORE_DIR));
+    files.push(filelist::LINT_CONFIG.to_string());
+    for f in files {
+        let dst = root.join(&f);
+        std::fs::create_dir_all(dst.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(repo().join(&f), &dst).unwrap_or_else(|e| panic!("copy {f}: {e}"));
+    }
+}
+
 #[test]
 fn every_module_synthesizes_without_latches() {
     require("yosys");
     let root = repo();
-    let files: Vec<String> = filelist(&root)
+    let files: Vec<String> = listed(&root)
         .iter()
         .map(|f| f.display().to_string())
         .collect();
@@ -229,4 +225,61 @@ fn every_module_synthesizes_without_latches() {
         "yosys failed (a failed `select -assert-none` means a latch):\n{}",
         bad.join("\n")
     );
+}
+
+/// Cells, flip-flops and latches of every module after a full generic `synth -flatten`, one line
+/// per module; fails if yosys fails or any module has a latch. Minutes on the large blocks, so
+/// not part of `cargo test`: scripts/synth.sh runs it.
+#[test]
+#[ignore = "full synthesis takes minutes; run scripts/synth.sh"]
+fn synth_report() {
+    require("yosys");
+    let root = repo();
+    let files: Vec<String> = listed(&root)
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect();
+    let s = Scratch::new("synth-report");
+    let stat = s.path.join("stat.txt");
+    println!("{:<28} {:>8} {:>8} {:>8}", "module", "cells", "flops", "latches");
+    let mut bad = Vec::new();
+    for m in sv_files(&root).into_iter().flat_map(|f| f.modules) {
+        let script = format!(
+            "read_verilog -sv {}; synth -flatten -top {m}; tee -q -o {} stat",
+            files.join(" "),
+            stat.display()
+        );
+        let o = Command::new("yosys")
+            .current_dir(&root)
+            .args(["-q", "-p", &script])
+            .output()
+            .expect("run yosys");
+        if !o.status.success() {
+            bad.push(format!("== {m}: yosys failed\n{}", output_text(&o)));
+            continue;
+        }
+        let text = std::fs::read_to_string(&stat).expect("read yosys stat");
+        // stat lists one line per cell type under "Number of cells"; flip-flops are the
+        // $_*DFF* types, latches the $_DLATCH* ones.
+        let (mut cells, mut flops, mut latches) = (0u64, 0u64, 0u64);
+        for l in text.lines() {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let n = |i: usize| w.get(i).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+            if l.contains("Number of cells:") {
+                cells = n(3);
+            } else if let Some(ty) = w.first() {
+                let ff = ["$_DFF", "$_SDFF", "$_ALDFF"];
+                if ff.iter().any(|p| ty.starts_with(p)) {
+                    flops += n(1);
+                } else if ty.starts_with("$_DLATCH") || ty.starts_with("$dlatch") {
+                    latches += n(1);
+                }
+            }
+        }
+        println!("{m:<28} {cells:>8} {flops:>8} {latches:>8}");
+        if latches > 0 {
+            bad.push(format!("== {m}: {latches} latches"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -38,12 +38,12 @@ fn file<'a>(files: &'a [OutFile], path: &str) -> &'a str {
         .contents
 }
 
-/// Value of `typedef enum TY {NAME = VALUE} ...` in a package.
+/// Value of `localparam TY NAME = VALUE;` in a package.
 fn pkg_const(pkg: &str, name: &str) -> String {
     let key = format!("{name} = ");
     let at = pkg.find(&key).unwrap_or_else(|| panic!("{name} missing")) + key.len();
     pkg[at..]
-        .split(['}', '\n'])
+        .split([';', '\n'])
         .next()
         .expect("value")
         .trim()
@@ -72,7 +72,7 @@ fn check_evt_sem(csrs: &Csrs) {
     let BlockKind::EvtSem(params) = &block.kind else {
         panic!("evt_sem kind")
     };
-    let pkg = file(&files, "rtl/xdie_evt_sem_pkg.sv");
+    let pkg = file(&files, "rtl/gen/xdie_evt_sem_pkg.sv");
     for b in &block.bundles {
         let up = b.name.to_uppercase();
         assert_eq!(pkg_const(pkg, &format!("{up}_COUNT")), b.count.to_string());
@@ -89,7 +89,7 @@ fn check_evt_sem(csrs: &Csrs) {
             f.width.to_string()
         );
     }
-    let sv = file(&files, "rtl/xdie_evt_sem.sv");
+    let sv = file(&files, "rtl/gen/xdie_evt_sem.sv");
     let sem = block.bundle_by_role("sem_read").expect("sem_read");
     let evt = block.bundle_by_role("event").expect("event");
     assert_eq!(localparam(sv, "N_SEM"), sem.count.to_string());
@@ -103,7 +103,7 @@ fn check_evt_sem(csrs: &Csrs) {
             .any(|l| l.contains("hw_inc_idx_i") && l.contains(&idx_port)),
         "hw_inc_idx_i is not {idx_port}"
     );
-    assert!(file(&files, "rtl/xdie.f").contains("rtl/xdie_evt_sem.sv"));
+    assert!(file(&files, "rtl/xdie.f").contains("rtl/gen/xdie_evt_sem.sv"));
 }
 
 #[test]
@@ -169,7 +169,7 @@ fn bcast_ports_follow_the_mask_queue_and_inc_fields() {
     let e = width("group", &|r| r.field_by_role("mask").expect("mask").width);
     let q = width("queue", &|r| r.field_by_role("queue").expect("queue").width);
     let v = width("m2s_inc", &|r| r.fields[0].width);
-    let sv = file(&files, "rtl/xdie_sdma_bcast.sv");
+    let sv = file(&files, "rtl/gen/xdie_sdma_bcast.sv");
     for (port, w) in [
         ("m2s_inc_valid_o", e),
         ("s2m_inc_valid_o", e),

@@ -1,17 +1,19 @@
-# Hand-written RTL (datapath, memories, link, tops), in compile order. The generated filelist
-# rtl/xdie.f lists these after the generated packages and register blocks. Paths are relative to
-# the repository root; lines starting with '#' are comments.
-rtl/xdie_sdma_engine.sv
-rtl/xdie_xbar.sv
-rtl/xdie_mem.sv
-rtl/xdie_sbuf.sv
-rtl/xdie_xbus_csr.sv
-rtl/xdie_host_port.sv
-rtl/xdie_d2d_fifo.sv
-rtl/xdie_d2d_channel.sv
-rtl/xdie_d2d_link.sv
-rtl/xdie_d2d_port.sv
-rtl/xdie_xbus_err.sv
-rtl/xdie_axil_demux.sv
-rtl/xdie_die.sv
-rtl/xdie_pkg_top.sv
+// Hand-written RTL (datapath, memories, link, tops) in compile order. Paths are relative to this
+// file's folder, so Verilator takes it as `-F rtl/core/core.f` after the generated files. The
+// generated rtl/xdie.f lists these (as rtl/core/<file>) after the generated packages and register
+// blocks, which they import and instantiate; `xdie gen` reads this list, nothing else names these
+// files.
+xdie_sdma_engine.sv
+xdie_xbar.sv
+xdie_mem.sv
+xdie_sbuf.sv
+xdie_xbus_csr.sv
+xdie_host_port.sv
+xdie_d2d_fifo.sv
+xdie_d2d_channel.sv
+xdie_d2d_link.sv
+xdie_d2d_port.sv
+xdie_xbus_err.sv
+xdie_axil_demux.sv
+xdie_die.sv
+xdie_pkg_top.sv

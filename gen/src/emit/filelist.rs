@@ -1,13 +1,19 @@
 //! `rtl/xdie.f`: every SystemVerilog file in compile order: generated packages first, then the
-//! generated modules in render order, then the hand-written datapath files listed in
-//! `templates/rtl_handwritten.f` (they import the generated packages and instantiate the
-//! generated blocks). Paths are relative to the repository root, so a user passes it to any
-//! tool from there with `-f rtl/xdie.f`.
+//! generated modules in render order, then the hand-written files that `rtl/core/core.f` lists
+//! (they import the generated packages and instantiate the generated blocks). Paths are relative
+//! to the repository root, so a user passes it to any tool from there with `-f rtl/xdie.f`.
 
 use super::OutFile;
 
-/// The hand-written files, one path per line (comments start with `#`).
-const HANDWRITTEN: &str = include_str!("../../templates/rtl_handwritten.f");
+/// Folder of the hand-written SystemVerilog and its filelist, relative to the repository root.
+pub const CORE_DIR: &str = "rtl/core";
+/// The one compile-order list of both folders.
+pub const FILELIST: &str = "rtl/xdie.f";
+
+/// `rtl/core/core.f`: the hand-written files in compile order, relative to `rtl/core/`, one per
+/// line, `//` comments (a Verilator `-F` filelist). Compiled in, so rendering stays pure: it
+/// needs no repository on disk, and a changed list rebuilds the generator.
+const CORE_F: &str = include_str!("../../../rtl/core/core.f");
 
 pub fn render(files: &[OutFile]) -> OutFile {
     let mut sv: Vec<&OutFile> = files
@@ -21,17 +27,18 @@ pub fn render(files: &[OutFile]) -> OutFile {
     for f in sv {
         text.push_str(&format!("{}\n", f.path.display()));
     }
-    for line in handwritten() {
-        text.push_str(line);
+    for path in handwritten() {
+        text.push_str(&path);
         text.push('\n');
     }
-    OutFile::new("rtl/xdie.f", text)
+    OutFile::new(FILELIST, text)
 }
 
-/// Hand-written RTL files in compile order.
-pub fn handwritten() -> impl Iterator<Item = &'static str> {
-    HANDWRITTEN
+/// Hand-written RTL files in compile order, relative to the repository root.
+pub fn handwritten() -> impl Iterator<Item = String> {
+    CORE_F
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .map(|l| format!("{CORE_DIR}/{l}"))
 }

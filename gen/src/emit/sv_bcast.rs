@@ -83,7 +83,7 @@ fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
         s2m: reg_ref(block, s2m_r, &s2m_f),
     };
     Ok(OutFile::new(
-        format!("rtl/xdie_{}.sv", block.name),
+        format!("rtl/gen/xdie_{}.sv", block.name),
         finish(t.render()?),
     ))
 }

@@ -14,7 +14,7 @@ pub fn render() -> Result<Vec<OutFile>, askama::Error> {
         header: DO_NOT_EDIT,
     };
     Ok(vec![OutFile::new(
-        "rtl/xdie_axil_regif.sv",
+        "rtl/gen/xdie_axil_regif.sv",
         finish(t.render()?),
     )])
 }

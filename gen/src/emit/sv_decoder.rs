@@ -24,7 +24,7 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
         f: &f,
     };
     Ok(vec![OutFile::new(
-        "rtl/xdie_addr_decoder.sv",
+        "rtl/gen/xdie_addr_decoder.sv",
         finish(t.render()?),
     )])
 }

@@ -2,11 +2,8 @@
 //! rules the engine checks (ring-id width, the LEN = 0 code). Every descriptor field gets an
 //! LSB/WIDTH pair and a get function over the whole descriptor, so the hand-written engine never
 //! restates a field position.
-//!
-//! Verilator 5.006 -Wall flags a package `localparam` that no user references (UNUSEDPARAM) but
-//! not one that a function references, nor an enum constant; an engine reads only some fields, so
-//! each field's constants are referenced by its get function, the scalar facts the functions use
-//! are localparams and the others one-value enums.
+//! Every constant is a plain `localparam`; rtl/lint.vlt waives UNUSEDPARAM for the generated
+//! packages (a module reads only some of them).
 
 use super::sv_soc::{clog2, wrap};
 use super::{finish, OutFile, DO_NOT_EDIT};
@@ -20,16 +17,6 @@ pub struct SvConst {
     pub name: String,
     pub value: u64,
     pub comment: String,
-    /// Referenced by the package's functions, so a plain `localparam` (Yosys 0.23 cannot size a
-    /// function's ports or result with an enum constant); the others are one-value enums.
-    pub in_functions: bool,
-}
-
-impl SvConst {
-    /// Enum type name of a one-value enum constant.
-    pub fn ty(&self) -> String {
-        format!("{}_e", self.name.to_ascii_lowercase())
-    }
 }
 
 pub struct SvDescField {
@@ -81,37 +68,31 @@ fn consts(csrs: &Csrs) -> Vec<SvConst> {
     vec![
         SvConst {
             name: "DESC_BYTES".into(),
-            in_functions: false,
             value: desc_bytes.into(),
             comment: "bytes per descriptor (ring slot)".into(),
         },
         SvConst {
             name: "DESC_W".into(),
-            in_functions: true,
             value: desc_bits(csrs).into(),
             comment: "bits per descriptor, the width the get functions take".into(),
         },
         SvConst {
             name: "RING_ID_W".into(),
-            in_functions: false,
             value: csrs.ring.ring_id_width.into(),
             comment: "ring-id bits of a descriptor and of a queue's head ring id".into(),
         },
         SvConst {
             name: "RING_ID_INIT".into(),
-            in_functions: false,
             value: csrs.ring.initial_ring_id.into(),
             comment: "ring id of a freshly reset ring".into(),
         },
         SvConst {
             name: "MAX_LEN_CODE".into(),
-            in_functions: true,
             value: csrs.ring.max_len_code,
             comment: "bytes a LEN field of 0 stands for".into(),
         },
         SvConst {
             name: "LEN_BYTES_W".into(),
-            in_functions: true,
             value: len_bytes_w(csrs).into(),
             comment: "bits of a decoded byte count (1 .. MAX_LEN_CODE)".into(),
         },
@@ -164,7 +145,7 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
         formats: &formats,
     };
     Ok(vec![OutFile::new(
-        format!("rtl/{PKG}.sv"),
+        format!("rtl/gen/{PKG}.sv"),
         finish(t.render()?),
     )])
 }

@@ -116,7 +116,7 @@ fn render_block(block: &Block, p: &EvtSemParams) -> Result<OutFile, askama::Erro
         windows,
     };
     Ok(OutFile::new(
-        format!("rtl/xdie_{}.sv", block.name),
+        format!("rtl/gen/xdie_{}.sv", block.name),
         finish(t.render()?),
     ))
 }

@@ -100,7 +100,7 @@ fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
         target_sel,
     };
     Ok(OutFile::new(
-        format!("rtl/xdie_{}.sv", block.name),
+        format!("rtl/gen/xdie_{}.sv", block.name),
         finish(t.render()?),
     ))
 }

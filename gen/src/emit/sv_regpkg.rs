@@ -57,9 +57,9 @@ pub fn qualified(block: &Block, parts: &[&str]) -> String {
 
 /// Counts, widths and bit positions read best in decimal.
 impl Const {
-    /// Whether `typedef enum TY {NAME = VALUE} name_e;` fits 100 columns.
+    /// Whether `  localparam TY NAME = VALUE;` fits 100 columns.
     pub fn one_line(&self) -> bool {
-        2 + 13 + self.ty.len() + 2 + 2 * self.name.len() + 3 + self.value.len() + 5 <= 100
+        2 + 11 + self.ty.len() + 1 + self.name.len() + 3 + self.value.len() + 1 <= 100
     }
 }
 
@@ -237,7 +237,7 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
             consts,
         };
         files.push(OutFile::new(
-            format!("rtl/{}.sv", package(block)),
+            format!("rtl/gen/{}.sv", package(block)),
             finish(t.render()?),
         ));
     }

@@ -132,7 +132,7 @@ fn render_block(block: &Block, soc_w: u32) -> Result<OutFile, askama::Error> {
         rf,
     };
     Ok(OutFile::new(
-        format!("rtl/xdie_{}.sv", block.name),
+        format!("rtl/gen/xdie_{}.sv", block.name),
         finish(t.render()?),
     ))
 }

@@ -392,7 +392,7 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
         f: &f,
     };
     Ok(vec![OutFile::new(
-        format!("rtl/{PKG}.sv"),
+        format!("rtl/gen/{PKG}.sv"),
         finish(t.render()?),
     )])
 }

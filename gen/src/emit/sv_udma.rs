@@ -329,7 +329,7 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
         }
         let t = build(csrs, b)?;
         out.push(OutFile::new(
-            format!("rtl/{}.sv", t.module),
+            format!("rtl/gen/{}.sv", t.module),
             finish(t.render()?),
         ));
     }
@@ -360,7 +360,7 @@ mod tests {
         let blocks = udma_blocks(&c);
         assert_eq!(files.len(), blocks.len());
         for (f, b) in files.iter().zip(&blocks) {
-            assert_eq!(f.path, Path::new(&format!("rtl/xdie_{}.sv", b.name)));
+            assert_eq!(f.path, Path::new(&format!("rtl/gen/xdie_{}.sv", b.name)));
             assert!(f.contents.contains(&format!("module xdie_{} (", b.name)));
             assert!(f.contents.contains(DO_NOT_EDIT));
         }

@@ -4,19 +4,15 @@
 // DESC_W bits (bit 32w+b is bit b of word w). Per field: <FMT>_<FIELD>_LSB/_WIDTH and
 // <fmt>_get_<field>(desc); <fmt>_len_bytes(desc) decodes LEN (0 stands for MAX_LEN_CODE).
 //
-// Every localparam is referenced by a function and the other scalar facts are one-value enums, so
-// a module that reads only some of them lints clean. Functions assign to their own name (no
-// `return`) and read fields as sized casts of shifts: the form Verilator 5.006 and Yosys 0.23
-// both accept.
+// A module reads only some of the constants; rtl/lint.vlt says why Verilator's UNUSEDPARAM is
+// waived for the generated packages. Functions assign to their own name (no `return`) and read
+// fields as sized casts of shifts: the form Verilator 5.006 and Yosys 0.23 both accept.
 
 package {{ pkg }};
 {% for c in consts %}
   // {{ c.comment }}
-{%- if c.in_functions %}
+
   localparam int unsigned {{ c.name }} = {{ c.value }};
-{%- else %}
-  typedef enum int unsigned { {{ c.name }} = {{ c.value }} } {{ c.ty() }};
-{%- endif %}
 {%- endfor %}
 {% for f in formats %}
   // ---------------------------------------------------------------- {{ f.name }}

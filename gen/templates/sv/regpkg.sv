@@ -3,14 +3,12 @@
 // Register map of block `{{ block.name }}` ({{ block.kind.as_str() }}).
 {% for l in description %}// {{ l }}
 {% endfor %}//
-// Every constant is the single value of its own enum type: Verilator -Wall reports each package
-// localparam that no module reads (UNUSEDPARAM), but not unused enum values, and a module reads
-// only a few of these. Use them like localparams: {{ package }}::NAME.
+// Use the constants qualified: {{ package }}::NAME. A module reads only a few of them;
+// rtl/lint.vlt says why Verilator's UNUSEDPARAM is waived for the generated packages.
 
 package {{ package }};
 {% for c in consts %}{% if !c.comment.is_empty() %}  // {{ c.comment }}
-{% endif %}{% if c.one_line() %}  typedef enum {{ c.ty }} { {{- c.name }} = {{ c.value -}} } {{ c.name|lower }}_e;
-{% else %}  typedef enum {{ c.ty }} {
-    {{ c.name }} = {{ c.value }}
-  } {{ c.name|lower }}_e;
+{% endif %}{% if c.one_line() %}  localparam {{ c.ty }} {{ c.name }} = {{ c.value }};
+{% else %}  localparam {{ c.ty }} {{ c.name }} =
+      {{ c.value }};
 {% endif %}{% endfor %}endpackage

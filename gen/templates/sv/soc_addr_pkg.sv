@@ -29,14 +29,13 @@ package {{ pkg }};
   localparam int unsigned LOCAL_W = {{ f.local_w }};
 
   // ---------------------------------------------------------------- die-map parameters
-  // Each is the single value of its own enum type: Verilator -Wall reports every package
-  // localparam a module that uses the package does not read (UNUSEDPARAM), but not unused enum
-  // values. Use them like localparams: {{ pkg }}::P_NAME.
+  // Use them qualified: {{ pkg }}::P_NAME. A module reads only a few of the package's
+  // constants; rtl/lint.vlt says why Verilator's UNUSEDPARAM is waived for generated packages.
 {% for p in f.params %}
 {%- for l in p.description %}
   // {{ l }}
 {%- endfor %}
-  typedef enum {{ p.ty }} { {{- p.name }} = {{ p.value -}} } {{ p.name|lower }}_e;
+  localparam {{ p.ty }} {{ p.name }} = {{ p.value }};
 {%- endfor %}
 
   // ---------------------------------------------------------------- fields
@@ -68,8 +67,7 @@ package {{ pkg }};
   endfunction
 {% endfor %}
   // ---------------------------------------------------------------- die-local map
-  // Aperture index (aperture_o of the decoder; a one-value enum like the parameters above),
-  // base, size, instance count and stride.
+  // Aperture index (aperture_o of the decoder), base, size, instance count and stride.
   // Instance i of an aperture covers [BASE + i*STRIDE, BASE + i*STRIDE + SIZE). Sizes are powers
   // of two and every instance base is a multiple of the size (the loader checks), so an instance
   // matches when the address bits above the size equal its base's.
@@ -79,7 +77,7 @@ package {{ pkg }};
   localparam int unsigned OFF_W = {{ f.off_w }};
 {% for a in f.apertures %}
   // {{ a.name }}: {{ a.description }}
-  typedef enum logic [AP_W-1:0] { {{- a.index_param() }} = {{ a.index_lit -}} } {{ a.index_param()|lower }}_e;
+  localparam logic [AP_W-1:0] {{ a.index_param() }} = {{ a.index_lit }};
   localparam logic [LOCAL_W-1:0] AP_{{ a.name_uc }}_BASE = {{ a.base }};
   localparam logic [LOCAL_W-1:0] AP_{{ a.name_uc }}_SIZE = {{ a.size }};
   localparam int unsigned AP_{{ a.name_uc }}_COUNT = {{ a.count }};
@@ -147,7 +145,7 @@ package {{ pkg }};
   localparam int unsigned ROUTE_W = {{ f.route_w }};
 {%- for r in f.routes %}
   // {{ r.description }}
-  typedef enum logic [ROUTE_W-1:0] { {{- r.name }} = {{ r.code -}} } {{ r.name|lower }}_e;
+  localparam logic [ROUTE_W-1:0] {{ r.name }} = {{ r.code }};
 {%- endfor %}
 
 endpackage

@@ -1,0 +1,133 @@
+//! Compiling Verilator's C++ into static archives: the models and the runtime they share.
+
+use std::collections::hash_map::DefaultHasher;
+use std::fs;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use crate::cache::{prune_cache, touch};
+use crate::verilate::{mk_list, verilator_version};
+use crate::PACKAGE_TOPS;
+
+/// Flags of Verilator's own makefile (`CFG_CXXFLAGS_NO_UNUSED` and the model defines).
+pub const CXX_FLAGS: &[&str] = &[
+    "-std=gnu++17",
+    "-faligned-new",
+    "-fcf-protection=none",
+    "-Wno-bool-operation",
+    "-Wno-sign-compare",
+    "-Wno-uninitialized",
+    "-Wno-unused-but-set-variable",
+    "-Wno-unused-parameter",
+    "-Wno-unused-variable",
+    "-Wno-shadow",
+];
+pub const DEFINES: &[(&str, &str)] = &[
+    ("VM_COVERAGE", "0"),
+    ("VM_SC", "0"),
+    ("VM_TRACE", "1"),
+    ("VM_TRACE_FST", "1"),
+    ("VM_TRACE_VCD", "0"),
+];
+/// Runtime sources the models need (`VM_GLOBAL_FAST` of an FST-traced model, and the DPI
+/// support of the simulation hooks).
+const RUNTIME: &[&str] = &[
+    "verilated.cpp",
+    "verilated_dpi.cpp",
+    "verilated_threads.cpp",
+    "verilated_fst_c.cpp",
+];
+
+pub fn cxx_flags(b: &mut cc::Build) {
+    b.cpp(true).warnings(false);
+    for f in CXX_FLAGS {
+        b.flag_if_supported(f);
+    }
+    for (k, v) in DEFINES {
+        b.define(k, *v);
+    }
+}
+
+/// Compiles one model into `lib<lib>.a` in `out`. A small model is one translation unit at -O2.
+/// A package top is one unit per model file, built in parallel: the evaluation code at -O2, the
+/// construction and trace code (run once, or only when tracing) at -O0, which halves the build.
+pub fn compile_model(name: &str, mdir: &Path, vinc: &Path, out: &Path, lib: &str) {
+    let mk_path = mdir.join(format!("V{name}_classes.mk"));
+    let mk = fs::read_to_string(&mk_path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", mk_path.display()));
+    let mut files = Vec::new();
+    for var in [
+        "VM_CLASSES_FAST",
+        "VM_CLASSES_SLOW",
+        "VM_SUPPORT_FAST",
+        "VM_SUPPORT_SLOW",
+    ] {
+        files.extend(mk_list(&mk, var).into_iter().map(|f| format!("{f}.cpp")));
+    }
+    let build = |files: &[PathBuf], opt: u32| {
+        let mut b = cc::Build::new();
+        b.files(files)
+            .include(mdir)
+            .include(vinc)
+            .include(vinc.join("vltstd"))
+            .opt_level(opt)
+            .debug(false)
+            .cargo_metadata(false)
+            .out_dir(out);
+        cxx_flags(&mut b);
+        b
+    };
+    if PACKAGE_TOPS.contains(&name) {
+        let (slow, fast): (Vec<PathBuf>, Vec<PathBuf>) =
+            files.iter().map(|f| mdir.join(f)).partition(|f| {
+                let f = f.to_string_lossy();
+                f.contains("Slow") || f.contains("Trace")
+            });
+        let objects = build(&slow, 0).compile_intermediates();
+        build(&fast, 2).objects(objects).compile(lib);
+    } else {
+        let unit: String = files
+            .iter()
+            .map(|f| format!("#include \"{f}\"\n"))
+            .collect();
+        let unit_path = mdir.join("xdie_unit.cpp");
+        fs::write(&unit_path, unit).expect("write model unit");
+        build(&[unit_path], 2).compile(lib);
+    }
+}
+
+/// The Verilator runtime every model links, cached like the models.
+pub const RUNTIME_LIB: &str = "xdie_verilated";
+
+pub fn compile_runtime(vinc: &Path, cache: &Path) -> PathBuf {
+    let mut h = DefaultHasher::new();
+    verilator_version().hash(&mut h);
+    CXX_FLAGS.hash(&mut h);
+    DEFINES.hash(&mut h);
+    RUNTIME.hash(&mut h);
+    let entry = format!("verilated-{:016x}", h.finish());
+    let dir = cache.join(&entry);
+    if dir.join("complete").exists() {
+        touch(&dir);
+        return dir;
+    }
+    let tmp = cache.join(format!("{entry}.partial"));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).expect("create runtime dir");
+    let mut b = cc::Build::new();
+    for f in RUNTIME {
+        b.file(vinc.join(f));
+    }
+    b.include(vinc)
+        .include(vinc.join("vltstd"))
+        .opt_level(2)
+        .cargo_metadata(false)
+        .out_dir(&tmp);
+    cxx_flags(&mut b);
+    b.compile(RUNTIME_LIB);
+    fs::write(tmp.join("complete"), "").expect("mark cache entry");
+    prune_cache(cache, "verilated", &entry);
+    let _ = fs::remove_dir_all(&dir);
+    fs::rename(&tmp, &dir).expect("publish cache entry");
+    dir
+}
