@@ -27,7 +27,8 @@ pub struct SimArgs {
     /// Directory of the CSR descriptions.
     #[arg(long, default_value = "csrs")]
     csrs: PathBuf,
-    /// Run the golden model only.
+    /// Run the golden model only (needed when --csrs names CSRs other than the ones the RTL
+    /// models were built from).
     #[arg(long)]
     model_only: bool,
 }
@@ -59,6 +60,12 @@ pub fn run(a: &SimArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !a.model_only {
+        if let Err(msg) = same_rtl(&csrs, &a.csrs) {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    }
     let sc = match Scenario::load(&a.scenario) {
         Ok(s) => s,
         Err(e) => {
@@ -90,6 +97,37 @@ pub fn run(a: &SimArgs) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// The RTL side runs the models compiled into the testbench, so it may only run when `csrs`
+/// (loaded from `dir`) generates exactly the RTL those models were built from; the testbench
+/// then reads `csrs` too, not the repository's csrs/.
+#[cfg(feature = "sim")]
+fn same_rtl(csrs: &xdie_csr::Csrs, dir: &Path) -> Result<(), String> {
+    let files = xdie_gen::emit::render_all(csrs)
+        .map_err(|e| format!("cannot render the RTL of {}: {e}", dir.display()))?;
+    let differ = xdie_tb::rtl_fingerprint::differing(
+        files
+            .iter()
+            .map(|f| (f.path.as_path(), f.contents.as_str())),
+    );
+    if let Some(first) = differ.first() {
+        let d = dir.display();
+        return Err(format!(
+            "the RTL model was built from other CSRs than {d} ({} generated RTL file(s) differ, \
+             first {}): regenerate rtl/ from {d} (`xdie gen --csrs {d}`) and rebuild, or pass \
+             --model-only",
+            differ.len(),
+            first.display()
+        ));
+    }
+    xdie_tb::regmodel::use_csrs(csrs.clone())
+}
+
+#[cfg(not(feature = "sim"))]
+fn same_rtl(_: &xdie_csr::Csrs, _: &Path) -> Result<(), String> {
+    // Without the testbench there is no RTL side to disagree.
+    Ok(())
 }
 
 #[cfg(feature = "sim")]

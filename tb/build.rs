@@ -15,6 +15,8 @@ mod cache;
 mod compile;
 #[path = "build/filelist.rs"]
 mod filelist;
+#[path = "build/fingerprint.rs"]
+mod fingerprint;
 #[path = "build/glue.rs"]
 mod glue;
 #[path = "build/verilate.rs"]
@@ -77,6 +79,7 @@ fn main() {
     for s in &sources {
         println!("cargo:rerun-if-changed={}", s.display());
     }
+    fingerprint::write_fingerprint(&repo, &[&[filelist.clone()], &sources[..]].concat(), &out);
     let names: Vec<String> = sources
         .iter()
         .flat_map(|s| {

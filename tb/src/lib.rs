@@ -19,6 +19,7 @@ pub mod lookup;
 pub mod package;
 pub mod regmodel;
 pub mod rng;
+pub mod rtl_fingerprint;
 pub mod scoreboard;
 pub mod sim;
 

@@ -16,9 +16,19 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use xdie_csr::{Access, Block, BlockKind, Csrs};
 
-/// The CSR model of this repository, loaded once per process.
+/// The CSR model the testbench reads: the repository's csrs/, or what `use_csrs` installed.
+static CSRS: OnceLock<Csrs> = OnceLock::new();
+
+/// Make the testbench read `c` instead of the repository's csrs/: a command that simulates
+/// other CSRs (whose RTL it checked is the one compiled in) calls this before it simulates.
+/// Fails when the testbench has already read its CSRs.
+pub fn use_csrs(c: Csrs) -> Result<(), String> {
+    CSRS.set(c)
+        .map_err(|_| "the testbench has already read its CSRs".to_string())
+}
+
+/// The CSR model of this repository (or the one `use_csrs` installed), loaded once per process.
 pub fn csrs() -> &'static Csrs {
-    static CSRS: OnceLock<Csrs> = OnceLock::new();
     CSRS.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../csrs");
         xdie_csr::load(&dir).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
