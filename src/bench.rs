@@ -68,11 +68,8 @@ pub fn run(cmd: &BenchCmd) -> ExitCode {
 }
 
 fn copy(a: &CopyArgs) -> ExitCode {
-    let engines = xdie_tb::regmodel::csrs().map.param("SDMA_ENGINES");
-    if let Some(&bad) = a
-        .engines
-        .iter()
-        .find(|&&e| e == 0 || engines.is_some_and(|n| e > n))
+    let engines = xdie_tb::regmodel::views().params.sdma_engines;
+    if let Some(&bad) = a.engines.iter().find(|&&e| e == 0 || e > engines)
     {
         eprintln!("error: engine count {bad} is not between 1 and the die's engines");
         return ExitCode::from(2);

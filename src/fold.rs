@@ -71,17 +71,14 @@ pub fn run(a: &FoldArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    let (fold_name, args) = match (a.neighbor, a.chip_id) {
-        (true, None) => ("fold_neighbor", vec![local, die]),
-        (false, Some(chip)) => ("fold_chip_id", vec![local, die, chip]),
+    let folds = &csrs.views.soc;
+    let (fold, args) = match (a.neighbor, a.chip_id) {
+        (true, None) => (&folds.fold_neighbor, vec![local, die]),
+        (false, Some(chip)) => (&folds.fold_chip_id, vec![local, die, chip]),
         _ => {
             eprintln!("error: give exactly one of --neighbor and --chip-id HEX");
             return ExitCode::from(2);
         }
-    };
-    let Some(fold) = soc.fold(fold_name) else {
-        eprintln!("error: csrs/ defines no fold named `{fold_name}`");
-        return ExitCode::from(2);
     };
     // Refuse arguments that do not fit their fields instead of silently truncating them.
     for (arg, value) in fold.args.iter().zip(&args) {

@@ -85,7 +85,7 @@ pub fn run(a: &SimArgs) -> ExitCode {
     } else {
         rtl(&sc, &model, a.seed, a.trace.as_deref())
     };
-    let peak = csrs.map.param("DATA_BYTES").unwrap_or(0);
+    let peak = csrs.views.params.data_bytes;
     let report = Report::new(&sc, &model, rtl, peak, a.seed);
     if a.json {
         println!("{}", report.json());

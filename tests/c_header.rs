@@ -88,8 +88,9 @@ fn expected(csrs: &Csrs, inputs: &[[u64; 3]]) -> String {
             "chip_id" => input[2],
             other => panic!("fold argument `{other}` is not one fold_check reads"),
         };
-        for fold_name in ["fold_neighbor", "fold_chip_id"] {
-            let fold = soc.fold(fold_name).expect("fold in csrs");
+        let folds = &csrs.views.soc;
+        for fold in [&folds.fold_neighbor, &folds.fold_chip_id] {
+            let fold_name = &fold.name;
             let args: Vec<u64> = fold.args.iter().map(|a| by_name(a)).collect();
             let a = soc.apply_fold(fold, &args);
             s.push_str(&format!("{fold_name} {a:#x}\n"));

@@ -240,8 +240,7 @@ fn reset_too_wide() {
     let (_s, csrs) = csrs_copy("reset");
     let width = {
         let c = xdie_csr::load(&csrs).unwrap();
-        let r = c.block("sdma_bcast").unwrap().reg_by_role("queue").unwrap();
-        r.field_by_role("queue").unwrap().width
+        c.views.bcast.queue.width
     };
     let f = csrs.join("blocks/sdma_bcast.json");
     let line = edit_after(
@@ -320,11 +319,34 @@ fn bad_reference_missing_block_and_role() {
         "block `sdma_bcast` has no file",
     );
 
-    // A block lacks a role its template needs: reported at the register list of the bundle
-    // that should hold it.
-    let (_s, csrs) = csrs_copy("ref-role");
+    // A role spelled wrong: reported at the register's Role key.
+    let (_s, csrs) = csrs_copy("ref-role-name");
+    let remap = xdie_csr::load(&csrs).unwrap().views.remap;
+    let k = remap
+        .window
+        .registers
+        .iter()
+        .position(|r| r.name == remap.soc_hi.name)
+        .unwrap();
     let f = csrs.join("blocks/remap_windows.json");
     edit(&f, "\"Role\": \"soc_hi\"", "\"Role\": \"soc_high\"");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let line = line_at(&text, text.find("\"Role\": \"soc_high\"").unwrap());
+    let e = load_err(&csrs);
+    expect(
+        &e,
+        ErrorKind::BadReference,
+        "remap_windows.json",
+        &format!("Bundles[0].Registers[{k}].Role"),
+        Some(line),
+        "unknown register role `soc_high`",
+    );
+
+    // A block lacks a role its template needs (the register has a role of another block kind):
+    // reported at the register list of the bundle that should hold it.
+    let (_s, csrs) = csrs_copy("ref-role");
+    let f = csrs.join("blocks/remap_windows.json");
+    edit(&f, "\"Role\": \"soc_hi\"", "\"Role\": \"tail_inc\"");
     let text = std::fs::read_to_string(&f).unwrap();
     let bundle = text.find("\"Role\": \"window\"").unwrap();
     let line = line_at(

@@ -68,7 +68,7 @@ fn check_detects_a_csr_edit_and_gen_follows_it() {
 
     // Move the remap-window aperture to the next free slot of its own size.
     let before = model(&csrs);
-    let old = before.map.aperture("XT_WINDOW").expect("XT_WINDOW");
+    let old = &before.views.apertures.xt_window;
     let new_base = old.base + old.size;
     edit(
         &csrs.join("address_map.yaml"),
@@ -76,8 +76,7 @@ fn check_detects_a_csr_edit_and_gen_follows_it() {
         &format!("base: {new_base:#x}"),
     );
     // Halve the semaphore array: every semaphore window together.
-    let evt = before.block("evt_sem").expect("evt_sem");
-    let sems = evt.bundle_by_role("sem_read").expect("sem_read").count;
+    let sems = before.views.sem_count();
     let text = std::fs::read_to_string(csrs.join("blocks/evt_sem.json")).unwrap();
     let mut edited = String::new();
     for l in text.lines() {
@@ -93,13 +92,8 @@ fn check_detects_a_csr_edit_and_gen_follows_it() {
     }
     std::fs::write(csrs.join("blocks/evt_sem.json"), edited).unwrap();
     let after = model(&csrs);
-    assert_eq!(after.map.aperture("XT_WINDOW").unwrap().base, new_base);
-    let sem_read = after
-        .block("evt_sem")
-        .unwrap()
-        .bundle_by_role("sem_read")
-        .unwrap();
-    assert_eq!(sem_read.count, sems / 2);
+    assert_eq!(after.views.apertures.xt_window.base, new_base);
+    assert_eq!(after.views.sem_count(), sems / 2);
 
     let o = run(xdie()
         .args(["gen", "--check", "--csrs"])
@@ -171,8 +165,8 @@ const EX_CHIP: u64 = 0x12;
 #[test]
 fn fold_neighbor_matches_model_and_seed() {
     let c = model(&repo().join("csrs"));
-    let fold = c.soc.fold("fold_neighbor").expect("fold_neighbor");
-    let expect = c.soc.apply_fold(fold, &[EX_LOCAL, EX_DIE]);
+    let soc = &c.views.soc;
+    let expect = soc.fold_neighbor(EX_LOCAL, EX_DIE);
     let out = fold_cli(&[
         "--local",
         &format!("{EX_LOCAL:#x}"),
@@ -183,21 +177,20 @@ fn fold_neighbor_matches_model_and_seed() {
     assert_eq!(last_line(&out), format!("{expect:#x}"), "{out}");
     // The seed's published result, and the bits it names.
     assert_eq!(last_line(&out), "0x58800000100000");
-    let n = c.soc.view("neighbor").unwrap();
-    let bit = |f: &str| n.field(f).unwrap().lsb;
+    let n = &soc.neighbor;
     let bits = (1u64 << EX_LOCAL.trailing_zeros())
-        | 1 << bit("DIE")
-        | 1 << bit("EXIT_DIE")
-        | 1 << bit("NEIGHBOR_ROUTE")
-        | 1 << bit("ID_VALID");
+        | 1 << n.die.lsb
+        | 1 << n.exit_die.lsb
+        | 1 << n.neighbor_route.lsb
+        | 1 << n.id_valid.lsb;
     assert_eq!(expect, bits);
 }
 
 #[test]
 fn fold_chip_id_matches_model() {
     let c = model(&repo().join("csrs"));
-    let fold = c.soc.fold("fold_chip_id").expect("fold_chip_id");
-    let expect = c.soc.apply_fold(fold, &[EX_LOCAL, EX_DIE, EX_CHIP]);
+    let soc = &c.views.soc;
+    let expect = soc.fold_chip_id(EX_LOCAL, EX_DIE, EX_CHIP);
     let out = fold_cli(&[
         "--local",
         &format!("{EX_LOCAL:#x}"),
@@ -207,14 +200,14 @@ fn fold_chip_id_matches_model() {
         &format!("{EX_CHIP:#x}"),
     ]);
     assert_eq!(last_line(&out), format!("{expect:#x}"), "{out}");
-    let l = c.soc.view("local").unwrap();
-    let get = |f: &str| l.field(f).unwrap().get(expect as u128) as u64;
+    let l = &soc.local;
+    let get = |f: &xdie_csr::BitField| f.get(expect as u128) as u64;
     assert_eq!(
         (
-            get("LOCAL"),
-            get("DIE"),
-            get("CAYMAN_ID"),
-            get("CAYMAN_ID_VALID")
+            get(&l.local),
+            get(&l.die),
+            get(&l.cayman_id),
+            get(&l.cayman_id_valid)
         ),
         (EX_LOCAL, EX_DIE, EX_CHIP, 1)
     );
@@ -223,8 +216,7 @@ fn fold_chip_id_matches_model() {
 #[test]
 fn fold_decode_prints_every_field_of_both_views() {
     let c = model(&repo().join("csrs"));
-    let fold = c.soc.fold("fold_neighbor").expect("fold_neighbor");
-    let addr = c.soc.apply_fold(fold, &[EX_LOCAL, EX_DIE]);
+    let addr = c.views.soc.fold_neighbor(EX_LOCAL, EX_DIE);
     let out = fold_cli(&["--decode", &format!("{addr:#x}")]);
     for v in &c.soc.views {
         assert!(out.contains(&format!("{} view", v.name)), "{out}");
@@ -244,7 +236,7 @@ fn fold_decode_prints_every_field_of_both_views() {
 #[test]
 fn fold_refuses_bad_arguments() {
     let c = model(&repo().join("csrs"));
-    let die = c.soc.field("neighbor", "DIE").expect("DIE");
+    let die = &c.views.soc.neighbor.die;
     let o = run(xdie()
         .arg("fold")
         .arg("--csrs")

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use xdie_gen::emit::sv_soc::{PKG, ROUTES};
-use xdie_csr::{Csrs, SocAddress};
+use xdie_csr::Csrs;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -20,16 +20,12 @@ fn route_code(name: &str) -> u64 {
     ROUTES.iter().position(|(n, _)| *n == name).expect("route") as u64
 }
 
-fn field(soc: &SocAddress, view: &str, name: &str) -> xdie_csr::BitField {
-    soc.field(view, name).expect("field").clone()
-}
-
 /// The decoder's rule, from the model: (route, aperture, instance, offset).
 fn reference(csrs: &Csrs, addr: u64, my_die: u64, my_chip: u64) -> [u64; 4] {
-    let soc = &csrs.soc;
+    let (l, n) = (&csrs.views.soc.local, &csrs.views.soc.neighbor);
     let a = addr as u128;
-    let get = |v: &str, f: &str| field(soc, v, f).get(a) as u64;
-    let local = get("local", "LOCAL");
+    let get = |f: &xdie_csr::BitField| f.get(a) as u64;
+    let local = get(&l.local);
     let mut hit = None;
     for (i, ap) in csrs.map.apertures.iter().enumerate() {
         for n in 0..ap.count {
@@ -41,18 +37,18 @@ fn reference(csrs: &Csrs, addr: u64, my_die: u64, my_chip: u64) -> [u64; 4] {
     }
     let arrived = if hit.is_some() { "LOCAL" } else { "DECERR" };
     let die_route = |die: u64| if die != my_die { "PEER_DIE" } else { arrived };
-    let route = if get("local", "CAYMAN_ID_VALID") != 0 {
-        if get("neighbor", "NEIGHBOR_ROUTE") != 0 {
-            die_route(get("neighbor", "DIE"))
-        } else if get("local", "CAYMAN_ID") != my_chip {
+    let route = if get(&l.cayman_id_valid) != 0 {
+        if get(&n.neighbor_route) != 0 {
+            die_route(get(&n.die))
+        } else if get(&l.cayman_id) != my_chip {
             "REMOTE_PKG"
         } else {
-            die_route(get("local", "DIE"))
+            die_route(get(&l.die))
         }
-    } else if get("local", "CAYMAN_ID") != 0 {
+    } else if get(&l.cayman_id) != 0 {
         "DECERR"
     } else {
-        die_route(get("local", "DIE"))
+        die_route(get(&l.die))
     };
     let [ap, inst, off] = hit.unwrap_or([0, 0, 0]);
     [route_code(route), ap, inst, off]
@@ -82,10 +78,8 @@ struct Case {
 }
 
 fn cases(csrs: &Csrs) -> Vec<Case> {
-    let soc = &csrs.soc;
-    let neighbor = soc.fold("fold_neighbor").expect("fold_neighbor");
-    let chip = soc.fold("fold_chip_id").expect("fold_chip_id");
-    let chip_f = field(soc, "local", "CAYMAN_ID");
+    let soc = &csrs.views.soc;
+    let chip_f = soc.local.cayman_id.clone();
     let my_chip = 1u64;
     let other_chip = chip_f.value_mask() as u64 & 0x5;
     // Every chip-id bit set: includes the bit the neighbor view reads as NEIGHBOR_ROUTE.
@@ -94,15 +88,15 @@ fn cases(csrs: &Csrs) -> Vec<Case> {
     for local in local_addresses(csrs) {
         for my_die in 0..2u64 {
             for die in 0..2u64 {
-                let plain = field(soc, "local", "DIE").set(local as u128, die as u128) as u64;
+                let plain = soc.local.die.set(local as u128, die as u128) as u64;
                 let stray = chip_f.set(plain as u128, other_chip as u128) as u64;
                 let routed = [
                     plain,
                     stray,
-                    soc.apply_fold(neighbor, &[local, die]),
-                    soc.apply_fold(chip, &[local, die, my_chip]),
-                    soc.apply_fold(chip, &[local, die, other_chip]),
-                    soc.apply_fold(chip, &[local, die, all_ones_chip]),
+                    soc.fold_neighbor(local, die),
+                    soc.fold_chip_id(local, die, my_chip),
+                    soc.fold_chip_id(local, die, other_chip),
+                    soc.fold_chip_id(local, die, all_ones_chip),
                 ];
                 out.extend(routed.into_iter().map(|addr| Case {
                     addr,
@@ -232,11 +226,7 @@ fn sv_package_and_decoder_match_model() {
         .output()
         .expect("run tb");
     let text = String::from_utf8_lossy(&run.stdout);
-    let soc = &csrs.soc;
-    let (nf, cf) = (
-        soc.fold("fold_neighbor").expect("fold"),
-        soc.fold("fold_chip_id").expect("fold"),
-    );
+    let soc = &csrs.views.soc;
     let mut fi = folds.iter();
     let mut ci = cases.iter();
     let (mut nfold, mut ndec) = (0, 0);
@@ -247,12 +237,12 @@ fn sv_package_and_decoder_match_model() {
                 let [d, p, c] = *fi.next().expect("fold line");
                 assert_eq!(
                     hex(w[1]),
-                    soc.apply_fold(nf, &[d, p]),
+                    soc.fold_neighbor(d, p),
                     "fold_neighbor {line}"
                 );
                 assert_eq!(
                     hex(w[2]),
-                    soc.apply_fold(cf, &[d, p, c]),
+                    soc.fold_chip_id(d, p, c),
                     "fold_chip_id {line}"
                 );
                 nfold += 1;

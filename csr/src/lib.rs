@@ -3,11 +3,17 @@
 //! sees the raw files or looks anything up by name.
 
 pub mod error;
+pub mod layouts;
 pub mod load;
 pub mod locate;
 pub mod model;
 mod raw;
+pub mod roles;
+pub mod views;
 
 pub use error::{Error, ErrorKind, Location, Result};
+pub use layouts::*;
 pub use load::load;
 pub use model::*;
+pub use roles::{ApertureId, BundleRole, FieldRole, RegRole};
+pub use views::*;

@@ -24,6 +24,7 @@ mod cross_refs;
 mod descriptors;
 mod evt_sem;
 mod ext_inst;
+mod layouts;
 mod map;
 mod profiles;
 mod read;
@@ -32,9 +33,6 @@ mod roles;
 mod sdma_bcast;
 mod soc;
 mod udma;
-
-pub use cross_refs::{REQUIRED_APERTURES, REQUIRED_PARAMS};
-pub use soc::REQUIRED_SOC_FIELDS;
 
 /// One input file, kept with its line index so that checks made after parsing can say where.
 struct Source {
@@ -61,7 +59,8 @@ impl Source {
 pub fn load(dir: &Path) -> Result<Csrs> {
     let mut sources = Vec::new();
     let (soc_src, soc_raw): (_, raw::SocFile) = read::read(dir, "soc_address", &mut sources)?;
-    let soc = soc::build_soc(&soc_src, soc_raw)?;
+    let soc_layout = soc::build_soc(&soc_src, soc_raw)?;
+    let soc = soc_layout.address.clone();
 
     let (map_src, map_raw): (_, raw::MapFile) = read::read(dir, "address_map", &mut sources)?;
     let (blocks, block_index) = block::read_blocks(dir, &map_src, &map_raw, &mut sources)?;
@@ -74,6 +73,17 @@ pub fn load(dir: &Path) -> Result<Csrs> {
     let (prof_src, prof_raw): (_, raw::ProfileFile) = read::read(dir, "profiles", &mut sources)?;
     let (profiles, default_profile) = profiles::build_profiles(&prof_src, prof_raw)?;
 
+    let views = cross_refs::resolve_views(cross_refs::Loaded {
+        map: &map,
+        blocks: &blocks,
+        descriptors: &descriptors,
+        ring: &ring,
+        words: &words,
+        soc: soc_layout,
+        map_src: &map_src,
+        desc_src: &desc_src,
+        word_src: &word_src,
+    })?;
     let csrs = Csrs {
         soc,
         map,
@@ -84,8 +94,8 @@ pub fn load(dir: &Path) -> Result<Csrs> {
         profiles,
         default_profile,
         sources,
+        views,
     };
-    cross_refs::check_cross_references(&csrs, &map_src, &desc_src, &word_src)?;
     udma::check_ring_ids(&csrs)?;
     Ok(csrs)
 }

@@ -2,6 +2,9 @@
 //! them sees the raw files. Constructed only by `load`, so its invariants (no overlaps, fields
 //! inside their registers, resets that fit, unique names, required roles present) always hold.
 
+use crate::layouts::{BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, UdmaLayout};
+use crate::roles::{BundleRole, FieldRole, RegRole};
+use crate::views::Views;
 use std::path::PathBuf;
 
 /// A field of a fixed-width word: the SoC address, a descriptor.
@@ -53,7 +56,7 @@ pub struct View {
 }
 
 impl View {
-    pub fn field(&self, name: &str) -> Option<&BitField> {
+    pub(crate) fn field(&self, name: &str) -> Option<&BitField> {
         self.fields.iter().find(|f| f.name == name)
     }
 }
@@ -80,15 +83,15 @@ pub enum FoldSource {
 }
 
 impl SocAddress {
-    pub fn view(&self, name: &str) -> Option<&View> {
+    pub(crate) fn view(&self, name: &str) -> Option<&View> {
         self.views.iter().find(|v| v.name == name)
     }
-    pub fn fold(&self, name: &str) -> Option<&Fold> {
+    pub(crate) fn fold(&self, name: &str) -> Option<&Fold> {
         self.folds.iter().find(|f| f.name == name)
     }
-    /// Field `field` of view `view`; both must exist (the loader checked every reference the
-    /// code makes through `require_soc_field`).
-    pub fn field(&self, view: &str, field: &str) -> Option<&BitField> {
+    /// Field `field` of view `view` (the loader resolves the fields the code uses into
+    /// `Views::soc`; everyone else reads those).
+    pub(crate) fn field(&self, view: &str, field: &str) -> Option<&BitField> {
         self.view(view)?.field(field)
     }
     /// Mask of all address bits.
@@ -164,10 +167,10 @@ pub struct DieMap {
 }
 
 impl DieMap {
-    pub fn param(&self, name: &str) -> Option<u64> {
+    pub(crate) fn param(&self, name: &str) -> Option<u64> {
         self.params.iter().find(|p| p.name == name).map(|p| p.value)
     }
-    pub fn aperture(&self, name: &str) -> Option<&Aperture> {
+    pub(crate) fn aperture(&self, name: &str) -> Option<&Aperture> {
         self.apertures.iter().find(|a| a.name == name)
     }
 }
@@ -222,7 +225,7 @@ pub struct Field {
     pub access: Access,
     pub reset: u64,
     pub description: String,
-    pub role: Option<String>,
+    pub role: Option<FieldRole>,
 }
 
 impl Field {
@@ -242,16 +245,13 @@ pub struct Register {
     /// Byte offset within the block (top-level registers) or within one bundle instance.
     pub offset: u64,
     pub description: String,
-    pub role: Option<String>,
+    pub role: Option<RegRole>,
     pub fields: Vec<Field>,
 }
 
 impl Register {
-    pub fn field_by_role(&self, role: &str) -> Option<&Field> {
-        self.fields.iter().find(|f| f.role.as_deref() == Some(role))
-    }
-    pub fn field(&self, name: &str) -> Option<&Field> {
-        self.fields.iter().find(|f| f.name == name)
+    pub fn field_by_role(&self, role: FieldRole) -> Option<&Field> {
+        self.fields.iter().find(|f| f.role == Some(role))
     }
     /// Reset value of the whole register.
     pub fn reset(&self) -> u32 {
@@ -279,7 +279,7 @@ impl Register {
 #[derive(Debug, Clone)]
 pub struct Bundle {
     pub name: String,
-    pub role: Option<String>,
+    pub role: Option<BundleRole>,
     pub offset: u64,
     pub count: u64,
     pub stride: u64,
@@ -287,10 +287,8 @@ pub struct Bundle {
 }
 
 impl Bundle {
-    pub fn reg_by_role(&self, role: &str) -> Option<&Register> {
-        self.registers
-            .iter()
-            .find(|r| r.role.as_deref() == Some(role))
+    pub fn reg_by_role(&self, role: RegRole) -> Option<&Register> {
+        self.registers.iter().find(|r| r.role == Some(role))
     }
     /// Offset, within the block, of register `reg` of instance `i`.
     pub fn reg_offset(&self, i: u64, reg: &Register) -> u64 {
@@ -298,7 +296,7 @@ impl Bundle {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
     M2s,
     S2m,
@@ -313,37 +311,25 @@ impl Side {
     }
 }
 
-/// Parameters of an EVT_SEM block that its registers do not carry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EvtSemParams {
-    /// Hardware increment ports (DMA semaphore writes arriving beside the bus).
-    pub hw_inc_ports: u32,
-    /// Width of the sequencer port's subop code.
-    pub seq_subop_bits: u32,
-    /// Sequencer subop: wait until sem >= val, then subtract val atomically.
-    pub seq_subop_wait_ge_dec: u64,
-    /// Sequencer subop: add val.
-    pub seq_subop_inc: u64,
-}
-
-/// What a block does beyond plain registers; selects its template.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a block does beyond plain registers; selects its template. Each kind carries its
+/// typed layout: the registers and fields its behaviour is tied to, resolved by role at load.
+#[derive(Debug, Clone)]
 pub enum BlockKind {
-    EvtSem(EvtSemParams),
-    UdmaQueueGroup { side: Side },
-    SdmaBcast,
-    Iatu,
-    RemapWindows,
+    EvtSem(EvtSemLayout),
+    UdmaQueueGroup(UdmaLayout),
+    SdmaBcast(BcastLayout),
+    Iatu(IatuLayout),
+    RemapWindows(RemapLayout),
 }
 
 impl BlockKind {
     pub fn as_str(&self) -> &'static str {
         match self {
             BlockKind::EvtSem(_) => "evt_sem",
-            BlockKind::UdmaQueueGroup { .. } => "udma_queue_group",
-            BlockKind::SdmaBcast => "sdma_bcast",
-            BlockKind::Iatu => "iatu",
-            BlockKind::RemapWindows => "remap_windows",
+            BlockKind::UdmaQueueGroup(_) => "udma_queue_group",
+            BlockKind::SdmaBcast(_) => "sdma_bcast",
+            BlockKind::Iatu(_) => "iatu",
+            BlockKind::RemapWindows(_) => "remap_windows",
         }
     }
 }
@@ -361,15 +347,41 @@ pub struct Block {
 }
 
 impl Block {
-    pub fn bundle_by_role(&self, role: &str) -> Option<&Bundle> {
-        self.bundles
-            .iter()
-            .find(|b| b.role.as_deref() == Some(role))
+    pub fn bundle_by_role(&self, role: BundleRole) -> Option<&Bundle> {
+        self.bundles.iter().find(|b| b.role == Some(role))
     }
-    pub fn reg_by_role(&self, role: &str) -> Option<&Register> {
-        self.registers
-            .iter()
-            .find(|r| r.role.as_deref() == Some(role))
+    pub fn reg_by_role(&self, role: RegRole) -> Option<&Register> {
+        self.registers.iter().find(|r| r.role == Some(role))
+    }
+    pub fn evt_sem(&self) -> Option<&EvtSemLayout> {
+        match &self.kind {
+            BlockKind::EvtSem(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn udma(&self) -> Option<&UdmaLayout> {
+        match &self.kind {
+            BlockKind::UdmaQueueGroup(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn bcast(&self) -> Option<&BcastLayout> {
+        match &self.kind {
+            BlockKind::SdmaBcast(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn iatu(&self) -> Option<&IatuLayout> {
+        match &self.kind {
+            BlockKind::Iatu(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn remap(&self) -> Option<&RemapLayout> {
+        match &self.kind {
+            BlockKind::RemapWindows(l) => Some(l),
+            _ => None,
+        }
     }
     /// Address bits the block decodes (log2 of its size, rounded up).
     pub fn addr_bits(&self) -> u32 {
@@ -387,7 +399,7 @@ pub struct DescFormat {
 }
 
 impl DescFormat {
-    pub fn field(&self, name: &str) -> Option<&BitField> {
+    pub(crate) fn field(&self, name: &str) -> Option<&BitField> {
         self.fields.iter().find(|f| f.name == name)
     }
 }
@@ -412,7 +424,7 @@ pub struct ExtWord {
 }
 
 impl ExtWord {
-    pub fn field(&self, name: &str) -> Option<&WordField> {
+    pub(crate) fn field(&self, name: &str) -> Option<&WordField> {
         self.fields.iter().find(|f| f.name == name)
     }
 }
@@ -455,18 +467,12 @@ pub struct Csrs {
     pub default_profile: usize,
     /// Every file read, in reading order (for drift messages and docs).
     pub sources: Vec<PathBuf>,
+    /// The typed views every layer reads: die parameters, apertures, block layouts, descriptor
+    /// and word fields, SoC-address fields and folds, resolved and checked at load.
+    pub views: Views,
 }
 
 impl Csrs {
-    pub fn block(&self, name: &str) -> Option<&Block> {
-        self.blocks.iter().find(|b| b.name == name)
-    }
-    pub fn descriptor(&self, name: &str) -> Option<&DescFormat> {
-        self.descriptors.iter().find(|d| d.name == name)
-    }
-    pub fn word(&self, name: &str) -> Option<&ExtWord> {
-        self.words.iter().find(|w| w.name == name)
-    }
     pub fn profile(&self) -> &Profile {
         &self.profiles[self.default_profile]
     }

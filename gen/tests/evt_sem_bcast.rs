@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use xdie_gen::emit::{render_all, OutFile};
-use xdie_csr::{load, BlockKind, Csrs, ErrorKind};
+use xdie_csr::{load, Csrs, ErrorKind, SemOp};
 
 fn csrs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs")
@@ -68,10 +68,10 @@ fn localparam(sv: &str, name: &str) -> String {
 
 fn check_evt_sem(csrs: &Csrs) {
     let files = render_all(csrs).expect("render");
-    let block = csrs.block("evt_sem").expect("evt_sem block");
-    let BlockKind::EvtSem(params) = &block.kind else {
-        panic!("evt_sem kind")
-    };
+    let block = csrs
+        .aperture_block(&csrs.views.apertures.evt_sem)
+        .expect("evt_sem block");
+    let params = &csrs.views.evt_sem.params;
     let pkg = file(&files, "rtl/gen/xdie_evt_sem_pkg.sv");
     for b in &block.bundles {
         let up = b.name.to_uppercase();
@@ -90,8 +90,8 @@ fn check_evt_sem(csrs: &Csrs) {
         );
     }
     let sv = file(&files, "rtl/gen/xdie_evt_sem.sv");
-    let sem = block.bundle_by_role("sem_read").expect("sem_read");
-    let evt = block.bundle_by_role("event").expect("event");
+    let sem = &csrs.views.evt_sem.window(SemOp::Read).bundle;
+    let evt = &csrs.views.evt_sem.events;
     assert_eq!(localparam(sv, "N_SEM"), sem.count.to_string());
     assert_eq!(localparam(sv, "N_EVT"), evt.count.to_string());
     assert_eq!(localparam(sv, "HW"), params.hw_inc_ports.to_string());
@@ -122,11 +122,7 @@ fn evt_sem_follows_a_reduced_semaphore_count() {
         v["Parameters"]["HwIncPorts"] = 3.into();
     });
     let csrs = load(&dir).expect("load reduced copy");
-    let sem = csrs
-        .block("evt_sem")
-        .and_then(|b| b.bundle_by_role("sem_read"))
-        .expect("sem_read");
-    assert_eq!(sem.count, 100);
+    assert_eq!(csrs.views.sem_count(), 100);
     check_evt_sem(&csrs);
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -162,13 +158,8 @@ fn equal_subop_codes_are_rejected() {
 fn bcast_ports_follow_the_mask_queue_and_inc_fields() {
     let csrs = load(&csrs_dir()).expect("load");
     let files = render_all(&csrs).expect("render");
-    let block = csrs.block("sdma_bcast").expect("sdma_bcast");
-    let width = |reg_role: &str, pick: &dyn Fn(&xdie_csr::Register) -> u32| {
-        pick(block.reg_by_role(reg_role).expect("role"))
-    };
-    let e = width("group", &|r| r.field_by_role("mask").expect("mask").width);
-    let q = width("queue", &|r| r.field_by_role("queue").expect("queue").width);
-    let v = width("m2s_inc", &|r| r.fields[0].width);
+    let l = &csrs.views.bcast;
+    let (e, q, v) = (l.mask.width, l.queue.width, l.inc.width);
     let sv = file(&files, "rtl/gen/xdie_sdma_bcast.sv");
     for (port, w) in [
         ("m2s_inc_valid_o", e),

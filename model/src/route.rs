@@ -29,26 +29,25 @@ pub fn reach(from: DieId, to: DieId) -> Reach {
 impl Layout {
     /// Bit of the chip id that coincides with the neighbor view's NEIGHBOR_ROUTE bit, if any.
     fn chip_route_bit(&self) -> Option<u32> {
-        let nr = self.f_neighbor_route.lsb;
-        let c = &self.f_chip;
+        let nr = self.soc.neighbor.neighbor_route.lsb;
+        let c = &self.soc.local.cayman_id;
         (nr >= c.lsb && nr <= c.msb()).then(|| nr - c.lsb)
     }
 
     /// The SoC address die `from` puts on the bus to reach die-local `local` of die `to`.
     pub fn fold_for(&self, from: DieId, to: DieId, local: u64) -> Result<u64> {
         Ok(match reach(from, to) {
-            Reach::SameDie => self.die_local(to.die, local),
-            Reach::Neighbor => self.soc.apply_fold(&self.fold_neighbor, &[local, to.die]),
+            Reach::SameDie => self.soc.soc_local(to.die, local),
+            Reach::Neighbor => self.soc.fold_neighbor(local, to.die),
             Reach::ChipId => {
                 if self
                     .chip_route_bit()
                     .is_some_and(|b| (to.chip >> b) & 1 == 1)
-                    || to.chip > self.f_chip.value_mask() as u64
+                    || to.chip > self.soc.local.cayman_id.value_mask() as u64
                 {
                     return Err(ModelError::UnroutableChipId { chip: to.chip });
                 }
-                self.soc
-                    .apply_fold(&self.fold_chip_id, &[local, to.die, to.chip])
+                self.soc.fold_chip_id(local, to.die, to.chip)
             }
         })
     }
@@ -61,18 +60,19 @@ impl Layout {
             addr,
             why: why.into(),
         };
-        if addr & !self.soc.mask() != 0 {
+        let view = &self.soc.local;
+        if addr & !self.soc.address.mask() != 0 {
             return Err(err("bits above the SoC address width"));
         }
-        let local = self.f_local.get(a) as u64;
-        let die = self.f_die.get(a) as u64;
-        let chip = if self.f_valid.get(a) == 1 {
-            if self.f_neighbor_route.get(a) == 1 {
+        let local = view.local.get(a) as u64;
+        let die = view.die.get(a) as u64;
+        let chip = if view.cayman_id_valid.get(a) == 1 {
+            if self.soc.neighbor.neighbor_route.get(a) == 1 {
                 from.chip
             } else {
-                self.f_chip.get(a) as u64
+                view.cayman_id.get(a) as u64
             }
-        } else if self.f_chip.get(a) != 0 {
+        } else if view.cayman_id.get(a) != 0 {
             return Err(err("routing bits set without the id-valid bit"));
         } else {
             from.chip

@@ -108,11 +108,11 @@ impl System {
     }
 
     pub fn with_config(csrs: &Csrs, topology: Topology, config: Config) -> Result<System> {
-        let layout = Layout::new(csrs)?;
+        let layout = Layout::new(csrs);
         if topology.chips.is_empty() {
             return Err(ModelError::Topology("no package".into()));
         }
-        let len_max = 1u64 << layout.m2s.ring_len_width.min(layout.s2m.ring_len_width);
+        let len_max = 1u64 << layout.m2s.layout.len.width.min(layout.s2m.layout.len.width);
         if config.ring_len == 0 || config.ring_len >= len_max {
             return Err(ModelError::Topology(format!(
                 "ring_len {} outside 1..{len_max}",
@@ -129,15 +129,15 @@ impl System {
             programs: BTreeMap::new(),
             events: Vec::new(),
         };
-        if sys.const_one_addr() + sys.layout.sem_bytes > sys.layout.hbm.end() {
+        if sys.const_one_addr() + sys.layout.evt_sem.sem_bytes() > sys.layout.apertures.hbm.end() {
             return Err(ModelError::Topology(
                 "rings and the constant do not fit in HBM".into(),
             ));
         }
         let one = sys.const_one_bytes();
-        for die in sys.topology.dies(sys.layout.dies_per_package) {
+        for die in sys.topology.dies(sys.layout.soc.dies_per_package()) {
             let mut st = DieState {
-                sems: vec![0; sys.layout.sem_count as usize],
+                sems: vec![0; sys.layout.sem_count() as usize],
                 ..DieState::default()
             };
             st.mem.write(sys.const_one_addr(), &one);
@@ -147,29 +147,29 @@ impl System {
     }
 
     fn ring_stride(&self) -> u64 {
-        let bytes = self.config.ring_len * self.layout.desc_bytes;
-        bytes.div_ceil(self.layout.ring_base_align) * self.layout.ring_base_align
+        let bytes = self.config.ring_len * self.layout.params.desc_bytes;
+        bytes.div_ceil(self.layout.ring.base_align) * self.layout.ring.base_align
     }
 
     /// Die-local base of the ring of (engine, side, queue), on every die: rings are packed
     /// from the HBM base, M2S and S2M of one engine side by side.
     pub fn ring_base(&self, engine: u32, side: Side, queue: u32) -> u64 {
         let idx =
-            (engine as u64 * 2 + side_idx(side) as u64) * self.layout.queues as u64 + queue as u64;
-        let base = self.layout.hbm.base.div_ceil(self.layout.ring_base_align)
-            * self.layout.ring_base_align;
+            (engine as u64 * 2 + side_idx(side) as u64) * self.layout.queues() + queue as u64;
+        let base = self.layout.apertures.hbm.base.div_ceil(self.layout.ring.base_align)
+            * self.layout.ring.base_align;
         base + idx * self.ring_stride()
     }
 
     /// Die-local address of the 4-byte constant 1 every semaphore descriptor copies (written
     /// into each die's HBM at reset; a driver stores it before the first leg).
     pub fn const_one_addr(&self) -> u64 {
-        self.ring_base(self.layout.engines, Side::M2s, 0)
+        self.ring_base(self.layout.engine_count(), Side::M2s, 0)
     }
 
     pub fn const_one_bytes(&self) -> Vec<u8> {
         let mut b = 1u64.to_le_bytes().to_vec();
-        b.resize(self.layout.sem_bytes as usize, 0);
+        b.resize(self.layout.evt_sem.sem_bytes() as usize, 0);
         b
     }
 

@@ -2,7 +2,7 @@
 //! decoded at the byte offsets `csrs/ext_inst.yaml` gives (little-endian integers).
 
 use crate::error::{ModelError, Result};
-use xdie_csr::{Csrs, ExtWord};
+use xdie_csr::{Csrs, ExtWord, WordField};
 
 /// rdma_desc_gen: build one side of a leg's rings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,19 +38,11 @@ pub struct StartWord {
     pub dst_addr: u64,
 }
 
-fn word<'a>(csrs: &'a Csrs, name: &str) -> Result<&'a ExtWord> {
-    csrs.word(name)
-        .ok_or_else(|| ModelError::Csrs(format!("ExtendedInst word {name}")))
-}
-
-fn put(w: &ExtWord, buf: &mut [u8], name: &str, value: u64) -> Result<()> {
-    let f = w
-        .field(name)
-        .ok_or_else(|| ModelError::Csrs(format!("{}: field {name}", w.name)))?;
+fn put(w: &ExtWord, f: &WordField, buf: &mut [u8], value: u64) -> Result<()> {
     if f.bytes < 8 && value >> (8 * f.bytes) != 0 {
         return Err(ModelError::FieldOverflow {
             word: w.name.clone(),
-            field: name.into(),
+            field: f.name.clone(),
             value,
             bytes: f.bytes,
         });
@@ -58,32 +50,29 @@ fn put(w: &ExtWord, buf: &mut [u8], name: &str, value: u64) -> Result<()> {
     let le = value.to_le_bytes();
     let (o, n) = (f.offset as usize, f.bytes as usize);
     buf.get_mut(o..o + n)
-        .ok_or_else(|| ModelError::Csrs(format!("{}: field {name} past the word", w.name)))?
+        .ok_or_else(|| ModelError::Csrs(format!("{}: field {} past the word", w.name, f.name)))?
         .copy_from_slice(&le[..n]);
     Ok(())
 }
 
-fn get(w: &ExtWord, buf: &[u8], name: &str) -> Result<u64> {
-    let f = w
-        .field(name)
-        .ok_or_else(|| ModelError::Csrs(format!("{}: field {name}", w.name)))?;
+fn get(w: &ExtWord, f: &WordField, buf: &[u8]) -> Result<u64> {
     let (o, n) = (f.offset as usize, f.bytes as usize);
     let bytes = buf
         .get(o..o + n)
-        .ok_or_else(|| ModelError::Csrs(format!("{}: field {name} past the word", w.name)))?;
+        .ok_or_else(|| ModelError::Csrs(format!("{}: field {} past the word", w.name, f.name)))?;
     Ok(bytes
         .iter()
         .rev()
         .fold(0u64, |acc, &b| (acc << 8) | b as u64))
 }
 
-fn new_buf(w: &ExtWord) -> Result<Vec<u8>> {
+fn new_buf(w: &ExtWord, sub_opcode: &WordField) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; w.bytes as usize];
-    put(w, &mut buf, "sub_opcode", w.sub_opcode as u64)?;
+    put(w, sub_opcode, &mut buf, w.sub_opcode as u64)?;
     Ok(buf)
 }
 
-fn check_buf(w: &ExtWord, buf: &[u8]) -> Result<()> {
+fn check_buf(w: &ExtWord, sub_opcode: &WordField, buf: &[u8]) -> Result<()> {
     if buf.len() != w.bytes as usize {
         return Err(ModelError::WordLength {
             word: w.name.clone(),
@@ -91,7 +80,7 @@ fn check_buf(w: &ExtWord, buf: &[u8]) -> Result<()> {
             found: buf.len(),
         });
     }
-    let found = get(w, buf, "sub_opcode")?;
+    let found = get(w, sub_opcode, buf)?;
     if found != w.sub_opcode as u64 {
         return Err(ModelError::WrongSubOpcode {
             word: w.name.clone(),
@@ -102,23 +91,22 @@ fn check_buf(w: &ExtWord, buf: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// The (field name, value) pairs of a word, in one list so encode and decode cannot diverge.
+/// The fields of a word, in one list so encode and decode cannot diverge; each is a field of the
+/// word's typed layout in `Csrs::views`.
 macro_rules! word_codec {
-    ($ty:ident, $name:literal, [$($f:ident),* $(,)?]) => {
+    ($ty:ident, $layout:ident, [$($f:ident),* $(,)?]) => {
         impl $ty {
-            pub const WORD: &'static str = $name;
-
             pub fn encode(&self, csrs: &Csrs) -> Result<Vec<u8>> {
-                let w = word(csrs, $name)?;
-                let mut buf = new_buf(w)?;
-                $(put(w, &mut buf, stringify!($f), self.$f)?;)*
+                let l = &csrs.views.$layout;
+                let mut buf = new_buf(&l.word, &l.sub_opcode)?;
+                $(put(&l.word, &l.$f, &mut buf, self.$f)?;)*
                 Ok(buf)
             }
 
             pub fn decode(csrs: &Csrs, buf: &[u8]) -> Result<$ty> {
-                let w = word(csrs, $name)?;
-                check_buf(w, buf)?;
-                Ok($ty { $($f: get(w, buf, stringify!($f))?,)* })
+                let l = &csrs.views.$layout;
+                check_buf(&l.word, &l.sub_opcode, buf)?;
+                Ok($ty { $($f: get(&l.word, &l.$f, buf)?,)* })
             }
         }
     };
@@ -126,7 +114,7 @@ macro_rules! word_codec {
 
 word_codec!(
     GenWord,
-    "rdma_desc_gen",
+    gen_word,
     [
         role,
         dma_engine_mask,
@@ -145,7 +133,7 @@ word_codec!(
 
 word_codec!(
     StartWord,
-    "rdma_desc_start",
+    start_word,
     [
         role,
         dma_engine_mask,

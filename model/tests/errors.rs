@@ -33,7 +33,7 @@ fn gen_err(sys: &mut System, s: &LegSpec) -> ModelError {
 #[test]
 fn partitions_out_of_range() {
     let (mut sys, s) = setup();
-    let max = sys.layout.sbuf_partitions;
+    let max = sys.layout.params.sbuf_partitions;
     for p in [0, max + 1] {
         let e = gen_err(&mut sys, &LegSpec { partitions: p, ..s });
         assert!(matches!(e, ModelError::PartitionsOutOfRange { .. }), "{e}");
@@ -43,7 +43,7 @@ fn partitions_out_of_range() {
 #[test]
 fn destination_outside_sbuf_backing() {
     let (mut sys, s) = setup();
-    let backing = sys.layout.sbuf_backing;
+    let backing = sys.layout.params.sbuf_backing_bytes;
     let e = gen_err(
         &mut sys,
         &LegSpec {
@@ -78,7 +78,7 @@ fn destination_outside_sbuf_backing() {
 #[test]
 fn engine_mask_naming_a_missing_engine() {
     let (mut sys, s) = setup();
-    let engines = sys.layout.engines;
+    let engines = sys.layout.engine_count();
     let e = gen_err(
         &mut sys,
         &LegSpec {
@@ -97,8 +97,8 @@ fn engine_mask_naming_a_missing_engine() {
 #[test]
 fn queue_and_semaphore_out_of_range() {
     let (mut sys, s) = setup();
-    let queues = sys.layout.queues as u64;
-    let sems = sys.layout.sem_count;
+    let queues = sys.layout.queues();
+    let sems = sys.layout.sem_count();
     let e = gen_err(&mut sys, &LegSpec { queue: queues, ..s });
     assert!(matches!(e, ModelError::QueueOutOfRange { .. }), "{e}");
     let e = gen_err(
@@ -128,7 +128,7 @@ fn unknown_peer_and_unroutable_chip() {
     assert!(matches!(e, ModelError::UnknownCore(_)), "{e}");
     // A chip id whose bit coincides with NEIGHBOR_ROUTE cannot be reached by chip id.
     let l = &sys.layout;
-    let bad_chip = 1u64 << (l.f_neighbor_route.lsb - l.f_chip.lsb);
+    let bad_chip = 1u64 << (l.soc.neighbor.neighbor_route.lsb - l.soc.local.cayman_id.lsb);
     let csrs = csrs();
     let mut sys2 = System::new(&csrs, Topology::packages(&[0x1, bad_chip])).expect("system");
     let e = gen_err(
@@ -292,8 +292,8 @@ fn go_sem_may_not_be_local_sem_and_peer_base_must_name_the_peer_die() {
 
     let l = sys.layout.clone();
     let rx_die = sys.die_of(s.rx).die;
-    let wrong = l.f_die.set(l.f_local.set(0, 1), (rx_die ^ 1) as u128) as u64;
-    let right = l.f_die.set(l.f_local.set(0, 1), rx_die as u128) as u64;
+    let wrong = l.soc.local.die.set(l.soc.local.local.set(0, 1), (rx_die ^ 1) as u128) as u64;
+    let right = l.soc.local.die.set(l.soc.local.local.set(0, 1), rx_die as u128) as u64;
     let e = sys
         .gen(
             s.tx,

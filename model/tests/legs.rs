@@ -11,7 +11,7 @@ fn seed_leg(sys: &System) -> LegSpec {
         tx: Core { chip: 0x12, id: 5 },
         rx: Core { chip: 0x12, id: 7 },
         mask: 0x000F,
-        partitions: sys.layout.sbuf_partitions,
+        partitions: sys.layout.params.sbuf_partitions,
         free: 0x4000,
         src: 0x100000,
         dst: 0x100000,
@@ -38,9 +38,7 @@ fn seed_worked_example_end_to_end() {
     // The published fold result, and the same number from the fold in csrs/.
     assert_eq!(rxg.dst_soc, 0x58800000100000);
     let l = &sys.layout;
-    let folded = csrs
-        .soc
-        .apply_fold(&l.fold_neighbor, &[l.sbuf_addr(0, s.dst), rd.die]);
+    let folded = csrs.views.soc.fold_neighbor(l.sbuf_addr(0, s.dst), rd.die);
     assert_eq!(txg.dst_soc, folded);
     let first_s2m = &rxg.engines[0].entries[0];
     assert_eq!(first_s2m.desc.buf_ptr, folded);
@@ -61,7 +59,7 @@ fn seed_example_rings_and_end_state() {
     let s = seed_leg(&sys);
     let (txg, rxg) = issue(&mut sys, &s).expect("issue");
     let l = sys.layout.clone();
-    let engines: Vec<u32> = (0..l.engines).filter(|e| (s.mask >> e) & 1 == 1).collect();
+    let engines: Vec<u32> = (0..l.engine_count()).filter(|e| (s.mask >> e) & 1 == 1).collect();
     assert_eq!(
         txg.engines.iter().map(|r| r.engine).collect::<Vec<_>>(),
         engines
@@ -80,7 +78,7 @@ fn seed_example_rings_and_end_state() {
         // Entries sit in the TX die's ring of their engine, side and queue.
         for (i, e) in t.entries.iter().enumerate() {
             let base = sys.ring_base(t.engine, Side::M2s, t.queue);
-            assert_eq!(e.slot, base + i as u64 * l.desc_bytes);
+            assert_eq!(e.slot, base + i as u64 * l.params.desc_bytes);
         }
     }
     sys.run_to_completion().expect("run");
@@ -133,8 +131,9 @@ fn cross_package_leg_uses_the_chip_id_fold() {
     let rd = sys.die_of(s.rx);
     let l = &sys.layout;
     let want = csrs
+        .views
         .soc
-        .apply_fold(&l.fold_chip_id, &[l.sbuf_addr(0, s.dst), rd.die, rd.chip]);
+        .fold_chip_id(l.sbuf_addr(0, s.dst), rd.die, rd.chip);
     assert_eq!(rxg.dst_soc, want);
     assert_eq!(rxg.engines[0].entries[0].desc.buf_ptr, want);
     sys.run_to_completion().expect("run");
@@ -166,7 +165,7 @@ fn same_die_leg_uses_die_local_addresses() {
     fill_src(&mut sys, &s);
     let (_, rxg) = issue(&mut sys, &s).expect("issue");
     let l = &sys.layout;
-    assert_eq!(rxg.dst_soc, l.die_local(die.die, l.sbuf_addr(0, s.dst)));
+    assert_eq!(rxg.dst_soc, l.soc.soc_local(die.die, l.sbuf_addr(0, s.dst)));
     sys.run_to_completion().expect("run");
     assert_data(&sys, &s);
     assert_eq!(sys.sem(die, s.remote_sem), n_engines(s.mask));
@@ -264,7 +263,7 @@ fn a_tx_without_its_rx_is_held_not_lost() {
 fn free_dim_above_max_len_splits_descriptors() {
     let csrs = csrs();
     let mut sys = System::new(&csrs, Topology::package(0x12)).expect("system");
-    let max = sys.layout.max_len;
+    let max = sys.layout.ring.max_len_code;
     let s = LegSpec {
         partitions: 3,
         mask: 0b10,
@@ -278,7 +277,7 @@ fn free_dim_above_max_len_splits_descriptors() {
     let entries = &txg.engines[0].entries;
     assert_eq!(entries.len() as u64, s.partitions * 2 + 2);
     // A full chunk is encoded with LEN = 0.
-    let len_field = sys.layout.m2s_desc.field("LEN").expect("LEN");
+    let len_field = &sys.layout.m2s_desc.len;
     let word = u128::from_le_bytes(entries[0].bytes.clone().try_into().expect("16 bytes"));
     assert_eq!(len_field.get(word), 0);
     assert_eq!(entries[0].desc.len, max);
@@ -347,12 +346,7 @@ fn a_wrong_ring_id_halts_the_queue() {
     };
     // Corrupt the first M2S entry's ring id.
     let e = &txg.engines[0].entries[0];
-    let f = sys
-        .layout
-        .m2s_desc
-        .field("RING_ID")
-        .expect("RING_ID")
-        .clone();
+    let f = sys.layout.m2s_desc.ring_id.clone();
     let word = u128::from_le_bytes(e.bytes.clone().try_into().expect("16 bytes"));
     let bad = f.set(word, f.get(word) ^ 1).to_le_bytes();
     let td = sys.die_of(s.tx);

@@ -57,13 +57,13 @@ fn worked_example_folds_the_destination_and_raises_both_semaphores() {
     assert_eq!(r.reach, Reach::Neighbor);
     assert_eq!(
         r.dst_soc,
-        csrs().soc.apply_fold(
-            &lay.fold_neighbor,
-            &[lay.sbuf_addr(0, l.dst_addr), r.rx_die.die]
-        )
+        csrs()
+            .views
+            .soc
+            .fold_neighbor(lay.sbuf_addr(0, l.dst_addr), r.rx_die.die)
     );
     assert_eq!(r.dst_soc, 0x58800000100000, "the seed's corrected result");
-    assert_eq!(l.partitions, lay.sbuf_partitions);
+    assert_eq!(l.partitions, lay.params.sbuf_partitions);
     let n = l.n_engines() as i64;
     assert_eq!(run.sys.sem(r.tx_die, l.local_sem), n);
     assert_eq!(run.sys.sem(r.rx_die, l.remote_sem), n);

@@ -22,11 +22,7 @@ fn seed_gen() -> GenWord {
     }
 }
 
-fn le_at(buf: &[u8], csrs: &xdie_csr::Csrs, word: &str, field: &str) -> u64 {
-    let f = csrs
-        .word(word)
-        .and_then(|w| w.field(field))
-        .unwrap_or_else(|| panic!("{word}.{field} in csrs"));
+fn le_at(buf: &[u8], f: &xdie_csr::WordField) -> u64 {
     let (o, n) = (f.offset as usize, f.bytes as usize);
     buf[o..o + n]
         .iter()
@@ -39,23 +35,20 @@ fn seed_gen_word_round_trips_at_the_csrs_offsets() {
     let csrs = csrs();
     let w = seed_gen();
     let buf = w.encode(&csrs).expect("encode");
-    let spec = csrs.word(GenWord::WORD).expect("word");
-    assert_eq!(buf.len() as u32, spec.bytes);
-    assert_eq!(
-        le_at(&buf, &csrs, GenWord::WORD, "sub_opcode"),
-        spec.sub_opcode as u64
-    );
+    let spec = &csrs.views.gen_word;
+    assert_eq!(buf.len() as u32, spec.word.bytes);
+    assert_eq!(le_at(&buf, &spec.sub_opcode), spec.word.sub_opcode as u64);
     for (field, v) in [
-        ("local_sem", w.local_sem),
-        ("remote_sem", w.remote_sem),
-        ("remote_core_id", w.remote_core_id),
-        ("remote_routing_id", w.remote_routing_id),
-        ("dma_engine_mask", w.dma_engine_mask),
-        ("src_addr", w.src_addr),
-        ("dst_addr", w.dst_addr),
-        ("free_dim_bytes", w.free_dim_bytes),
+        (&spec.local_sem, w.local_sem),
+        (&spec.remote_sem, w.remote_sem),
+        (&spec.remote_core_id, w.remote_core_id),
+        (&spec.remote_routing_id, w.remote_routing_id),
+        (&spec.dma_engine_mask, w.dma_engine_mask),
+        (&spec.src_addr, w.src_addr),
+        (&spec.dst_addr, w.dst_addr),
+        (&spec.free_dim_bytes, w.free_dim_bytes),
     ] {
-        assert_eq!(le_at(&buf, &csrs, GenWord::WORD, field), v, "{field}");
+        assert_eq!(le_at(&buf, field), v, "{}", field.name);
     }
     assert_eq!(GenWord::decode(&csrs, &buf).expect("decode"), w);
 }
@@ -76,20 +69,16 @@ fn start_word_round_trips() {
         dst_addr: 0x100000,
     };
     let buf = w.encode(&csrs).expect("encode");
-    let spec = csrs.word(StartWord::WORD).expect("word");
-    assert_eq!(
-        le_at(&buf, &csrs, StartWord::WORD, "sub_opcode"),
-        spec.sub_opcode as u64
-    );
-    assert_eq!(le_at(&buf, &csrs, StartWord::WORD, "go_sem"), w.go_sem);
+    let spec = &csrs.views.start_word;
+    assert_eq!(le_at(&buf, &spec.sub_opcode), spec.word.sub_opcode as u64);
+    assert_eq!(le_at(&buf, &spec.go_sem), w.go_sem);
     assert_eq!(StartWord::decode(&csrs, &buf).expect("decode"), w);
 }
 
 #[test]
 fn words_refuse_overflow_wrong_opcode_and_length() {
     let csrs = csrs();
-    let spec = csrs.word(GenWord::WORD).expect("word");
-    let mask_bytes = spec.field("dma_engine_mask").expect("field").bytes;
+    let mask_bytes = csrs.views.gen_word.dma_engine_mask.bytes;
     let w = GenWord {
         dma_engine_mask: 1 << (8 * mask_bytes),
         ..seed_gen()

@@ -9,7 +9,7 @@ use crate::rng::Rng;
 use crate::sim::Sim;
 use std::fmt;
 use std::time::Instant;
-use xdie_csr::BlockKind;
+use xdie_csr::SemOp;
 
 #[derive(Debug, Clone, Copy)]
 pub struct RegsReport {
@@ -69,20 +69,12 @@ impl std::error::Error for BenchError {}
 /// every semaphore through the READ window.
 pub fn regs(writes: u64, seed: u64) -> Result<RegsReport, BenchError> {
     let _ = csrs();
-    let (kind, block) = DutKind::ALL
+    let (kind, layout) = DutKind::ALL
         .iter()
-        .find_map(|&k| {
-            block_of(k)
-                .filter(|b| matches!(b.kind, BlockKind::EvtSem(_)))
-                .map(|b| (k, b))
-        })
+        .find_map(|&k| block_of(k).and_then(|b| b.evt_sem()).map(|l| (k, l)))
         .ok_or(BenchError::NoEvtSem)?;
-    let inc = block
-        .bundle_by_role("sem_inc")
-        .ok_or(BenchError::NoEvtSem)?;
-    let read = block
-        .bundle_by_role("sem_read")
-        .ok_or(BenchError::NoEvtSem)?;
+    let inc = &layout.window(SemOp::Inc).bundle;
+    let read = &layout.window(SemOp::Read).bundle;
     let params = bridge::BenchParams {
         writes,
         sems: read.count as u32,

@@ -10,11 +10,8 @@
 //! The wall-clock rate of the simulated transfer (cycles per second) is reported too.
 
 use crate::axil::Timing;
-use crate::package::{
-    die_param, fold_neighbor, queues_per_group, sbuf_local, soc_local, Copy, Package, PkgError,
-    Side,
-};
-use crate::regmodel::csrs;
+use crate::package::{Copy, Package, PkgError, Side};
+use crate::regmodel::views;
 use crate::sim::Sim;
 use std::fmt::Write as _;
 
@@ -87,10 +84,10 @@ fn setup(pkg: &mut Package, e: u64, q: u64) -> Result<(), PkgError> {
 /// Where descriptor `i` of a copy reads on die 0 and writes on die 1 (die-local): `chunk`-byte
 /// buffers packed into the backed bytes of successive SBUF partitions.
 fn buffers(i: u64, chunk: u64) -> (u64, u64) {
-    let per_part = (die_param("SBUF_BACKING_BYTES") / chunk).max(1);
-    let parts = die_param("SBUF_PARTITIONS");
+    let per_part = (views().params.sbuf_backing_bytes / chunk).max(1);
+    let parts = views().params.sbuf_partitions;
     let (p, b) = (i / per_part, (i % per_part) * chunk);
-    (sbuf_local(p, b), sbuf_local(parts / 2 + p, b))
+    (views().sbuf_addr(p, b), views().sbuf_addr(parts / 2 + p, b))
 }
 
 /// Source bytes of descriptor `i`: never zero, different for every descriptor and offset.
@@ -124,14 +121,14 @@ fn check_dst(pkg: &mut Package, dst: u64, want: &[u8]) -> Result<(), PkgError> {
 pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
     let mut pkg = open()?;
     pkg.budget = 50 * bytes + 100_000;
-    let chunk = csrs().ring.max_len_code.min(bytes);
+    let chunk = views().ring.max_len_code.min(bytes);
     let n = bytes.div_ceil(chunk);
     let mut used = Vec::new();
     let mut expected = Vec::new();
     for i in 0..n {
         let len = chunk.min(bytes - i * chunk);
         let (src, dst) = buffers(i, chunk);
-        let (e, q) = (i % engines, (i / engines) % queues_per_group());
+        let (e, q) = (i % engines, (i / engines) % views().queues());
         if !used.contains(&(e, q)) {
             setup(&mut pkg, e, q)?;
             used.push((e, q));
@@ -140,8 +137,8 @@ pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
         pkg.poke(0, src, &data)?;
         expected.push((dst, data));
         let c = Copy {
-            src: soc_local(0, src),
-            dst: fold_neighbor(dst, 1),
+            src: views().soc.soc_local(0, src),
+            dst: views().soc.fold_neighbor(dst, 1),
             len,
             write_barrier: false,
         };
@@ -180,7 +177,7 @@ pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
         check_dst(&mut pkg, *dst, data)?;
     }
     let cycles = end - start;
-    let peak = die_param("DATA_BYTES") as f64;
+    let peak = views().params.data_bytes as f64;
     let bpc = bytes as f64 / cycles as f64;
     Ok(CopyRun {
         engines,
@@ -200,8 +197,8 @@ pub fn latency(bytes: u64) -> Result<u64, PkgError> {
     setup(&mut pkg, 0, 0)?;
     let (src, dst) = buffers(0, bytes);
     let c = Copy {
-        src: soc_local(0, src),
-        dst: fold_neighbor(dst, 1),
+        src: views().soc.soc_local(0, src),
+        dst: views().soc.fold_neighbor(dst, 1),
         len: bytes,
         write_barrier: false,
     };

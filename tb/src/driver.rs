@@ -12,7 +12,8 @@
 
 use crate::axil::Timing;
 use crate::hooks::MonWrite;
-use crate::package::{field_mask, reg_local, Package, PkgError, Side as PkgSide};
+use crate::package::{Package, PkgError};
+use crate::regmodel::views;
 use crate::scoreboard;
 use crate::sim::Sim;
 use std::path::{Path, PathBuf};
@@ -119,7 +120,7 @@ impl<'a> Driver<'a> {
             self.pkg.program_iatu(die, 0)?;
         }
         let sys = &self.model.sys;
-        let hbm = sys.layout.hbm.base;
+        let hbm = sys.layout.apertures.hbm.base;
         let mut queues: Vec<(u32, u32, u32)> = sys
             .end_state()
             .queues
@@ -168,16 +169,16 @@ impl<'a> Driver<'a> {
         let low = (1u64 << WINDOW_BITS) - 1;
         let block = soc & !low;
         if self.windows[die as usize] != Some(block) {
-            let reg = |role: &str| reg_local("XT_WINDOW", 0, "window", 0, role);
+            let (v, r) = (views(), &views().remap);
+            let reg = |reg| v.remap_reg(0, reg);
             let first = self.windows[die as usize].is_none();
-            self.pkg.write32(die, reg("soc_lo"), block as u32)?;
-            self.pkg.write32(die, reg("soc_hi"), (block >> 32) as u32)?;
+            self.pkg.write32(die, reg(&r.soc_lo), block as u32)?;
+            self.pkg.write32(die, reg(&r.soc_hi), (block >> 32) as u32)?;
             if first {
-                self.pkg.write32(die, reg("xt_addr"), 0)?;
-                self.pkg.write32(die, reg("u_mask"), !(low as u32))?;
-                self.pkg.write32(die, reg("l_mask"), low as u32)?;
-                let valid = field_mask("XT_WINDOW", "window", "ctrl", "valid");
-                self.pkg.write32(die, reg("ctrl"), valid)?;
+                self.pkg.write32(die, reg(&r.xt_addr), 0)?;
+                self.pkg.write32(die, reg(&r.u_mask), !(low as u32))?;
+                self.pkg.write32(die, reg(&r.l_mask), low as u32)?;
+                self.pkg.write32(die, reg(&r.ctrl), r.valid.reg_mask())?;
             }
             self.windows[die as usize] = Some(block);
         }
@@ -321,7 +322,7 @@ impl<'a> Driver<'a> {
             for q in &end.queues {
                 let h = self.pkg.head(
                     q.die.die as u32,
-                    PkgSide::from(q.side),
+                    q.side,
                     u64::from(q.engine),
                     u64::from(q.queue),
                 )?;

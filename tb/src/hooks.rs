@@ -5,7 +5,9 @@
 //! Scope names follow the package top's hierarchy (`rtl/xdie_pkg_top.sv`: `g_die[d].u_die`,
 //! then `xdie_die`'s `u_sbuf_mem` and `u_hbm`); sizes and address maps come from the CSR model.
 
-use crate::package::{aperture_base, die_param, sbuf_local, sem_local, Package, PkgError, Result};
+use crate::package::{Package, PkgError, Result};
+use crate::regmodel::views;
+use xdie_csr::SemOp;
 
 /// The memories a backdoor reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +56,7 @@ const MEM_VAR: &str = "mem_q";
 
 /// Bytes per beat, the memories' word size.
 fn beat() -> u64 {
-    die_param("DATA_BYTES")
+    views().params.data_bytes
 }
 
 /// Monitor ids: two per die.
@@ -78,11 +80,12 @@ impl Package {
     /// partitions are packed in the array at `p * BACKING`; bytes past a partition's backing do
     /// not exist.
     fn backdoor_spans(local: u64, len: u64) -> Result<(Mem, Vec<Span>)> {
-        let sbuf = aperture_base("SBUF");
-        let hbm = aperture_base("HBM");
-        let stride = die_param("SBUF_PARTITION_STRIDE");
-        let backing = die_param("SBUF_BACKING_BYTES");
-        let parts = die_param("SBUF_PARTITIONS");
+        let v = views();
+        let sbuf = v.apertures.sbuf.base;
+        let hbm = v.apertures.hbm.base;
+        let stride = v.params.sbuf_partition_stride;
+        let backing = v.params.sbuf_backing_bytes;
+        let parts = v.params.sbuf_partitions;
         let not_backed = || PkgError::NotBacked { local, len };
         if local >= hbm {
             let span = Span {
@@ -163,7 +166,7 @@ impl Package {
         let raw = self.sim.take_landed();
         let dw = beat() as usize;
         let strobe_words = dw.div_ceil(32);
-        let backing = die_param("SBUF_BACKING_BYTES");
+        let backing = views().params.sbuf_backing_bytes;
         let mut out = Vec::new();
         let mut at = 0;
         while at + 3 <= raw.len() {
@@ -175,7 +178,7 @@ impl Package {
                 out.push(MonWrite {
                     cycle,
                     die,
-                    local: sem_local("sem_inc", u64::from(p[0])),
+                    local: views().sem_addr(SemOp::Inc, u64::from(p[0])),
                     bytes: p[1].to_le_bytes().to_vec(),
                     what: MonKind::SemInc,
                 });
@@ -204,7 +207,7 @@ impl Package {
                 out.push(MonWrite {
                     cycle,
                     die,
-                    local: sbuf_local(packed / backing, packed % backing),
+                    local: views().sbuf_addr(packed / backing, packed % backing),
                     bytes: data[start..i].to_vec(),
                     what: MonKind::Sbuf,
                 });

@@ -7,11 +7,11 @@
 
 use crate::axil::{AxilError, AxilMaster, Resp, Timing};
 use crate::duts::DutKind;
-use crate::regmodel::csrs;
+use crate::regmodel::views;
 use crate::sim::{Port, Sim, SimError};
 use std::collections::BTreeMap;
 use std::fmt;
-use xdie_csr::{Aperture, Block, Bundle, DescFormat};
+use xdie_csr::{Field, Views};
 
 #[derive(Debug)]
 pub enum PkgError {
@@ -100,151 +100,10 @@ impl From<AxilError> for PkgError {
 
 pub type Result<T> = std::result::Result<T, PkgError>;
 
-/// Queue-group side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Side {
-    M2s,
-    S2m,
-}
+pub use xdie_csr::Side;
 
-impl From<xdie_model::Side> for Side {
-    fn from(side: xdie_model::Side) -> Side {
-        match side {
-            xdie_model::Side::M2s => Side::M2s,
-            xdie_model::Side::S2m => Side::S2m,
-        }
-    }
-}
-
-impl Side {
-    /// The die-map aperture of this side's queue-group blocks.
-    pub fn aperture(self) -> &'static str {
-        match self {
-            Side::M2s => "SDMA_M2S",
-            Side::S2m => "SDMA_S2M",
-        }
-    }
-    fn desc(self) -> &'static str {
-        match self {
-            Side::M2s => "m2s",
-            Side::S2m => "s2m",
-        }
-    }
-}
-
-fn aperture(name: &str) -> &'static Aperture {
-    csrs()
-        .map
-        .aperture(name)
-        .unwrap_or_else(|| panic!("die map has no {name} aperture"))
-}
-
-/// A die-map parameter of csrs/ (the loader requires every one the testbench reads).
-pub fn die_param(name: &str) -> u64 {
-    csrs()
-        .map
-        .param(name)
-        .unwrap_or_else(|| panic!("die map has no parameter {name}"))
-}
-
-/// Queues per UDMA queue group.
-pub fn queues_per_group() -> u64 {
-    csrs()
-        .block("udma_m2s")
-        .and_then(|b| b.bundle_by_role("queue"))
-        .map(|b| b.count)
-        .expect("M2S queue bundle")
-}
-
-/// Die-local base of aperture `name`.
-pub fn aperture_base(name: &str) -> u64 {
-    aperture(name).base
-}
-
-fn block_of_aperture(name: &str) -> &'static Block {
-    csrs()
-        .aperture_block(aperture(name))
-        .unwrap_or_else(|| panic!("aperture {name} has no block"))
-}
-
-fn bundle(block: &'static Block, role: &str) -> &'static Bundle {
-    block
-        .bundle_by_role(role)
-        .unwrap_or_else(|| panic!("{} has no {role} bundle", block.name))
-}
-
-/// Die-local address of register `role` of instance `i` of bundle `bundle_role` in instance
-/// `inst` of the block aperture `ap`.
-pub fn reg_local(ap: &str, inst: u64, bundle_role: &str, i: u64, role: &str) -> u64 {
-    let b = bundle(block_of_aperture(ap), bundle_role);
-    let r = b
-        .reg_by_role(role)
-        .unwrap_or_else(|| panic!("{bundle_role} has no {role} register"));
-    aperture(ap).instance_base(inst) + b.reg_offset(i, r)
-}
-
-/// Mask of field `field` (by role) of register `role` of bundle `bundle_role` of `ap`'s block.
-pub fn field_mask(ap: &str, bundle_role: &str, role: &str, field: &str) -> u32 {
-    bundle(block_of_aperture(ap), bundle_role)
-        .reg_by_role(role)
-        .and_then(|r| r.field_by_role(field))
-        .map(|f| f.reg_mask())
-        .unwrap_or_else(|| panic!("{bundle_role}.{role}.{field}"))
-}
-
-fn shift_of(mask: u32) -> u32 {
-    mask.trailing_zeros()
-}
-
-pub fn desc(name: &str) -> &'static DescFormat {
-    csrs()
-        .descriptor(name)
-        .unwrap_or_else(|| panic!("no {name} descriptor"))
-}
-
-pub fn desc_set(d: &DescFormat, word: u128, field: &str, v: u128) -> u128 {
-    d.field(field)
-        .unwrap_or_else(|| panic!("{} has no {field}", d.name))
-        .set(word, v)
-}
-
-/// SoC address of die-local `local` on die `die` (local view, no routing bits).
-pub fn soc_local(die: u32, local: u64) -> u64 {
-    let f = csrs()
-        .soc
-        .field("local", "DIE")
-        .expect("local view has DIE");
-    f.set(u128::from(local), u128::from(die)) as u64
-}
-
-/// The neighbor fold: `local` on `peer_die`, reached by neighbor routing.
-pub fn fold_neighbor(local: u64, peer_die: u32) -> u64 {
-    let soc = &csrs().soc;
-    let fold = soc.fold("fold_neighbor").expect("fold_neighbor");
-    soc.apply_fold(fold, &[local, u64::from(peer_die)])
-}
-
-/// The chip-id fold: `local` on `peer_die` of package `chip`.
-pub fn fold_chip_id(local: u64, peer_die: u32, chip: u64) -> u64 {
-    let soc = &csrs().soc;
-    let fold = soc.fold("fold_chip_id").expect("fold_chip_id");
-    soc.apply_fold(fold, &[local, u64::from(peer_die), chip])
-}
-
-/// Die-local address of byte `b` of SBUF partition `p`.
-pub fn sbuf_local(p: u64, b: u64) -> u64 {
-    aperture("SBUF").base + p * die_param("SBUF_PARTITION_STRIDE") + b
-}
-
-/// Die-local address of byte `b` of HBM.
-pub fn hbm_local(b: u64) -> u64 {
-    aperture("HBM").base + b
-}
-
-/// Die-local address of semaphore `sem`'s register in EVT_SEM window `role` (sem_inc, ...).
-pub fn sem_local(role: &str, sem: u64) -> u64 {
-    let b = bundle(block_of_aperture("EVT_SEM"), role);
-    aperture("EVT_SEM").base + b.reg_offset(sem, &b.registers[0])
+fn v() -> &'static Views {
+    views()
 }
 
 /// A ring the firmware built in HBM: where it is and where software writes next.
@@ -264,7 +123,7 @@ impl Ring {
             base,
             len,
             tail: 0,
-            tail_id: u64::from(csrs().ring.initial_ring_id),
+            tail_id: u64::from(v().ring.initial_ring_id),
             unrung: 0,
         }
     }
@@ -343,10 +202,7 @@ impl Package {
     }
 
     fn xt(local: u64) -> Result<u64> {
-        let base = csrs()
-            .map
-            .param("HOST_DIRECT_BASE")
-            .expect("HOST_DIRECT_BASE");
+        let base = v().params.host_direct_base;
         if local >= base {
             return Err(PkgError::NotDirect { local });
         }
@@ -452,9 +308,10 @@ impl Package {
     }
 
     fn wait_link(&mut self) -> Result<()> {
+        let iatu = &v().iatu;
         for die in 0..2 {
-            let status = reg_local_top("D2D", 0, "link_status");
-            let mask = top_field_mask("D2D", "link_status", "link_up");
+            let status = v().iatu_top_reg(0, &iatu.link_status);
+            let mask = iatu.link_up.reg_mask();
             let mut waited = 0;
             loop {
                 if self.read32(die, status)? & mask != 0 {
@@ -476,24 +333,24 @@ impl Package {
     /// Programs iATU outbound region `region` of D2D controller 0 of `die`: every neighbor-routed
     /// address of the other die translates to that die's local (DIE-field) address.
     pub fn program_iatu(&mut self, die: u32, region: u64) -> Result<()> {
-        let peer = 1 - die;
-        let local_w = csrs().map.local_width;
-        let base = fold_neighbor(0, peer);
-        let limit = fold_neighbor((1u64 << local_w) - 1, peer);
-        let target = soc_local(peer, 0);
-        let reg = |role: &str| reg_local("D2D", 0, "region", region, role);
-        for (role, v) in [
-            ("base_lo", base as u32),
-            ("base_hi", (base >> 32) as u32),
-            ("limit_lo", limit as u32),
-            ("limit_hi", (limit >> 32) as u32),
-            ("target_lo", target as u32),
-            ("target_hi", (target >> 32) as u32),
+        let peer = u64::from(1 - die);
+        let (v, l) = (v(), &v().iatu);
+        let soc = &v.soc;
+        let local_max = soc.local.local.value_mask() as u64;
+        let base = soc.fold_neighbor(0, peer);
+        let limit = soc.fold_neighbor(local_max, peer);
+        let target = soc.soc_local(peer, 0);
+        for (reg, value) in [
+            (&l.base_lo, base as u32),
+            (&l.base_hi, (base >> 32) as u32),
+            (&l.limit_lo, limit as u32),
+            (&l.limit_hi, (limit >> 32) as u32),
+            (&l.target_lo, target as u32),
+            (&l.target_hi, (target >> 32) as u32),
         ] {
-            self.write32(die, reg(role), v)?;
+            self.write32(die, v.iatu_reg(0, region, reg), value)?;
         }
-        let en = field_mask("D2D", "region", "ctrl", "enable");
-        self.write32(die, reg("ctrl"), en)
+        self.write32(die, v.iatu_reg(0, region, &l.ctrl), l.enable.reg_mask())
     }
 
     /// Builds an empty ring pair for queue `q` of engine `e` on `die`: rings of `len` slots at
@@ -508,23 +365,15 @@ impl Package {
         s2m_at: u64,
     ) -> Result<()> {
         for (side, at) in [(Side::M2s, m2s_at), (Side::S2m, s2m_at)] {
-            let base = soc_local(die, hbm_local(at));
-            let ap = side.aperture();
-            let reg = |role: &str| reg_local(ap, e, "queue", q, role);
-            self.write32(die, reg("ring_base_lo"), base as u32)?;
-            self.write32(die, reg("ring_base_hi"), (base >> 32) as u32)?;
-            let len_mask = field_mask(ap, "queue", "ring_len", "len");
-            self.write32(
-                die,
-                reg("ring_len"),
-                (len << shift_of(len_mask)) as u32 & len_mask,
-            )?;
-            let cfg = self.read32(die, reg("cfg"))?;
-            self.write32(
-                die,
-                reg("cfg"),
-                cfg | field_mask(ap, "queue", "cfg", "enable"),
-            )?;
+            let base = v().soc.soc_local(u64::from(die), v().hbm_addr(at));
+            let sv = v().side(side);
+            let l = &sv.layout;
+            let reg = |r| sv.queue_reg(e, q, r);
+            self.write32(die, reg(&l.ring_base_lo), base as u32)?;
+            self.write32(die, reg(&l.ring_base_hi), (base >> 32) as u32)?;
+            self.write32(die, reg(&l.ring_len), field_value(&l.len, len))?;
+            let cfg = self.read32(die, reg(&l.cfg))?;
+            self.write32(die, reg(&l.cfg), cfg | l.enable.reg_mask())?;
             self.rings.insert((die, side, e, q), Ring::new(base, len));
         }
         Ok(())
@@ -540,8 +389,8 @@ impl Package {
         slots: u64,
         base: u64,
     ) -> Result<()> {
-        let ring_bytes = slots * u64::from(desc("m2s").bytes);
-        let at = base + 2 * (e * queues_per_group() + q) * ring_bytes;
+        let ring_bytes = slots * u64::from(v().m2s_desc.format.bytes);
+        let at = base + 2 * (e * v().queues() + q) * ring_bytes;
         self.setup_queue(die, e, q, slots, at, at + ring_bytes)
     }
 
@@ -551,23 +400,20 @@ impl Package {
 
     /// Writes one descriptor at the tail of a ring (not announced yet).
     fn post(&mut self, die: u32, side: Side, e: u64, q: u64, word: u128) -> Result<()> {
-        let d = desc(side.desc());
+        let d = v().desc(side);
         let ring = self.rings.get_mut(&(die, side, e, q)).expect("ring set up");
-        let word = desc_set(d, word, "RING_ID", u128::from(ring.tail_id));
-        let at = ring.base + ring.tail * u64::from(d.bytes);
+        let word = d.ring_id.set(word, u128::from(ring.tail_id));
+        let bytes_per = u64::from(d.format.bytes);
+        let at = ring.base + ring.tail * bytes_per;
         ring.tail += 1;
         ring.unrung += 1;
         if ring.tail == ring.len {
             ring.tail = 0;
-            ring.tail_id = (ring.tail_id + 1) & ((1 << csrs().ring.ring_id_width) - 1);
+            ring.tail_id = (ring.tail_id + 1) & ((1 << v().ring.ring_id_width) - 1);
         }
-        let local = csrs()
-            .soc
-            .field("local", "LOCAL")
-            .expect("LOCAL")
-            .get(u128::from(at)) as u64;
+        let local = v().soc.local_of(at);
         let bytes = word.to_le_bytes();
-        for (i, chunk) in bytes[..d.bytes as usize].chunks(4).enumerate() {
+        for (i, chunk) in bytes[..bytes_per as usize].chunks(4).enumerate() {
             let v = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
             self.write32(die, local + 4 * i as u64, v)?;
         }
@@ -576,16 +422,18 @@ impl Package {
 
     /// Writes the M2S and S2M descriptors of one copy at the tails of queue `q` of engine `e`.
     pub fn post_copy(&mut self, die: u32, e: u64, q: u64, c: Copy) -> Result<()> {
-        let max = csrs().ring.max_len_code;
+        let max = v().ring.max_len_code;
         assert!(c.len >= 1 && c.len <= max, "copy length {}", c.len);
-        let code = u128::from(c.len % max);
-        let (m, s) = (desc("m2s"), desc("s2m"));
-        let mut w = desc_set(m, 0, "LEN", code);
-        w = desc_set(m, w, "BUF_PTR", u128::from(c.src));
-        w = desc_set(m, w, "WRITE_BARRIER", u128::from(c.write_barrier));
+        let code = u128::from(v().len_code(c.len));
+        let (m, s) = (&v().m2s_desc, &v().s2m_desc);
+        let mut w = m.len.set(0, code);
+        w = m.buf_ptr.set(w, u128::from(c.src));
+        if let Some(barrier) = &m.write_barrier {
+            w = barrier.set(w, u128::from(c.write_barrier));
+        }
         self.post(die, Side::M2s, e, q, w)?;
-        let mut ws = desc_set(s, 0, "LEN", code);
-        ws = desc_set(s, ws, "BUF_PTR", u128::from(c.dst));
+        let ws = s.len.set(0, code);
+        let ws = s.buf_ptr.set(ws, u128::from(c.dst));
         self.post(die, Side::S2m, e, q, ws)
     }
 
@@ -608,12 +456,11 @@ impl Package {
         if n == 0 {
             return Ok(());
         }
-        let ap = side.aperture();
-        let inc = field_mask(ap, "queue", "tail_inc", "inc");
-        let v = (n << shift_of(inc)) as u32 & inc;
-        let local = reg_local(ap, e, "queue", q, "tail_inc");
+        let sv = v().side(side);
+        let data = field_value(&sv.layout.inc, n);
+        let local = sv.doorbell(e, q);
         let xt = Self::xt(local)?;
-        match self.host[die as usize].write_observed(&mut self.sim, xt, v, 0xF, observe)? {
+        match self.host[die as usize].write_observed(&mut self.sim, xt, data, 0xF, observe)? {
             Resp::Okay => Ok(()),
             resp => Err(PkgError::Resp { die, local, resp }),
         }
@@ -621,10 +468,9 @@ impl Package {
 
     /// The hardware head of a ring (descriptor index).
     pub fn head(&mut self, die: u32, side: Side, e: u64, q: u64) -> Result<u64> {
-        let ap = side.aperture();
-        let v = self.read32(die, reg_local(ap, e, "queue", q, "head"))?;
-        let m = field_mask(ap, "queue", "head", "offset");
-        Ok(u64::from((v & m) >> shift_of(m)))
+        let sv = v().side(side);
+        let word = self.read32(die, sv.queue_reg(e, q, &sv.layout.head))?;
+        Ok(field_of(&sv.layout.head_offset, word))
     }
 
     /// Polls both heads of a queue until they reach the software tails (every posted pair done).
@@ -651,18 +497,12 @@ impl Package {
     }
 }
 
-/// Die-local address of top-level register `role` of instance `inst` of aperture `ap`'s block.
-pub fn reg_local_top(ap: &str, inst: u64, role: &str) -> u64 {
-    let r = block_of_aperture(ap)
-        .reg_by_role(role)
-        .unwrap_or_else(|| panic!("{ap} block has no {role} register"));
-    aperture(ap).instance_base(inst) + r.offset
+/// `value` placed in field `f` of a 32-bit register (truncated to the field).
+pub fn field_value(f: &Field, value: u64) -> u32 {
+    (value << f.lsb) as u32 & f.reg_mask()
 }
 
-fn top_field_mask(ap: &str, role: &str, field: &str) -> u32 {
-    block_of_aperture(ap)
-        .reg_by_role(role)
-        .and_then(|r| r.field_by_role(field))
-        .map(|f| f.reg_mask())
-        .unwrap_or_else(|| panic!("{ap}.{role}.{field}"))
+/// Field `f` of a 32-bit register word.
+pub fn field_of(f: &Field, word: u32) -> u64 {
+    u64::from((word & f.reg_mask()) >> f.lsb)
 }

@@ -14,7 +14,7 @@ use crate::rng::Rng;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use xdie_csr::{Access, Block, BlockKind, Csrs};
+use xdie_csr::{Access, Block, BlockKind, BundleRole, Csrs, RegRole, Views};
 
 /// The CSR model the testbench reads: the repository's csrs/, or what `use_csrs` installed.
 static CSRS: OnceLock<Csrs> = OnceLock::new();
@@ -33,6 +33,12 @@ pub fn csrs() -> &'static Csrs {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../csrs");
         xdie_csr::load(&dir).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
     })
+}
+
+/// The typed views of the CSR model of this repository (die parameters, apertures, block
+/// layouts, descriptor fields, SoC fields and folds).
+pub fn views() -> &'static Views {
+    &csrs().views
 }
 
 /// The register block a DUT implements (`xdie_<block>`), if it is one.
@@ -63,8 +69,8 @@ pub struct Reg {
     /// Bits with read/write storage.
     pub rw_mask: u32,
     pub w1c_mask: u32,
-    pub bundle_role: Option<String>,
-    pub role: Option<String>,
+    pub bundle_role: Option<BundleRole>,
+    pub role: Option<RegRole>,
     /// Bundle instance number.
     pub index: Option<u64>,
     /// Access kinds present in the register.
@@ -80,11 +86,9 @@ pub struct Regs {
 
 impl Regs {
     /// Index of register `role` of instance `index` of bundle `bundle_role`.
-    pub fn find(&self, bundle_role: &str, index: u64, role: &str) -> Option<usize> {
+    pub fn find(&self, bundle_role: BundleRole, index: u64, role: RegRole) -> Option<usize> {
         self.regs.iter().position(|r| {
-            r.bundle_role.as_deref() == Some(bundle_role)
-                && r.index == Some(index)
-                && r.role.as_deref() == Some(role)
+            r.bundle_role == Some(bundle_role) && r.index == Some(index) && r.role == Some(role)
         })
     }
     pub fn value(&self, i: usize) -> u32 {
@@ -138,7 +142,7 @@ impl RegModel {
                         r,
                         format!("{}[{i}].{}", b.name, r.name),
                         b.reg_offset(i, r),
-                        b.role.clone(),
+                        b.role,
                         Some(i),
                     ));
                 }
@@ -151,8 +155,8 @@ impl RegModel {
             .map(|(i, r)| (r.offset, i))
             .collect();
         let special: Option<Box<dyn Special>> = match &block.kind {
-            BlockKind::EvtSem(_) => Some(Box::new(evt_sem::EvtSem::new(block))),
-            BlockKind::UdmaQueueGroup { .. } => Some(Box::new(udma::Udma::new(block, csrs()))),
+            BlockKind::EvtSem(l) => Some(Box::new(evt_sem::EvtSem::new(l))),
+            BlockKind::UdmaQueueGroup(l) => Some(Box::new(udma::Udma::new(l, csrs()))),
             _ => None,
         };
         let claimed = regs
@@ -309,7 +313,7 @@ impl Reg {
         r: &xdie_csr::Register,
         name: String,
         offset: u64,
-        bundle_role: Option<String>,
+        bundle_role: Option<BundleRole>,
         index: Option<u64>,
     ) -> Reg {
         let mask_of = |a: Access| {
@@ -332,7 +336,7 @@ impl Reg {
             rw_mask: mask_of(Access::Rw),
             w1c_mask: mask_of(Access::W1c),
             bundle_role,
-            role: r.role.clone(),
+            role: r.role,
             index,
             access,
         }

@@ -5,7 +5,8 @@
 
 use crate::driver::{Driver, FwStore, Progress};
 use crate::hooks::MonWrite;
-use crate::package::{field_mask, reg_local, PkgError, Side as PkgSide};
+use crate::package::{field_of, PkgError};
+use crate::regmodel::views;
 use xdie_model::events::{check_leg, Landed, Writer};
 use xdie_model::layout::SemOp;
 use xdie_model::state::SemValue;
@@ -21,10 +22,6 @@ pub struct Board {
 fn word_at(sys: &System, die: DieId, local: u64) -> u32 {
     let b = sys.read_local(die, local, 4);
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-}
-
-fn field(v: u32, mask: u32) -> u64 {
-    u64::from((v & mask) >> mask.trailing_zeros())
 }
 
 pub(crate) fn compare(
@@ -62,7 +59,7 @@ pub(crate) fn compare(
     }
 
     // Guard words on both sides of every destination range stay as the model has them.
-    let backing = sys.layout.sbuf_backing;
+    let backing = sys.layout.params.sbuf_backing_bytes;
     for leg in sys.legs() {
         for p in 0..leg.partitions {
             let start = leg.dst_addr;
@@ -102,7 +99,7 @@ pub(crate) fn compare(
             chip: d.chip,
             die: u64::from(die),
         };
-        for s in 0..sys.layout.sem_count {
+        for s in 0..sys.layout.sem_count() {
             let a = sys.layout.sem_addr(SemOp::Read, s);
             let v = i64::from(d.pkg.read32(die, a)? as i32);
             let want = sys.sem(id, s);
@@ -121,38 +118,19 @@ pub(crate) fn compare(
 
     // Queue registers: head, tail (offset and ring id) and the used count.
     for q in &end.queues {
-        let ap = PkgSide::from(q.side).aperture();
+        let sv = views().side(q.side);
+        let l = &sv.layout;
         let (e, i) = (u64::from(q.engine), u64::from(q.queue));
         let die = q.die.die as u32;
-        let head = d.pkg.read32(die, reg_local(ap, e, "queue", i, "head"))?;
-        let tail = d.pkg.read32(die, reg_local(ap, e, "queue", i, "tail"))?;
-        let status = d.pkg.read32(die, reg_local(ap, e, "queue", i, "status"))?;
+        let head = d.pkg.read32(die, sv.queue_reg(e, i, &l.head))?;
+        let tail = d.pkg.read32(die, sv.queue_reg(e, i, &l.tail))?;
+        let status = d.pkg.read32(die, sv.queue_reg(e, i, &l.status))?;
         let got = [
-            (
-                "head",
-                field(head, field_mask(ap, "queue", "head", "offset")),
-                q.head,
-            ),
-            (
-                "head ring id",
-                field(head, field_mask(ap, "queue", "head", "ring_id")),
-                q.head_ring_id,
-            ),
-            (
-                "tail",
-                field(tail, field_mask(ap, "queue", "tail", "offset")),
-                q.tail,
-            ),
-            (
-                "tail ring id",
-                field(tail, field_mask(ap, "queue", "tail", "ring_id")),
-                q.tail_ring_id,
-            ),
-            (
-                "used",
-                field(status, field_mask(ap, "queue", "status", "used")),
-                q.used,
-            ),
+            ("head", field_of(&l.head_offset, head), q.head),
+            ("head ring id", field_of(&l.head_ring_id, head), q.head_ring_id),
+            ("tail", field_of(&l.tail_offset, tail), q.tail),
+            ("tail ring id", field_of(&l.tail_ring_id, tail), q.tail_ring_id),
+            ("used", field_of(&l.used, status), q.used),
         ];
         for (what, rtl, want) in got {
             if rtl != want {

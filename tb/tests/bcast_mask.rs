@@ -2,6 +2,7 @@
 //! engines of the group mask, once, with the written value masked to the INC field.
 
 use rstest::rstest;
+use xdie_csr::Side;
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::{harness, Resp, Sim};
 
@@ -15,17 +16,19 @@ struct Pulse {
 
 #[rstest]
 fn broadcast_reaches_the_masked_engines_once(
-    #[values("m2s_inc", "s2m_inc")] which: &str,
+    #[values(Side::M2s, Side::S2m)] which: Side,
     #[values(91, 92, 93)] seed: u64,
 ) {
     harness::run(seed, |ctx| {
         let mut tb = BlockTb::new(ctx, dut("xdie_sdma_bcast"));
-        let block = tb.model.block;
-        let reg = |role: &str| block.reg_by_role(role).unwrap_or_else(|| panic!("{role}"));
-        let (group, queue, inc) = (reg("group"), reg("queue"), reg(which));
-        let mask_f = group.field_by_role("mask").unwrap();
-        let queue_f = queue.field_by_role("queue").unwrap();
-        let inc_mask = inc.fields[0].reg_mask();
+        let l = tb.model.block.bcast().expect("sdma_bcast layout");
+        let (group, queue) = (&l.group, &l.queue_reg);
+        let (inc, inc_f) = match which {
+            Side::M2s => (&l.m2s_inc, &l.inc),
+            Side::S2m => (&l.s2m_inc, &l.s2m_inc_field),
+        };
+        let (mask_f, queue_f) = (&l.mask, &l.queue);
+        let inc_mask = inc_f.reg_mask();
         let port = |sim: &Sim, n: &str| sim.require_port(n).unwrap();
         let (m2s, s2m, q_o, v_o) = (
             port(&tb.sim, "m2s_inc_valid_o"),
@@ -73,10 +76,10 @@ fn broadcast_reaches_the_masked_engines_once(
             } else {
                 let e = u64::from(engines);
                 vec![Pulse {
-                    m2s: if which == "m2s_inc" { e } else { 0 },
-                    s2m: if which == "s2m_inc" { e } else { 0 },
+                    m2s: if which == Side::M2s { e } else { 0 },
+                    s2m: if which == Side::S2m { e } else { 0 },
                     queue: u64::from((q & queue_f.reg_mask()) >> queue_f.lsb),
-                    val: u64::from(n >> inc.fields[0].lsb),
+                    val: u64::from(n >> inc_f.lsb),
                 }]
             };
             assert_eq!(

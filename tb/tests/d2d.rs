@@ -35,15 +35,11 @@ impl Geometry {
 
 fn geometry() -> Geometry {
     let c = csrs();
-    let p = |n: &str| {
-        c.map
-            .param(n)
-            .unwrap_or_else(|| panic!("die map has no parameter {n}"))
-    };
+    let p = &c.views.params;
     Geometry {
-        dw: p("DATA_BYTES") as u32,
-        latency: p("LINK_LATENCY"),
-        credits: p("LINK_CREDITS"),
+        dw: p.data_bytes as u32,
+        latency: p.link_latency,
+        credits: p.link_credits,
         aw: c.soc.width,
     }
 }

@@ -5,7 +5,9 @@
 //! CSR model, never from numbers copied here.
 
 use std::collections::{HashMap, VecDeque};
+use xdie_csr::SemOp;
 use xdie_tb::block::dut;
+use xdie_tb::regmodel::views;
 use xdie_tb::sim::Port;
 use xdie_tb::{harness, Ctx, Rng, Sim};
 
@@ -662,13 +664,6 @@ fn mem_sustains_one_beat_per_cycle() {
 
 // ------------------------------------------------------------------ SBUF mapping
 
-fn die_param(name: &str) -> u64 {
-    xdie_tb::regmodel::csrs()
-        .map
-        .param(name)
-        .unwrap_or_else(|| panic!("die map has no {name}"))
-}
-
 /// SBUF offsets through the mapping into a Rust memory: partition p byte b lands at
 /// p * BACKING + b; past the backing (or past the last partition) the answer is DECERR and the
 /// memory sees no byte strobe. Covers the seed's example span (the last 16 KiB below the
@@ -679,9 +674,9 @@ fn sbuf_mapping_and_decode_errors() {
         let mut sim = ctx.sim(dut("xdie_sbuf")).expect("sbuf model");
         let mut p = Pins::new(&sim);
         let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
-        let parts = die_param("SBUF_PARTITIONS");
-        let stride = die_param("SBUF_PARTITION_STRIDE");
-        let backing = die_param("SBUF_BACKING_BYTES");
+        let parts = views().params.sbuf_partitions;
+        let stride = views().params.sbuf_partition_stride;
+        let backing = views().params.sbuf_backing_bytes;
         let rng = &mut ctx.rng;
         let mut ops = VecDeque::new();
         let mut expect = VecDeque::new();
@@ -781,19 +776,14 @@ fn csr_bridge_lanes_errors_and_inc_fast_path() {
         let mut sim = ctx.sim(dut("xdie_xbus_csr")).expect("csr bridge model");
         let mut p = Pins::new(&sim);
         let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
-        let csrs = xdie_tb::regmodel::csrs();
-        let evt = csrs.map.aperture("EVT_SEM").expect("EVT_SEM aperture");
-        let sem = csrs
-            .blocks
-            .iter()
-            .find(|b| b.name == "evt_sem")
-            .expect("evt_sem block");
-        let inc = sem.bundle_by_role("sem_inc").expect("sem_inc window");
+        let v = views();
+        let evt = &v.apertures.evt_sem;
+        let inc = &v.evt_sem.window(SemOp::Inc).bundle;
         let inc_base = evt.base + inc.offset;
         let idx_w = p.width("inc_idx_o");
         let rng = &mut ctx.rng;
         // Word addresses: EVT_SEM INC window, the rest of EVT_SEM, another block aperture.
-        let other = csrs.map.aperture("XT_WINDOW").expect("XT_WINDOW").base;
+        let other = v.apertures.xt_window.base;
         let mut reqs = Vec::new();
         for _ in 0..600 {
             let addr = match rng.below(3) {
@@ -875,7 +865,7 @@ fn csr_bridge_lanes_errors_and_inc_fast_path() {
             b: None,
             r: None,
         };
-        let local_w = csrs.soc.field("local", "LOCAL").expect("LOCAL").width as usize;
+        let local_w = views().soc.local.local.width as usize;
         sim.reset(2);
         let mut cycle = 0u64;
         while !m.done() {
@@ -970,9 +960,8 @@ fn host_port_direct_remapped_and_missing() {
         let mut sim = ctx.sim(dut("xdie_host_port")).expect("host port model");
         let mut p = Pins::new(&sim);
         let (_, dw, aw) = geometry(&p, &DUT_MASTER_SIDE);
-        let csrs = xdie_tb::regmodel::csrs();
-        let direct = die_param("HOST_DIRECT_BASE");
-        let die_f = csrs.soc.field("local", "DIE").expect("DIE").clone();
+        let direct = views().params.host_direct_base;
+        let die_f = views().soc.local.die.clone();
         let my_die = 1u64 & die_f.value_mask() as u64;
         // One window: xt [0x1000_0000, +0x100000) -> SoC 0x2_0000_0000 + offset.
         let (win_xt, win_len, win_soc) = (0x1000_0000u64, 0x10_0000u64, 0x2_0000_0000u64);

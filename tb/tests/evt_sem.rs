@@ -2,30 +2,22 @@
 //! from the bus and from every hardware increment port.
 
 use rstest::rstest;
-use xdie_csr::{Block, BlockKind, Bundle};
+use xdie_csr::{EvtSemLayout, SemOp};
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Ctx, DutKind, Resp};
 
-const WINDOWS: [&str; 4] = ["sem_read", "sem_set", "sem_inc", "sem_dec"];
-
-fn evt_sem() -> (DutKind, &'static Block) {
+fn evt_sem() -> (DutKind, &'static EvtSemLayout) {
     let kind = dut("xdie_evt_sem");
-    (kind, block_of(kind).expect("evt_sem block"))
+    let l = block_of(kind).and_then(|b| b.evt_sem());
+    (kind, l.expect("evt_sem block"))
 }
 
-fn window(block: &'static Block, role: &str) -> &'static Bundle {
-    block
-        .bundle_by_role(role)
-        .unwrap_or_else(|| panic!("evt_sem has no {role} window"))
+fn sem_addr(l: &EvtSemLayout, op: SemOp, sem: u64) -> u64 {
+    l.sem_offset(op, sem)
 }
 
-fn sem_addr(block: &'static Block, role: &str, sem: u64) -> u64 {
-    let b = window(block, role);
-    b.reg_offset(sem, &b.registers[0])
-}
-
-fn open(ctx: &mut Ctx) -> (BlockTb, &'static Block) {
+fn open(ctx: &mut Ctx) -> (BlockTb, &'static EvtSemLayout) {
     let (kind, block) = evt_sem();
     (BlockTb::new(ctx, kind), block)
 }
@@ -33,53 +25,53 @@ fn open(ctx: &mut Ctx) -> (BlockTb, &'static Block) {
 /// Every semaphore, through `op`'s window, then read back through all four windows.
 #[rstest]
 fn window_op_on_every_semaphore(
-    #[values("sem_read", "sem_set", "sem_inc", "sem_dec")] op: &str,
+    #[values(SemOp::Read, SemOp::Set, SemOp::Inc, SemOp::Dec)] op: SemOp,
     #[values(1, 2)] seed: u64,
 ) {
     harness::run(seed, |ctx| {
         let (mut tb, block) = open(ctx);
-        let count = window(block, "sem_read").count;
+        let count = block.sem_count();
         for sem in 0..count {
             let start = ctx.rng.next_u32();
-            assert_eq!(tb.write(sem_addr(block, "sem_set", sem), start), Resp::Okay);
+            assert_eq!(tb.write(sem_addr(block, SemOp::Set, sem), start), Resp::Okay);
             let v = ctx.rng.next_u32();
             assert_eq!(
                 tb.write(sem_addr(block, op, sem), v),
                 Resp::Okay,
-                "{op} write"
+                "{op:?} write"
             );
-            for w in WINDOWS {
+            for w in SemOp::ALL {
                 tb.check(sem_addr(block, w, sem));
             }
         }
         // Only the semaphores written were touched.
         for sem in 0..count {
-            tb.check(sem_addr(block, "sem_read", sem));
+            tb.check(sem_addr(block, SemOp::Read, sem));
         }
     });
 }
 
 #[rstest]
-#[case::inc_past_max(i32::MAX, "sem_inc", 1)]
-#[case::dec_past_min(i32::MIN, "sem_dec", 1)]
-#[case::dec_below_zero(0, "sem_dec", 1)]
-#[case::inc_minus_one(0, "sem_inc", -1)]
-#[case::dec_minus_one(-1, "sem_dec", -1)]
-#[case::inc_min_plus_min(i32::MIN, "sem_inc", i32::MIN)]
-fn signed_wrap(#[case] start: i32, #[case] op: &str, #[case] amount: i32) {
+#[case::inc_past_max(i32::MAX, SemOp::Inc, 1)]
+#[case::dec_past_min(i32::MIN, SemOp::Dec, 1)]
+#[case::dec_below_zero(0, SemOp::Dec, 1)]
+#[case::inc_minus_one(0, SemOp::Inc, -1)]
+#[case::dec_minus_one(-1, SemOp::Dec, -1)]
+#[case::inc_min_plus_min(i32::MIN, SemOp::Inc, i32::MIN)]
+fn signed_wrap(#[case] start: i32, #[case] op: SemOp, #[case] amount: i32) {
     harness::run(7, |ctx| {
         let (mut tb, block) = open(ctx);
-        let count = window(block, "sem_read").count;
+        let count = block.sem_count();
         for sem in [0, count / 2, count - 1] {
-            tb.write(sem_addr(block, "sem_set", sem), start as u32);
+            tb.write(sem_addr(block, SemOp::Set, sem), start as u32);
             tb.write(sem_addr(block, op, sem), amount as u32);
             let want = match op {
-                "sem_inc" => start.wrapping_add(amount),
+                SemOp::Inc => start.wrapping_add(amount),
                 _ => start.wrapping_sub(amount),
             };
-            let (got, resp) = tb.read(sem_addr(block, "sem_read", sem));
+            let (got, resp) = tb.read(sem_addr(block, SemOp::Read, sem));
             assert_eq!((got as i32, resp), (want, Resp::Okay), "sem {sem}");
-            tb.check(sem_addr(block, "sem_read", sem));
+            tb.check(sem_addr(block, SemOp::Read, sem));
         }
     });
 }
@@ -91,10 +83,8 @@ struct HwInc {
     val_w: u32,
 }
 
-fn hw_inc(block: &Block, tb: &BlockTb) -> HwInc {
-    let BlockKind::EvtSem(ref params) = block.kind else {
-        panic!("not an evt_sem block")
-    };
+fn hw_inc(block: &EvtSemLayout, tb: &BlockTb) -> HwInc {
+    let params = &block.params;
     let width = |n: &str| tb.sim.require_port(n).expect("hw inc port").info().width;
     let hw_inc_ports = params.hw_inc_ports;
     assert_eq!(width("hw_inc_valid_i"), hw_inc_ports);
@@ -128,10 +118,10 @@ fn same_cycle_increments_from_bus_and_every_port(
     harness::run(seed, |ctx| {
         let (mut tb, block) = open(ctx);
         let hw = hw_inc(block, &tb);
-        let count = window(block, "sem_read").count;
+        let count = block.sem_count();
         let sem = [0, count - 1, 1 + ctx.rng.below(count - 2)][which as usize];
         let start = ctx.rng.next_u32();
-        tb.write(sem_addr(block, "sem_set", sem), start);
+        tb.write(sem_addr(block, SemOp::Set, sem), start);
         let mut want = start;
         let val_mask = if hw.val_w >= 32 {
             u32::MAX
@@ -155,7 +145,7 @@ fn same_cycle_increments_from_bus_and_every_port(
             let dec = ctx.rng.chance(30);
             tb.sim.set_u64(valid, all);
             let t0 = tb.sim.time();
-            let role = if dec { "sem_dec" } else { "sem_inc" };
+            let role = if dec { SemOp::Dec } else { SemOp::Inc };
             assert_eq!(tb.write(sem_addr(block, role, sem), amount), Resp::Okay);
             tb.sim.set_u64(valid, 0);
             // The ports were valid on every rising edge the write took.
@@ -167,7 +157,7 @@ fn same_cycle_increments_from_bus_and_every_port(
             } else {
                 want.wrapping_add(amount)
             };
-            let (got, resp) = tb.read(sem_addr(block, "sem_read", sem));
+            let (got, resp) = tb.read(sem_addr(block, SemOp::Read, sem));
             assert_eq!(
                 (got, resp),
                 (want, Resp::Okay),
@@ -182,7 +172,7 @@ fn same_cycle_increments_from_bus_and_every_port(
             tb.sim.set_u64(valid, 0);
             let edges = (tb.sim.time() - t0) / 2;
             want = want.wrapping_add((vals[p as usize] as u32).wrapping_mul(edges as u32));
-            let (got, _) = tb.read(sem_addr(block, "sem_read", sem));
+            let (got, _) = tb.read(sem_addr(block, SemOp::Read, sem));
             assert_eq!(got, want, "port {p} alone");
         }
     });

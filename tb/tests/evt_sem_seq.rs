@@ -1,29 +1,28 @@
 //! EVT_SEM sequencer port (inc, wait_ge_and_dec, unknown subops) and event flags, driven
 //! against the subop codes and offsets of the model.
 
-use xdie_csr::{Block, BlockKind, EvtSemParams};
+use xdie_csr::{EvtSemLayout, EvtSemParams, SemOp};
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Ctx, Resp};
 
-fn open(ctx: &mut Ctx) -> (BlockTb, &'static Block, &'static EvtSemParams) {
+fn open(ctx: &mut Ctx) -> (BlockTb, &'static EvtSemLayout, &'static EvtSemParams) {
     let kind = dut("xdie_evt_sem");
-    let block = block_of(kind).expect("evt_sem block");
-    let BlockKind::EvtSem(params) = &block.kind else {
-        panic!("not an evt_sem block")
-    };
-    (BlockTb::new(ctx, kind), block, params)
+    let l = block_of(kind).and_then(|b| b.evt_sem()).expect("evt_sem block");
+    (BlockTb::new(ctx, kind), l, &l.params)
 }
 
-fn addr(block: &Block, role: &str, i: u64) -> u64 {
-    let b = block
-        .bundle_by_role(role)
-        .unwrap_or_else(|| panic!("no {role} bundle"));
-    b.reg_offset(i, &b.registers[0])
+fn addr(l: &EvtSemLayout, op: SemOp, i: u64) -> u64 {
+    l.sem_offset(op, i)
 }
 
-fn sem(tb: &mut BlockTb, block: &Block, i: u64) -> i32 {
-    let (v, resp) = tb.read(addr(block, "sem_read", i));
+/// Offset of event flag `i`'s register.
+fn event(l: &EvtSemLayout, i: u64) -> u64 {
+    l.events.reg_offset(i, &l.event_reg)
+}
+
+fn sem(tb: &mut BlockTb, l: &EvtSemLayout, i: u64) -> i32 {
+    let (v, resp) = tb.read(addr(l, SemOp::Read, i));
     assert_eq!(resp, Resp::Okay);
     v as i32
 }
@@ -49,11 +48,11 @@ fn seq_try(tb: &mut BlockTb, subop: u64, idx: u64, val: i32) -> bool {
 fn seq_inc_adds_at_once() {
     harness::run(31, |ctx| {
         let (mut tb, block, p) = open(ctx);
-        let n = block.bundle_by_role("sem_read").expect("sem_read").count;
+        let n = block.sem_count();
         for i in [0, n / 2, n - 1] {
             let start = ctx.rng.next_u32() as i32;
             let v = ctx.rng.next_u32() as i32;
-            tb.write(addr(block, "sem_set", i), start as u32);
+            tb.write(addr(block, SemOp::Set, i), start as u32);
             assert!(
                 seq_try(&mut tb, p.seq_subop_inc, i, v),
                 "inc must be accepted"
@@ -67,16 +66,16 @@ fn seq_inc_adds_at_once() {
 fn seq_wait_ge_and_dec_blocks_until_reached() {
     harness::run(32, |ctx| {
         let (mut tb, block, p) = open(ctx);
-        let n = block.bundle_by_role("sem_read").expect("sem_read").count;
+        let n = block.sem_count();
         let i = 1 + ctx.rng.below(n - 1);
-        tb.write(addr(block, "sem_set", i), (-3i32) as u32);
+        tb.write(addr(block, SemOp::Set, i), (-3i32) as u32);
         for _ in 0..4 {
             assert!(!seq_try(&mut tb, p.seq_subop_wait_ge_dec, i, 2), "-3 >= 2?");
         }
         assert_eq!(sem(&mut tb, block, i), -3, "a refused wait changes nothing");
-        tb.write(addr(block, "sem_inc", i), 4);
+        tb.write(addr(block, SemOp::Inc, i), 4);
         assert!(!seq_try(&mut tb, p.seq_subop_wait_ge_dec, i, 2), "1 >= 2?");
-        tb.write(addr(block, "sem_inc", i), 1);
+        tb.write(addr(block, SemOp::Inc, i), 1);
         assert!(seq_try(&mut tb, p.seq_subop_wait_ge_dec, i, 2), "2 >= 2");
         assert_eq!(sem(&mut tb, block, i), 0);
         // Signed: a negative threshold passes at once.
@@ -92,7 +91,7 @@ fn unknown_subop_is_accepted_ignored_and_flagged() {
         let unknown = (0..1u64 << p.seq_subop_bits)
             .find(|c| *c != p.seq_subop_inc && *c != p.seq_subop_wait_ge_dec)
             .expect("a free code");
-        tb.write(addr(block, "sem_set", 0), 9);
+        tb.write(addr(block, SemOp::Set, 0), 9);
         assert!(seq_try(&mut tb, unknown, 0, 1));
         assert_eq!(tb.sim.get_by_name("seq_err_o").expect("seq_err_o"), 1);
         tb.sim.tick();
@@ -105,8 +104,8 @@ fn unknown_subop_is_accepted_ignored_and_flagged() {
 fn event_flags_drive_event_o() {
     harness::run(34, |ctx| {
         let (mut tb, block, _) = open(ctx);
-        let evt = block.bundle_by_role("event").expect("event");
-        let f = &evt.registers[0].fields[0];
+        let evt = &block.events;
+        let f = &block.event_flag;
         let i = ctx.rng.below(evt.count);
         let bit = |tb: &BlockTb| {
             let words = tb.sim.get(tb.sim.require_port("event_o").expect("event_o"));
@@ -115,12 +114,12 @@ fn event_flags_drive_event_o() {
         assert_eq!(bit(&tb), 0);
         // A strobe that misses the flag's byte leaves it alone.
         let other = !(1u8 << (f.lsb / 8)) & 0xF;
-        tb.write_strb(addr(block, "event", i), 1 << f.lsb, other);
+        tb.write_strb(event(block, i), 1 << f.lsb, other);
         assert_eq!(bit(&tb), 0);
-        tb.write(addr(block, "event", i), 1 << f.lsb);
+        tb.write(event(block, i), 1 << f.lsb);
         assert_eq!(bit(&tb), 1);
-        tb.check(addr(block, "event", i));
-        tb.write(addr(block, "event", i), 0);
+        tb.check(event(block, i));
+        tb.write(event(block, i), 0);
         assert_eq!(bit(&tb), 0);
     });
 }

@@ -2,20 +2,20 @@
 //! tables programmed over AXI4-Lite from random (seeded) contents.
 
 use rstest::rstest;
+use xdie_csr::{Bundle, RegRole};
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::{harness, lookup, Ctx, Resp};
 
-/// Writes every register of `bundle_role` instances with values from `gen`.
+/// Writes every register of every instance of `b` with values `gen` picks by register role.
 fn program(
     tb: &mut BlockTb,
     ctx: &mut Ctx,
-    bundle_role: &str,
-    gen: &dyn Fn(&mut Ctx, &str) -> u32,
+    b: &Bundle,
+    gen: &dyn Fn(&mut Ctx, Option<RegRole>) -> u32,
 ) {
-    let b = tb.model.block.bundle_by_role(bundle_role).expect("bundle");
     for i in 0..b.count {
         for r in &b.registers {
-            let v = gen(ctx, r.role.as_deref().unwrap_or(""));
+            let v = gen(ctx, r.role);
             assert_eq!(tb.write(b.reg_offset(i, r), v), Resp::Okay);
         }
     }
@@ -27,10 +27,11 @@ fn iatu_lookup(#[values(71, 72, 73)] seed: u64) {
         let mut tb = BlockTb::new(ctx, dut("xdie_d2d_iatu"));
         // Bases and limits close together so that regions overlap and miss.
         let hi = ctx.rng.next_u32() & 3;
-        program(&mut tb, ctx, "region", &|ctx, role| match role {
-            "base_hi" | "limit_hi" => hi + (ctx.rng.below(2) as u32),
-            "base_lo" | "limit_lo" => ctx.rng.next_u32(),
-            "ctrl" => {
+        let region = &tb.model.block.iatu().expect("iatu layout").region;
+        program(&mut tb, ctx, region, &|ctx, role| match role {
+            Some(RegRole::BaseHi | RegRole::LimitHi) => hi + (ctx.rng.below(2) as u32),
+            Some(RegRole::BaseLo | RegRole::LimitLo) => ctx.rng.next_u32(),
+            Some(RegRole::Ctrl) => {
                 if ctx.rng.chance(80) {
                     u32::MAX
                 } else {
@@ -70,11 +71,12 @@ fn remap_window_lookup(#[values(81, 82, 83)] seed: u64) {
             let k = 8 + ctx.rng.below(20) as u32;
             (u32::MAX << k, !(u32::MAX << k))
         };
-        program(&mut tb, ctx, "window", &|ctx, role| match role {
-            "ctrl" => ctx.rng.next_u32() | u32::from(ctx.rng.chance(80)),
-            "u_mask" | "mask" => split(ctx).0,
-            "l_mask" => split(ctx).1,
-            "xt_addr" | "match" => ctx.rng.next_u32() & 0xF000_0000,
+        let window = &tb.model.block.remap().expect("remap layout").window;
+        program(&mut tb, ctx, window, &|ctx, role| match role {
+            Some(RegRole::Ctrl) => ctx.rng.next_u32() | u32::from(ctx.rng.chance(80)),
+            Some(RegRole::UMask | RegRole::Mask) => split(ctx).0,
+            Some(RegRole::LMask) => split(ctx).1,
+            Some(RegRole::XtAddr | RegRole::Match) => ctx.rng.next_u32() & 0xF000_0000,
             _ => ctx.rng.next_u32(),
         });
         let soc_out = tb.sim.require_port("soc_addr_o").unwrap();

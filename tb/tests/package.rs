@@ -12,11 +12,9 @@
 #![cfg(feature = "package")]
 
 use rstest::rstest;
-use xdie_tb::package::{
-    die_param, fold_chip_id, fold_neighbor, hbm_local, queues_per_group, sbuf_local, sem_local,
-    soc_local, Copy, Package, Side,
-};
-use xdie_tb::regmodel::csrs;
+use xdie_csr::SemOp;
+use xdie_tb::package::{Copy, Package, Side};
+use xdie_tb::regmodel::{csrs, views};
 use xdie_tb::{harness, Ctx, Rng, Timing};
 
 const CHIP: u64 = 2;
@@ -24,11 +22,11 @@ const CHIP: u64 = 2;
 const GUARD: u64 = 64;
 
 fn dw() -> u64 {
-    die_param("DATA_BYTES")
+    views().params.data_bytes
 }
 
 fn engines() -> u64 {
-    die_param("SDMA_ENGINES")
+    views().params.sdma_engines
 }
 
 fn open(ctx: &mut Ctx) -> Package {
@@ -106,13 +104,13 @@ fn local_copy(#[values(1, 2)] seed: u64) {
     harness::run(seed, |ctx| {
         let mut pkg = open(ctx);
         let len = 3 * dw() + 5;
-        let (src, dst) = (sbuf_local(3, 0x101), sbuf_local(4, 0x207));
+        let (src, dst) = (views().sbuf_addr(3, 0x101), views().sbuf_addr(4, 0x207));
         let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
         let mut win = Window::new(&mut pkg, 0, dst - GUARD, len + 2 * GUARD);
         setup(&mut pkg, 0, 0, 0);
         let c = Copy {
-            src: soc_local(0, src),
-            dst: soc_local(0, dst),
+            src: views().soc.soc_local(0, src),
+            dst: views().soc.soc_local(0, dst),
             len,
             write_barrier: false,
         };
@@ -131,14 +129,14 @@ fn cross_die_copy(#[values(0, 1)] from: u32) {
         let mut pkg = open(ctx);
         let to = 1 - from;
         let len = 5 * dw() + 3;
-        let (src, dst) = (sbuf_local(7, 0x33), sbuf_local(9, 0x1005));
+        let (src, dst) = (views().sbuf_addr(7, 0x33), views().sbuf_addr(9, 0x1005));
         let bytes = source(&mut pkg, &mut ctx.rng, from, src, len);
         let mut win = Window::new(&mut pkg, to, dst - GUARD, len + 2 * GUARD);
         let e = engines() - 1;
         setup(&mut pkg, from, e, 1);
         let c = Copy {
-            src: soc_local(from, src),
-            dst: fold_neighbor(dst, to),
+            src: views().soc.soc_local(from.into(), src),
+            dst: views().soc.fold_neighbor(dst, to.into()),
             len,
             write_barrier: false,
         };
@@ -172,7 +170,7 @@ fn length_alignment_sweep() {
             (page, page - 5, page - dw + 1),
             (2 * page + dw + 3, 13, 17),
         ];
-        let (src_base, dst_base) = (sbuf_local(2, 0), sbuf_local(6, 0));
+        let (src_base, dst_base) = (views().sbuf_addr(2, 0), views().sbuf_addr(6, 0));
         setup(&mut pkg, 0, 2, 5);
         let mut wins = Vec::new();
         // Each case starts on its own page: offsets are relative to a page (and so to a beat).
@@ -186,8 +184,8 @@ fn length_alignment_sweep() {
             win.apply(d, &bytes);
             wins.push(win);
             let c = Copy {
-                src: soc_local(0, s),
-                dst: fold_neighbor(d, 1),
+                src: views().soc.soc_local(0, s),
+                dst: views().soc.fold_neighbor(d, 1),
                 len,
                 write_barrier: false,
             };
@@ -207,7 +205,7 @@ fn length_alignment_sweep() {
 fn engines_and_queues_at_once() {
     harness::run(30, |ctx| {
         let mut pkg = open(ctx);
-        let (e_last, q_last) = (engines() - 1, queues_per_group() - 1);
+        let (e_last, q_last) = (engines() - 1, views().queues() - 1);
         let pairs = [
             (0, 0),
             (0, q_last),
@@ -221,8 +219,8 @@ fn engines_and_queues_at_once() {
         for (i, &(e, q)) in pairs.iter().enumerate() {
             let i = i as u64;
             let (src, dst) = (
-                sbuf_local(10 + i, 0x40 + i),
-                sbuf_local(20 + i, 0x80 + 3 * i),
+                views().sbuf_addr(10 + i, 0x40 + i),
+                views().sbuf_addr(20 + i, 0x80 + 3 * i),
             );
             let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
             let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
@@ -230,8 +228,8 @@ fn engines_and_queues_at_once() {
             wins.push(win);
             setup(&mut pkg, 0, e, q);
             let c = Copy {
-                src: soc_local(0, src),
-                dst: fold_neighbor(dst, 1),
+                src: views().soc.soc_local(0, src),
+                dst: views().soc.fold_neighbor(dst, 1),
                 len,
                 write_barrier: false,
             };
@@ -261,36 +259,36 @@ fn semaphore_increment_after_data() {
     harness::run(40, |ctx| {
         let mut pkg = open(ctx);
         let len = 8192 + 7;
-        let (src, dst) = (sbuf_local(1, 0x10), sbuf_local(1, 0x4000));
+        let (src, dst) = (views().sbuf_addr(1, 0x10), views().sbuf_addr(1, 0x4000));
         let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
         let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
         win.apply(dst, &bytes);
-        let one = hbm_local(0x8000);
+        let one = views().hbm_addr(0x8000);
         pkg.write32(0, one, 1).expect("constant 1");
         let (remote_sem, local_sem) = (17, 4);
         let before_remote = pkg
-            .read32(1, sem_local("sem_read", remote_sem))
+            .read32(1, views().sem_addr(SemOp::Read, remote_sem))
             .expect("sem");
         let before_local = pkg
-            .read32(0, sem_local("sem_read", local_sem))
+            .read32(0, views().sem_addr(SemOp::Read, local_sem))
             .expect("sem");
         setup(&mut pkg, 0, 3, 2);
         let copies = [
             Copy {
-                src: soc_local(0, src),
-                dst: fold_neighbor(dst, 1),
+                src: views().soc.soc_local(0, src),
+                dst: views().soc.fold_neighbor(dst, 1),
                 len,
                 write_barrier: false,
             },
             Copy {
-                src: soc_local(0, one),
-                dst: soc_local(0, sem_local("sem_inc", local_sem)),
+                src: views().soc.soc_local(0, one),
+                dst: views().soc.soc_local(0, views().sem_addr(SemOp::Inc, local_sem)),
                 len: 4,
                 write_barrier: false,
             },
             Copy {
-                src: soc_local(0, one),
-                dst: fold_neighbor(sem_local("sem_inc", remote_sem), 1),
+                src: views().soc.soc_local(0, one),
+                dst: views().soc.fold_neighbor(views().sem_addr(SemOp::Inc, remote_sem), 1),
                 len: 4,
                 write_barrier: true,
             },
@@ -303,7 +301,7 @@ fn semaphore_increment_after_data() {
         let start = pkg.cycle();
         loop {
             let v = pkg
-                .read32(1, sem_local("sem_read", remote_sem))
+                .read32(1, views().sem_addr(SemOp::Read, remote_sem))
                 .expect("sem");
             if v != before_remote {
                 assert_eq!(v, before_remote.wrapping_add(1), "remote semaphore");
@@ -317,11 +315,11 @@ fn semaphore_increment_after_data() {
         win.check(&mut pkg);
         pkg.wait_drained(0, 3, 2).expect("drained");
         let local = pkg
-            .read32(0, sem_local("sem_read", local_sem))
+            .read32(0, views().sem_addr(SemOp::Read, local_sem))
             .expect("sem");
         assert_eq!(local, before_local.wrapping_add(1), "local semaphore");
         let remote = pkg
-            .read32(1, sem_local("sem_read", remote_sem))
+            .read32(1, views().sem_addr(SemOp::Read, remote_sem))
             .expect("sem");
         assert_eq!(
             remote,
@@ -339,13 +337,13 @@ fn m2s_before_s2m_is_held() {
     harness::run(50, |ctx| {
         let mut pkg = open(ctx);
         let len = 2 * dw() + 9;
-        let (src, dst) = (sbuf_local(5, 0x300), sbuf_local(11, 0x500));
+        let (src, dst) = (views().sbuf_addr(5, 0x300), views().sbuf_addr(11, 0x500));
         let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
         let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
         setup(&mut pkg, 0, 4, 0);
         let c = Copy {
-            src: soc_local(0, src),
-            dst: fold_neighbor(dst, 1),
+            src: views().soc.soc_local(0, src),
+            dst: views().soc.fold_neighbor(dst, 1),
             len,
             write_barrier: false,
         };
@@ -375,16 +373,15 @@ fn unmapped_routed_copy_is_decerr(#[values("iatu_miss", "peer_gap", "remote_pkg"
     harness::run(60, |ctx| {
         let mut pkg = open(ctx);
         let len = dw() + 4;
-        let (src, dst) = (sbuf_local(8, 0x40), sbuf_local(12, 0x80));
+        let (src, dst) = (views().sbuf_addr(8, 0x40), views().sbuf_addr(12, 0x80));
         source(&mut pkg, &mut ctx.rng, 0, src, len);
         let win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
         let win0 = Window::new(&mut pkg, 0, dst - GUARD, len + 2 * GUARD);
-        let soc = &csrs().soc;
         let target = match case {
             // EXIT_SENG bits set: above the region's limit.
             "iatu_miss" => {
-                let f = soc.field("neighbor", "EXIT_SENG").expect("EXIT_SENG");
-                f.set(u128::from(fold_neighbor(dst, 1)), 1) as u64
+                let f = &views().soc.neighbor.exit_seng;
+                f.set(u128::from(views().soc.fold_neighbor(dst, 1)), 1) as u64
             }
             // One past the highest aperture of the die map.
             "peer_gap" => {
@@ -395,14 +392,14 @@ fn unmapped_routed_copy_is_decerr(#[values("iatu_miss", "peer_gap", "remote_pkg"
                     .map(|a| a.end())
                     .max()
                     .expect("apertures");
-                fold_neighbor(top, 1)
+                views().soc.fold_neighbor(top, 1)
             }
-            _ => fold_chip_id(dst, 1, CHIP + 1),
+            _ => views().soc.fold_chip_id(dst, 1, CHIP + 1),
         };
         assert!(pkg.err(0) == 0);
         setup(&mut pkg, 0, 6, 3);
         let c = Copy {
-            src: soc_local(0, src),
+            src: views().soc.soc_local(0, src),
             dst: target,
             len,
             write_barrier: false,
@@ -423,11 +420,11 @@ fn backdoor_and_host_port_agree() {
     harness::run(3, |ctx| {
         let mut pkg = open(ctx);
         let mut rng = Rng::new(ctx.sub_seed());
-        let backing = die_param("SBUF_BACKING_BYTES");
+        let backing = views().params.sbuf_backing_bytes;
         for (die, local, len) in [
-            (0, sbuf_local(3, backing - 40), 36),
-            (1, sbuf_local(0, 5), 36),
-            (1, hbm_local(0x3_0000 + 7), 64),
+            (0, views().sbuf_addr(3, backing - 40), 36),
+            (1, views().sbuf_addr(0, 5), 36),
+            (1, views().hbm_addr(0x3_0000 + 7), 64),
         ] {
             let poked = pattern(&mut rng, len);
             pkg.poke(die, local, &poked).expect("poke");
@@ -437,7 +434,7 @@ fn backdoor_and_host_port_agree() {
             assert_eq!(pkg.peek(die, local, len).expect("peek"), written);
         }
         // A partition's unbacked tail is refused, not wrapped into the next partition.
-        assert!(pkg.peek(0, sbuf_local(2, backing - 4), 8).is_err());
+        assert!(pkg.peek(0, views().sbuf_addr(2, backing - 4), 8).is_err());
     });
 }
 
@@ -448,9 +445,9 @@ fn monitor_sees_sbuf_writes_and_increments() {
     harness::run(3, |ctx| {
         let mut pkg = open(ctx);
         pkg.monitor().expect("monitor");
-        let at = sbuf_local(9, 0x123);
+        let at = views().sbuf_addr(9, 0x123);
         pkg.write_bytes(1, at, &[0xa1, 0xa2, 0xa3]).expect("store");
-        let inc = sem_local("sem_inc", 17);
+        let inc = views().sem_addr(SemOp::Inc, 17);
         pkg.write32(0, inc, 5).expect("increment");
         let seen = pkg.take_writes();
         let sbuf: Vec<_> = seen.iter().filter(|w| w.what == MonKind::Sbuf).collect();

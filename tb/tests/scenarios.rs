@@ -9,8 +9,7 @@ use xdie_model::scenario::Scenario;
 use xdie_model::DieId;
 use xdie_tb::driver::{self, RtlError};
 use xdie_tb::harness;
-use xdie_tb::package::{die_param, fold_neighbor};
-use xdie_tb::regmodel::csrs;
+use xdie_tb::regmodel::{csrs, views};
 
 fn scenario(name: &str) -> Scenario {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -48,7 +47,7 @@ fn worked_example_on_the_rtl() {
         let run = &model.legs[0];
         assert_eq!(
             run.dst_soc,
-            fold_neighbor(leg.dst_addr, run.rx_die.die as u32)
+            views().soc.fold_neighbor(leg.dst_addr, run.rx_die.die as u32)
         );
         let out = check(&sc, ctx.seed);
         let engines = leg.dma_engine_mask.count_ones() as i64;
@@ -60,7 +59,7 @@ fn worked_example_on_the_rtl() {
         };
         assert_eq!(sem(run.tx_die, leg.local_sem), engines);
         assert_eq!(sem(run.rx_die, leg.remote_sem), engines);
-        let peak = die_param("DATA_BYTES") as f64;
+        let peak = views().params.data_bytes as f64;
         let utilization = leg.bytes() as f64 / out.transfer_cycles as f64 / peak;
         assert!(utilization >= 0.9, "link utilization {utilization:.3}");
     });
@@ -70,7 +69,7 @@ fn worked_example_on_the_rtl() {
 #[test]
 fn same_die_leg_with_beat_aligned_semaphores() {
     harness::run(7, |ctx| {
-        let beat = die_param("DATA_BYTES") / 4;
+        let beat = views().params.data_bytes / 4;
         let sc = scenario("same-die.yaml");
         let (l, r) = (sc.legs[0].local_sem, sc.legs[0].remote_sem);
         let text = std::fs::read_to_string(&sc.path)

@@ -2,16 +2,10 @@
 //! the valid of every engine the group mask selects, with the queue select and the value; a zero
 //! write pulses nothing. Widths, offsets and fields come from the model.
 
-use xdie_csr::{Access, Block, Register};
+use xdie_csr::Side;
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Resp};
-
-fn reg<'a>(block: &'a Block, role: &str) -> &'a Register {
-    block
-        .reg_by_role(role)
-        .unwrap_or_else(|| panic!("no {role} register"))
-}
 
 /// What the pulse outputs showed after each rising edge.
 #[derive(Debug, PartialEq, Eq)]
@@ -70,19 +64,10 @@ fn write_watching(tb: &mut BlockTb, offset: u64, data: u32, cycles: u32) -> Vec<
 fn increment_writes_pulse_the_selected_engines_once() {
     harness::run(41, |ctx| {
         let kind = dut("xdie_sdma_bcast");
-        let block = block_of(kind).expect("sdma_bcast block");
+        let l = block_of(kind).and_then(|b| b.bcast()).expect("sdma_bcast block");
         let mut tb = BlockTb::new(ctx, kind);
-        let group = reg(block, "group");
-        let mask_f = group.field_by_role("mask").expect("mask");
-        let queue_r = reg(block, "queue");
-        let queue_f = queue_r.field_by_role("queue").expect("queue");
-        let inc_f = |r: &Register| {
-            r.fields
-                .iter()
-                .find(|f| f.access == Access::Inc)
-                .expect("INC field")
-                .clone()
-        };
+        let (group, mask_f) = (&l.group, &l.mask);
+        let (queue_r, queue_f) = (&l.queue_reg, &l.queue);
         for _ in 0..4 {
             let mask = ctx.rng.next_u64() & ((1 << mask_f.width) - 1);
             let queue = ctx.rng.below(1 << queue_f.width);
@@ -94,15 +79,16 @@ fn increment_writes_pulse_the_selected_engines_once() {
                 tb.write(queue_r.offset, (queue as u32) << queue_f.lsb),
                 Resp::Okay
             );
-            for role in ["m2s_inc", "s2m_inc"] {
-                let r = reg(block, role);
-                let f = inc_f(r);
+            for (side, r, f) in [
+                (Side::M2s, &l.m2s_inc, &l.inc),
+                (Side::S2m, &l.s2m_inc, &l.s2m_inc_field),
+            ] {
+                let role = &r.name;
                 let val = 1 + ctx.rng.below((1 << f.width) - 1);
                 let seen = write_watching(&mut tb, r.offset, (val as u32) << f.lsb, 12);
-                let (m2s, s2m) = if role == "m2s_inc" {
-                    (mask, 0)
-                } else {
-                    (0, mask)
+                let (m2s, s2m) = match side {
+                    Side::M2s => (mask, 0),
+                    Side::S2m => (0, mask),
                 };
                 let want: Vec<Pulse> = if mask == 0 {
                     vec![]

@@ -9,7 +9,7 @@
 //! bytes and every guard byte around each destination. Descriptor layouts come from the model.
 
 use std::collections::VecDeque;
-use xdie_csr::DescFormat;
+use xdie_csr::{DescLayout, Side};
 use xdie_tb::regmodel::csrs;
 use xdie_tb::sim::Port;
 use xdie_tb::{harness, Ctx, DutKind, Rng, Sim};
@@ -28,16 +28,8 @@ fn kind() -> Option<DutKind> {
         .find(|k| k.name() == "xdie_sdma_engine")
 }
 
-fn desc(name: &str) -> &'static DescFormat {
-    csrs()
-        .descriptor(name)
-        .unwrap_or_else(|| panic!("no {name} descriptor"))
-}
-
-fn set_field(d: &DescFormat, word: u128, field: &str, v: u128) -> u128 {
-    d.field(field)
-        .unwrap_or_else(|| panic!("{} has no {field}", d.name))
-        .set(word, v)
+fn desc(side: Side) -> &'static DescLayout {
+    csrs().views.desc(side)
 }
 
 /// Packs per-queue values of `w` bits into 32-bit words.
@@ -97,10 +89,10 @@ impl Ring {
         }
     }
     /// Writes a descriptor at the tail (stamped with `id`, or the tail's ring id) and posts it.
-    fn post(&mut self, mem: &mut [u8], word: u128, d: &DescFormat, id: Option<u64>) {
+    fn post(&mut self, mem: &mut [u8], word: u128, d: &DescLayout, id: Option<u64>) {
         let stamp = id.unwrap_or(self.tail_id);
-        let word = set_field(d, word, "RING_ID", stamp.into());
-        let at = (self.base + self.tail * u64::from(d.bytes)) as usize;
+        let word = d.ring_id.set(word, stamp.into());
+        let at = (self.base + self.tail * u64::from(d.format.bytes)) as usize;
         mem[at..at + 16].copy_from_slice(&word.to_le_bytes());
         self.tail += 1;
         self.used += 1;
@@ -241,7 +233,7 @@ impl Tb {
         for b in mem.iter_mut() {
             *b = rng.next_u32() as u8;
         }
-        let ring_bytes = RING_SLOTS * u64::from(desc("m2s").bytes);
+        let ring_bytes = RING_SLOTS * u64::from(desc(Side::M2s).format.bytes);
         let m2s = (0..q as u64)
             .map(|i| Ring::new(RING_BASE + 2 * i * ring_bytes))
             .collect();
@@ -432,17 +424,18 @@ impl Tb {
     }
 
     fn post_pair(&mut self, qi: usize, src: u64, dst: u64, len: u64, barrier: bool) {
-        let (m, s) = (desc("m2s"), desc("s2m"));
+        let (m, s) = (desc(Side::M2s), desc(Side::S2m));
         let code = if len == csrs().ring.max_len_code {
             0
         } else {
             len
         };
-        let mut w = set_field(m, 0, "LEN", code.into());
-        w = set_field(m, w, "BUF_PTR", src.into());
-        w = set_field(m, w, "WRITE_BARRIER", u128::from(barrier));
-        let mut ws = set_field(s, 0, "LEN", code.into());
-        ws = set_field(s, ws, "BUF_PTR", dst.into());
+        let mut w = m.len.set(0, code.into());
+        w = m.buf_ptr.set(w, src.into());
+        let barrier_f = m.write_barrier.as_ref().expect("M2S write barrier");
+        w = barrier_f.set(w, u128::from(barrier));
+        let mut ws = s.len.set(0, code.into());
+        ws = s.buf_ptr.set(ws, dst.into());
         self.s2m[qi].post(&mut self.mem, ws, s, None);
         self.m2s[qi].post(&mut self.mem, w, m, None);
     }
@@ -551,9 +544,9 @@ fn m2s_posted_before_s2m_is_held() {
         let mut exp = tb.mem.clone();
         copy_expected(&mut exp, src, dst, len);
         // Post the M2S descriptor alone, as software arming the source first would.
-        let m = desc("m2s");
-        let mut w = set_field(m, 0, "LEN", len.into());
-        w = set_field(m, w, "BUF_PTR", src.into());
+        let m = desc(Side::M2s);
+        let mut w = m.len.set(0, len.into());
+        w = m.buf_ptr.set(w, src.into());
         tb.m2s[0].post(&mut tb.mem, w, m, None);
         for _ in 0..500 {
             tb.step();
@@ -561,9 +554,9 @@ fn m2s_posted_before_s2m_is_held() {
         assert_eq!(tb.log.data_reads, 0, "no source read before S2M is armed");
         assert_eq!(tb.head_incs, 0);
         assert_eq!(tb.m2s[0].used, 1, "the M2S descriptor is still posted");
-        let s = desc("s2m");
-        let mut ws = set_field(s, 0, "LEN", len.into());
-        ws = set_field(s, ws, "BUF_PTR", dst.into());
+        let s = desc(Side::S2m);
+        let mut ws = s.len.set(0, len.into());
+        ws = s.buf_ptr.set(ws, dst.into());
         tb.s2m[0].post(&mut tb.mem, ws, s, None);
         exp[RING_BASE as usize..SRC_BASE as usize]
             .copy_from_slice(&tb.mem[RING_BASE as usize..SRC_BASE as usize]);
@@ -603,12 +596,12 @@ fn write_barrier_orders_semaphore_after_data() {
 fn ring_id_mismatch_halts_the_queue_until_reset() {
     harness::run(6, |ctx| {
         let Some(mut tb) = open(ctx) else { return };
-        let (m, s) = (desc("m2s"), desc("s2m"));
+        let (m, s) = (desc(Side::M2s), desc(Side::S2m));
         let bad = (tb.m2s[0].tail_id + 1) & Ring::id_mask();
-        let mut w = set_field(m, 0, "LEN", 64);
-        w = set_field(m, w, "BUF_PTR", SRC_BASE.into());
-        let mut ws = set_field(s, 0, "LEN", 64);
-        ws = set_field(s, ws, "BUF_PTR", DST_BASE.into());
+        let mut w = m.len.set(0, 64);
+        w = m.buf_ptr.set(w, SRC_BASE.into());
+        let mut ws = s.len.set(0, 64);
+        ws = s.buf_ptr.set(ws, DST_BASE.into());
         let before = tb.mem.clone();
         tb.s2m[0].post(&mut tb.mem, ws, s, None);
         tb.m2s[0].post(&mut tb.mem, w, m, Some(bad));

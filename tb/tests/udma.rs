@@ -3,54 +3,40 @@
 //! reference model (`regmodel::udma`).
 
 use rstest::rstest;
-use xdie_csr::{Block, Bundle};
+use xdie_csr::{FieldRole, Register, UdmaLayout};
 use xdie_tb::block::{dut, BlockTb};
 use xdie_tb::regmodel::block_of;
 use xdie_tb::{harness, Ctx, HwEvent, Resp};
 
+#[derive(Clone, Copy)]
 struct Q {
-    block: &'static Block,
-    bundle: &'static Bundle,
+    l: &'static UdmaLayout,
     q: u64,
 }
 
 impl Q {
-    fn off(&self, role: &str) -> u64 {
-        let r = self
-            .bundle
-            .reg_by_role(role)
-            .unwrap_or_else(|| panic!("queue register role {role}"));
-        self.bundle.reg_offset(self.q, r)
-    }
-    fn field_mask(&self, reg: &str, field: &str) -> u32 {
-        self.bundle
-            .reg_by_role(reg)
-            .and_then(|r| r.field_by_role(field))
-            .map(|f| f.reg_mask())
-            .unwrap_or_else(|| panic!("{reg}.{field}"))
-    }
-    fn inc_mask(&self) -> u32 {
-        self.bundle.reg_by_role("tail_inc").unwrap().fields[0].reg_mask()
+    fn off(&self, r: &Register) -> u64 {
+        self.l.queue_reg(self.q, r)
     }
 }
 
 fn open(ctx: &mut Ctx, side: &str, which: u64) -> (BlockTb, Q) {
     let kind = dut(&format!("xdie_udma_{side}"));
-    let block = block_of(kind).expect("udma block");
-    let bundle = block.bundle_by_role("queue").expect("queue bundle");
-    let q = [0, bundle.count - 1, 1 + ctx.rng.below(bundle.count - 2)][which as usize];
-    (BlockTb::new(ctx, kind), Q { block, bundle, q })
+    let l = block_of(kind).and_then(|b| b.udma()).expect("udma block");
+    let n = l.queues();
+    let q = [0, n - 1, 1 + ctx.rng.below(n - 2)][which as usize];
+    (BlockTb::new(ctx, kind), Q { l, q })
 }
 
 /// Every queue register of this queue and the engine error log match the model.
 fn check_queue(tb: &mut BlockTb, q: &Q) {
-    for role in [
-        "status", "head", "tail", "tail_inc", "ring_len", "cfg", "sw_ctrl",
+    let l = q.l;
+    for r in [
+        &l.status, &l.head, &l.tail, &l.tail_inc, &l.ring_len, &l.cfg, &l.sw_ctrl,
     ] {
-        tb.check(q.off(role));
+        tb.check(q.off(r));
     }
-    let err = q.block.reg_by_role("err_log").unwrap().offset;
-    tb.check(err);
+    tb.check(l.err_log.offset);
 }
 
 /// Pulses the engine's head-increment input of queue `q` for one cycle.
@@ -76,14 +62,14 @@ fn doorbells_wrap_the_ring_and_advance_ring_ids(
     harness::run(seed, |ctx| {
         let (mut tb, q) = open(ctx, side, which);
         let len = 2 + ctx.rng.below(14) as u32;
-        assert_eq!(tb.write(q.off("ring_len"), len), Resp::Okay);
+        assert_eq!(tb.write(q.off(&q.l.ring_len), len), Resp::Okay);
         let mut used = 0u32;
         // Enough traffic to wrap the ring many times (ring ids wrap too).
         for _ in 0..60 {
             let free = len - used;
             if free > 0 {
                 let n = 1 + ctx.rng.below(u64::from(free)) as u32;
-                assert_eq!(tb.write(q.off("tail_inc"), n), Resp::Okay);
+                assert_eq!(tb.write(q.off(&q.l.tail_inc), n), Resp::Okay);
                 used += n;
             }
             check_queue(&mut tb, &q);
@@ -104,16 +90,16 @@ fn doorbell_value_is_masked_to_the_field(
 ) {
     harness::run(seed, |ctx| {
         let (mut tb, q) = open(ctx, side, 2);
-        let mask = q.inc_mask();
-        tb.write(q.off("ring_len"), mask);
+        let mask = q.l.inc.reg_mask();
+        tb.write(q.off(&q.l.ring_len), mask);
         for _ in 0..20 {
             let junk = ctx.rng.next_u32() & !mask;
             let n = ctx.rng.below(8) as u32;
-            assert_eq!(tb.write(q.off("tail_inc"), junk | n), Resp::Okay);
+            assert_eq!(tb.write(q.off(&q.l.tail_inc), junk | n), Resp::Okay);
             check_queue(&mut tb, &q);
         }
         // Only bits above the field: no increment at all.
-        tb.write(q.off("tail_inc"), (mask << 1) & !mask);
+        tb.write(q.off(&q.l.tail_inc), (mask << 1) & !mask);
         check_queue(&mut tb, &q);
     });
 }
@@ -126,27 +112,27 @@ fn overrun_is_refused_and_flagged(
     harness::run(51, |ctx| {
         let (mut tb, q) = open(ctx, side, which);
         let len = 4 + ctx.rng.below(8) as u32;
-        tb.write(q.off("ring_len"), len);
-        tb.write(q.off("tail_inc"), len - 1);
+        tb.write(q.off(&q.l.ring_len), len);
+        tb.write(q.off(&q.l.tail_inc), len - 1);
         check_queue(&mut tb, &q);
         // Two more than the one free slot: refused whole.
-        tb.write(q.off("tail_inc"), 2);
+        tb.write(q.off(&q.l.tail_inc), 2);
         check_queue(&mut tb, &q);
-        let overrun = q.field_mask("status", "overrun");
-        let (status, _) = tb.read(q.off("status"));
+        let overrun = q.l.overrun.reg_mask();
+        let (status, _) = tb.read(q.off(&q.l.status));
         assert_ne!(status & overrun, 0, "queue OVERRUN must be set");
         // The remaining slot is still usable and fills the ring.
-        tb.write(q.off("tail_inc"), 1);
-        let (status, _) = tb.read(q.off("status"));
+        tb.write(q.off(&q.l.tail_inc), 1);
+        let (status, _) = tb.read(q.off(&q.l.status));
         assert_ne!(
-            status & q.field_mask("status", "full"),
+            status & q.l.full.reg_mask(),
             0,
             "ring must be full"
         );
         check_queue(&mut tb, &q);
         // err_log OVERRUN is write-1-to-clear.
-        let err = q.block.reg_by_role("err_log").unwrap();
-        let bit = err.field_by_role("overrun").unwrap().reg_mask();
+        let err = &q.l.err_log;
+        let bit = q.l.err_overrun.reg_mask();
         let (log, _) = tb.read(err.offset);
         assert_ne!(log & bit, 0, "err_log OVERRUN must be set");
         tb.write(err.offset, bit);
@@ -156,28 +142,28 @@ fn overrun_is_refused_and_flagged(
 
 #[rstest]
 fn sw_ctrl_resets(
-    #[values("rst_tail", "rst_head", "rst_q")] what: &str,
+    #[values(FieldRole::RstTail, FieldRole::RstHead, FieldRole::RstQ)] what: FieldRole,
     #[values("m2s", "s2m")] side: &str,
     #[values(61, 62)] seed: u64,
 ) {
     harness::run(seed, |ctx| {
         let (mut tb, q) = open(ctx, side, 2);
         let len = 3 + ctx.rng.below(10) as u32;
-        tb.write(q.off("ring_len"), len);
+        tb.write(q.off(&q.l.ring_len), len);
         let cfg = ctx.rng.next_u32();
-        tb.write(q.off("cfg"), cfg);
-        tb.write(q.off("tail_inc"), len - 1);
+        tb.write(q.off(&q.l.cfg), cfg);
+        tb.write(q.off(&q.l.tail_inc), len - 1);
         for _ in 0..ctx.rng.below(u64::from(len - 1)) {
             pop(&mut tb, &q);
         }
-        tb.write(q.off("tail_inc"), len + 1);
+        tb.write(q.off(&q.l.tail_inc), len + 1);
         check_queue(&mut tb, &q);
-        let bit = q.field_mask("sw_ctrl", what);
-        assert_eq!(tb.write(q.off("sw_ctrl"), bit), Resp::Okay);
+        let bit = q.l.sw_ctrl.field_by_role(what).expect("reset field").reg_mask();
+        assert_eq!(tb.write(q.off(&q.l.sw_ctrl), bit), Resp::Okay);
         check_queue(&mut tb, &q);
         // Other queues are untouched.
         let other = Q {
-            q: (q.q + 1) % q.bundle.count,
+            q: (q.q + 1) % q.l.queues(),
             ..q
         };
         check_queue(&mut tb, &other);

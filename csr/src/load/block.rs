@@ -1,13 +1,16 @@
 //! `blocks/NAME.*`: one register block per file, its bundles and kind parameters.
 
 use super::checks::{no_overlap, unique_names};
+use super::layouts::resolve_kind;
 use super::read::read;
-use super::register::build_registers;
+use super::register::{build_registers, parse_role};
 use super::roles::check_roles;
 use super::Source;
 use crate::error::{ErrorKind, Result};
-use crate::model::{Block, BlockKind, Bundle, EvtSemParams, Register, Side};
+use crate::layouts::EvtSemParams;
+use crate::model::{Block, Bundle, Register, Side};
 use crate::raw;
+use crate::roles::{BundleRole, RegRole};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -53,6 +56,43 @@ pub(super) fn read_blocks(
         blocks.push(block);
     }
     Ok((blocks, block_index))
+}
+
+/// A block kind and its parameters as the file gives them, before its layout is resolved.
+pub(super) enum Kind {
+    EvtSem(EvtSemParams),
+    UdmaQueueGroup { side: Side },
+    SdmaBcast,
+    Iatu,
+    RemapWindows,
+}
+
+impl Kind {
+    pub(super) fn as_str(&self) -> &'static str {
+        match self {
+            Kind::EvtSem(_) => "evt_sem",
+            Kind::UdmaQueueGroup { .. } => "udma_queue_group",
+            Kind::SdmaBcast => "sdma_bcast",
+            Kind::Iatu => "iatu",
+            Kind::RemapWindows => "remap_windows",
+        }
+    }
+}
+
+/// A block's registers and bundles with its kind, as the shape and role checks see them.
+pub(super) struct Shape<'a> {
+    pub kind: &'a Kind,
+    pub registers: &'a [Register],
+    pub bundles: &'a [Bundle],
+}
+
+impl Shape<'_> {
+    pub(super) fn bundle_by_role(&self, role: BundleRole) -> Option<&Bundle> {
+        self.bundles.iter().find(|b| b.role == Some(role))
+    }
+    pub(super) fn reg_by_role(&self, role: RegRole) -> Option<&Register> {
+        self.registers.iter().find(|r| r.role == Some(role))
+    }
 }
 
 fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
@@ -108,9 +148,17 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
                 .map(|(j, r)| register_extent(&format!("{key}.Registers"), j, r))
                 .collect(),
         )?;
+        let role = parse_role(
+            src,
+            &format!("{key}.Role"),
+            "bundle",
+            b.role.as_deref(),
+            BundleRole::parse,
+            BundleRole::spellings,
+        )?;
         bundles.push(Bundle {
             name: b.name,
-            role: b.role,
+            role,
             offset: b.address_offset.0,
             count,
             stride,
@@ -155,7 +203,14 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
         }
     }
     no_overlap(src, "register or bundle", extents)?;
-    let block = Block {
+    let shape = Shape {
+        kind: &kind,
+        registers: &registers,
+        bundles: &bundles,
+    };
+    check_roles(src, &shape)?;
+    let kind = resolve_kind(src, &shape)?;
+    Ok(Block {
         name: raw.name,
         description: raw.description,
         kind,
@@ -163,12 +218,10 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
         registers,
         bundles,
         source: src.path.clone(),
-    };
-    check_roles(src, &block)?;
-    Ok(block)
+    })
 }
 
-fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
+fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
     let allowed: &[&str] = match raw.kind.as_str() {
         "evt_sem" => &[
             "HwIncPorts",
@@ -239,7 +292,7 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
                     "SeqSubopInc and SeqSubopWaitGeDec must differ",
                 ));
             }
-            BlockKind::EvtSem(EvtSemParams {
+            Kind::EvtSem(EvtSemParams {
                 hw_inc_ports,
                 seq_subop_bits,
                 seq_subop_wait_ge_dec,
@@ -258,11 +311,11 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<BlockKind> {
                     ))
                 }
             };
-            BlockKind::UdmaQueueGroup { side }
+            Kind::UdmaQueueGroup { side }
         }
-        "sdma_bcast" => BlockKind::SdmaBcast,
-        "iatu" => BlockKind::Iatu,
-        _ => BlockKind::RemapWindows,
+        "sdma_bcast" => Kind::SdmaBcast,
+        "iatu" => Kind::Iatu,
+        _ => Kind::RemapWindows,
     })
 }
 

@@ -1,113 +1,175 @@
-//! Names that emitters, the model and the testbench look up in the loaded files (parameters,
-//! apertures, descriptor and word fields), checked once everything is loaded.
+//! Names the code relies on across files (die parameters, apertures and the kinds of their
+//! blocks, descriptor and word fields), resolved into the typed `Views` once everything is
+//! loaded. A missing name is an error here, at the file and key that should hold it.
 
 use super::Source;
 use crate::error::{ErrorKind, Result};
-use crate::model::Csrs;
+use crate::layouts::EvtSemLayout;
+use crate::model::{Aperture, Block, DescFormat, DieMap, ExtWord, RingRules, Side};
+use crate::roles::ApertureId;
+use crate::views::{
+    DescLayout, DieApertures, DieParams, GenWordLayout, SideView, SocLayout, StartWordLayout,
+    Views,
+};
 
-/// Names the code relies on across files: checked once here so that emitters, the model and the
-/// testbench can look them up without failing.
-pub(super) fn check_cross_references(
-    csrs: &Csrs,
-    map_src: &Source,
-    desc_src: &Source,
-    word_src: &Source,
-) -> Result<()> {
-    for p in REQUIRED_PARAMS {
-        if csrs.map.param(p).is_none() {
-            return Err(map_src.err(
-                ErrorKind::BadReference,
-                "parameters",
-                format!("missing parameter `{p}`"),
-            ));
-        }
-    }
-    for a in REQUIRED_APERTURES {
-        if csrs.map.aperture(a).is_none() {
-            return Err(map_src.err(
-                ErrorKind::BadReference,
-                "apertures",
-                format!("missing aperture `{a}`"),
-            ));
-        }
-    }
-    for (d, fields) in REQUIRED_DESC_FIELDS {
-        let fmt = csrs.descriptor(d).ok_or_else(|| {
-            desc_src.err(
-                ErrorKind::BadReference,
-                "descriptors",
-                format!("missing descriptor `{d}`"),
-            )
-        })?;
-        for f in *fields {
-            if fmt.field(f).is_none() {
-                return Err(desc_src.err(
-                    ErrorKind::BadReference,
-                    "descriptors",
-                    format!("descriptor `{d}` needs a field `{f}`"),
-                ));
-            }
-        }
-    }
-    for (w, fields) in REQUIRED_WORD_FIELDS {
-        let word = csrs.word(w).ok_or_else(|| {
-            word_src.err(
-                ErrorKind::BadReference,
-                "words",
-                format!("missing word `{w}`"),
-            )
-        })?;
-        for f in *fields {
-            if word.field(f).is_none() {
-                return Err(word_src.err(
-                    ErrorKind::BadReference,
-                    "words",
-                    format!("word `{w}` needs a field `{f}`"),
-                ));
-            }
-        }
-    }
-    Ok(())
+/// Everything loaded before the views, with the files to blame.
+pub(super) struct Loaded<'a> {
+    pub map: &'a DieMap,
+    pub blocks: &'a [Block],
+    pub descriptors: &'a [DescFormat],
+    pub ring: &'a RingRules,
+    pub words: &'a [ExtWord],
+    pub soc: SocLayout,
+    pub map_src: &'a Source,
+    pub desc_src: &'a Source,
+    pub word_src: &'a Source,
 }
 
-/// Die-map parameters the RTL and the model read by name.
-pub const REQUIRED_PARAMS: &[&str] = &[
-    "SBUF_PARTITIONS",
-    "SBUF_PARTITION_STRIDE",
-    "SDMA_ENGINES",
-    "DESC_BYTES",
-    "SBUF_BACKING_BYTES",
-    "DATA_BYTES",
-    "HOST_DIRECT_BASE",
-];
-/// Apertures the decoder and the datapath address by name.
-pub const REQUIRED_APERTURES: &[&str] = &[
-    "SBUF",
-    "HBM",
-    "EVT_SEM",
-    "SDMA_M2S",
-    "SDMA_S2M",
-    "SDMA_BCAST",
-    "D2D",
-    "XT_WINDOW",
-];
-const REQUIRED_DESC_FIELDS: &[(&str, &[&str])] = &[
-    ("m2s", &["LEN", "RING_ID", "WRITE_BARRIER", "BUF_PTR"]),
-    ("s2m", &["LEN", "RING_ID", "BUF_PTR"]),
-];
-const REQUIRED_WORD_FIELDS: &[(&str, &[&str])] = &[
-    (
-        "rdma_desc_gen",
-        &[
-            "local_sem",
-            "remote_sem",
-            "remote_core_id",
-            "remote_routing_id",
-            "dst_addr",
-        ],
-    ),
-    (
-        "rdma_desc_start",
-        &["local_sem", "remote_sem", "num_descriptors"],
-    ),
-];
+pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
+    let params = DieParams::resolve(|name| {
+        l.map.param(name).ok_or_else(|| {
+            l.map_src.err(
+                ErrorKind::BadReference,
+                "parameters",
+                format!("missing parameter `{name}`"),
+            )
+        })
+    })?;
+    let apertures = DieApertures::resolve(|id| {
+        l.map.aperture(id.as_str()).cloned().ok_or_else(|| {
+            l.map_src.err(
+                ErrorKind::BadReference,
+                "apertures",
+                format!("missing aperture `{id}`"),
+            )
+        })
+    })?;
+    // The block behind an aperture must be of the kind the code drives it as.
+    let wrong_kind = |id: ApertureId, want: &str| {
+        let i = l
+            .map
+            .apertures
+            .iter()
+            .position(|a| a.name == id.as_str())
+            .unwrap_or(0);
+        l.map_src.err(
+            ErrorKind::BadReference,
+            format!("apertures[{i}].block"),
+            format!("aperture `{id}` must instantiate {want}"),
+        )
+    };
+    let block_of = |id: ApertureId| -> Option<&Block> {
+        apertures.get(id).block.map(|i| &l.blocks[i])
+    };
+    let evt_sem: EvtSemLayout = block_of(ApertureId::EvtSem)
+        .and_then(Block::evt_sem)
+        .cloned()
+        .ok_or_else(|| wrong_kind(ApertureId::EvtSem, "an evt_sem block"))?;
+    let side = |id: ApertureId, want: Side| -> Result<SideView> {
+        let layout = block_of(id)
+            .and_then(Block::udma)
+            .filter(|u| u.side == want)
+            .cloned()
+            .ok_or_else(|| {
+                wrong_kind(
+                    id,
+                    &format!("a udma_queue_group block with Side {}", want.as_str()),
+                )
+            })?;
+        let aperture: Aperture = apertures.get(id).clone();
+        if aperture.count < params.sdma_engines {
+            return Err(l.map_src.err(
+                ErrorKind::BadValue,
+                "parameters",
+                format!(
+                    "SDMA_ENGINES is {} but aperture `{id}` has only {} instances",
+                    params.sdma_engines, aperture.count
+                ),
+            ));
+        }
+        Ok(SideView { aperture, layout })
+    };
+    let m2s = side(ApertureId::SdmaM2s, Side::M2s)?;
+    let s2m = side(ApertureId::SdmaS2m, Side::S2m)?;
+    let bcast = block_of(ApertureId::SdmaBcast)
+        .and_then(Block::bcast)
+        .cloned()
+        .ok_or_else(|| wrong_kind(ApertureId::SdmaBcast, "an sdma_bcast block"))?;
+    let iatu = block_of(ApertureId::D2d)
+        .and_then(Block::iatu)
+        .cloned()
+        .ok_or_else(|| wrong_kind(ApertureId::D2d, "an iatu block"))?;
+    let remap = block_of(ApertureId::XtWindow)
+        .and_then(Block::remap)
+        .cloned()
+        .ok_or_else(|| wrong_kind(ApertureId::XtWindow, "a remap_windows block"))?;
+    let desc = |name: &str, barrier: bool| -> Result<DescLayout> {
+        let fmt = l
+            .descriptors
+            .iter()
+            .find(|d| d.name == name)
+            .ok_or_else(|| {
+                l.desc_src.err(
+                    ErrorKind::BadReference,
+                    "descriptors",
+                    format!("missing descriptor `{name}`"),
+                )
+            })?;
+        let field = |f: &str| {
+            fmt.field(f).cloned().ok_or_else(|| {
+                l.desc_src.err(
+                    ErrorKind::BadReference,
+                    "descriptors",
+                    format!("descriptor `{name}` needs a field `{f}`"),
+                )
+            })
+        };
+        Ok(DescLayout {
+            len: field("LEN")?,
+            ring_id: field("RING_ID")?,
+            buf_ptr: field("BUF_PTR")?,
+            write_barrier: if barrier {
+                Some(field("WRITE_BARRIER")?)
+            } else {
+                fmt.field("WRITE_BARRIER").cloned()
+            },
+            format: fmt.clone(),
+        })
+    };
+    let word = |name: &str| -> Result<&ExtWord> {
+        l.words.iter().find(|w| w.name == name).ok_or_else(|| {
+            l.word_src.err(
+                ErrorKind::BadReference,
+                "words",
+                format!("missing word `{name}`"),
+            )
+        })
+    };
+    let word_field = |w: &ExtWord, f: &str| {
+        w.field(f).cloned().ok_or_else(|| {
+            l.word_src.err(
+                ErrorKind::BadReference,
+                "words",
+                format!("word `{}` needs a field `{f}`", w.name),
+            )
+        })
+    };
+    let gen = word(GenWordLayout::WORD)?;
+    let start = word(StartWordLayout::WORD)?;
+    Ok(Views {
+        m2s_desc: desc("m2s", true)?,
+        s2m_desc: desc("s2m", false)?,
+        gen_word: GenWordLayout::resolve(gen, |f| word_field(gen, f))?,
+        start_word: StartWordLayout::resolve(start, |f| word_field(start, f))?,
+        ring: l.ring.clone(),
+        params,
+        apertures,
+        evt_sem,
+        m2s,
+        s2m,
+        bcast,
+        iatu,
+        remap,
+        soc: l.soc,
+    })
+}

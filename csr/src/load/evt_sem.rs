@@ -1,22 +1,22 @@
 //! Shape rules of an `evt_sem` block beyond the roles `roles` asks for.
 
+use super::block::Shape;
 use super::Source;
 use crate::error::{ErrorKind, Result};
-use crate::model::{Access, Block};
+use crate::model::Access;
+use crate::roles::BundleRole;
 
 /// The EVT_SEM template indexes its windows by address bits and keeps one storage behind the
 /// four semaphore windows, so each window is one register of one field, a power-of-two stride,
 /// and all semaphore windows agree on count and value field.
-pub(super) fn check_shape(src: &Source, block: &Block) -> Result<()> {
-    let sem = block.bundle_by_role("sem_read");
+pub(super) fn check_shape(src: &Source, block: &Shape) -> Result<()> {
+    let sem = block.bundle_by_role(BundleRole::SemRead);
     for (i, b) in block.bundles.iter().enumerate() {
-        let Some(role) = b.role.as_deref() else {
-            continue;
+        let is_sem = match b.role {
+            Some(BundleRole::SemRead | BundleRole::SemSet | BundleRole::SemInc | BundleRole::SemDec) => true,
+            Some(BundleRole::Event) => false,
+            _ => continue,
         };
-        let is_sem = role.starts_with("sem_");
-        if !is_sem && role != "event" {
-            continue;
-        }
         let bad = |key: &str, msg: String| {
             Err(src.err(ErrorKind::BadArray, format!("Bundles[{i}].{key}"), msg))
         };

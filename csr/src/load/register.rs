@@ -5,6 +5,27 @@ use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::model::{Access, Field, Register};
 use crate::raw;
+use crate::roles::{FieldRole, RegRole};
+
+/// A role spelled in a block file, parsed into its enum; an unknown spelling is an error at
+/// `key`.
+pub(super) fn parse_role<T: Copy>(
+    src: &Source,
+    key: &str,
+    what: &str,
+    role: Option<&str>,
+    parse: fn(&str) -> Option<T>,
+    spellings: fn() -> String,
+) -> Result<Option<T>> {
+    let Some(role) = role else { return Ok(None) };
+    parse(role).map(Some).ok_or_else(|| {
+        src.err(
+            ErrorKind::BadReference,
+            key,
+            format!("unknown {what} role `{role}` (one of {})", spellings()),
+        )
+    })
+}
 
 /// `"hi:lo"` or `"bit"` → (lsb, width).
 fn parse_bits(s: &str) -> Option<(u32, u32)> {
@@ -70,6 +91,14 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
                 ),
             ));
         }
+        let role = parse_role(
+            src,
+            &format!("{k}.Role"),
+            "field",
+            f.role.as_deref(),
+            FieldRole::parse,
+            FieldRole::spellings,
+        )?;
         fields.push(Field {
             name: f.name,
             lsb,
@@ -77,7 +106,7 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
             access,
             reset,
             description: f.description,
-            role: f.role,
+            role,
         });
     }
     if fields.is_empty() {
@@ -99,11 +128,19 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
         })
         .collect();
     distinct_fields(src, "field", &spans)?;
+    let role = parse_role(
+        src,
+        &format!("{key}.Role"),
+        "register",
+        r.role.as_deref(),
+        RegRole::parse,
+        RegRole::spellings,
+    )?;
     Ok(Register {
         name: r.name,
         offset: r.address_offset.0,
         description: r.description,
-        role: r.role,
+        role,
         fields,
     })
 }

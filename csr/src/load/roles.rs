@@ -1,81 +1,85 @@
 //! Roles the templates of each block kind look up by name, checked so that a template never
 //! meets a missing one; the kind-specific shape rules live in their own modules.
 
+use super::block::{Kind, Shape};
 use super::{evt_sem, sdma_bcast, udma, Source};
 use crate::error::{ErrorKind, Result};
-use crate::model::{Block, BlockKind};
+use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
 
 /// What the templates of each block kind rely on. Checked here so that a template never meets a
 /// missing role.
 struct RoleNeeds {
-    bundles: &'static [&'static str],
-    /// (bundle role or "" for top-level, register role, field roles)
-    registers: &'static [(&'static str, &'static str, &'static [&'static str])],
+    bundles: &'static [B],
+    /// (bundle role or None for top-level, register role, field roles)
+    registers: &'static [(Option<B>, R, &'static [F])],
 }
 
-fn role_needs(kind: &BlockKind) -> RoleNeeds {
+fn role_needs(kind: &Kind) -> RoleNeeds {
+    const Q: Option<B> = Some(B::Queue);
+    const REGION: Option<B> = Some(B::Region);
+    const WIN: Option<B> = Some(B::Window);
     match kind {
-        BlockKind::EvtSem(_) => RoleNeeds {
-            bundles: &["event", "sem_read", "sem_set", "sem_inc", "sem_dec"],
+        Kind::EvtSem(_) => RoleNeeds {
+            bundles: &[B::Event, B::SemRead, B::SemSet, B::SemInc, B::SemDec],
             registers: &[],
         },
-        BlockKind::UdmaQueueGroup { .. } => RoleNeeds {
-            bundles: &["queue"],
+        Kind::UdmaQueueGroup { .. } => RoleNeeds {
+            bundles: &[B::Queue],
             registers: &[
-                ("queue", "cfg", &["enable"]),
-                ("queue", "status", &["used", "overrun", "full"]),
-                ("queue", "ring_base_lo", &["addr"]),
-                ("queue", "ring_base_hi", &["addr"]),
-                ("queue", "ring_len", &["len"]),
-                ("queue", "head", &["offset", "ring_id"]),
-                ("queue", "tail_inc", &["inc"]),
-                ("queue", "tail", &["offset", "ring_id"]),
-                ("queue", "sw_ctrl", &["rst_tail", "rst_head", "rst_q"]),
-                ("", "err_log", &["overrun", "ring_id_err"]),
+                (Q, R::Cfg, &[F::Enable]),
+                (Q, R::Status, &[F::Used, F::Overrun, F::Full]),
+                (Q, R::RingBaseLo, &[F::Addr]),
+                (Q, R::RingBaseHi, &[F::Addr]),
+                (Q, R::RingLen, &[F::Len]),
+                (Q, R::Head, &[F::Offset, F::RingId]),
+                (Q, R::TailInc, &[F::Inc]),
+                (Q, R::Tail, &[F::Offset, F::RingId]),
+                (Q, R::SwCtrl, &[F::RstTail, F::RstHead, F::RstQ]),
+                (None, R::ErrLog, &[F::Overrun, F::RingIdErr]),
             ],
         },
-        BlockKind::SdmaBcast => RoleNeeds {
+        Kind::SdmaBcast => RoleNeeds {
             bundles: &[],
             registers: &[
-                ("", "group", &["mask"]),
-                ("", "queue", &["queue"]),
-                ("", "m2s_inc", &[]),
-                ("", "s2m_inc", &[]),
+                (None, R::Group, &[F::Mask]),
+                (None, R::Queue, &[F::Queue]),
+                (None, R::M2sInc, &[]),
+                (None, R::S2mInc, &[]),
             ],
         },
-        BlockKind::Iatu => RoleNeeds {
-            bundles: &["region"],
+        Kind::Iatu => RoleNeeds {
+            bundles: &[B::Region],
             registers: &[
-                ("region", "ctrl", &["enable"]),
-                ("region", "base_lo", &[]),
-                ("region", "base_hi", &[]),
-                ("region", "limit_lo", &[]),
-                ("region", "limit_hi", &[]),
-                ("region", "target_lo", &[]),
-                ("region", "target_hi", &[]),
-                ("", "link_status", &["link_up", "credits"]),
+                (REGION, R::Ctrl, &[F::Enable]),
+                (REGION, R::BaseLo, &[]),
+                (REGION, R::BaseHi, &[]),
+                (REGION, R::LimitLo, &[]),
+                (REGION, R::LimitHi, &[]),
+                (REGION, R::TargetLo, &[]),
+                (REGION, R::TargetHi, &[]),
+                (None, R::LinkStatus, &[F::LinkUp, F::Credits]),
             ],
         },
-        BlockKind::RemapWindows => RoleNeeds {
-            bundles: &["window"],
+        Kind::RemapWindows => RoleNeeds {
+            bundles: &[B::Window],
             registers: &[
-                ("window", "ctrl", &["valid", "mode"]),
-                ("window", "xt_addr", &[]),
-                ("window", "soc_lo", &[]),
-                ("window", "soc_hi", &[]),
-                ("window", "u_mask", &[]),
-                ("window", "l_mask", &[]),
-                ("window", "mask", &[]),
-                ("window", "match", &[]),
-                ("window", "replace_lo", &[]),
-                ("window", "replace_hi", &[]),
+                (WIN, R::Ctrl, &[F::Valid, F::Mode]),
+                (WIN, R::XtAddr, &[]),
+                (WIN, R::SocLo, &[]),
+                (WIN, R::SocHi, &[]),
+                (WIN, R::UMask, &[]),
+                (WIN, R::LMask, &[]),
+                (WIN, R::Mask, &[]),
+                (WIN, R::Match, &[]),
+                (WIN, R::ReplaceLo, &[]),
+                (WIN, R::ReplaceHi, &[]),
             ],
         },
     }
 }
 
-pub(super) fn check_roles(src: &Source, block: &Block) -> Result<()> {
-    let needs = role_needs(&block.kind);
+pub(super) fn check_roles(src: &Source, block: &Shape) -> Result<()> {
+    let needs = role_needs(block.kind);
     // A missing role is reported at the nearest thing that should hold it: the register for a
     // field role, the bundle for a register role, the block's bundle list for a bundle role.
     let missing = |key: String, what: String| {
@@ -86,7 +90,7 @@ pub(super) fn check_roles(src: &Source, block: &Block) -> Result<()> {
         )
     };
     for role in needs.bundles {
-        if block.bundle_by_role(role).is_none() {
+        if block.bundle_by_role(*role).is_none() {
             return Err(missing(
                 "Bundles".into(),
                 format!("a bundle with Role \"{role}\""),
@@ -94,28 +98,26 @@ pub(super) fn check_roles(src: &Source, block: &Block) -> Result<()> {
         }
     }
     for (bundle_role, reg_role, field_roles) in needs.registers {
-        let (list_key, regs) = if bundle_role.is_empty() {
-            ("Registers".to_string(), &block.registers)
-        } else {
-            let i = block
-                .bundles
-                .iter()
-                .position(|b| b.role.as_deref() == Some(*bundle_role))
-                .unwrap_or(0);
-            (
-                format!("Bundles[{i}].Registers"),
-                &block.bundles[i].registers,
-            )
+        let (list_key, regs, where_) = match bundle_role {
+            None => (
+                "Registers".to_string(),
+                block.registers,
+                "at the top level".to_string(),
+            ),
+            Some(br) => {
+                let i = block
+                    .bundles
+                    .iter()
+                    .position(|b| b.role == Some(*br))
+                    .unwrap_or(0);
+                (
+                    format!("Bundles[{i}].Registers"),
+                    block.bundles[i].registers.as_slice(),
+                    format!("in its \"{br}\" bundle"),
+                )
+            }
         };
-        let where_ = if bundle_role.is_empty() {
-            "at the top level".to_string()
-        } else {
-            format!("in its \"{bundle_role}\" bundle")
-        };
-        let Some(ri) = regs
-            .iter()
-            .position(|r| r.role.as_deref() == Some(*reg_role))
-        else {
+        let Some(ri) = regs.iter().position(|r| r.role == Some(*reg_role)) else {
             return Err(missing(
                 list_key,
                 format!("a register with Role \"{reg_role}\" {where_}"),
@@ -123,7 +125,7 @@ pub(super) fn check_roles(src: &Source, block: &Block) -> Result<()> {
         };
         let reg = &regs[ri];
         for f in *field_roles {
-            if reg.field_by_role(f).is_none() {
+            if reg.field_by_role(*f).is_none() {
                 return Err(missing(
                     format!("{list_key}[{ri}].Fields"),
                     format!("a field with Role \"{f}\" in register `{}`", reg.name),
@@ -131,14 +133,10 @@ pub(super) fn check_roles(src: &Source, block: &Block) -> Result<()> {
             }
         }
     }
-    if let BlockKind::EvtSem(_) = block.kind {
-        evt_sem::check_shape(src, block)?;
+    match block.kind {
+        Kind::EvtSem(_) => evt_sem::check_shape(src, block),
+        Kind::UdmaQueueGroup { .. } => udma::check_shape(src, block),
+        Kind::SdmaBcast => sdma_bcast::check_shape(src, block),
+        Kind::Iatu | Kind::RemapWindows => Ok(()),
     }
-    if let BlockKind::UdmaQueueGroup { .. } = block.kind {
-        udma::check_shape(src, block)?;
-    }
-    if let BlockKind::SdmaBcast = block.kind {
-        sdma_bcast::check_shape(src, block)?;
-    }
-    Ok(())
 }

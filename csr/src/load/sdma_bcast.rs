@@ -1,15 +1,17 @@
 //! Shape rules of an `sdma_bcast` block beyond the roles `roles` asks for.
 
+use super::block::Shape;
 use super::Source;
 use crate::error::{ErrorKind, Result};
-use crate::model::{Access, Block, Field};
+use crate::model::{Access, Field};
+use crate::roles::{FieldRole, RegRole};
 
 /// The broadcast doorbell drives one increment value for both directions from the INC field of
 /// the m2s_inc / s2m_inc registers, and stores the mask and queue fields as RW.
-pub(super) fn check_shape(src: &Source, block: &Block) -> Result<()> {
+pub(super) fn check_shape(src: &Source, block: &Shape) -> Result<()> {
     let bad = |msg: String| Err(src.err(ErrorKind::BadValue, "Registers", msg));
     let mut inc: Option<(u32, u32)> = None;
-    for role in ["m2s_inc", "s2m_inc"] {
+    for role in [RegRole::M2sInc, RegRole::S2mInc] {
         let Some(reg) = block.reg_by_role(role) else {
             continue;
         };
@@ -32,7 +34,10 @@ pub(super) fn check_shape(src: &Source, block: &Block) -> Result<()> {
         }
         inc = Some((f.lsb, f.width));
     }
-    for (reg_role, field_role) in [("group", "mask"), ("queue", "queue")] {
+    for (reg_role, field_role) in [
+        (RegRole::Group, FieldRole::Mask),
+        (RegRole::Queue, FieldRole::Queue),
+    ] {
         let f = block
             .reg_by_role(reg_role)
             .and_then(|r| r.field_by_role(field_role));

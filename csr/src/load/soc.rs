@@ -3,10 +3,11 @@
 use super::checks::{bit_fields, unique_names};
 use super::Source;
 use crate::error::{ErrorKind, Result};
-use crate::model::{Fold, FoldSource, FoldStep, SocAddress, View};
+use crate::model::{BitField, Fold, FoldSource, FoldStep, SocAddress, View};
 use crate::raw::{self, Num};
+use crate::views::{LocalView, NeighborView, SocLayout};
 
-pub(super) fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocAddress> {
+pub(super) fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocLayout> {
     if raw.width == 0 || raw.width > 64 {
         return Err(src.err(ErrorKind::BadValue, "width", "address width must be 1..=64"));
     }
@@ -111,15 +112,69 @@ pub(super) fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocAddress> {
         views,
         folds,
     };
-    check_soc_roles(src, &soc)?;
-    Ok(soc)
+    resolve(src, soc)
 }
 
-/// SoC-address fields the decoder, the folds' users and the die decode read by name.
-pub const REQUIRED_SOC_FIELDS: &[(&str, &[&str])] = &[
-    ("local", &["LOCAL", "DIE", "CAYMAN_ID", "CAYMAN_ID_VALID"]),
-    ("neighbor", &["LOCAL", "DIE", "NEIGHBOR_ROUTE", "ID_VALID"]),
-];
+/// The views, fields and folds the decoder, the folds' users and the die decode rely on.
+fn resolve(src: &Source, soc: SocAddress) -> Result<SocLayout> {
+    let field = |view: &str, f: &str| -> Result<BitField> {
+        let v = soc.view(view).ok_or_else(|| {
+            src.err(
+                ErrorKind::BadReference,
+                "views",
+                format!("missing view `{view}`"),
+            )
+        })?;
+        v.field(f).cloned().ok_or_else(|| {
+            src.err(
+                ErrorKind::BadReference,
+                "views",
+                format!("view `{view}` needs a field `{f}`"),
+            )
+        })
+    };
+    let local = LocalView {
+        name: "local".into(),
+        local: field("local", "LOCAL")?,
+        die: field("local", "DIE")?,
+        cayman_id: field("local", "CAYMAN_ID")?,
+        cayman_id_valid: field("local", "CAYMAN_ID_VALID")?,
+    };
+    let neighbor = NeighborView {
+        name: "neighbor".into(),
+        local: field("neighbor", "LOCAL")?,
+        die: field("neighbor", "DIE")?,
+        exit_seng: field("neighbor", "EXIT_SENG")?,
+        exit_die: field("neighbor", "EXIT_DIE")?,
+        neighbor_route: field("neighbor", "NEIGHBOR_ROUTE")?,
+        id_valid: field("neighbor", "ID_VALID")?,
+    };
+    check_shared_bits(src, &soc)?;
+    let fold = |name: &str, args: usize| -> Result<Fold> {
+        let f = soc.fold(name).ok_or_else(|| {
+            src.err(
+                ErrorKind::BadReference,
+                "folds",
+                format!("missing fold `{name}`"),
+            )
+        })?;
+        if f.args.len() != args {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                "folds",
+                format!("fold `{name}` takes {args} args, not {}", f.args.len()),
+            ));
+        }
+        Ok(f.clone())
+    };
+    Ok(SocLayout {
+        local,
+        neighbor,
+        fold_neighbor: fold("fold_neighbor", 2)?,
+        fold_chip_id: fold("fold_chip_id", 3)?,
+        address: soc,
+    })
+}
 /// Fields that must sit on the same bits in both views: the routing decision reads them before
 /// it knows which view the address was built with.
 const SHARED_SOC_FIELDS: &[(&str, &str)] = &[
@@ -128,25 +183,7 @@ const SHARED_SOC_FIELDS: &[(&str, &str)] = &[
     ("CAYMAN_ID_VALID", "ID_VALID"),
 ];
 
-fn check_soc_roles(src: &Source, soc: &SocAddress) -> Result<()> {
-    for (view, fields) in REQUIRED_SOC_FIELDS {
-        let v = soc.view(view).ok_or_else(|| {
-            src.err(
-                ErrorKind::BadReference,
-                "views",
-                format!("missing view `{view}`"),
-            )
-        })?;
-        for f in *fields {
-            if v.field(f).is_none() {
-                return Err(src.err(
-                    ErrorKind::BadReference,
-                    "views",
-                    format!("view `{view}` needs a field `{f}`"),
-                ));
-            }
-        }
-    }
+fn check_shared_bits(src: &Source, soc: &SocAddress) -> Result<()> {
     for (l, n) in SHARED_SOC_FIELDS {
         let (Some(a), Some(b)) = (soc.field("local", l), soc.field("neighbor", n)) else {
             continue;

@@ -3,43 +3,46 @@
 //! the access and width that behaviour implies, and nothing may sit in the block that the
 //! template would silently ignore.
 
+use super::block::Shape;
 use super::Source;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::model::{Access, Block, BlockKind, Csrs, Register};
+use crate::model::{Access, Csrs, Register};
+use crate::roles::{BundleRole, FieldRole as F, RegRole as R};
+
+type RegRule = (R, Access, &'static [F]);
 
 /// Register roles of the queue bundle, with the access their fields must have and the field
 /// roles allowed (empty = any field, all of that access).
-const QUEUE_REGS: &[(&str, Access, &[&str])] = &[
-    ("cfg", Access::Rw, &[]),
-    ("ring_base_lo", Access::Rw, &[]),
-    ("ring_base_hi", Access::Rw, &[]),
-    ("ring_len", Access::Rw, &[]),
-    ("status", Access::Ro, &["used", "overrun", "full"]),
-    ("head", Access::Ro, &["offset", "ring_id"]),
-    ("tail", Access::Ro, &["offset", "ring_id"]),
-    ("tail_inc", Access::Inc, &["inc"]),
-    ("sw_ctrl", Access::W1p, &["rst_tail", "rst_head", "rst_q"]),
+const QUEUE_REGS: &[RegRule] = &[
+    (R::Cfg, Access::Rw, &[]),
+    (R::RingBaseLo, Access::Rw, &[]),
+    (R::RingBaseHi, Access::Rw, &[]),
+    (R::RingLen, Access::Rw, &[]),
+    (R::Status, Access::Ro, &[F::Used, F::Overrun, F::Full]),
+    (R::Head, Access::Ro, &[F::Offset, F::RingId]),
+    (R::Tail, Access::Ro, &[F::Offset, F::RingId]),
+    (R::TailInc, Access::Inc, &[F::Inc]),
+    (R::SwCtrl, Access::W1p, &[F::RstTail, F::RstHead, F::RstQ]),
 ];
 
 /// Top-level register roles and their rules; a top-level register without a role is plain RW.
-const TOP_REGS: &[(&str, Access, &[&str])] =
-    &[("err_log", Access::W1c, &["overrun", "ring_id_err"])];
+const TOP_REGS: &[RegRule] = &[(R::ErrLog, Access::W1c, &[F::Overrun, F::RingIdErr])];
 
 /// Field roles that are single-bit flags.
-const ONE_BIT: &[(&str, &str)] = &[
-    ("cfg", "enable"),
-    ("status", "overrun"),
-    ("status", "full"),
-    ("err_log", "overrun"),
-    ("err_log", "ring_id_err"),
+const ONE_BIT: &[(R, F)] = &[
+    (R::Cfg, F::Enable),
+    (R::Status, F::Overrun),
+    (R::Status, F::Full),
+    (R::ErrLog, F::Overrun),
+    (R::ErrLog, F::RingIdErr),
 ];
 
-pub(super) fn check_shape(src: &Source, block: &Block) -> Result<()> {
+pub(super) fn check_shape(src: &Source, block: &Shape) -> Result<()> {
     let Some((bi, queue)) = block
         .bundles
         .iter()
         .enumerate()
-        .find(|(_, b)| b.role.as_deref() == Some("queue"))
+        .find(|(_, b)| b.role == Some(BundleRole::Queue))
     else {
         return Ok(()); // role_needs already reported it
     };
@@ -70,15 +73,15 @@ pub(super) fn check_shape(src: &Source, block: &Block) -> Result<()> {
     }
     // Pointers index the ring, so they are exactly as wide as its length; `used` counts up to
     // the length.
-    let field = |reg: &str, role: &str| {
+    let field = |reg: R, role: F| {
         queue
             .reg_by_role(reg)
             .and_then(|r| r.field_by_role(role))
             .map(|f| f.width)
             .unwrap_or(0)
     };
-    let len = field("ring_len", "len");
-    for (reg, role) in [("head", "offset"), ("tail", "offset")] {
+    let len = field(R::RingLen, F::Len);
+    for (reg, role) in [(R::Head, F::Offset), (R::Tail, F::Offset)] {
         if field(reg, role) != len {
             return Err(bad_width(
                 src,
@@ -90,17 +93,17 @@ pub(super) fn check_shape(src: &Source, block: &Block) -> Result<()> {
             ));
         }
     }
-    if field("status", "used") < len {
+    if field(R::Status, F::Used) < len {
         return Err(bad_width(
             src,
             "status `used` must be at least as wide as the ring length",
         ));
     }
-    if field("head", "ring_id") != field("tail", "ring_id") {
+    if field(R::Head, F::RingId) != field(R::Tail, F::RingId) {
         return Err(bad_width(src, "head and tail ring ids differ in width"));
     }
-    for (reg, role) in ONE_BIT {
-        let w = if *reg == "err_log" {
+    for &(reg, role) in ONE_BIT {
+        let w = if reg == R::ErrLog {
             block
                 .reg_by_role(reg)
                 .and_then(|r| r.field_by_role(role))
@@ -123,13 +126,8 @@ fn bad_width(src: &Source, msg: &str) -> Error {
     src.err(ErrorKind::BadValue, "Bundles", msg.to_string())
 }
 
-fn check_reg(
-    src: &Source,
-    key: &str,
-    r: &Register,
-    rules: &[(&str, Access, &[&str])],
-) -> Result<()> {
-    let (access, roles): (Access, &[&str]) = match r.role.as_deref() {
+fn check_reg(src: &Source, key: &str, r: &Register, rules: &[RegRule]) -> Result<()> {
+    let (access, roles): (Access, &[F]) = match r.role {
         None => (Access::Rw, &[]),
         Some(role) => match rules.iter().find(|(n, _, _)| *n == role) {
             Some((_, a, f)) => (*a, f),
@@ -155,12 +153,13 @@ fn check_reg(
                 ),
             ));
         }
-        if !roles.is_empty() && !f.role.as_deref().is_some_and(|x| roles.contains(&x)) {
+        if !roles.is_empty() && !f.role.is_some_and(|x| roles.contains(&x)) {
+            let names: Vec<&str> = roles.iter().map(|r| r.as_str()).collect();
             return Err(src.err(
                 ErrorKind::BadReference,
                 format!("{key}.Fields[{i}].Role"),
                 format!(
-                    "field `{}` of `{}` needs one of the roles {roles:?}",
+                    "field `{}` of `{}` needs one of the roles {names:?}",
                     f.name, r.name
                 ),
             ));
@@ -172,16 +171,10 @@ fn check_reg(
 /// The ring-id fields start at the ring rules' initial id and are as wide as the rules say.
 pub(super) fn check_ring_ids(csrs: &Csrs) -> Result<()> {
     for b in &csrs.blocks {
-        if !matches!(b.kind, BlockKind::UdmaQueueGroup { .. }) {
-            continue;
-        }
-        let Some(q) = b.bundle_by_role("queue") else {
+        let Some(l) = b.udma() else {
             continue;
         };
-        for reg in ["head", "tail"] {
-            let Some(f) = q.reg_by_role(reg).and_then(|r| r.field_by_role("ring_id")) else {
-                continue;
-            };
+        for (reg, f) in [("head", &l.head_ring_id), ("tail", &l.tail_ring_id)] {
             if f.width != csrs.ring.ring_id_width || f.reset != u64::from(csrs.ring.initial_ring_id)
             {
                 return Err(Error {

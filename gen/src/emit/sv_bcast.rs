@@ -4,7 +4,7 @@
 
 use super::sv_regpkg::{package, qualified};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Access, Block, BlockKind, Csrs, Field, Register};
+use xdie_csr::{BcastLayout, Block, Csrs, Field, Register};
 use askama::Template;
 
 /// A top-level register and the field the template drives, by package constant names.
@@ -38,37 +38,10 @@ fn reg_ref(block: &Block, r: &Register, f: &Field) -> RegRef {
     }
 }
 
-fn missing(block: &Block, what: &str) -> askama::Error {
-    askama::Error::custom(format!("block `{}` lacks {what}", block.name))
-}
-
-fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
-    let reg = |role: &str| {
-        block
-            .reg_by_role(role)
-            .ok_or_else(|| missing(block, &format!("a `{role}` register")))
-    };
-    let role_field = |r: &'_ Register, role: &str| {
-        r.field_by_role(role)
-            .cloned()
-            .ok_or_else(|| missing(block, &format!("a `{role}` field")))
-    };
-    let inc_field = |r: &Register| {
-        r.fields
-            .iter()
-            .find(|f| f.access == Access::Inc)
-            .cloned()
-            .ok_or_else(|| missing(block, &format!("an INC field in `{}`", r.name)))
-    };
-    let (group_r, queue_r, m2s_r, s2m_r) = (
-        reg("group")?,
-        reg("queue")?,
-        reg("m2s_inc")?,
-        reg("s2m_inc")?,
-    );
-    let mask = role_field(group_r, "mask")?;
-    let queue = role_field(queue_r, "queue")?;
-    let (m2s_f, s2m_f) = (inc_field(m2s_r)?, inc_field(s2m_r)?);
+fn render_block(block: &Block, l: &BcastLayout) -> Result<OutFile, askama::Error> {
+    let (group_r, queue_r, m2s_r, s2m_r) = (&l.group, &l.queue_reg, &l.m2s_inc, &l.s2m_inc);
+    let (mask, queue) = (&l.mask, &l.queue);
+    let (m2s_f, s2m_f) = (&l.inc, &l.s2m_inc_field);
     let t = Bcast {
         header: DO_NOT_EDIT,
         pkg: package(block),
@@ -77,10 +50,10 @@ fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
         engines: mask.width,
         queue_w: queue.width,
         inc_w: m2s_f.width,
-        group: reg_ref(block, group_r, &mask),
-        queue: reg_ref(block, queue_r, &queue),
-        m2s: reg_ref(block, m2s_r, &m2s_f),
-        s2m: reg_ref(block, s2m_r, &s2m_f),
+        group: reg_ref(block, group_r, mask),
+        queue: reg_ref(block, queue_r, queue),
+        m2s: reg_ref(block, m2s_r, m2s_f),
+        s2m: reg_ref(block, s2m_r, s2m_f),
     };
     Ok(OutFile::new(
         format!("rtl/gen/xdie_{}.sv", block.name),
@@ -91,7 +64,6 @@ fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     csrs.blocks
         .iter()
-        .filter(|b| b.kind == BlockKind::SdmaBcast)
-        .map(render_block)
+        .filter_map(|b| b.bcast().map(|l| render_block(b, l)))
         .collect()
 }

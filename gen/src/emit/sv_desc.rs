@@ -7,7 +7,7 @@
 
 use super::sv_soc::{clog2, wrap};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Csrs, DescFormat};
+use xdie_csr::{BitField, Csrs, DescFormat};
 use askama::Template;
 
 /// Package name; users write qualified names (`xdie_desc_pkg::m2s_get_len`).
@@ -99,7 +99,8 @@ fn consts(csrs: &Csrs) -> Vec<SvConst> {
     ]
 }
 
-fn format(d: &DescFormat) -> SvFormat {
+/// `len` is the format's LEN field when the loader resolved one (the formats the engines read).
+fn format(d: &DescFormat, len: Option<&BitField>) -> SvFormat {
     let fmt_uc = d.name.to_ascii_uppercase();
     let fmt_lc = d.name.to_ascii_lowercase();
     let fields: Vec<SvDescField> = d
@@ -122,7 +123,7 @@ fn format(d: &DescFormat) -> SvFormat {
             ),
         })
         .collect();
-    let len = d.field("LEN").map(|f| SvLenDecode {
+    let len = len.map(|f| SvLenDecode {
         func: format!("{fmt_lc}_len_bytes"),
         getter: format!("{fmt_lc}_get_len"),
         width_param: format!("{fmt_uc}_{}_WIDTH", f.name.to_ascii_uppercase()),
@@ -137,7 +138,15 @@ fn format(d: &DescFormat) -> SvFormat {
 
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     let consts = consts(csrs);
-    let formats: Vec<SvFormat> = csrs.descriptors.iter().map(format).collect();
+    let typed = [&csrs.views.m2s_desc, &csrs.views.s2m_desc];
+    let formats: Vec<SvFormat> = csrs
+        .descriptors
+        .iter()
+        .map(|d| {
+            let len = typed.iter().find(|t| t.format.name == d.name).map(|t| &t.len);
+            format(d, len)
+        })
+        .collect();
     let t = DescPkg {
         header: DO_NOT_EDIT,
         pkg: PKG,

@@ -6,7 +6,7 @@
 
 use super::sv_regpkg::{package, qualified};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Block, BlockKind, Bundle, Csrs, EvtSemParams};
+use xdie_csr::{Block, Bundle, Csrs, EvtSemLayout, SemOp};
 use askama::Template;
 
 /// One address window the bus decodes (the event bundle or a semaphore window).
@@ -70,29 +70,19 @@ fn window(block: &Block, tag: &'static str, b: &Bundle) -> Window {
     }
 }
 
-fn missing(block: &Block, what: &str) -> askama::Error {
-    askama::Error::custom(format!("block `{}` lacks {what}", block.name))
-}
-
-fn render_block(block: &Block, p: &EvtSemParams) -> Result<OutFile, askama::Error> {
-    let bundle = |role: &str| {
-        block
-            .bundle_by_role(role)
-            .ok_or_else(|| missing(block, &format!("a `{role}` bundle")))
-    };
-    let evt = bundle("event")?;
-    let rd = bundle("sem_read")?;
-    // The loader guarantees one register of one field per window (`check_evt_sem`).
-    let evt_reg = &evt.registers[0];
-    let evt_field = &evt_reg.fields[0];
-    let sem_reg = &rd.registers[0];
-    let sem_field = &sem_reg.fields[0];
+fn render_block(block: &Block, l: &EvtSemLayout) -> Result<OutFile, askama::Error> {
+    let p = &l.params;
+    let evt = &l.events;
+    let rd = &l.window(SemOp::Read).bundle;
+    // The loader resolved each window's only register and field.
+    let (evt_reg, evt_field) = (&l.event_reg, &l.event_flag);
+    let (sem_reg, sem_field) = (&l.window(SemOp::Read).reg, &l.window(SemOp::Read).value);
     let windows = vec![
         window(block, "EVT", evt),
         window(block, "RD", rd),
-        window(block, "SET", bundle("sem_set")?),
-        window(block, "INC", bundle("sem_inc")?),
-        window(block, "DEC", bundle("sem_dec")?),
+        window(block, "SET", &l.window(SemOp::Set).bundle),
+        window(block, "INC", &l.window(SemOp::Inc).bundle),
+        window(block, "DEC", &l.window(SemOp::Dec).bundle),
     ];
     let t = EvtSem {
         header: DO_NOT_EDIT,
@@ -124,10 +114,7 @@ fn render_block(block: &Block, p: &EvtSemParams) -> Result<OutFile, askama::Erro
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     csrs.blocks
         .iter()
-        .filter_map(|b| match &b.kind {
-            BlockKind::EvtSem(p) => Some(render_block(b, p)),
-            _ => None,
-        })
+        .filter_map(|b| b.evt_sem().map(|l| render_block(b, l)))
         .collect()
 }
 

@@ -4,7 +4,7 @@
 use super::sv_regpkg::comment_lines;
 use super::sv_regs::{err, flag, range, split_value, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Block, BlockKind, Csrs};
+use xdie_csr::{Block, Csrs, FieldRole, IatuLayout};
 use askama::Template;
 
 /// Index variable of the per-region loops in the template.
@@ -38,40 +38,27 @@ struct Iatu {
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     csrs.blocks
         .iter()
-        .filter(|b| b.kind == BlockKind::Iatu)
-        .map(render_block)
+        .filter_map(|b| b.iatu().map(|l| render_block(b, l)))
         .collect()
 }
 
-fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
+fn render_block(block: &Block, l: &IatuLayout) -> Result<OutFile, askama::Error> {
     let missing = |what: &str| err(format!("iatu block `{}` has no {what}", block.name));
-    let link = block
-        .reg_by_role("link_status")
-        .ok_or_else(|| missing("link_status register"))?;
-    let link_up = link
-        .field_by_role("link_up")
-        .ok_or_else(|| missing("link_up field"))?;
-    let credits = link
-        .field_by_role("credits")
-        .ok_or_else(|| missing("credits field"))?;
-    let hw: HwInputs = [("link_up", "link_up_i"), ("credits", "credits_i")]
-        .into_iter()
-        .collect();
+    let (link_up, credits) = (&l.link_up, &l.credits);
+    let hw: HwInputs = [
+        (FieldRole::LinkUp, "link_up_i"),
+        (FieldRole::Credits, "credits_i"),
+    ]
+    .into_iter()
+    .collect();
     let rf = RegFile::new(block, &hw)?;
 
-    let bundle = block
-        .bundle_by_role("region")
-        .ok_or_else(|| missing("region bundle"))?;
-    let reg = |role: &str| {
-        bundle
-            .reg_by_role(role)
-            .ok_or_else(|| missing(&format!("{role} register")))
-    };
-    let value = |lo: &str, hi: &str, idx: &str| split_value(bundle, reg(lo)?, reg(hi)?, idx);
-    let (base_i, addr_w) = value("base_lo", "base_hi", IDX)?;
-    let (limit_i, limit_w) = value("limit_lo", "limit_hi", IDX)?;
-    let (base_sel, _) = value("base_lo", "base_hi", SEL)?;
-    let (target_sel, target_w) = value("target_lo", "target_hi", SEL)?;
+    let bundle = &l.region;
+    let value = |lo, hi, idx: &str| split_value(bundle, lo, hi, idx);
+    let (base_i, addr_w) = value(&l.base_lo, &l.base_hi, IDX)?;
+    let (limit_i, limit_w) = value(&l.limit_lo, &l.limit_hi, IDX)?;
+    let (base_sel, _) = value(&l.base_lo, &l.base_hi, SEL)?;
+    let (target_sel, target_w) = value(&l.target_lo, &l.target_hi, SEL)?;
     if limit_w != addr_w || target_w != addr_w {
         return Err(err(format!(
             "iatu block `{}`: base ({addr_w} bits), limit ({limit_w}) and target ({target_w}) \
@@ -79,7 +66,7 @@ fn render_block(block: &Block) -> Result<OutFile, askama::Error> {
             block.name
         )));
     }
-    let enable_i = flag(bundle, "ctrl", "enable", IDX)?;
+    let enable_i = flag(bundle, &l.ctrl, &l.enable, IDX)?;
 
     let regions = rf.array(bundle).ok_or_else(|| missing("region storage"))?;
     let (count_name, idx_w) = (regions.count_name.clone(), regions.idx_w);
@@ -117,45 +104,44 @@ mod tests {
         xdie_csr::load(&dir).expect("the repository's csrs/ load")
     }
 
-    fn iatu(csrs: &Csrs) -> &Block {
+    fn iatu(csrs: &Csrs) -> (&Block, &IatuLayout) {
         csrs.blocks
             .iter()
-            .find(|b| b.kind == BlockKind::Iatu)
+            .find_map(|b| b.iatu().map(|l| (b, l)))
             .expect("an iatu block")
     }
 
     #[test]
     fn every_region_register_is_decoded_at_its_model_offset() {
         let csrs = csrs();
-        let block = iatu(&csrs);
-        let text = render_block(block).expect("renders").contents;
-        let regions = block.bundle_by_role("region").expect("region bundle");
+        let (block, l) = iatu(&csrs);
+        let text = render_block(block, l).expect("renders").contents;
+        let regions = &l.region;
         let off_w = regions.stride.trailing_zeros();
         for r in &regions.registers {
             let item = format!("{}: begin", sv_hex(off_w, r.offset as u128));
             assert!(text.contains(&item), "no readback case for {}", r.name);
         }
-        let link = block.reg_by_role("link_status").expect("link_status");
+        let link = &l.link_status;
         let item = format!("{}: begin", sv_hex(block.addr_bits(), link.offset as u128));
         assert!(text.contains(&item));
     }
 
     #[test]
     fn region_count_follows_the_model() {
-        let mut csrs = csrs();
-        let i = csrs
-            .blocks
-            .iter()
-            .position(|b| b.kind == BlockKind::Iatu)
-            .expect("an iatu block");
-        let b = csrs.blocks[i]
+        let csrs = csrs();
+        let (block, l) = iatu(&csrs);
+        // The same edit in the generic bundle (storage) and the layout (lookup).
+        let (mut block, mut l) = (block.clone(), l.clone());
+        l.region.count /= 2;
+        let count = l.region.count;
+        let b = block
             .bundles
             .iter_mut()
-            .find(|b| b.role.as_deref() == Some("region"))
+            .find(|b| b.name == l.region.name)
             .expect("region bundle");
-        b.count /= 2;
-        let count = b.count;
-        let text = render_block(&csrs.blocks[i]).expect("renders").contents;
+        b.count = count;
+        let text = render_block(&block, &l).expect("renders").contents;
         assert!(text.contains(&format!("_N = {count};")));
         let w = index_bits(count);
         assert!(text.contains(&format!("[{}:0]  lookup_region_o", w - 1)));

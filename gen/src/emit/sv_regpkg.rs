@@ -4,7 +4,7 @@
 //! not parse `import` clauses, so users write qualified names (`xdie_evt_sem_pkg::SEM_SET_BASE`).
 
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Block, BlockKind, Csrs, Field, Register};
+use xdie_csr::{Block, Csrs, Field, Register};
 use askama::Template;
 use std::collections::BTreeMap;
 
@@ -165,7 +165,7 @@ pub fn consts(block: &Block) -> Vec<Const> {
             "address bits of its bus port",
         ),
     ];
-    if let BlockKind::EvtSem(p) = &block.kind {
+    if let Some(p) = block.evt_sem().map(|l| &l.params) {
         out.push(uint(
             "HW_INC_PORTS".into(),
             p.hw_inc_ports as u64,

@@ -9,7 +9,7 @@
 //! inside the instance are bit slices, and a `case` on the offset picks the word of that instance.
 
 use super::sv_hex;
-use xdie_csr::{Access, Block, Bundle, Field, Register};
+use xdie_csr::{Access, Block, Bundle, Field, FieldRole, Register};
 use std::collections::BTreeMap;
 
 /// A render-time error: the model is valid but a template cannot express it.
@@ -100,7 +100,7 @@ pub struct RegFile {
 
 /// Hardware sources of RO fields, by field role. For a bundle register the source is an array
 /// input indexed by the bundle's instance.
-pub type HwInputs<'a> = BTreeMap<&'a str, &'a str>;
+pub type HwInputs<'a> = BTreeMap<FieldRole, &'a str>;
 
 impl RegFile {
     pub fn new(block: &Block, hw: &HwInputs) -> Result<RegFile, askama::Error> {
@@ -226,8 +226,7 @@ fn ro_word(r: &Register, sel: &str, hw: &HwInputs) -> Result<Option<String>, ask
     for f in ro {
         let src = f
             .role
-            .as_deref()
-            .and_then(|role| hw.get(role))
+            .and_then(|role| hw.get(&role))
             .ok_or_else(|| {
                 err(format!(
                     "register `{}`: RO field `{}` has no hardware source (no known Role)",
@@ -285,25 +284,8 @@ pub fn split_value(
     ))
 }
 
-/// A one-bit control field, found by role among the bundle's registers.
-pub fn flag(
-    bundle: &Bundle,
-    reg_role: &str,
-    field_role: &str,
-    idx: &str,
-) -> Result<String, askama::Error> {
-    let reg = bundle.reg_by_role(reg_role).ok_or_else(|| {
-        err(format!(
-            "bundle `{}` has no `{reg_role}` register",
-            bundle.name
-        ))
-    })?;
-    let f = reg.field_by_role(field_role).ok_or_else(|| {
-        err(format!(
-            "register `{}` has no field with Role `{field_role}`",
-            reg.name
-        ))
-    })?;
+/// A one-bit control field `f` of the bundle's register `reg` (from the block's layout).
+pub fn flag(bundle: &Bundle, reg: &Register, f: &Field, idx: &str) -> Result<String, askama::Error> {
     if f.width != 1 || f.access != Access::Rw {
         return Err(err(format!(
             "field `{}.{}` must be a single RW bit",

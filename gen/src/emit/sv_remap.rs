@@ -13,7 +13,7 @@
 use super::sv_regpkg::comment_lines;
 use super::sv_regs::{err, flag, index_bits, split_value, value_field, zext, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Block, BlockKind, Csrs};
+use xdie_csr::{Block, Csrs, Register, RemapLayout};
 use askama::Template;
 
 /// Index variable of the per-window loops in the template.
@@ -53,39 +53,31 @@ struct Remap {
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     csrs.blocks
         .iter()
-        .filter(|b| b.kind == BlockKind::RemapWindows)
-        .map(|b| render_block(b, csrs.soc.width))
+        .filter_map(|b| b.remap().map(|l| render_block(b, l, csrs.soc.width)))
         .collect()
 }
 
-fn render_block(block: &Block, soc_w: u32) -> Result<OutFile, askama::Error> {
+fn render_block(block: &Block, l: &RemapLayout, soc_w: u32) -> Result<OutFile, askama::Error> {
     let missing = |what: &str| err(format!("remap block `{}` has no {what}", block.name));
     let rf = RegFile::new(block, &HwInputs::new())?;
-    let bundle = block
-        .bundle_by_role("window")
-        .ok_or_else(|| missing("window bundle"))?;
-    let reg = |role: &str| {
-        bundle
-            .reg_by_role(role)
-            .ok_or_else(|| missing(&format!("{role} register")))
-    };
+    let bundle = &l.window;
     // One xt-wide word of window `idx`.
-    let word = |role: &str, idx: &str| -> Result<(String, u32), askama::Error> {
-        let r = reg(role)?;
+    let word = |r: &Register, idx: &str| -> Result<(String, u32), askama::Error> {
         let f = value_field(r)?;
         Ok((super::sv_regs::field_expr(bundle, r, f, idx), f.width))
     };
-    let (xt_i, xt_w) = word("xt_addr", IDX)?;
+    let (xt_i, xt_w) = word(&l.xt_addr, IDX)?;
     let mut words = Vec::new();
-    for (role, idx) in [
-        ("u_mask", IDX),
-        ("mask", IDX),
-        ("match", IDX),
-        ("l_mask", SEL),
-        ("mask", SEL),
+    for (r, idx) in [
+        (&l.u_mask, IDX),
+        (&l.mask, IDX),
+        (&l.match_, IDX),
+        (&l.l_mask, SEL),
+        (&l.mask, SEL),
     ] {
-        let (e, w) = word(role, idx)?;
+        let (e, w) = word(r, idx)?;
         if w != xt_w {
+            let role = r.role.map_or("", |x| x.as_str());
             return Err(err(format!(
                 "remap block `{}`: `{role}` is {w} bits but xt_addr is {xt_w}",
                 block.name
@@ -95,8 +87,8 @@ fn render_block(block: &Block, soc_w: u32) -> Result<OutFile, askama::Error> {
     }
     let [u_mask_i, mask_i, match_i, l_mask_sel, mask_sel] =
         <[String; 5]>::try_from(words).map_err(|_| err("internal: word count"))?;
-    let (soc_sel, w1) = split_value(bundle, reg("soc_lo")?, reg("soc_hi")?, SEL)?;
-    let (replace_sel, w2) = split_value(bundle, reg("replace_lo")?, reg("replace_hi")?, SEL)?;
+    let (soc_sel, w1) = split_value(bundle, &l.soc_lo, &l.soc_hi, SEL)?;
+    let (replace_sel, w2) = split_value(bundle, &l.replace_lo, &l.replace_hi, SEL)?;
     if w1 != soc_w || w2 != soc_w {
         return Err(err(format!(
             "remap block `{}`: soc_lo/soc_hi ({w1} bits) and replace_lo/replace_hi ({w2} bits) \
@@ -116,9 +108,9 @@ fn render_block(block: &Block, soc_w: u32) -> Result<OutFile, askama::Error> {
         idx_w: index_bits(bundle.count),
         xt_w,
         soc_w,
-        valid_i: flag(bundle, "ctrl", "valid", IDX)?,
-        mode_i: flag(bundle, "ctrl", "mode", IDX)?,
-        mode_sel: flag(bundle, "ctrl", "mode", SEL)?,
+        valid_i: flag(bundle, &l.ctrl, &l.valid, IDX)?,
+        mode_i: flag(bundle, &l.ctrl, &l.mode, IDX)?,
+        mode_sel: flag(bundle, &l.ctrl, &l.mode, SEL)?,
         xt_i,
         u_mask_i,
         mask_i,
@@ -147,19 +139,22 @@ mod tests {
         xdie_csr::load(&dir).expect("the repository's csrs/ load")
     }
 
+    fn remap(csrs: &Csrs) -> (&Block, &RemapLayout) {
+        csrs.blocks
+            .iter()
+            .find_map(|b| b.remap().map(|l| (b, l)))
+            .expect("a remap block")
+    }
+
     #[test]
     fn ports_follow_the_model() {
         let csrs = csrs();
-        let block = csrs
-            .blocks
-            .iter()
-            .find(|b| b.kind == BlockKind::RemapWindows)
-            .expect("a remap block");
-        let text = render_block(block, csrs.soc.width)
+        let (block, l) = remap(&csrs);
+        let text = render_block(block, l, csrs.soc.width)
             .expect("renders")
             .contents;
-        let win = block.bundle_by_role("window").expect("window bundle");
-        let xt = value_field(win.reg_by_role("xt_addr").expect("xt_addr")).expect("one field");
+        let win = &l.window;
+        let xt = value_field(&l.xt_addr).expect("one field");
         assert!(text.contains(&format!("[{}:0] xt_addr_i", xt.width - 1)));
         assert!(text.contains(&format!("[{}:0] soc_addr_o", csrs.soc.width - 1)));
         assert!(text.contains(&format!("[{}:0]  win_o", index_bits(win.count) - 1)));
@@ -168,11 +163,7 @@ mod tests {
     #[test]
     fn a_soc_split_that_does_not_cover_the_soc_width_is_refused() {
         let csrs = csrs();
-        let block = csrs
-            .blocks
-            .iter()
-            .find(|b| b.kind == BlockKind::RemapWindows)
-            .expect("a remap block");
-        assert!(render_block(block, csrs.soc.width + 1).is_err());
+        let (block, l) = remap(&csrs);
+        assert!(render_block(block, l, csrs.soc.width + 1).is_err());
     }
 }

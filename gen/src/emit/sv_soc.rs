@@ -4,7 +4,7 @@
 //! helpers, so every position and base below comes from the model exactly once.
 
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Aperture, BlockKind, Csrs, FoldSource};
+use xdie_csr::{Aperture, ApertureId, Csrs, FoldSource};
 use askama::Template;
 
 /// Package name every generated module refers to by explicit scope (`pkg::name`). Yosys 0.23
@@ -33,7 +33,7 @@ pub const ROUTES: &[(&str, &str)] = &[
 
 /// Apertures whose hit makes an address a TPB address for the die decode (the seed's is_tpb
 /// "targets a TPB SBUF aperture"; xdie counts the TPB's semaphores too).
-const TPB_APERTURES: &[&str] = &["SBUF", "EVT_SEM"];
+const TPB_APERTURES: &[ApertureId] = &[ApertureId::Sbuf, ApertureId::EvtSem];
 
 /// Bits needed to count `n` distinct values (at least 1, so a port never has width 0).
 pub fn clog2(n: u64) -> u32 {
@@ -226,13 +226,6 @@ fn sv_field(view: &str, f: &xdie_csr::BitField) -> SvField {
     }
 }
 
-/// A field the loader guarantees (see `load::REQUIRED_SOC_FIELDS`).
-fn required(csrs: &Csrs, view: &str, field: &str) -> Result<SvField, askama::Error> {
-    csrs.soc
-        .field(view, field)
-        .map(|f| sv_field(view, f))
-        .ok_or_else(|| askama::Error::custom(format!("SoC address has no field {view}.{field}")))
-}
 
 fn sv_aperture(index: usize, ap: &Aperture, local_w: u32, ap_w: u32) -> SvAperture {
     SvAperture {
@@ -335,7 +328,7 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
         .collect();
     let tpb_hits = apertures
         .iter()
-        .filter(|a| TPB_APERTURES.contains(&a.name.as_str()))
+        .filter(|a| ApertureId::parse(&a.name).is_some_and(|id| TPB_APERTURES.contains(&id)))
         .map(|a| a.hit_fn())
         .collect();
     let engine_aps = map
@@ -343,15 +336,14 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
         .iter()
         .zip(&apertures)
         .filter(|(a, _)| {
-            matches!(
-                csrs.aperture_block(a).map(|b| &b.kind),
-                Some(BlockKind::UdmaQueueGroup { .. })
-            )
+            csrs.aperture_block(a).and_then(|b| b.udma()).is_some()
         })
         .map(|(_, s)| (s.hit_fn(), s.inst_fn()))
         .collect();
-    let chip_field = required(csrs, "local", "CAYMAN_ID")?;
-    let route_field = required(csrs, "neighbor", "NEIGHBOR_ROUTE")?;
+    // The fields the loader resolved into the typed SoC layout.
+    let (lv, nv) = (&csrs.views.soc.local, &csrs.views.soc.neighbor);
+    let chip_field = sv_field(&lv.name, &lv.cayman_id);
+    let route_field = sv_field(&nv.name, &nv.neighbor_route);
     Ok(SocFacts {
         alias_note: alias_note(&chip_field, &route_field),
         addr_w: soc.width,
@@ -365,11 +357,11 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
         apertures,
         routes,
         params: sv_params(csrs),
-        local_field: required(csrs, "local", "LOCAL")?,
-        die_field: required(csrs, "local", "DIE")?,
-        n_die_field: required(csrs, "neighbor", "DIE")?,
+        local_field: sv_field(&lv.name, &lv.local),
+        die_field: sv_field(&lv.name, &lv.die),
+        n_die_field: sv_field(&nv.name, &nv.die),
         chip_field,
-        valid_field: required(csrs, "local", "CAYMAN_ID_VALID")?,
+        valid_field: sv_field(&lv.name, &lv.cayman_id_valid),
         route_field,
         tpb_hits,
         engine_aps,

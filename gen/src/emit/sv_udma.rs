@@ -5,7 +5,7 @@
 
 use super::sv_regpkg::qualified;
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Access, Block, BlockKind, Bundle, Csrs, Field, Register};
+use xdie_csr::{Access, Block, Bundle, Csrs, Field, RegRole, Register};
 use askama::Template;
 
 /// A register kept as 32 flops of RW storage (only the write-mask bits ever change).
@@ -98,20 +98,6 @@ fn clog2(n: u64) -> u32 {
     }
 }
 
-/// Role lookups the loader guaranteed (`role_needs`, `load::udma`); a miss is a loader bug, so it
-/// is reported as a render error rather than a panic.
-fn need<'a, T>(v: Option<&'a T>, what: &str) -> Result<&'a T, askama::Error> {
-    v.ok_or_else(|| askama::Error::Custom(format!("udma model lacks {what}").into()))
-}
-
-fn qreg<'a>(q: &'a Bundle, role: &str) -> Result<&'a Register, askama::Error> {
-    need(q.reg_by_role(role), role)
-}
-
-fn qfield<'a>(q: &'a Bundle, reg: &str, role: &str) -> Result<&'a Field, askama::Error> {
-    need(qreg(q, reg)?.field_by_role(role), &format!("{reg}.{role}"))
-}
-
 fn slice(f: &Field) -> String {
     format!("[{}:{}]", f.msb(), f.lsb)
 }
@@ -167,42 +153,34 @@ fn store(b: &Block, bundle: Option<&Bundle>, r: &Register) -> Store {
     }
 }
 
-/// Package name of the width of the field with `role` in the queue register `reg`.
-fn field_width(b: &Block, q: &Bundle, reg: &str, role: &str) -> Result<String, askama::Error> {
-    let r = qreg(q, reg)?;
-    let f = qfield(q, reg, role)?;
-    Ok(qualified(b, &[&q.name, &r.name, &f.name, "WIDTH"]))
+/// Package name of the width of field `f` of the queue register `r`.
+fn field_width(b: &Block, q: &Bundle, r: &Register, f: &Field) -> String {
+    qualified(b, &[&q.name, &r.name, &f.name, "WIDTH"])
 }
 
-/// Package name of the bit position of the field with `role` in the queue register `reg`.
-fn field_lsb(b: &Block, q: &Bundle, reg: &str, role: &str) -> Result<String, askama::Error> {
-    let r = qreg(q, reg)?;
-    let f = qfield(q, reg, role)?;
-    Ok(qualified(b, &[&q.name, &r.name, &f.name, "LSB"]))
+/// Package name of the bit position of field `f` of the queue register `r`.
+fn field_lsb(b: &Block, q: &Bundle, r: &Register, f: &Field) -> String {
+    qualified(b, &[&q.name, &r.name, &f.name, "LSB"])
 }
 
 fn is_store(r: &Register) -> bool {
-    matches!(
-        r.role.as_deref(),
-        None | Some("cfg") | Some("ring_base_lo") | Some("ring_base_hi") | Some("ring_len")
-    )
+    use RegRole::*;
+    matches!(r.role, None | Some(Cfg | RingBaseLo | RingBaseHi | RingLen))
 }
 
 fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
-    let BlockKind::UdmaQueueGroup { side } = b.kind else {
-        return Err(need::<()>(None, "a udma block").unwrap_err());
-    };
-    let q = need(b.bundle_by_role("queue"), "the queue bundle")?;
+    let l = b
+        .udma()
+        .ok_or_else(|| askama::Error::Custom(format!("`{}` is not a udma block", b.name).into()))?;
+    let side = l.side;
+    let q = &l.queue;
     let aw = b.addr_bits();
     let nq = q.count;
     let qw = clog2(nq).max(1);
     let row = clog2(q.stride);
     let qrw = row + qw;
 
-    let len = qfield(q, "ring_len", "len")?;
-    let used = qfield(q, "status", "used")?;
-    let inc = qfield(q, "tail_inc", "inc")?;
-    let head_id = qfield(q, "head", "ring_id")?;
+    let (len, used, inc, head_id) = (&l.len, &l.used, &l.inc, &l.head_ring_id);
     let (lw, uw, iw, idw) = (len.width, used.width, inc.width, head_id.width);
     // Wide enough for used + two doorbell values and for tail + increment without overflow.
     let cw = uw.max(iw + 1).max(lw) + 1;
@@ -219,19 +197,26 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
             q_stores.push(s);
             e
         } else {
-            match r.role.as_deref() {
-                Some("status") => {
+            match r.role {
+                Some(RegRole::Status) => {
                     let mut parts = vec![
-                        (qfield(q, "status", "used")?, "sel_used".to_string()),
-                        (qfield(q, "status", "overrun")?, "sel_overrun".to_string()),
-                        (qfield(q, "status", "full")?, "sel_full".to_string()),
+                        (&l.used, "sel_used".to_string()),
+                        (&l.overrun, "sel_overrun".to_string()),
+                        (&l.full, "sel_full".to_string()),
                     ];
                     pack(&mut parts)
                 }
-                Some(p @ ("head" | "tail")) => {
+                Some(RegRole::Head) => {
                     let mut parts = vec![
-                        (qfield(q, p, "offset")?, format!("sel_{p}")),
-                        (qfield(q, p, "ring_id")?, format!("sel_{p}_id")),
+                        (&l.head_offset, "sel_head".to_string()),
+                        (&l.head_ring_id, "sel_head_id".to_string()),
+                    ];
+                    pack(&mut parts)
+                }
+                Some(RegRole::Tail) => {
+                    let mut parts = vec![
+                        (&l.tail_offset, "sel_tail".to_string()),
+                        (&l.tail_ring_id, "sel_tail_id".to_string()),
                     ];
                     pack(&mut parts)
                 }
@@ -246,8 +231,7 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         });
     }
 
-    let err = need(b.reg_by_role("err_log"), "err_log")?;
-    let err_field = |role: &str| need(err.field_by_role(role), role).map(|f| f.reg_mask());
+    let err = &l.err_log;
     let err_w1c = err
         .fields
         .iter()
@@ -260,10 +244,8 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         .map(|r| store(b, None, r))
         .collect();
 
-    let lo = qreg(q, "ring_base_lo")?;
-    let hi = qreg(q, "ring_base_hi")?;
-    let lo_addr = qfield(q, "ring_base_lo", "addr")?;
-    let hi_addr = qfield(q, "ring_base_hi", "addr")?;
+    let (lo, hi) = (&l.ring_base_lo, &l.ring_base_hi);
+    let (lo_addr, hi_addr) = (&l.ring_base_lo_addr, &l.ring_base_hi_addr);
     // Two 32-bit registers make the 64-bit ring base.
     let base_w = 2 * 32;
 
@@ -285,33 +267,33 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         iw,
         idw,
         cw,
-        lw_c: field_width(b, q, "ring_len", "len")?,
-        uw_c: field_width(b, q, "status", "used")?,
-        iw_c: field_width(b, q, "tail_inc", "inc")?,
-        idw_c: field_width(b, q, "head", "ring_id")?,
+        lw_c: field_width(b, q, &l.ring_len, len),
+        uw_c: field_width(b, q, &l.status, used),
+        iw_c: field_width(b, q, &l.tail_inc, inc),
+        idw_c: field_width(b, q, &l.head, head_id),
         base_w,
         ring_id_init: sv_hex(idw, csrs.ring.initial_ring_id.into()),
         q_stores,
         q_reads,
         top_stores,
-        off_tail_inc: reg_offset(b, Some(q), qreg(q, "tail_inc")?),
-        off_sw_ctrl: reg_offset(b, Some(q), qreg(q, "sw_ctrl")?),
+        off_tail_inc: reg_offset(b, Some(q), &l.tail_inc),
+        off_sw_ctrl: reg_offset(b, Some(q), &l.sw_ctrl),
         inc_slice: slice(inc),
-        rst_tail_bit: field_lsb(b, q, "sw_ctrl", "rst_tail")?,
-        rst_head_bit: field_lsb(b, q, "sw_ctrl", "rst_head")?,
-        rst_q_bit: field_lsb(b, q, "sw_ctrl", "rst_q")?,
-        len_reg: store_name(qreg(q, "ring_len")?),
-        len_lsb: field_lsb(b, q, "ring_len", "len")?,
-        enable_reg: store_name(qreg(q, "cfg")?),
-        enable_lsb: field_lsb(b, q, "cfg", "enable")?,
+        rst_tail_bit: field_lsb(b, q, &l.sw_ctrl, &l.rst_tail),
+        rst_head_bit: field_lsb(b, q, &l.sw_ctrl, &l.rst_head),
+        rst_q_bit: field_lsb(b, q, &l.sw_ctrl, &l.rst_q),
+        len_reg: store_name(&l.ring_len),
+        len_lsb: field_lsb(b, q, &l.ring_len, len),
+        enable_reg: store_name(&l.cfg),
+        enable_lsb: field_lsb(b, q, &l.cfg, &l.enable),
         base_hi_reg: store_name(hi),
         base_hi_mask: sv_hex(32, hi_addr.reg_mask().into()),
         base_lo_reg: store_name(lo),
         base_lo_mask: sv_hex(32, lo_addr.reg_mask().into()),
         err_off: reg_offset(b, None, err),
         err_w1c_mask: sv_hex(32, err_w1c.into()),
-        err_ovr_mask: sv_hex(32, err_field("overrun")?.into()),
-        err_rie_mask: sv_hex(32, err_field("ring_id_err")?.into()),
+        err_ovr_mask: sv_hex(32, l.err_overrun.reg_mask().into()),
+        err_rie_mask: sv_hex(32, l.err_ring_id_err.reg_mask().into()),
         err_reset: reg_const(b, None, err, "RESET"),
         err_rmask: sv_hex(32, err.read_mask().into()),
         p_base: nq * u64::from(base_w),
@@ -324,7 +306,7 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     let mut out = Vec::new();
     for b in &csrs.blocks {
-        if !matches!(b.kind, BlockKind::UdmaQueueGroup { .. }) {
+        if b.udma().is_none() {
             continue;
         }
         let t = build(csrs, b)?;
@@ -339,6 +321,7 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xdie_csr::BlockKind;
     use std::path::Path;
 
     fn repo_csrs() -> Csrs {
@@ -349,7 +332,7 @@ mod tests {
     fn udma_blocks(c: &Csrs) -> Vec<&Block> {
         c.blocks
             .iter()
-            .filter(|b| matches!(b.kind, BlockKind::UdmaQueueGroup { .. }))
+            .filter(|b| b.udma().is_some())
             .collect()
     }
 
@@ -371,15 +354,14 @@ mod tests {
         let c = repo_csrs();
         for b in udma_blocks(&c) {
             let t = build(&c, b).expect("builds");
-            let q = b.bundle_by_role("queue").expect("queue bundle");
-            let inc = q.reg_by_role("tail_inc").expect("doorbell");
+            let l = b.udma().expect("udma layout");
+            let (q, inc) = (&l.queue, &l.tail_inc);
             assert_eq!(t.nq, q.count);
             let pkg_name = qualified(b, &[&q.name, &inc.name, "OFFSET"]);
             assert_eq!(t.off_tail_inc, format!("ROW'({pkg_name})"));
             assert_eq!(1u64 << t.row, q.stride);
-            assert_eq!(t.iw, inc.field_by_role("inc").expect("inc").width);
-            let len = q.reg_by_role("ring_len").expect("len");
-            assert_eq!(t.lw, len.field_by_role("len").expect("len").width);
+            assert_eq!(t.iw, l.inc.width);
+            assert_eq!(t.lw, l.len.width);
             assert_eq!(t.ring_id_init, sv_hex(t.idw, c.ring.initial_ring_id.into()));
             let text = t.render().expect("renders");
             let count = qualified(b, &[&q.name, "COUNT"]);
@@ -394,15 +376,17 @@ mod tests {
         let b = c
             .blocks
             .iter_mut()
-            .find(|b| matches!(b.kind, BlockKind::UdmaQueueGroup { .. }))
+            .find(|b| b.udma().is_some())
             .expect("a udma block");
-        let q = b
-            .bundles
-            .iter_mut()
-            .find(|q| q.role.as_deref() == Some("queue"));
-        let q = q.expect("queue bundle");
-        q.count /= 2;
-        let count = q.count;
+        // The same edit in the generic bundle (package constants) and the layout (template).
+        let BlockKind::UdmaQueueGroup(l) = &mut b.kind else {
+            unreachable!("found by its layout")
+        };
+        l.queue.count /= 2;
+        let count = l.queue.count;
+        let name = l.queue.name.clone();
+        let q = b.bundles.iter_mut().find(|q| q.name == name);
+        q.expect("queue bundle").count = count;
         let b = b.clone();
         let t = build(&c, &b).expect("builds");
         assert_eq!(t.nq, count);

@@ -72,10 +72,10 @@ pub struct GenOutput {
 impl System {
     fn check_geometry(&self, w: &GenWord) -> Result<(u32, Vec<u32>)> {
         let l = &self.layout;
-        if w.partitions == 0 || w.partitions > l.sbuf_partitions {
+        if w.partitions == 0 || w.partitions > l.params.sbuf_partitions {
             return Err(ModelError::PartitionsOutOfRange {
                 partitions: w.partitions,
-                max: l.sbuf_partitions,
+                max: l.params.sbuf_partitions,
             });
         }
         if w.free_dim_bytes == 0 {
@@ -84,13 +84,13 @@ impl System {
         for (which, off) in [("source", w.src_addr), ("destination", w.dst_addr)] {
             if off
                 .checked_add(w.free_dim_bytes)
-                .is_none_or(|e| e > l.sbuf_backing)
+                .is_none_or(|e| e > l.params.sbuf_backing_bytes)
             {
                 return Err(ModelError::OutsideSbufBacking {
                     which,
                     offset: off,
                     len: w.free_dim_bytes,
-                    backing: l.sbuf_backing,
+                    backing: l.params.sbuf_backing_bytes,
                 });
             }
         }
@@ -98,29 +98,29 @@ impl System {
             return Err(ModelError::Impossible("dma_engine_mask is 0".into()));
         }
         if let Some(engine) =
-            (0..64u32).find(|&e| e >= l.engines && (w.dma_engine_mask >> e) & 1 == 1)
+            (0..64u32).find(|&e| e >= l.engine_count() && (w.dma_engine_mask >> e) & 1 == 1)
         {
             return Err(ModelError::MissingEngine {
                 mask: w.dma_engine_mask,
                 engine,
-                engines: l.engines,
+                engines: l.engine_count(),
             });
         }
-        if w.queue >= l.queues as u64 {
+        if w.queue >= l.queues() {
             return Err(ModelError::QueueOutOfRange {
                 queue: w.queue,
-                queues: l.queues as u64,
+                queues: l.queues(),
             });
         }
         for sem in [w.local_sem, w.remote_sem] {
-            if sem >= l.sem_count {
+            if sem >= l.sem_count() {
                 return Err(ModelError::SemOutOfRange {
                     sem,
-                    count: l.sem_count,
+                    count: l.sem_count(),
                 });
             }
         }
-        let engines = (0..l.engines)
+        let engines = (0..l.engine_count())
             .filter(|e| (w.dma_engine_mask >> e) & 1 == 1)
             .collect();
         Ok((w.queue as u32, engines))
@@ -144,7 +144,7 @@ impl System {
     }
 
     pub(super) fn chunks(&self, free: u64) -> u64 {
-        free.div_ceil(self.layout.max_len)
+        free.div_ceil(self.layout.ring.max_len_code)
     }
 
     pub(super) fn role(v: u64) -> Result<Lane> {
@@ -203,7 +203,7 @@ impl System {
         self.topology.check_core(peer)?;
         let (queue, engines) = self.check_geometry(w)?;
         let peer_die = self.die_of(peer).die;
-        if w.peer_base != 0 && self.layout.f_die.get(w.peer_base as u128) as u64 != peer_die {
+        if w.peer_base != 0 && self.layout.soc.local.die.get(w.peer_base as u128) as u64 != peer_die {
             return Err(ModelError::Impossible(format!(
                 "peer_base {:#x} names another die than the peer's die {peer_die}",
                 w.peer_base
@@ -246,10 +246,10 @@ impl System {
             let mut list = Vec::new();
             for p in parts.clone() {
                 for c in 0..chunks {
-                    let off = c * l.max_len;
-                    let len = (w.free_dim_bytes - off).min(l.max_len);
+                    let off = c * l.ring.max_len_code;
+                    let len = (w.free_dim_bytes - off).min(l.ring.max_len_code);
                     let buf_ptr = match role {
-                        Lane::Tx => l.die_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
+                        Lane::Tx => l.soc.soc_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
                         Lane::Rx => l.fold_for(tx_die, rx_die, l.sbuf_addr(p, w.dst_addr + off))?,
                     };
                     list.push((
@@ -266,12 +266,12 @@ impl System {
                     ));
                 }
             }
-            let one = l.die_local(tx_die.die, self.const_one_addr());
+            let one = l.soc.soc_local(tx_die.die, self.const_one_addr());
             let sem = |kind, buf_ptr, write_barrier| {
                 (
                     kind,
                     Descriptor {
-                        len: l.sem_bytes,
+                        len: l.evt_sem.sem_bytes(),
                         ring_id: 0,
                         write_barrier,
                         buf_ptr,
@@ -284,7 +284,7 @@ impl System {
                     list.push(sem(EntryKind::RemoteSem, one, true));
                 }
                 Lane::Rx => {
-                    let local = l.die_local(tx_die.die, l.sem_addr(SemOp::Inc, w.local_sem));
+                    let local = l.soc.soc_local(tx_die.die, l.sem_addr(SemOp::Inc, w.local_sem));
                     let remote =
                         l.fold_for(tx_die, rx_die, l.sem_addr(SemOp::Inc, w.remote_sem))?;
                     list.push(sem(EntryKind::LocalSem, local, false));
@@ -336,7 +336,7 @@ impl System {
                 ring.tags.insert(pos, (leg_id, kind));
                 desc.ring_id = self.layout.ring_id(pos, len);
                 let bytes = self.layout.encode_desc(side, &desc)?;
-                let slot = base + (pos % len) * self.layout.desc_bytes;
+                let slot = base + (pos % len) * self.layout.params.desc_bytes;
                 self.die_mut(tx_die)?.mem.write(slot, &bytes);
                 out.writes.push(FwWrite {
                     soc: self.layout.fold_for(issuer, tx_die, slot)?,

@@ -22,16 +22,16 @@ impl System {
         };
         let fault = match target {
             Some(Target::Sbuf { partition, offset })
-                if partition < l.sbuf_partitions && offset + n <= l.sbuf_backing =>
+                if partition < l.params.sbuf_partitions && offset + n <= l.params.sbuf_backing_bytes =>
             {
                 st.mem.write(local, &bytes);
                 None
             }
-            Some(Target::Hbm) if local + n <= l.hbm.end() => {
+            Some(Target::Hbm) if local + n <= l.apertures.hbm.end() => {
                 st.mem.write(local, &bytes);
                 None
             }
-            Some(Target::Sem { op, sem, aligned }) if aligned && n == l.sem_bytes => {
+            Some(Target::Sem { op, sem, aligned }) if aligned && n == l.evt_sem.sem_bytes() => {
                 let mut b = [0u8; 4];
                 let k = bytes.len().min(4);
                 b[..k].copy_from_slice(&bytes[..k]);
@@ -65,9 +65,9 @@ impl System {
     pub(super) fn doorbell(&mut self, die: DieId, local: u64, value: u64, by: Core) -> bool {
         for side in SIDES {
             let sl = self.layout.side(side);
-            for e in 0..self.layout.engines {
-                for q in 0..self.layout.queues {
-                    if sl.doorbell(e, q) != local {
+            for e in 0..self.layout.engine_count() {
+                for q in 0..self.layout.queue_count() {
+                    if sl.doorbell(e.into(), q.into()) != local {
                         continue;
                     }
                     let Some(st) = self.dies.get_mut(&die) else {

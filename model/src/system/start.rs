@@ -37,10 +37,10 @@ impl System {
             });
         }
         let role = Self::role(w.role)?;
-        if w.go_sem >= self.layout.sem_count {
+        if w.go_sem >= self.layout.sem_count() {
             return Err(ModelError::SemOutOfRange {
                 sem: w.go_sem,
-                count: self.layout.sem_count,
+                count: self.layout.sem_count(),
             });
         }
         if w.go_sem == w.local_sem {
@@ -125,7 +125,7 @@ impl System {
         };
         let doorbells: Vec<FwWrite> = counts
             .iter()
-            .map(|&(e, n)| store(l.side(side).doorbell(e, leg.queue), n))
+            .map(|&(e, n)| store(l.side(side).doorbell(e.into(), leg.queue.into()), n))
             .collect::<Result<_>>()?;
         match role {
             Lane::Rx => {
@@ -144,7 +144,7 @@ impl System {
                 fw.push(FwStep::WaitGeDec {
                     sem: w.go_sem,
                     value: 1,
-                    subop: l.subop_wait_ge_dec,
+                    subop: l.evt_sem.params.seq_subop_wait_ge_dec,
                 });
                 steps.push(Step::Wait {
                     die: me,
@@ -164,10 +164,10 @@ impl System {
     /// A sequencer wait_ge_and_dec on the context's own die, queued behind its earlier steps.
     pub fn wait_ge_and_dec(&mut self, core: Core, lane: Lane, sem: u64, value: u64) -> Result<()> {
         self.topology.check_core(core)?;
-        if sem >= self.layout.sem_count {
+        if sem >= self.layout.sem_count() {
             return Err(ModelError::SemOutOfRange {
                 sem,
-                count: self.layout.sem_count,
+                count: self.layout.sem_count(),
             });
         }
         let die = self.die_of(core);

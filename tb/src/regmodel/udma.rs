@@ -8,9 +8,9 @@
 //! including its configuration. Every field position comes from the CSR model by role.
 
 use super::{Expect, HwEvent, Reg, Regs, Special};
-use xdie_csr::{Block, Csrs, Field, Register};
+use xdie_csr::{BundleRole, Csrs, Field, RegRole, UdmaLayout};
 
-const Q: &str = "queue";
+const Q: BundleRole = BundleRole::Queue;
 
 #[derive(Clone, Copy)]
 struct FieldPos {
@@ -59,58 +59,33 @@ pub(crate) struct Udma {
     err_overrun: FieldPos,
     err_overrun_set: bool,
     /// Configuration registers RST_Q returns to reset.
-    cfg_roles: Vec<String>,
-}
-
-fn field(r: &Register, role: &str) -> FieldPos {
-    FieldPos::of(
-        r.field_by_role(role)
-            .unwrap_or_else(|| panic!("register {} lacks field role {role}", r.name)),
-    )
-}
-
-/// The only field of a register, or its first.
-fn first(r: &Register) -> FieldPos {
-    FieldPos::of(&r.fields[0])
+    cfg_roles: Vec<RegRole>,
 }
 
 impl Udma {
-    pub(crate) fn new(block: &Block, csrs: &Csrs) -> Udma {
-        let q = block
-            .bundle_by_role(Q)
-            .expect("loader guarantees the queue bundle");
-        let reg = |role: &str| q.reg_by_role(role).expect("loader guarantees queue roles");
-        let status = reg("status");
-        let tail = reg("tail");
-        let err = block
-            .reg_by_role("err_log")
-            .expect("loader guarantees err_log");
-        let ptr_field = tail
-            .fields
-            .iter()
-            .find(|f| f.role.as_deref() != Some("ring_id"))
-            .expect("tail pointer field");
+    pub(crate) fn new(l: &UdmaLayout, csrs: &Csrs) -> Udma {
         let init_id = u64::from(csrs.ring.initial_ring_id);
-        let cfg_roles = q
+        let cfg_roles = l
+            .queue
             .registers
             .iter()
             .filter(|r| r.fields.iter().all(|f| f.access == xdie_csr::Access::Rw))
-            .filter_map(|r| r.role.clone())
+            .filter_map(|r| r.role)
             .collect();
         Udma {
-            queues: vec![Udma::fresh(init_id); q.count as usize],
+            queues: vec![Udma::fresh(init_id); l.queues() as usize],
             init_id,
-            used: field(status, "used"),
-            overrun: field(status, "overrun"),
-            full: field(status, "full"),
-            ptr: FieldPos::of(ptr_field),
-            ring_id: field(tail, "ring_id"),
-            inc: first(reg("tail_inc")),
-            len: first(reg("ring_len")),
-            rst_tail: field(reg("sw_ctrl"), "rst_tail"),
-            rst_head: field(reg("sw_ctrl"), "rst_head"),
-            rst_q: field(reg("sw_ctrl"), "rst_q"),
-            err_overrun: field(err, "overrun"),
+            used: FieldPos::of(&l.used),
+            overrun: FieldPos::of(&l.overrun),
+            full: FieldPos::of(&l.full),
+            ptr: FieldPos::of(&l.tail_offset),
+            ring_id: FieldPos::of(&l.tail_ring_id),
+            inc: FieldPos::of(&l.inc),
+            len: FieldPos::of(&l.len),
+            rst_tail: FieldPos::of(&l.rst_tail),
+            rst_head: FieldPos::of(&l.rst_head),
+            rst_q: FieldPos::of(&l.rst_q),
+            err_overrun: FieldPos::of(&l.err_overrun),
             err_overrun_set: false,
             cfg_roles,
         }
@@ -125,17 +100,17 @@ impl Udma {
     }
 
     fn len(&self, regs: &Regs, q: u64) -> u64 {
-        regs.find(Q, q, "ring_len")
+        regs.find(Q, q, RegRole::RingLen)
             .map_or(0, |i| self.len.get(regs.value(i)))
     }
 }
 
 impl Special for Udma {
     fn claims(&self, reg: &Reg) -> bool {
-        let role = reg.role.as_deref().unwrap_or("");
-        match reg.bundle_role.as_deref() {
-            Some(Q) => matches!(role, "status" | "head" | "tail" | "tail_inc" | "sw_ctrl"),
-            None => role == "err_log",
+        use RegRole::*;
+        match reg.bundle_role {
+            Some(Q) => matches!(reg.role, Some(Status | Head | Tail | TailInc | SwCtrl)),
+            None => reg.role == Some(ErrLog),
             Some(_) => false,
         }
     }
@@ -145,9 +120,9 @@ impl Special for Udma {
     }
 
     fn write(&mut self, reg: &Reg, data: u32, regs: &mut Regs) {
-        let role = reg.role.as_deref().unwrap_or("");
+        let role = reg.role;
         if reg.bundle_role.is_none() {
-            if role == "err_log" && self.err_overrun.get(data) != 0 {
+            if role == Some(RegRole::ErrLog) && self.err_overrun.get(data) != 0 {
                 self.err_overrun_set = false;
             }
             return;
@@ -158,7 +133,7 @@ impl Special for Udma {
         let id_mask = self.ring_id.mask;
         let q = &mut self.queues[qi as usize];
         match role {
-            "tail_inc" => {
+            Some(RegRole::TailInc) => {
                 let n = self.inc.get(data);
                 if n == 0 {
                     return;
@@ -175,7 +150,7 @@ impl Special for Udma {
                 }
                 q.used += n;
             }
-            "sw_ctrl" => {
+            Some(RegRole::SwCtrl) => {
                 let (t, h, all) = (
                     self.rst_tail.get(data) != 0,
                     self.rst_head.get(data) != 0,
@@ -195,7 +170,7 @@ impl Special for Udma {
                 }
                 if all {
                     *q = Udma::fresh(init);
-                    for role in &self.cfg_roles {
+                    for &role in &self.cfg_roles {
                         if let Some(i) = regs.find(Q, qi, role) {
                             regs.restore_reset(i);
                         }
@@ -207,7 +182,7 @@ impl Special for Udma {
     }
 
     fn read(&self, reg: &Reg, regs: &Regs) -> Expect {
-        let role = reg.role.as_deref().unwrap_or("");
+        let role = reg.role;
         if reg.bundle_role.is_none() {
             return Expect::Value(self.err_overrun.put(u64::from(self.err_overrun_set)));
         }
@@ -216,7 +191,7 @@ impl Special for Udma {
         };
         let q = &self.queues[qi as usize];
         Expect::Value(match role {
-            "status" => {
+            Some(RegRole::Status) => {
                 self.used.put(q.used)
                     | self.overrun.put(u64::from(q.overrun))
                     | self.full.put(u64::from({
@@ -224,8 +199,8 @@ impl Special for Udma {
                         len != 0 && q.used == len
                     }))
             }
-            "head" => self.ptr.put(q.head) | self.ring_id.put(q.head_id),
-            "tail" => self.ptr.put(q.tail) | self.ring_id.put(q.tail_id),
+            Some(RegRole::Head) => self.ptr.put(q.head) | self.ring_id.put(q.head_id),
+            Some(RegRole::Tail) => self.ptr.put(q.tail) | self.ring_id.put(q.tail_id),
             _ => 0,
         })
     }

@@ -1,0 +1,212 @@
+//! Typed layouts of each block kind: the bundles, registers and fields its behaviour is tied to,
+//! picked by role once at load (`load::layouts`). Emitters, the golden model and the testbench
+//! read these fields instead of looking roles up.
+
+use crate::model::{Bundle, Field, Register, Side};
+use crate::roles::BundleRole;
+
+/// Parameters of an EVT_SEM block that its registers do not carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtSemParams {
+    /// Hardware increment ports (DMA semaphore writes arriving beside the bus).
+    pub hw_inc_ports: u32,
+    /// Width of the sequencer port's subop code.
+    pub seq_subop_bits: u32,
+    /// Sequencer subop: wait until sem >= val, then subtract val atomically.
+    pub seq_subop_wait_ge_dec: u64,
+    /// Sequencer subop: add val.
+    pub seq_subop_inc: u64,
+}
+
+/// One of the four windows of EVT_SEM over the one semaphore array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SemOp {
+    Read,
+    Set,
+    Inc,
+    Dec,
+}
+
+impl SemOp {
+    /// In the order of `EvtSemLayout::windows`.
+    pub const ALL: [SemOp; 4] = [SemOp::Read, SemOp::Set, SemOp::Inc, SemOp::Dec];
+
+    /// The bundle role of this window.
+    pub fn role(self) -> BundleRole {
+        match self {
+            SemOp::Read => BundleRole::SemRead,
+            SemOp::Set => BundleRole::SemSet,
+            SemOp::Inc => BundleRole::SemInc,
+            SemOp::Dec => BundleRole::SemDec,
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            SemOp::Read => 0,
+            SemOp::Set => 1,
+            SemOp::Inc => 2,
+            SemOp::Dec => 3,
+        }
+    }
+}
+
+/// A window of EVT_SEM: `bundle.count` one-register entries every `bundle.stride` bytes.
+#[derive(Debug, Clone)]
+pub struct SemWindow {
+    pub op: SemOp,
+    pub bundle: Bundle,
+    /// The window's only register and its only field (the semaphore value or event flag).
+    pub reg: Register,
+    pub value: Field,
+}
+
+impl SemWindow {
+    /// Offset within the block of entry `i`'s register.
+    pub fn entry_offset(&self, i: u64) -> u64 {
+        self.bundle.reg_offset(i, &self.reg)
+    }
+    /// One past the window's last byte, relative to the block.
+    pub fn end(&self) -> u64 {
+        self.bundle.offset + self.bundle.count * self.bundle.stride
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct EvtSemLayout {
+    pub params: EvtSemParams,
+    /// The event flags (one register of one 1-bit field per event).
+    pub events: Bundle,
+    pub event_reg: Register,
+    pub event_flag: Field,
+    /// READ, SET, INC, DEC in that order (`SemOp::ALL`); the loader checked they agree on count
+    /// and value bits.
+    pub windows: [SemWindow; 4],
+}
+
+impl EvtSemLayout {
+    pub fn window(&self, op: SemOp) -> &SemWindow {
+        &self.windows[op.index()]
+    }
+    /// Semaphores behind the windows.
+    pub fn sem_count(&self) -> u64 {
+        self.window(SemOp::Read).bundle.count
+    }
+    /// Bytes of one semaphore register of the INC window (a DMA semaphore increment moves this
+    /// many bytes).
+    pub fn sem_bytes(&self) -> u64 {
+        self.window(SemOp::Inc).bundle.stride
+    }
+    /// Offset within the block of semaphore `sem`'s register in window `op`.
+    pub fn sem_offset(&self, op: SemOp, sem: u64) -> u64 {
+        self.window(op).entry_offset(sem)
+    }
+    /// The window holding block offset `off`, with the semaphore and whether `off` is the start
+    /// of its register.
+    pub fn decode(&self, off: u64) -> Option<(SemOp, u64, bool)> {
+        self.windows.iter().find_map(|w| {
+            let b = &w.bundle;
+            (off >= b.offset && off < w.end()).then(|| {
+                let rel = off - b.offset;
+                (w.op, rel / b.stride, rel.is_multiple_of(b.stride))
+            })
+        })
+    }
+}
+
+/// A UDMA queue group: one bundle per queue with the ring registers, plus the error log.
+#[derive(Debug, Clone)]
+pub struct UdmaLayout {
+    pub side: Side,
+    pub queue: Bundle,
+    pub cfg: Register,
+    pub enable: Field,
+    pub status: Register,
+    pub used: Field,
+    pub overrun: Field,
+    pub full: Field,
+    pub ring_base_lo: Register,
+    pub ring_base_lo_addr: Field,
+    pub ring_base_hi: Register,
+    pub ring_base_hi_addr: Field,
+    pub ring_len: Register,
+    pub len: Field,
+    pub head: Register,
+    pub head_offset: Field,
+    pub head_ring_id: Field,
+    /// The tail-increment doorbell.
+    pub tail_inc: Register,
+    pub inc: Field,
+    pub tail: Register,
+    pub tail_offset: Field,
+    pub tail_ring_id: Field,
+    pub sw_ctrl: Register,
+    pub rst_tail: Field,
+    pub rst_head: Field,
+    pub rst_q: Field,
+    /// Top-level sticky error log.
+    pub err_log: Register,
+    pub err_overrun: Field,
+    pub err_ring_id_err: Field,
+}
+
+impl UdmaLayout {
+    /// Queues of the group.
+    pub fn queues(&self) -> u64 {
+        self.queue.count
+    }
+    /// Offset within the block of queue `q`'s register `reg` (one of this layout's registers).
+    pub fn queue_reg(&self, q: u64, reg: &Register) -> u64 {
+        self.queue.reg_offset(q, reg)
+    }
+}
+
+/// The broadcast doorbell: engine mask, queue, and one increment register per side.
+#[derive(Debug, Clone)]
+pub struct BcastLayout {
+    pub group: Register,
+    pub mask: Field,
+    pub queue_reg: Register,
+    pub queue: Field,
+    pub m2s_inc: Register,
+    pub s2m_inc: Register,
+    /// The INC field of `m2s_inc`; the loader checked `s2m_inc`'s sits on the same bits.
+    pub inc: Field,
+    /// The INC field of `s2m_inc`.
+    pub s2m_inc_field: Field,
+}
+
+/// DWC-PCIe style iATU: outbound regions plus the link status.
+#[derive(Debug, Clone)]
+pub struct IatuLayout {
+    pub region: Bundle,
+    pub ctrl: Register,
+    pub enable: Field,
+    pub base_lo: Register,
+    pub base_hi: Register,
+    pub limit_lo: Register,
+    pub limit_hi: Register,
+    pub target_lo: Register,
+    pub target_hi: Register,
+    pub link_status: Register,
+    pub link_up: Field,
+    pub credits: Field,
+}
+
+/// The xt-to-SoC remap windows.
+#[derive(Debug, Clone)]
+pub struct RemapLayout {
+    pub window: Bundle,
+    pub ctrl: Register,
+    pub valid: Field,
+    pub mode: Field,
+    pub xt_addr: Register,
+    pub soc_lo: Register,
+    pub soc_hi: Register,
+    pub u_mask: Register,
+    pub l_mask: Register,
+    pub mask: Register,
+    pub match_: Register,
+    pub replace_lo: Register,
+    pub replace_hi: Register,
+}

@@ -1,0 +1,292 @@
+//! Resolves each block's typed layout (`crate::layouts`) from its roles, after `roles` checked the
+//! ones its kind needs. A role given twice in one scope is refused here: the layout would
+//! otherwise silently pick the first.
+
+use super::block::{Kind, Shape};
+use super::Source;
+use crate::error::{ErrorKind, Result};
+use crate::layouts::{
+    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, SemWindow, UdmaLayout,
+};
+use crate::model::{Access, BlockKind, Bundle, Field, Register};
+use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
+
+/// Registers of one scope (the top level or one bundle), for picking by role.
+struct Scope<'a> {
+    src: &'a Source,
+    key: String,
+    regs: &'a [Register],
+}
+
+impl Scope<'_> {
+    fn reg(&self, role: R) -> Result<Register> {
+        let mut hits = self.regs.iter().filter(|r| r.role == Some(role));
+        let first = hits.next().ok_or_else(|| {
+            self.src.err(
+                ErrorKind::BadReference,
+                self.key.clone(),
+                format!("no register with Role \"{role}\""),
+            )
+        })?;
+        if let Some(second) = hits.next() {
+            return Err(self.src.err(
+                ErrorKind::BadReference,
+                self.key.clone(),
+                format!(
+                    "registers `{}` and `{}` both have Role \"{role}\"",
+                    first.name, second.name
+                ),
+            ));
+        }
+        Ok(first.clone())
+    }
+
+    /// Register `role` and its fields with `fields` roles.
+    fn reg_fields<const N: usize>(&self, role: R, fields: [F; N]) -> Result<(Register, [Field; N])> {
+        let r = self.reg(role)?;
+        let mut out = Vec::with_capacity(N);
+        for f in fields {
+            out.push(field(self.src, &self.key, &r, f)?);
+        }
+        let out = <[Field; N]>::try_from(out).map_err(|_| {
+            self.src
+                .err(ErrorKind::BadReference, self.key.clone(), "internal: field count")
+        })?;
+        Ok((r, out))
+    }
+}
+
+fn field(src: &Source, key: &str, r: &Register, role: F) -> Result<Field> {
+    let mut hits = r.fields.iter().filter(|f| f.role == Some(role));
+    let first = hits.next().ok_or_else(|| {
+        src.err(
+            ErrorKind::BadReference,
+            key,
+            format!("register `{}` has no field with Role \"{role}\"", r.name),
+        )
+    })?;
+    if let Some(second) = hits.next() {
+        return Err(src.err(
+            ErrorKind::BadReference,
+            key,
+            format!(
+                "fields `{}` and `{}` of `{}` both have Role \"{role}\"",
+                first.name, second.name, r.name
+            ),
+        ));
+    }
+    Ok(first.clone())
+}
+
+fn bundle<'a>(src: &'a Source, s: &'a Shape, role: B) -> Result<(Bundle, Scope<'a>)> {
+    let mut hits = s
+        .bundles
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.role == Some(role));
+    let (i, first) = hits.next().ok_or_else(|| {
+        src.err(
+            ErrorKind::BadReference,
+            "Bundles",
+            format!("no bundle with Role \"{role}\""),
+        )
+    })?;
+    if let Some((_, second)) = hits.next() {
+        return Err(src.err(
+            ErrorKind::BadReference,
+            "Bundles",
+            format!(
+                "bundles `{}` and `{}` both have Role \"{role}\"",
+                first.name, second.name
+            ),
+        ));
+    }
+    let scope = Scope {
+        src,
+        key: format!("Bundles[{i}].Registers"),
+        regs: &first.registers,
+    };
+    Ok((first.clone(), scope))
+}
+
+fn top<'a>(src: &'a Source, s: &'a Shape) -> Scope<'a> {
+    Scope {
+        src,
+        key: "Registers".into(),
+        regs: s.registers,
+    }
+}
+
+/// The only register of a window bundle and its only field (`evt_sem::check_shape` checked the
+/// shape).
+fn window(src: &Source, s: &Shape, role: B) -> Result<(Bundle, Register, Field)> {
+    let (b, scope) = bundle(src, s, role)?;
+    let (reg, field) = match b.registers.as_slice() {
+        [r] => match r.fields.as_slice() {
+            [f] => (r.clone(), f.clone()),
+            _ => {
+                return Err(src.err(
+                    ErrorKind::BadArray,
+                    scope.key,
+                    format!("register `{}` must hold exactly one field", r.name),
+                ))
+            }
+        },
+        _ => {
+            return Err(src.err(
+                ErrorKind::BadArray,
+                scope.key,
+                format!("`{}` must hold exactly one register", b.name),
+            ))
+        }
+    };
+    Ok((b, reg, field))
+}
+
+pub(super) fn resolve_kind(src: &Source, s: &Shape) -> Result<BlockKind> {
+    Ok(match s.kind {
+        Kind::EvtSem(params) => {
+            let (events, event_reg, event_flag) = window(src, s, B::Event)?;
+            let mut windows = Vec::new();
+            for op in SemOp::ALL {
+                let (bundle, reg, value) = window(src, s, op.role())?;
+                windows.push(SemWindow {
+                    op,
+                    bundle,
+                    reg,
+                    value,
+                });
+            }
+            let windows = <[SemWindow; 4]>::try_from(windows)
+                .map_err(|_| src.err(ErrorKind::BadReference, "Bundles", "internal: windows"))?;
+            BlockKind::EvtSem(EvtSemLayout {
+                params: params.clone(),
+                events,
+                event_reg,
+                event_flag,
+                windows,
+            })
+        }
+        Kind::UdmaQueueGroup { side } => {
+            let (queue, q) = bundle(src, s, B::Queue)?;
+            let (cfg, [enable]) = q.reg_fields(R::Cfg, [F::Enable])?;
+            let (status, [used, overrun, full]) =
+                q.reg_fields(R::Status, [F::Used, F::Overrun, F::Full])?;
+            let (ring_base_lo, [ring_base_lo_addr]) = q.reg_fields(R::RingBaseLo, [F::Addr])?;
+            let (ring_base_hi, [ring_base_hi_addr]) = q.reg_fields(R::RingBaseHi, [F::Addr])?;
+            let (ring_len, [len]) = q.reg_fields(R::RingLen, [F::Len])?;
+            let (head, [head_offset, head_ring_id]) =
+                q.reg_fields(R::Head, [F::Offset, F::RingId])?;
+            let (tail_inc, [inc]) = q.reg_fields(R::TailInc, [F::Inc])?;
+            let (tail, [tail_offset, tail_ring_id]) =
+                q.reg_fields(R::Tail, [F::Offset, F::RingId])?;
+            let (sw_ctrl, [rst_tail, rst_head, rst_q]) =
+                q.reg_fields(R::SwCtrl, [F::RstTail, F::RstHead, F::RstQ])?;
+            let (err_log, [err_overrun, err_ring_id_err]) =
+                top(src, s).reg_fields(R::ErrLog, [F::Overrun, F::RingIdErr])?;
+            BlockKind::UdmaQueueGroup(UdmaLayout {
+                side: *side,
+                queue,
+                cfg,
+                enable,
+                status,
+                used,
+                overrun,
+                full,
+                ring_base_lo,
+                ring_base_lo_addr,
+                ring_base_hi,
+                ring_base_hi_addr,
+                ring_len,
+                len,
+                head,
+                head_offset,
+                head_ring_id,
+                tail_inc,
+                inc,
+                tail,
+                tail_offset,
+                tail_ring_id,
+                sw_ctrl,
+                rst_tail,
+                rst_head,
+                rst_q,
+                err_log,
+                err_overrun,
+                err_ring_id_err,
+            })
+        }
+        Kind::SdmaBcast => {
+            let t = top(src, s);
+            let (group, [mask]) = t.reg_fields(R::Group, [F::Mask])?;
+            let (queue_reg, [queue]) = t.reg_fields(R::Queue, [F::Queue])?;
+            let m2s_inc = t.reg(R::M2sInc)?;
+            let s2m_inc = t.reg(R::S2mInc)?;
+            // `sdma_bcast::check_shape` checked each holds exactly one INC field.
+            let inc_of = |r: &Register| {
+                r.fields
+                    .iter()
+                    .find(|f| f.access == Access::Inc)
+                    .cloned()
+                    .ok_or_else(|| {
+                        src.err(
+                            ErrorKind::BadValue,
+                            "Registers",
+                            format!("register `{}` needs exactly one INC field", r.name),
+                        )
+                    })
+            };
+            let inc = inc_of(&m2s_inc)?;
+            let s2m_inc_field = inc_of(&s2m_inc)?;
+            BlockKind::SdmaBcast(BcastLayout {
+                group,
+                mask,
+                queue_reg,
+                queue,
+                m2s_inc,
+                s2m_inc,
+                inc,
+                s2m_inc_field,
+            })
+        }
+        Kind::Iatu => {
+            let (region, r) = bundle(src, s, B::Region)?;
+            let (ctrl, [enable]) = r.reg_fields(R::Ctrl, [F::Enable])?;
+            let (link_status, [link_up, credits]) =
+                top(src, s).reg_fields(R::LinkStatus, [F::LinkUp, F::Credits])?;
+            BlockKind::Iatu(IatuLayout {
+                ctrl,
+                enable,
+                base_lo: r.reg(R::BaseLo)?,
+                base_hi: r.reg(R::BaseHi)?,
+                limit_lo: r.reg(R::LimitLo)?,
+                limit_hi: r.reg(R::LimitHi)?,
+                target_lo: r.reg(R::TargetLo)?,
+                target_hi: r.reg(R::TargetHi)?,
+                link_status,
+                link_up,
+                credits,
+                region,
+            })
+        }
+        Kind::RemapWindows => {
+            let (window, w) = bundle(src, s, B::Window)?;
+            let (ctrl, [valid, mode]) = w.reg_fields(R::Ctrl, [F::Valid, F::Mode])?;
+            BlockKind::RemapWindows(RemapLayout {
+                ctrl,
+                valid,
+                mode,
+                xt_addr: w.reg(R::XtAddr)?,
+                soc_lo: w.reg(R::SocLo)?,
+                soc_hi: w.reg(R::SocHi)?,
+                u_mask: w.reg(R::UMask)?,
+                l_mask: w.reg(R::LMask)?,
+                mask: w.reg(R::Mask)?,
+                match_: w.reg(R::Match)?,
+                replace_lo: w.reg(R::ReplaceLo)?,
+                replace_hi: w.reg(R::ReplaceHi)?,
+                window,
+            })
+        }
+    })
+}

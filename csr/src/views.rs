@@ -1,0 +1,356 @@
+//! The typed views of the die every layer reads: die-map parameters as named fields, the
+//! apertures the code addresses, the layouts of the blocks behind them, the descriptor and
+//! ExtendedInst fields, the SoC-address fields and folds. Resolved and checked once by the loader
+//! (`load::views`); the helpers below are the one place the address arithmetic lives.
+
+use crate::layouts::{BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, UdmaLayout};
+use crate::model::{Aperture, BitField, DescFormat, ExtWord, Fold, Register, RingRules, Side, SocAddress, WordField};
+use crate::roles::ApertureId;
+
+/// A struct of named `u64` fields, one per die-map parameter, with the table of their names.
+macro_rules! die_params {
+    ($($(#[$doc:meta])* $field:ident = $name:literal),* $(,)?) => {
+        /// The die-map parameters the code uses (`address_map.*` `parameters`), by name once.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct DieParams {
+            $($(#[$doc])* pub $field: u64,)*
+        }
+
+        impl DieParams {
+            /// The parameter names the loader requires, in field order.
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+
+            /// Fill every field from `get(name)`; the first error stops.
+            pub(crate) fn resolve<E>(mut get: impl FnMut(&'static str) -> Result<u64, E>) -> Result<DieParams, E> {
+                Ok(DieParams { $($field: get($name)?,)* })
+            }
+        }
+    };
+}
+
+die_params!(
+    /// SBUF partitions.
+    sbuf_partitions = "SBUF_PARTITIONS",
+    /// Address distance between two SBUF partitions (bytes).
+    sbuf_partition_stride = "SBUF_PARTITION_STRIDE",
+    /// SDMA engines per die.
+    sdma_engines = "SDMA_ENGINES",
+    /// Bytes of one ring descriptor.
+    desc_bytes = "DESC_BYTES",
+    /// Bytes backed per SBUF partition in simulation.
+    sbuf_backing_bytes = "SBUF_BACKING_BYTES",
+    /// Bytes per beat of the internal bus and per link flit.
+    data_bytes = "DATA_BYTES",
+    /// Host-port xt addresses at or above this reach die-local (xt - base) directly.
+    host_direct_base = "HOST_DIRECT_BASE",
+    /// Cycles a flit takes to cross the die-to-die link.
+    link_latency = "LINK_LATENCY",
+    /// Receive buffer depth per link channel (credits).
+    link_credits = "LINK_CREDITS",
+);
+
+/// A struct with one `Aperture` per `ApertureId`.
+macro_rules! die_apertures {
+    ($($field:ident = $id:ident),* $(,)?) => {
+        /// The apertures of the die map the code addresses.
+        #[derive(Debug, Clone)]
+        pub struct DieApertures {
+            $(pub $field: Aperture,)*
+        }
+
+        impl DieApertures {
+            pub fn get(&self, id: ApertureId) -> &Aperture {
+                match id {
+                    $(ApertureId::$id => &self.$field,)*
+                }
+            }
+
+            pub(crate) fn resolve<E>(mut get: impl FnMut(ApertureId) -> Result<Aperture, E>) -> Result<DieApertures, E> {
+                Ok(DieApertures { $($field: get(ApertureId::$id)?,)* })
+            }
+        }
+    };
+}
+
+die_apertures!(
+    sbuf = Sbuf,
+    hbm = Hbm,
+    evt_sem = EvtSem,
+    sdma_m2s = SdmaM2s,
+    sdma_s2m = SdmaS2m,
+    sdma_bcast = SdmaBcast,
+    d2d = D2d,
+    xt_window = XtWindow,
+);
+
+/// A ring descriptor format with the fields the engines and the model use.
+#[derive(Debug, Clone)]
+pub struct DescLayout {
+    pub format: DescFormat,
+    pub len: BitField,
+    pub ring_id: BitField,
+    pub buf_ptr: BitField,
+    /// Only the M2S format has one (the loader requires it there).
+    pub write_barrier: Option<BitField>,
+}
+
+/// A struct of named `WordField`s of one ExtendedInst word, with the word's name and the table of
+/// field names.
+macro_rules! word_layout {
+    ($(#[$doc:meta])* $ty:ident = $word:literal { $($f:ident),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone)]
+        pub struct $ty {
+            pub word: ExtWord,
+            pub sub_opcode: WordField,
+            $(pub $f: WordField,)*
+        }
+
+        impl $ty {
+            pub const WORD: &'static str = $word;
+            /// Every field the code reads, `sub_opcode` first.
+            pub const FIELDS: &'static [&'static str] = &["sub_opcode", $(stringify!($f)),*];
+
+            pub(crate) fn resolve<E>(
+                word: &ExtWord,
+                mut get: impl FnMut(&'static str) -> Result<WordField, E>,
+            ) -> Result<$ty, E> {
+                Ok($ty { word: word.clone(), sub_opcode: get("sub_opcode")?, $($f: get(stringify!($f))?,)* })
+            }
+        }
+    };
+}
+
+word_layout!(
+    /// rdma_desc_gen (op 8).
+    GenWordLayout = "rdma_desc_gen" {
+        role,
+        dma_engine_mask,
+        free_dim_bytes,
+        partitions,
+        queue,
+        local_sem,
+        remote_sem,
+        remote_core_id,
+        remote_routing_id,
+        src_addr,
+        dst_addr,
+        peer_base,
+    }
+);
+
+word_layout!(
+    /// rdma_desc_start (op 9).
+    StartWordLayout = "rdma_desc_start" {
+        role,
+        dma_engine_mask,
+        num_descriptors,
+        queue,
+        go_sem,
+        local_sem,
+        remote_sem,
+        remote_core_id,
+        remote_routing_id,
+        dst_addr,
+    }
+);
+
+/// The chip-id routed view of the SoC address.
+#[derive(Debug, Clone)]
+pub struct LocalView {
+    pub name: String,
+    pub local: BitField,
+    pub die: BitField,
+    pub cayman_id: BitField,
+    pub cayman_id_valid: BitField,
+}
+
+/// The neighbor-routed view of the SoC address.
+#[derive(Debug, Clone)]
+pub struct NeighborView {
+    pub name: String,
+    pub local: BitField,
+    pub die: BitField,
+    pub exit_seng: BitField,
+    pub exit_die: BitField,
+    pub neighbor_route: BitField,
+    pub id_valid: BitField,
+}
+
+/// The SoC-address fields and folds the code uses.
+#[derive(Debug, Clone)]
+pub struct SocLayout {
+    pub address: SocAddress,
+    pub local: LocalView,
+    pub neighbor: NeighborView,
+    /// (dst_local, peer_die): the other die of this package, by neighbor routing.
+    pub fold_neighbor: Fold,
+    /// (dst_local, peer_die, chip_id): a die of another package, by chip id.
+    pub fold_chip_id: Fold,
+}
+
+impl SocLayout {
+    /// Die-local `local` on die `die` seen from the same package: LOCAL and DIE, no routing bits.
+    pub fn soc_local(&self, die: u64, local: u64) -> u64 {
+        let a = self.local.local.set(0, u128::from(local));
+        self.local.die.set(a, u128::from(die)) as u64
+    }
+    /// `local` on `peer_die` of this package, reached by neighbor routing.
+    pub fn fold_neighbor(&self, local: u64, peer_die: u64) -> u64 {
+        self.address
+            .apply_fold(&self.fold_neighbor, &[local, peer_die])
+    }
+    /// `local` on `peer_die` of package `chip`, reached by chip id.
+    pub fn fold_chip_id(&self, local: u64, peer_die: u64, chip: u64) -> u64 {
+        self.address
+            .apply_fold(&self.fold_chip_id, &[local, peer_die, chip])
+    }
+    /// The die-local part of a SoC address.
+    pub fn local_of(&self, addr: u64) -> u64 {
+        self.local.local.get(u128::from(addr)) as u64
+    }
+    /// Dies per package (the DIE field's range).
+    pub fn dies_per_package(&self) -> u64 {
+        1u64 << self.local.die.width
+    }
+}
+
+/// One side of the SDMA engines: its aperture and the layout of its queue-group block.
+#[derive(Debug, Clone)]
+pub struct SideView {
+    pub aperture: Aperture,
+    pub layout: UdmaLayout,
+}
+
+impl SideView {
+    /// Die-local address of queue `queue`'s register `reg` on engine `engine`.
+    pub fn queue_reg(&self, engine: u64, queue: u64, reg: &Register) -> u64 {
+        self.aperture.instance_base(engine) + self.layout.queue_reg(queue, reg)
+    }
+    /// Die-local address of the tail-increment doorbell of `queue` on `engine`.
+    pub fn doorbell(&self, engine: u64, queue: u64) -> u64 {
+        self.queue_reg(engine, queue, &self.layout.tail_inc)
+    }
+}
+
+/// What a die-local address selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Sbuf { partition: u64, offset: u64 },
+    Hbm,
+    Sem { op: SemOp, sem: u64, aligned: bool },
+    /// Another register of EVT_SEM (events).
+    OtherRegister,
+}
+
+/// Everything the code knows about one die, typed.
+#[derive(Debug, Clone)]
+pub struct Views {
+    pub params: DieParams,
+    pub apertures: DieApertures,
+    pub evt_sem: EvtSemLayout,
+    pub m2s: SideView,
+    pub s2m: SideView,
+    pub bcast: BcastLayout,
+    pub iatu: IatuLayout,
+    pub remap: RemapLayout,
+    pub m2s_desc: DescLayout,
+    pub s2m_desc: DescLayout,
+    pub ring: RingRules,
+    pub gen_word: GenWordLayout,
+    pub start_word: StartWordLayout,
+    pub soc: SocLayout,
+}
+
+impl Views {
+    pub fn side(&self, side: Side) -> &SideView {
+        match side {
+            Side::M2s => &self.m2s,
+            Side::S2m => &self.s2m,
+        }
+    }
+    pub fn desc(&self, side: Side) -> &DescLayout {
+        match side {
+            Side::M2s => &self.m2s_desc,
+            Side::S2m => &self.s2m_desc,
+        }
+    }
+    /// SDMA engines per die.
+    pub fn engines(&self) -> u64 {
+        self.params.sdma_engines
+    }
+    /// Queues every engine offers on both sides.
+    pub fn queues(&self) -> u64 {
+        self.m2s.layout.queues().min(self.s2m.layout.queues())
+    }
+    /// Die-local address of byte `b` of SBUF partition `p`.
+    pub fn sbuf_addr(&self, p: u64, b: u64) -> u64 {
+        self.apertures.sbuf.base + p * self.params.sbuf_partition_stride + b
+    }
+    /// Die-local address of HBM byte `b`.
+    pub fn hbm_addr(&self, b: u64) -> u64 {
+        self.apertures.hbm.base + b
+    }
+    /// Die-local address of semaphore `sem`'s register in EVT_SEM window `op`.
+    pub fn sem_addr(&self, op: SemOp, sem: u64) -> u64 {
+        self.apertures.evt_sem.base + self.evt_sem.sem_offset(op, sem)
+    }
+    /// Semaphores per EVT_SEM.
+    pub fn sem_count(&self) -> u64 {
+        self.evt_sem.sem_count()
+    }
+    /// Die-local address of register `reg` of iATU region `region` of D2D controller `ctrl`.
+    pub fn iatu_reg(&self, ctrl: u64, region: u64, reg: &Register) -> u64 {
+        self.apertures.d2d.instance_base(ctrl) + self.iatu.region.reg_offset(region, reg)
+    }
+    /// Die-local address of the top-level register `reg` of D2D controller `ctrl`.
+    pub fn iatu_top_reg(&self, ctrl: u64, reg: &Register) -> u64 {
+        self.apertures.d2d.instance_base(ctrl) + reg.offset
+    }
+    /// Die-local address of register `reg` of remap window `w`.
+    pub fn remap_reg(&self, w: u64, reg: &Register) -> u64 {
+        self.apertures.xt_window.base + self.remap.window.reg_offset(w, reg)
+    }
+    /// Ring id of absolute descriptor position `pos` of a ring of `len` descriptors.
+    pub fn ring_id(&self, pos: u64, len: u64) -> u64 {
+        (u64::from(self.ring.initial_ring_id) + pos / len) & ((1u64 << self.ring.ring_id_width) - 1)
+    }
+    /// LEN code of a descriptor moving `bytes` bytes (max_len_code is encoded as 0).
+    pub fn len_code(&self, bytes: u64) -> u64 {
+        if bytes == self.ring.max_len_code {
+            0
+        } else {
+            bytes
+        }
+    }
+    /// Bytes a LEN code moves.
+    pub fn len_bytes(&self, code: u64) -> u64 {
+        if code == 0 {
+            self.ring.max_len_code
+        } else {
+            code
+        }
+    }
+    /// Where a die-local address lands.
+    pub fn decode_local(&self, local: u64) -> Option<Target> {
+        let (sbuf, hbm, evt) = (&self.apertures.sbuf, &self.apertures.hbm, &self.apertures.evt_sem);
+        if local >= sbuf.base && local < sbuf.end() {
+            let off = local - sbuf.base;
+            let stride = self.params.sbuf_partition_stride;
+            return Some(Target::Sbuf {
+                partition: off / stride,
+                offset: off % stride,
+            });
+        }
+        if local >= hbm.base && local < hbm.end() {
+            return Some(Target::Hbm);
+        }
+        if local >= evt.base && local < evt.end() {
+            return Some(match self.evt_sem.decode(local - evt.base) {
+                Some((op, sem, aligned)) => Target::Sem { op, sem, aligned },
+                None => Target::OtherRegister,
+            });
+        }
+        None
+    }
+}
