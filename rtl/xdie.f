@@ -7,6 +7,7 @@ rtl/gen/xdie_sdma_bcast_pkg.sv
 rtl/gen/xdie_d2d_iatu_pkg.sv
 rtl/gen/xdie_remap_windows_pkg.sv
 rtl/gen/xdie_desc_pkg.sv
+rtl/gen/xdie_xbus_pkg.sv
 rtl/gen/xdie_axil_regif.sv
 rtl/gen/xdie_evt_sem.sv
 rtl/gen/xdie_udma_m2s.sv
@@ -15,13 +16,14 @@ rtl/gen/xdie_sdma_bcast.sv
 rtl/gen/xdie_d2d_iatu.sv
 rtl/gen/xdie_remap_windows.sv
 rtl/gen/xdie_addr_decoder.sv
+rtl/core/xdie_fifo.sv
+rtl/core/xdie_rr_arbiter.sv
 rtl/core/xdie_sdma_engine.sv
 rtl/core/xdie_xbar.sv
 rtl/core/xdie_mem.sv
 rtl/core/xdie_sbuf.sv
 rtl/core/xdie_xbus_csr.sv
 rtl/core/xdie_host_port.sv
-rtl/core/xdie_d2d_fifo.sv
 rtl/core/xdie_d2d_channel.sv
 rtl/core/xdie_d2d_link.sv
 rtl/core/xdie_d2d_port.sv

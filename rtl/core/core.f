@@ -3,13 +3,14 @@
 // generated rtl/xdie.f lists these (as rtl/core/<file>) after the generated packages and register
 // blocks, which they import and instantiate; `xdie gen` reads this list, nothing else names these
 // files.
+xdie_fifo.sv
+xdie_rr_arbiter.sv
 xdie_sdma_engine.sv
 xdie_xbar.sv
 xdie_mem.sv
 xdie_sbuf.sv
 xdie_xbus_csr.sv
 xdie_host_port.sv
-xdie_d2d_fifo.sv
 xdie_d2d_channel.sv
 xdie_d2d_link.sv
 xdie_d2d_port.sv

@@ -11,7 +11,8 @@
 
 module xdie_axil_demux #(
   parameter int unsigned N  = 2,
-  parameter int unsigned AW = 32,
+  // Address bits of the AXI4-Lite ports.
+  parameter int unsigned ADDR_W = 32,
   localparam int unsigned SELW = $clog2(N + 1)
 ) (
   input  logic            clk_i,
@@ -19,7 +20,7 @@ module xdie_axil_demux #(
   // AXI4-Lite slave
   input  logic            s_axil_awvalid_i,
   output logic            s_axil_awready_o,
-  input  logic [AW-1:0]   s_axil_awaddr_i,
+  input  logic [ADDR_W-1:0]   s_axil_awaddr_i,
   input  logic [SELW-1:0] aw_sel_i,
   input  logic            s_axil_wvalid_i,
   output logic            s_axil_wready_o,
@@ -30,7 +31,7 @@ module xdie_axil_demux #(
   output logic [1:0]      s_axil_bresp_o,
   input  logic            s_axil_arvalid_i,
   output logic            s_axil_arready_o,
-  input  logic [AW-1:0]   s_axil_araddr_i,
+  input  logic [ADDR_W-1:0]   s_axil_araddr_i,
   input  logic [SELW-1:0] ar_sel_i,
   output logic            s_axil_rvalid_o,
   input  logic            s_axil_rready_i,
@@ -39,7 +40,7 @@ module xdie_axil_demux #(
   // AXI4-Lite masters: per-port handshakes, shared payload
   output logic [N-1:0]    m_axil_awvalid_o,
   input  logic [N-1:0]    m_axil_awready_i,
-  output logic [AW-1:0]   m_axil_awaddr_o,
+  output logic [ADDR_W-1:0]   m_axil_awaddr_o,
   output logic [N-1:0]    m_axil_wvalid_o,
   input  logic [N-1:0]    m_axil_wready_i,
   output logic [31:0]     m_axil_wdata_o,
@@ -49,20 +50,23 @@ module xdie_axil_demux #(
   input  logic [N*2-1:0]  m_axil_bresp_i,
   output logic [N-1:0]    m_axil_arvalid_o,
   input  logic [N-1:0]    m_axil_arready_i,
-  output logic [AW-1:0]   m_axil_araddr_o,
+  output logic [ADDR_W-1:0]   m_axil_araddr_o,
   input  logic [N-1:0]    m_axil_rvalid_i,
   output logic [N-1:0]    m_axil_rready_o,
   input  logic [N*32-1:0] m_axil_rdata_i,
   input  logic [N*2-1:0]  m_axil_rresp_i
 );
 
-  localparam logic [1:0] DECERR = 2'b11;
+  if (N < 1 || ADDR_W < 1) begin : g_bad_param
+    $error("xdie_axil_demux: N and ADDR_W must be at least 1");
+  end
+
 
   // ---------------------------------------------------------------- write path
   logic            aw_full_q, aw_full_d, w_full_q, w_full_d;
   logic            aw_sent_q, aw_sent_d, w_sent_q, w_sent_d;
   logic            b_full_q, b_full_d;
-  logic [AW-1:0]   awaddr_q, awaddr_d;
+  logic [ADDR_W-1:0]   awaddr_q, awaddr_d;
   logic [SELW-1:0] aw_sel_q, aw_sel_d;
   logic [31:0]     wdata_q, wdata_d;
   logic [3:0]      wstrb_q, wstrb_d;
@@ -122,7 +126,7 @@ module xdie_axil_demux #(
     end
     if (aw_full_q && w_full_q && !b_full_q && aw_none) begin
       b_full_d = 1'b1;
-      bresp_d  = DECERR;
+      bresp_d  = xdie_xbus_pkg::RESP_DECERR;
     end
     for (int unsigned i = 0; i < N; i++) begin
       if (b_hs && (32'(aw_sel_q) == i)) begin
@@ -141,7 +145,7 @@ module xdie_axil_demux #(
 
   // ---------------------------------------------------------------- read path
   logic            ar_full_q, ar_full_d, ar_sent_q, ar_sent_d, r_full_q, r_full_d;
-  logic [AW-1:0]   araddr_q, araddr_d;
+  logic [ADDR_W-1:0]   araddr_q, araddr_d;
   logic [SELW-1:0] ar_sel_q, ar_sel_d;
   logic [31:0]     rdata_q, rdata_d;
   logic [1:0]      rresp_q, rresp_d;
@@ -186,7 +190,7 @@ module xdie_axil_demux #(
     if (ar_full_q && !r_full_q && ar_none) begin
       r_full_d = 1'b1;
       rdata_d  = '0;
-      rresp_d  = DECERR;
+      rresp_d  = xdie_xbus_pkg::RESP_DECERR;
     end
     for (int unsigned i = 0; i < N; i++) begin
       if (r_hs && (32'(ar_sel_q) == i)) begin

@@ -9,7 +9,8 @@
 // up_o is 0. The sender may push only while tx_credit_o is 1; flits are never dropped.
 
 module xdie_d2d_channel #(
-  parameter int unsigned W       = 1,
+  // Flit bits.
+  parameter int unsigned DATA_W  = 1,
   parameter int unsigned LATENCY = 1,
   parameter int unsigned CREDITS = 4,
   localparam int unsigned CW     = $clog2(CREDITS + 1)
@@ -18,15 +19,19 @@ module xdie_d2d_channel #(
   input  logic          rst_ni,
   // Sender
   input  logic          tx_valid_i,
-  input  logic [W-1:0]  tx_data_i,
+  input  logic [DATA_W-1:0] tx_data_i,
   output logic          tx_credit_o,
   output logic [CW-1:0] credits_o,
   output logic          up_o,
   // Receiver
   output logic          rx_valid_o,
   input  logic          rx_ready_i,
-  output logic [W-1:0]  rx_data_o
+  output logic [DATA_W-1:0] rx_data_o
 );
+  if (DATA_W < 1 || LATENCY < 1 || CREDITS < 1) begin : g_bad_param
+    $error("xdie_d2d_channel: DATA_W, LATENCY and CREDITS must be at least 1");
+  end
+
   localparam int unsigned STAGES = LATENCY - 1;
   localparam logic [CW-1:0] CREDITS_INIT = CW'(CREDITS);
 
@@ -41,7 +46,7 @@ module xdie_d2d_channel #(
   logic          adv_q;
   logic          rx_pop;
   logic          flit_arrive;
-  logic [W-1:0]  flit_arrive_data;
+  logic [DATA_W-1:0]  flit_arrive_data;
   // The credits guarantee room for every arriving flit, so the FIFO's ready is not needed.
   logic          unused_fifo_ready;
 
@@ -86,7 +91,7 @@ module xdie_d2d_channel #(
     assign adv_arrive       = adv_q;
   end else begin : g_wire
     logic [STAGES-1:0]   fv_q, rv_q, av_q;
-    logic [STAGES*W-1:0] fd_q;
+    logic [STAGES*DATA_W-1:0] fd_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         fv_q <= '0;
@@ -100,17 +105,17 @@ module xdie_d2d_channel #(
     end
     // Flit data needs no reset: it is qualified by fv_q.
     always_ff @(posedge clk_i) begin
-      fd_q <= (STAGES * W)'({fd_q, tx_data_i});
+      fd_q <= (STAGES * DATA_W)'({fd_q, tx_data_i});
     end
     assign flit_arrive      = fv_q[STAGES-1];
-    assign flit_arrive_data = fd_q[(STAGES-1)*W +: W];
+    assign flit_arrive_data = fd_q[(STAGES-1)*DATA_W +: DATA_W];
     assign ret_arrive       = rv_q[STAGES-1];
     assign adv_arrive       = av_q[STAGES-1];
   end
 
-  xdie_d2d_fifo #(
-    .W    (W),
-    .DEPTH(CREDITS)
+  xdie_fifo #(
+    .DATA_W(DATA_W),
+    .DEPTH (CREDITS)
   ) u_rx_fifo (
     .clk_i,
     .rst_ni,

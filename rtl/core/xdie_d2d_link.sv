@@ -7,62 +7,64 @@
 // counters sit in one module, so they cannot disagree. On its send side a port pushes a flit
 // only while the channel's credit output is 1.
 //
-// Flits (packed by the D2D port, carried here as opaque bits):
-//   request  {write, addr[AW-1:0], wdata[8*DW-1:0], wstrb[DW-1:0]}
-//   response {rdata[8*DW-1:0], err[1:0]}
+// Flits (packed by the D2D port, carried here as opaque bits): xdie_xbus_pkg's request struct
+//   {write, addr, wdata, wstrb} and response struct {rdata, err}, one flit per channel beat.
+//
 // Link health per die: link_up (every channel has finished its credit bring-up) and the current
-// credits of that die's request sender. Parameter defaults are the die map's DATA_BYTES,
-// LINK_LATENCY and LINK_CREDITS; the package top passes them.
+// credits of that die's request sender. Parameter defaults are the die map's LINK_LATENCY and
+// LINK_CREDITS; the flit widths follow the xbus package.
 
 module xdie_d2d_link #(
-  parameter int unsigned DW       = 32,
-  parameter int unsigned LATENCY  = 16,
-  parameter int unsigned CREDITS  = 40,
-  parameter int unsigned AW       = 57,
-  localparam int unsigned REQ_W   = 1 + AW + 8 * DW + DW,
-  localparam int unsigned RSP_W   = 8 * DW + 2,
-  localparam int unsigned CW      = $clog2(CREDITS + 1)
+  // Cycles a flit takes across the link.
+  parameter int unsigned LATENCY = xdie_soc_addr_pkg::P_LINK_LATENCY,
+  // Receive buffer entries per channel (the sender's credits).
+  parameter int unsigned CREDITS = xdie_soc_addr_pkg::P_LINK_CREDITS,
+  localparam int unsigned CW     = $clog2(CREDITS + 1)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
   // Die A: request send / receive, response send / receive, health
   input  logic             a_req_tx_valid_i,
-  input  logic [REQ_W-1:0] a_req_tx_data_i,
+  input  xdie_xbus_pkg::req_t a_req_tx_data_i,
   output logic             a_req_tx_credit_o,
   output logic             a_req_rx_valid_o,
   input  logic             a_req_rx_ready_i,
-  output logic [REQ_W-1:0] a_req_rx_data_o,
+  output xdie_xbus_pkg::req_t a_req_rx_data_o,
   input  logic             a_rsp_tx_valid_i,
-  input  logic [RSP_W-1:0] a_rsp_tx_data_i,
+  input  xdie_xbus_pkg::rsp_t a_rsp_tx_data_i,
   output logic             a_rsp_tx_credit_o,
   output logic             a_rsp_rx_valid_o,
   input  logic             a_rsp_rx_ready_i,
-  output logic [RSP_W-1:0] a_rsp_rx_data_o,
+  output xdie_xbus_pkg::rsp_t a_rsp_rx_data_o,
   output logic             a_link_up_o,
   output logic [CW-1:0]    a_credits_o,
   // Die B: the same
   input  logic             b_req_tx_valid_i,
-  input  logic [REQ_W-1:0] b_req_tx_data_i,
+  input  xdie_xbus_pkg::req_t b_req_tx_data_i,
   output logic             b_req_tx_credit_o,
   output logic             b_req_rx_valid_o,
   input  logic             b_req_rx_ready_i,
-  output logic [REQ_W-1:0] b_req_rx_data_o,
+  output xdie_xbus_pkg::req_t b_req_rx_data_o,
   input  logic             b_rsp_tx_valid_i,
-  input  logic [RSP_W-1:0] b_rsp_tx_data_i,
+  input  xdie_xbus_pkg::rsp_t b_rsp_tx_data_i,
   output logic             b_rsp_tx_credit_o,
   output logic             b_rsp_rx_valid_o,
   input  logic             b_rsp_rx_ready_i,
-  output logic [RSP_W-1:0] b_rsp_rx_data_o,
+  output xdie_xbus_pkg::rsp_t b_rsp_rx_data_o,
   output logic             b_link_up_o,
   output logic [CW-1:0]    b_credits_o
 );
+  if (LATENCY < 1 || CREDITS < 1) begin : g_bad_param
+    $error("xdie_d2d_link: LATENCY and CREDITS must be at least 1");
+  end
+
   logic [3:0] up;
   logic [CW-1:0] a_rsp_credits, b_rsp_credits;
   // Only the request senders' credits are reported.
   logic unused_rsp_credits;
   assign unused_rsp_credits = ^{a_rsp_credits, b_rsp_credits};
 
-  xdie_d2d_channel #(.W(REQ_W), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_a2b_req (
+  xdie_d2d_channel #(.DATA_W($bits(a_req_tx_data_i)), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_a2b_req (
     .clk_i,
     .rst_ni,
     .tx_valid_i (a_req_tx_valid_i),
@@ -75,7 +77,7 @@ module xdie_d2d_link #(
     .rx_data_o  (b_req_rx_data_o)
   );
 
-  xdie_d2d_channel #(.W(RSP_W), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_b2a_rsp (
+  xdie_d2d_channel #(.DATA_W($bits(a_rsp_tx_data_i)), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_b2a_rsp (
     .clk_i,
     .rst_ni,
     .tx_valid_i (b_rsp_tx_valid_i),
@@ -88,7 +90,7 @@ module xdie_d2d_link #(
     .rx_data_o  (a_rsp_rx_data_o)
   );
 
-  xdie_d2d_channel #(.W(REQ_W), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_b2a_req (
+  xdie_d2d_channel #(.DATA_W($bits(a_req_tx_data_i)), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_b2a_req (
     .clk_i,
     .rst_ni,
     .tx_valid_i (b_req_tx_valid_i),
@@ -101,7 +103,7 @@ module xdie_d2d_link #(
     .rx_data_o  (a_req_rx_data_o)
   );
 
-  xdie_d2d_channel #(.W(RSP_W), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_a2b_rsp (
+  xdie_d2d_channel #(.DATA_W($bits(a_rsp_tx_data_i)), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_a2b_rsp (
     .clk_i,
     .rst_ni,
     .tx_valid_i (a_rsp_tx_valid_i),

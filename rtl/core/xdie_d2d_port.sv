@@ -3,7 +3,7 @@
 // Outbound (xbus slave; the crossbar sends it requests whose route is PEER_DIE): a request is
 // registered, its routed address goes through the iATU lookup, and
 //   - on a hit it leaves as a request flit {write, translated addr, wdata, wstrb} (one credit);
-//   - on a miss (or a translation above the AW address bits) nothing is sent and the request is
+//   - on a miss (or a translation above the ADDR_W address bits) nothing is sent and the request is
 //     answered DECERR here.
 // One order bit per accepted request (miss or sent) keeps the local DECERRs in their place among
 // the responses coming back, which arrive in order as response flits {rdata, err}. The order
@@ -14,19 +14,20 @@
 // Health: link_up_o and the request sender's credits (saturated to the status field) go to the
 // iATU block's link_status.
 //
-// Parameter defaults are the die map's DATA_BYTES and LINK_CREDITS, the SoC address width and
-// the iATU lookup / link_status credits widths; the die tile passes them.
+// Parameter defaults are the die map's LINK_CREDITS and the iATU block's lookup and link_status
+// credits widths; bus and flit widths follow the xbus package.
 
 module xdie_d2d_port #(
-  parameter int unsigned DW          = 32,
-  parameter int unsigned CREDITS     = 40,
-  parameter int unsigned AW          = 57,
-  parameter int unsigned IATU_AW     = 64,
-  parameter int unsigned STATUS_CW   = 8,
+  // The link's credits per channel.
+  parameter int unsigned CREDITS     = xdie_soc_addr_pkg::P_LINK_CREDITS,
+  // Address bits of the iATU lookup (the die passes its iATU block's translated width).
+  parameter int unsigned IATU_AW     = 2 * xdie_d2d_iatu_pkg::IATU_OUTBOUND_LIMIT_ADDR_WIDTH,
+  // Bits of the credit count shown in the iATU block's link status.
+  parameter int unsigned STATUS_CW   = xdie_d2d_iatu_pkg::LINK_STATUS_CREDITS_WIDTH,
   parameter int unsigned OUTSTANDING = 2 * CREDITS,
-  localparam int unsigned REQ_W      = 1 + AW + 8 * DW + DW,
-  localparam int unsigned RSP_W      = 8 * DW + 2,
-  localparam int unsigned LINK_CW    = $clog2(CREDITS + 1)
+  localparam int unsigned LINK_CW    = $clog2(CREDITS + 1),
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -34,12 +35,12 @@ module xdie_d2d_port #(
   input  logic                 s_req_valid_i,
   output logic                 s_req_ready_o,
   input  logic                 s_req_write_i,
-  input  logic [AW-1:0]        s_req_addr_i,
-  input  logic [8*DW-1:0]      s_req_wdata_i,
-  input  logic [DW-1:0]        s_req_wstrb_i,
+  input  logic [ADDR_W-1:0]        s_req_addr_i,
+  input  logic [8*DATA_BYTES-1:0]      s_req_wdata_i,
+  input  logic [DATA_BYTES-1:0]        s_req_wstrb_i,
   output logic                 s_rsp_valid_o,
   input  logic                 s_rsp_ready_i,
-  output logic [8*DW-1:0]      s_rsp_rdata_o,
+  output logic [8*DATA_BYTES-1:0]      s_rsp_rdata_o,
   output logic [1:0]           s_rsp_err_o,
   // iATU lookup (combinational, in the iATU register block)
   output logic [IATU_AW-1:0]   iatu_lookup_addr_o,
@@ -49,42 +50,44 @@ module xdie_d2d_port #(
   output logic                 m_req_valid_o,
   input  logic                 m_req_ready_i,
   output logic                 m_req_write_o,
-  output logic [AW-1:0]        m_req_addr_o,
-  output logic [8*DW-1:0]      m_req_wdata_o,
-  output logic [DW-1:0]        m_req_wstrb_o,
+  output logic [ADDR_W-1:0]        m_req_addr_o,
+  output logic [8*DATA_BYTES-1:0]      m_req_wdata_o,
+  output logic [DATA_BYTES-1:0]        m_req_wstrb_o,
   input  logic                 m_rsp_valid_i,
   output logic                 m_rsp_ready_o,
-  input  logic [8*DW-1:0]      m_rsp_rdata_i,
+  input  logic [8*DATA_BYTES-1:0]      m_rsp_rdata_i,
   input  logic [1:0]           m_rsp_err_i,
   // Link (xdie_d2d_link, this die's side)
   output logic                 req_tx_valid_o,
-  output logic [REQ_W-1:0]     req_tx_data_o,
+  output xdie_xbus_pkg::req_t req_tx_data_o,
   input  logic                 req_tx_credit_i,
   input  logic                 req_rx_valid_i,
   output logic                 req_rx_ready_o,
-  input  logic [REQ_W-1:0]     req_rx_data_i,
+  input  xdie_xbus_pkg::req_t req_rx_data_i,
   output logic                 rsp_tx_valid_o,
-  output logic [RSP_W-1:0]     rsp_tx_data_o,
+  output xdie_xbus_pkg::rsp_t rsp_tx_data_o,
   input  logic                 rsp_tx_credit_i,
   input  logic                 rsp_rx_valid_i,
   output logic                 rsp_rx_ready_o,
-  input  logic [RSP_W-1:0]     rsp_rx_data_i,
+  input  xdie_xbus_pkg::rsp_t rsp_rx_data_i,
   input  logic                 link_up_i,
   input  logic [LINK_CW-1:0]   link_credits_i,
   // Link health (to the iATU block's link_status)
   output logic                 link_up_o,
   output logic [STATUS_CW-1:0] credits_o
 );
-  // AXI response encoding used on the xbus.
-  localparam logic [1:0] ERR_DECERR = 2'b11;
+  if (CREDITS < 1 || OUTSTANDING < 1 || STATUS_CW < 1 || STATUS_CW > 31 ||
+      IATU_AW < ADDR_W) begin : g_bad_param
+    $error("xdie_d2d_port: CREDITS and OUTSTANDING must be at least 1, STATUS_CW 1..31, IATU_AW at least ADDR_W");
+  end
   localparam int unsigned STATUS_MAX = (1 << STATUS_CW) - 1;
 
   // ---- Outbound request register
   logic            ob_valid_d, ob_valid_q;
   logic            ob_write_q;
-  logic [AW-1:0]   ob_addr_q;
-  logic [8*DW-1:0] ob_wdata_q;
-  logic [DW-1:0]   ob_wstrb_q;
+  logic [ADDR_W-1:0]   ob_addr_q;
+  logic [8*DATA_BYTES-1:0] ob_wdata_q;
+  logic [DATA_BYTES-1:0]   ob_wstrb_q;
   logic            ob_load, ob_fire, ob_hit;
 
   // ---- Response order: 1 = answered here with DECERR, 0 = a response flit will come
@@ -96,11 +99,14 @@ module xdie_d2d_port #(
 
   assign iatu_lookup_addr_o = IATU_AW'(ob_addr_q);
   // A translation that does not fit the routed address cannot name anything on the peer.
-  assign ob_hit = iatu_lookup_hit_i && ((iatu_lookup_addr_i >> AW) == '0);
+  assign ob_hit = iatu_lookup_hit_i && ((iatu_lookup_addr_i >> ADDR_W) == '0);
 
   assign ob_fire = ob_valid_q && ord_ready && (!ob_hit || (req_tx_credit_i && link_up_i));
   assign req_tx_valid_o = ob_fire && ob_hit;
-  assign req_tx_data_o  = {ob_write_q, AW'(iatu_lookup_addr_i), ob_wdata_q, ob_wstrb_q};
+  assign req_tx_data_o.write = ob_write_q;
+  assign req_tx_data_o.addr  = ADDR_W'(iatu_lookup_addr_i);
+  assign req_tx_data_o.wdata = ob_wdata_q;
+  assign req_tx_data_o.wstrb = ob_wstrb_q;
 
   always_comb begin
     ob_valid_d = ob_valid_q;
@@ -130,8 +136,8 @@ module xdie_d2d_port #(
   end
 
   // ---- Outbound responses, in request order
-  xdie_d2d_fifo #(
-    .W    (1),
+  xdie_fifo #(
+    .DATA_W(1),
     .DEPTH(OUTSTANDING)
   ) u_order (
     .clk_i,
@@ -147,17 +153,21 @@ module xdie_d2d_port #(
   assign s_rsp_valid_o  = ord_valid && (ord_miss || rsp_rx_valid_i);
   assign ord_pop        = s_rsp_valid_o && s_rsp_ready_i;
   assign rsp_rx_ready_o = ord_valid && !ord_miss && s_rsp_ready_i;
-  assign s_rsp_rdata_o  = ord_miss ? '0 : rsp_rx_data_i[RSP_W-1 -: 8*DW];
-  assign s_rsp_err_o    = ord_miss ? ERR_DECERR : rsp_rx_data_i[1:0];
+  assign s_rsp_rdata_o  = ord_miss ? '0 : rsp_rx_data_i.rdata;
+  assign s_rsp_err_o    = ord_miss ? xdie_xbus_pkg::RESP_DECERR : rsp_rx_data_i.err;
 
   // ---- Inbound: request flits straight onto the local xbus (the FIFO head is stable)
   assign m_req_valid_o = req_rx_valid_i;
   assign req_rx_ready_o = m_req_ready_i;
-  assign {m_req_write_o, m_req_addr_o, m_req_wdata_o, m_req_wstrb_o} = req_rx_data_i;
+  assign m_req_write_o = req_rx_data_i.write;
+  assign m_req_addr_o  = req_rx_data_i.addr;
+  assign m_req_wdata_o = req_rx_data_i.wdata;
+  assign m_req_wstrb_o = req_rx_data_i.wstrb;
 
   assign rsp_tx_valid_o = m_rsp_valid_i && rsp_tx_credit_i;
   assign m_rsp_ready_o  = rsp_tx_credit_i;
-  assign rsp_tx_data_o  = {m_rsp_rdata_i, m_rsp_err_i};
+  assign rsp_tx_data_o.rdata = m_rsp_rdata_i;
+  assign rsp_tx_data_o.err   = m_rsp_err_i;
 
   // ---- Health
   assign link_up_o = link_up_i;

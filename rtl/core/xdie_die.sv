@@ -21,31 +21,27 @@
 // port's lookup and shows its link health (controllers 1..3 are registers only); the remap
 // windows serve the host port's lookup.
 //
-// Parameter defaults are plain numbers (Verilator 5.006 faults on package constants here); the
-// package top passes the die map's values.
+// Every size defaults to the generated packages' value (die map, register packages).
 
 module xdie_die #(
   // SDMA engines (at most the SDMA_M2S aperture's instance count)
-  parameter int unsigned E             = 16,
-  // Bytes per beat
-  parameter int unsigned DW            = 32,
+  parameter int unsigned E             = xdie_soc_addr_pkg::P_SDMA_ENGINES,
   // SBUF geometry and backing
-  parameter int unsigned SBUF_PARTS    = 128,
-  parameter int unsigned SBUF_STRIDE   = 32'h200000,
-  parameter int unsigned SBUF_BACKING  = 32'h104000,
+  parameter int unsigned SBUF_PARTS    = xdie_soc_addr_pkg::P_SBUF_PARTITIONS,
+  parameter int unsigned SBUF_STRIDE   = xdie_soc_addr_pkg::P_SBUF_PARTITION_STRIDE,
+  parameter int unsigned SBUF_BACKING  = xdie_soc_addr_pkg::P_SBUF_BACKING_BYTES,
   // HBM bytes
-  parameter int unsigned HBM_BYTES     = 32'h1000000,
+  parameter int unsigned HBM_BYTES     = 32'(xdie_soc_addr_pkg::AP_HBM_SIZE),
   // Link receive buffers per channel
-  parameter int unsigned LINK_CREDITS  = 40,
+  parameter int unsigned LINK_CREDITS  = xdie_soc_addr_pkg::P_LINK_CREDITS,
   // Requests in flight per crossbar master and per slave; covers the link round trip so one
   // engine can keep the link busy
   parameter int unsigned OUTSTANDING   = 64,
-  localparam int unsigned AW           = xdie_soc_addr_pkg::SOC_ADDR_W,
   localparam int unsigned DIEW         = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH,
   localparam int unsigned CHIPW        = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH,
-  localparam int unsigned REQ_W        = 1 + AW + 8 * DW + DW,
-  localparam int unsigned RSP_W        = 8 * DW + 2,
-  localparam int unsigned LINK_CW      = $clog2(LINK_CREDITS + 1)
+  localparam int unsigned LINK_CW      = $clog2(LINK_CREDITS + 1),
+  localparam int unsigned DATA_BYTES   = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W       = xdie_xbus_pkg::ADDR_W
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -72,17 +68,17 @@ module xdie_die #(
   output logic [1:0]         s_axil_rresp_o,
   // D2D link, this die's side
   output logic               d2d_req_tx_valid_o,
-  output logic [REQ_W-1:0]   d2d_req_tx_data_o,
+  output xdie_xbus_pkg::req_t d2d_req_tx_data_o,
   input  logic               d2d_req_tx_credit_i,
   input  logic               d2d_req_rx_valid_i,
   output logic               d2d_req_rx_ready_o,
-  input  logic [REQ_W-1:0]   d2d_req_rx_data_i,
+  input  xdie_xbus_pkg::req_t d2d_req_rx_data_i,
   output logic               d2d_rsp_tx_valid_o,
-  output logic [RSP_W-1:0]   d2d_rsp_tx_data_o,
+  output xdie_xbus_pkg::rsp_t d2d_rsp_tx_data_o,
   input  logic               d2d_rsp_tx_credit_i,
   input  logic               d2d_rsp_rx_valid_i,
   output logic               d2d_rsp_rx_ready_o,
-  input  logic [RSP_W-1:0]   d2d_rsp_rx_data_i,
+  input  xdie_xbus_pkg::rsp_t d2d_rsp_rx_data_i,
   input  logic               d2d_link_up_i,
   input  logic [LINK_CW-1:0] d2d_link_credits_i,
   // engine status: sticky errors ([2e] read, [2e+1] write) and idle per engine
@@ -132,26 +128,40 @@ module xdie_die #(
   localparam int unsigned IATU_W = 2 * xdie_d2d_iatu_pkg::IATU_OUTBOUND_LIMIT_ADDR_WIDTH;
   localparam int unsigned STCW   = xdie_d2d_iatu_pkg::LINK_STATUS_CREDITS_WIDTH;
   localparam int unsigned WINW   = $clog2(xdie_remap_windows_pkg::WIN_COUNT);
+  // Queue index bits of the queue groups' broadcast port (the generator sizes it to the count).
+  localparam int unsigned QW     = (Q > 1) ? $clog2(Q) : 1;
+
+  if (E < 1 || E > xdie_soc_addr_pkg::AP_SDMA_M2S_COUNT ||
+      E > xdie_soc_addr_pkg::AP_SDMA_S2M_COUNT) begin : g_bad_engines
+    $error("xdie_die: E must be 1 .. the SDMA_M2S and SDMA_S2M aperture instance counts");
+  end
+  if (E > BCE) begin : g_bad_bcast
+    $error("xdie_die: E exceeds the broadcast doorbell's group mask width");
+  end
+  if (SBUF_PARTS < 1 || SBUF_BACKING > SBUF_STRIDE || OUTSTANDING < 1 ||
+      LINK_CREDITS < 1) begin : g_bad_param
+    $error("xdie_die: SBUF_PARTS, OUTSTANDING and LINK_CREDITS must be at least 1, SBUF_BACKING at most SBUF_STRIDE");
+  end
 
   // ---------------------------------------------------------------- crossbar wiring
   logic [NM-1:0]      m_req_valid, m_req_ready, m_req_write;
-  logic [NM*AW-1:0]   m_req_addr;
-  logic [NM*DW*8-1:0] m_req_wdata;
-  logic [NM*DW-1:0]   m_req_wstrb;
+  logic [NM*ADDR_W-1:0]   m_req_addr;
+  logic [NM*DATA_BYTES*8-1:0] m_req_wdata;
+  logic [NM*DATA_BYTES-1:0]   m_req_wstrb;
   logic [NM*SW-1:0]   m_sel;
   logic [NM-1:0]      m_rsp_valid, m_rsp_ready;
-  logic [NM*DW*8-1:0] m_rsp_rdata;
+  logic [NM*DATA_BYTES*8-1:0] m_rsp_rdata;
   logic [NM*2-1:0]    m_rsp_err;
   logic [NS-1:0]      s_req_valid, s_req_ready, s_req_write;
-  logic [NS*AW-1:0]   s_req_addr;
-  logic [NS*DW*8-1:0] s_req_wdata;
-  logic [NS*DW-1:0]   s_req_wstrb;
+  logic [NS*ADDR_W-1:0]   s_req_addr;
+  logic [NS*DATA_BYTES*8-1:0] s_req_wdata;
+  logic [NS*DATA_BYTES-1:0]   s_req_wstrb;
   logic [NS-1:0]      s_rsp_valid, s_rsp_ready;
-  logic [NS*DW*8-1:0] s_rsp_rdata;
+  logic [NS*DATA_BYTES*8-1:0] s_rsp_rdata;
   logic [NS*2-1:0]    s_rsp_err;
 
   xdie_xbar #(
-    .NM(NM), .NS(NS), .DW(DW), .AW(AW), .OUTSTANDING(OUTSTANDING)
+    .NM(NM), .NS(NS), .OUTSTANDING(OUTSTANDING)
   ) u_xbar (
     .clk_i, .rst_ni,
     .m_req_valid_i(m_req_valid), .m_req_ready_o(m_req_ready), .m_req_write_i(m_req_write),
@@ -173,7 +183,7 @@ module xdie_die #(
     logic [xdie_soc_addr_pkg::OFF_W-1:0]   off;
 
     xdie_addr_decoder u_dec (
-      .addr_i(m_req_addr[m*AW +: AW]), .my_die_i, .my_chip_i,
+      .addr_i(m_req_addr[m*ADDR_W +: ADDR_W]), .my_die_i, .my_chip_i,
       .route_o(route), .aperture_o(ap), .instance_o(inst), .offset_o(off)
     );
 
@@ -232,13 +242,13 @@ module xdie_die #(
   logic [SEMW-1:0]  sem_inc_idx;
   logic [31:0]      sem_inc_val;
 
-  xdie_xbus_csr #(.DW(DW), .AW(AW)) u_csr (
+  xdie_xbus_csr u_csr (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_CSR]), .s_req_ready_o(s_req_ready[S_CSR]),
-    .s_req_write_i(s_req_write[S_CSR]), .s_req_addr_i(s_req_addr[S_CSR*AW +: AW]),
-    .s_req_wdata_i(s_req_wdata[S_CSR*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_CSR*DW +: DW]),
+    .s_req_write_i(s_req_write[S_CSR]), .s_req_addr_i(s_req_addr[S_CSR*ADDR_W +: ADDR_W]),
+    .s_req_wdata_i(s_req_wdata[S_CSR*DATA_BYTES*8 +: DATA_BYTES*8]), .s_req_wstrb_i(s_req_wstrb[S_CSR*DATA_BYTES +: DATA_BYTES]),
     .s_rsp_valid_o(s_rsp_valid[S_CSR]), .s_rsp_ready_i(s_rsp_ready[S_CSR]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_CSR*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_CSR*2 +: 2]),
+    .s_rsp_rdata_o(s_rsp_rdata[S_CSR*DATA_BYTES*8 +: DATA_BYTES*8]), .s_rsp_err_o(s_rsp_err[S_CSR*2 +: 2]),
     .m_axil_awvalid_o(c_awvalid), .m_axil_awready_i(c_awready), .m_axil_awaddr_o(c_awaddr),
     .m_axil_wvalid_o(c_wvalid), .m_axil_wready_i(c_wready), .m_axil_wdata_o(c_wdata),
     .m_axil_wstrb_o(c_wstrb), .m_axil_bvalid_i(c_bvalid), .m_axil_bready_o(c_bready),
@@ -256,7 +266,7 @@ module xdie_die #(
   logic [NB*2-1:0]  b_bresp, b_rresp;
   logic [NB*32-1:0] b_rdata;
 
-  xdie_axil_demux #(.N(NB), .AW(CAW)) u_demux (
+  xdie_axil_demux #(.N(NB), .ADDR_W(CAW)) u_demux (
     .clk_i, .rst_ni,
     .s_axil_awvalid_i(c_awvalid), .s_axil_awready_o(c_awready), .s_axil_awaddr_i(c_awaddr),
     .aw_sel_i(block_sel(c_awaddr)),
@@ -340,6 +350,14 @@ module xdie_die #(
     .inc_queue_o(bc_queue), .inc_val_o(bc_val)
   );
 
+  // The doorbell's QUEUE field and the queue groups' queue index are sized separately (the field
+  // by its register description, the index by the queue count). A queue number the groups do not
+  // have rings nothing; a field narrower than the index reaches the low queues only.
+  logic            bc_known;
+  logic [QW-1:0]   bc_qidx;
+  assign bc_known = 32'(bc_queue) < Q;
+  assign bc_qidx  = QW'(bc_queue);
+
   if (E < BCE) begin : g_bc_unused
     logic unused_bc;
     assign unused_bc = ^{bc_m2s_valid[BCE-1:E], bc_s2m_valid[BCE-1:E]};
@@ -372,7 +390,7 @@ module xdie_die #(
       .s_axil_rvalid_o(b_rvalid[BM]), .s_axil_rready_i(b_rready[BM]),
       .s_axil_rdata_o(b_rdata[BM*32 +: 32]), .s_axil_rresp_o(b_rresp[BM*2 +: 2]),
       .hw_head_inc_i(m_inc), .hw_ring_id_err_i(m_rid_err),
-      .bcast_inc_valid_i(bc_m2s_valid[e]), .bcast_inc_queue_i(bc_queue),
+      .bcast_inc_valid_i(bc_m2s_valid[e] && bc_known), .bcast_inc_queue_i(bc_qidx),
       .bcast_inc_val_i(bc_val),
       .q_ring_base_o(m_base), .q_ring_len_o(m_len), .q_head_o(m_head),
       .q_head_ring_id_o(m_hid), .q_used_o(m_used), .q_enable_o(m_en)
@@ -391,14 +409,14 @@ module xdie_die #(
       .s_axil_rvalid_o(b_rvalid[BS]), .s_axil_rready_i(b_rready[BS]),
       .s_axil_rdata_o(b_rdata[BS*32 +: 32]), .s_axil_rresp_o(b_rresp[BS*2 +: 2]),
       .hw_head_inc_i(s_inc), .hw_ring_id_err_i(s_rid_err),
-      .bcast_inc_valid_i(bc_s2m_valid[e]), .bcast_inc_queue_i(bc_queue),
+      .bcast_inc_valid_i(bc_s2m_valid[e] && bc_known), .bcast_inc_queue_i(bc_qidx),
       .bcast_inc_val_i(bc_val),
       .q_ring_base_o(s_base), .q_ring_len_o(s_len), .q_head_o(s_head),
       .q_head_ring_id_o(s_hid), .q_used_o(s_used), .q_enable_o(s_en)
     );
 
     xdie_sdma_engine #(
-      .DW(DW), .AW(AW), .RD_DEPTH(8), .WR_DEPTH(OUTSTANDING),
+      .RD_DEPTH(8), .WR_DEPTH(OUTSTANDING),
       .Q(Q), .BW(QBW), .LW(QLW), .HW(QHW), .UW(QUW), .IDW(QIW)
     ) u_engine (
       .clk_i, .rst_ni,
@@ -409,15 +427,15 @@ module xdie_die #(
       .s2m_head_ring_id_i(s_hid), .s2m_used_i(s_used), .s2m_enable_i(s_en),
       .s2m_hw_head_inc_o(s_inc), .s2m_ring_id_err_o(s_rid_err),
       .m_rd_req_valid_o(m_req_valid[MR]), .m_rd_req_ready_i(m_req_ready[MR]),
-      .m_rd_req_write_o(m_req_write[MR]), .m_rd_req_addr_o(m_req_addr[MR*AW +: AW]),
-      .m_rd_req_wdata_o(m_req_wdata[MR*DW*8 +: DW*8]), .m_rd_req_wstrb_o(m_req_wstrb[MR*DW +: DW]),
+      .m_rd_req_write_o(m_req_write[MR]), .m_rd_req_addr_o(m_req_addr[MR*ADDR_W +: ADDR_W]),
+      .m_rd_req_wdata_o(m_req_wdata[MR*DATA_BYTES*8 +: DATA_BYTES*8]), .m_rd_req_wstrb_o(m_req_wstrb[MR*DATA_BYTES +: DATA_BYTES]),
       .m_rd_rsp_valid_i(m_rsp_valid[MR]), .m_rd_rsp_ready_o(m_rsp_ready[MR]),
-      .m_rd_rsp_rdata_i(m_rsp_rdata[MR*DW*8 +: DW*8]), .m_rd_rsp_err_i(m_rsp_err[MR*2 +: 2]),
+      .m_rd_rsp_rdata_i(m_rsp_rdata[MR*DATA_BYTES*8 +: DATA_BYTES*8]), .m_rd_rsp_err_i(m_rsp_err[MR*2 +: 2]),
       .m_wr_req_valid_o(m_req_valid[MW]), .m_wr_req_ready_i(m_req_ready[MW]),
-      .m_wr_req_write_o(m_req_write[MW]), .m_wr_req_addr_o(m_req_addr[MW*AW +: AW]),
-      .m_wr_req_wdata_o(m_req_wdata[MW*DW*8 +: DW*8]), .m_wr_req_wstrb_o(m_req_wstrb[MW*DW +: DW]),
+      .m_wr_req_write_o(m_req_write[MW]), .m_wr_req_addr_o(m_req_addr[MW*ADDR_W +: ADDR_W]),
+      .m_wr_req_wdata_o(m_req_wdata[MW*DATA_BYTES*8 +: DATA_BYTES*8]), .m_wr_req_wstrb_o(m_req_wstrb[MW*DATA_BYTES +: DATA_BYTES]),
       .m_wr_rsp_valid_i(m_rsp_valid[MW]), .m_wr_rsp_ready_o(m_rsp_ready[MW]),
-      .m_wr_rsp_rdata_i(m_rsp_rdata[MW*DW*8 +: DW*8]), .m_wr_rsp_err_i(m_rsp_err[MW*2 +: 2]),
+      .m_wr_rsp_rdata_i(m_rsp_rdata[MW*DATA_BYTES*8 +: DATA_BYTES*8]), .m_wr_rsp_err_i(m_rsp_err[MW*2 +: 2]),
       .err_o(eng_err_o[2*e +: 2]), .idle_o(eng_idle_o[e])
     );
   end
@@ -464,20 +482,20 @@ module xdie_die #(
   end
 
   xdie_d2d_port #(
-    .DW(DW), .CREDITS(LINK_CREDITS), .AW(AW), .IATU_AW(IATU_W), .STATUS_CW(STCW)
+    .CREDITS(LINK_CREDITS), .IATU_AW(IATU_W), .STATUS_CW(STCW)
   ) u_d2d (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_D2D]), .s_req_ready_o(s_req_ready[S_D2D]),
-    .s_req_write_i(s_req_write[S_D2D]), .s_req_addr_i(s_req_addr[S_D2D*AW +: AW]),
-    .s_req_wdata_i(s_req_wdata[S_D2D*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_D2D*DW +: DW]),
+    .s_req_write_i(s_req_write[S_D2D]), .s_req_addr_i(s_req_addr[S_D2D*ADDR_W +: ADDR_W]),
+    .s_req_wdata_i(s_req_wdata[S_D2D*DATA_BYTES*8 +: DATA_BYTES*8]), .s_req_wstrb_i(s_req_wstrb[S_D2D*DATA_BYTES +: DATA_BYTES]),
     .s_rsp_valid_o(s_rsp_valid[S_D2D]), .s_rsp_ready_i(s_rsp_ready[S_D2D]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_D2D*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_D2D*2 +: 2]),
+    .s_rsp_rdata_o(s_rsp_rdata[S_D2D*DATA_BYTES*8 +: DATA_BYTES*8]), .s_rsp_err_o(s_rsp_err[S_D2D*2 +: 2]),
     .iatu_lookup_addr_o(iatu_in), .iatu_lookup_hit_i(iatu_hit), .iatu_lookup_addr_i(iatu_out),
     .m_req_valid_o(m_req_valid[M_D2D]), .m_req_ready_i(m_req_ready[M_D2D]),
-    .m_req_write_o(m_req_write[M_D2D]), .m_req_addr_o(m_req_addr[M_D2D*AW +: AW]),
-    .m_req_wdata_o(m_req_wdata[M_D2D*DW*8 +: DW*8]), .m_req_wstrb_o(m_req_wstrb[M_D2D*DW +: DW]),
+    .m_req_write_o(m_req_write[M_D2D]), .m_req_addr_o(m_req_addr[M_D2D*ADDR_W +: ADDR_W]),
+    .m_req_wdata_o(m_req_wdata[M_D2D*DATA_BYTES*8 +: DATA_BYTES*8]), .m_req_wstrb_o(m_req_wstrb[M_D2D*DATA_BYTES +: DATA_BYTES]),
     .m_rsp_valid_i(m_rsp_valid[M_D2D]), .m_rsp_ready_o(m_rsp_ready[M_D2D]),
-    .m_rsp_rdata_i(m_rsp_rdata[M_D2D*DW*8 +: DW*8]), .m_rsp_err_i(m_rsp_err[M_D2D*2 +: 2]),
+    .m_rsp_rdata_i(m_rsp_rdata[M_D2D*DATA_BYTES*8 +: DATA_BYTES*8]), .m_rsp_err_i(m_rsp_err[M_D2D*2 +: 2]),
     .req_tx_valid_o(d2d_req_tx_valid_o), .req_tx_data_o(d2d_req_tx_data_o),
     .req_tx_credit_i(d2d_req_tx_credit_i),
     .req_rx_valid_i(d2d_req_rx_valid_i), .req_rx_ready_o(d2d_req_rx_ready_o),
@@ -494,7 +512,7 @@ module xdie_die #(
   logic                 xt_hit;
   logic [31:0]          xt_addr;
   logic [WINW-1:0]      xt_win;
-  logic [AW-1:0]        xt_soc;
+  logic [ADDR_W-1:0]        xt_soc;
 
   xdie_remap_windows u_xt (
     .clk_i, .rst_ni,
@@ -514,7 +532,7 @@ module xdie_die #(
   logic unused_win;
   assign unused_win = ^xt_win;
 
-  xdie_host_port #(.DW(DW), .AW(AW)) u_host (
+  xdie_host_port u_host (
     .clk_i, .rst_ni, .my_die_i,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
     .s_axil_wvalid_i, .s_axil_wready_o, .s_axil_wdata_i, .s_axil_wstrb_i,
@@ -523,36 +541,36 @@ module xdie_die #(
     .s_axil_rvalid_o, .s_axil_rready_i, .s_axil_rdata_o, .s_axil_rresp_o,
     .xt_addr_o(xt_addr), .hit_i(xt_hit), .soc_addr_i(xt_soc),
     .m_req_valid_o(m_req_valid[M_HOST]), .m_req_ready_i(m_req_ready[M_HOST]),
-    .m_req_write_o(m_req_write[M_HOST]), .m_req_addr_o(m_req_addr[M_HOST*AW +: AW]),
-    .m_req_wdata_o(m_req_wdata[M_HOST*DW*8 +: DW*8]), .m_req_wstrb_o(m_req_wstrb[M_HOST*DW +: DW]),
+    .m_req_write_o(m_req_write[M_HOST]), .m_req_addr_o(m_req_addr[M_HOST*ADDR_W +: ADDR_W]),
+    .m_req_wdata_o(m_req_wdata[M_HOST*DATA_BYTES*8 +: DATA_BYTES*8]), .m_req_wstrb_o(m_req_wstrb[M_HOST*DATA_BYTES +: DATA_BYTES]),
     .m_rsp_valid_i(m_rsp_valid[M_HOST]), .m_rsp_ready_o(m_rsp_ready[M_HOST]),
-    .m_rsp_rdata_i(m_rsp_rdata[M_HOST*DW*8 +: DW*8]), .m_rsp_err_i(m_rsp_err[M_HOST*2 +: 2])
+    .m_rsp_rdata_i(m_rsp_rdata[M_HOST*DATA_BYTES*8 +: DATA_BYTES*8]), .m_rsp_err_i(m_rsp_err[M_HOST*2 +: 2])
   );
 
   // ---------------------------------------------------------------- memories
   logic            sb_req_valid, sb_req_ready, sb_req_write;
-  logic [AW-1:0]   sb_req_addr;
-  logic [DW*8-1:0] sb_req_wdata, sb_rsp_rdata;
-  logic [DW-1:0]   sb_req_wstrb;
+  logic [ADDR_W-1:0]   sb_req_addr;
+  logic [DATA_BYTES*8-1:0] sb_req_wdata, sb_rsp_rdata;
+  logic [DATA_BYTES-1:0]   sb_req_wstrb;
   logic            sb_rsp_valid, sb_rsp_ready;
   logic [1:0]      sb_rsp_err;
 
   xdie_sbuf #(
-    .DW(DW), .AW(AW), .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
+    .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
   ) u_sbuf (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_SBUF]), .s_req_ready_o(s_req_ready[S_SBUF]),
-    .s_req_write_i(s_req_write[S_SBUF]), .s_req_addr_i(s_req_addr[S_SBUF*AW +: AW]),
-    .s_req_wdata_i(s_req_wdata[S_SBUF*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_SBUF*DW +: DW]),
+    .s_req_write_i(s_req_write[S_SBUF]), .s_req_addr_i(s_req_addr[S_SBUF*ADDR_W +: ADDR_W]),
+    .s_req_wdata_i(s_req_wdata[S_SBUF*DATA_BYTES*8 +: DATA_BYTES*8]), .s_req_wstrb_i(s_req_wstrb[S_SBUF*DATA_BYTES +: DATA_BYTES]),
     .s_rsp_valid_o(s_rsp_valid[S_SBUF]), .s_rsp_ready_i(s_rsp_ready[S_SBUF]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_SBUF*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_SBUF*2 +: 2]),
+    .s_rsp_rdata_o(s_rsp_rdata[S_SBUF*DATA_BYTES*8 +: DATA_BYTES*8]), .s_rsp_err_o(s_rsp_err[S_SBUF*2 +: 2]),
     .m_req_valid_o(sb_req_valid), .m_req_ready_i(sb_req_ready), .m_req_write_o(sb_req_write),
     .m_req_addr_o(sb_req_addr), .m_req_wdata_o(sb_req_wdata), .m_req_wstrb_o(sb_req_wstrb),
     .m_rsp_valid_i(sb_rsp_valid), .m_rsp_ready_o(sb_rsp_ready), .m_rsp_rdata_i(sb_rsp_rdata),
     .m_rsp_err_i(sb_rsp_err)
   );
 
-  xdie_mem #(.DW(DW), .BYTES(SBUF_PARTS * SBUF_BACKING), .AW(AW)) u_sbuf_mem (
+  xdie_mem #(.BYTES(SBUF_PARTS * SBUF_BACKING)) u_sbuf_mem (
     .clk_i, .rst_ni,
     .s_req_valid_i(sb_req_valid), .s_req_ready_o(sb_req_ready), .s_req_write_i(sb_req_write),
     .s_req_addr_i(sb_req_addr), .s_req_wdata_i(sb_req_wdata), .s_req_wstrb_i(sb_req_wstrb),
@@ -560,22 +578,22 @@ module xdie_die #(
     .s_rsp_err_o(sb_rsp_err)
   );
 
-  xdie_mem #(.DW(DW), .BYTES(HBM_BYTES), .AW(AW)) u_hbm (
+  xdie_mem #(.BYTES(HBM_BYTES)) u_hbm (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_HBM]), .s_req_ready_o(s_req_ready[S_HBM]),
-    .s_req_write_i(s_req_write[S_HBM]), .s_req_addr_i(s_req_addr[S_HBM*AW +: AW]),
-    .s_req_wdata_i(s_req_wdata[S_HBM*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_HBM*DW +: DW]),
+    .s_req_write_i(s_req_write[S_HBM]), .s_req_addr_i(s_req_addr[S_HBM*ADDR_W +: ADDR_W]),
+    .s_req_wdata_i(s_req_wdata[S_HBM*DATA_BYTES*8 +: DATA_BYTES*8]), .s_req_wstrb_i(s_req_wstrb[S_HBM*DATA_BYTES +: DATA_BYTES]),
     .s_rsp_valid_o(s_rsp_valid[S_HBM]), .s_rsp_ready_i(s_rsp_ready[S_HBM]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_HBM*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_HBM*2 +: 2])
+    .s_rsp_rdata_o(s_rsp_rdata[S_HBM*DATA_BYTES*8 +: DATA_BYTES*8]), .s_rsp_err_o(s_rsp_err[S_HBM*2 +: 2])
   );
 
-  xdie_xbus_err #(.DW(DW), .AW(AW), .OUTSTANDING(OUTSTANDING)) u_err (
+  xdie_xbus_err #(.OUTSTANDING(OUTSTANDING)) u_err (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_ERR]), .s_req_ready_o(s_req_ready[S_ERR]),
-    .s_req_write_i(s_req_write[S_ERR]), .s_req_addr_i(s_req_addr[S_ERR*AW +: AW]),
-    .s_req_wdata_i(s_req_wdata[S_ERR*DW*8 +: DW*8]), .s_req_wstrb_i(s_req_wstrb[S_ERR*DW +: DW]),
+    .s_req_write_i(s_req_write[S_ERR]), .s_req_addr_i(s_req_addr[S_ERR*ADDR_W +: ADDR_W]),
+    .s_req_wdata_i(s_req_wdata[S_ERR*DATA_BYTES*8 +: DATA_BYTES*8]), .s_req_wstrb_i(s_req_wstrb[S_ERR*DATA_BYTES +: DATA_BYTES]),
     .s_rsp_valid_o(s_rsp_valid[S_ERR]), .s_rsp_ready_i(s_rsp_ready[S_ERR]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_ERR*DW*8 +: DW*8]), .s_rsp_err_o(s_rsp_err[S_ERR*2 +: 2])
+    .s_rsp_rdata_o(s_rsp_rdata[S_ERR*DATA_BYTES*8 +: DATA_BYTES*8]), .s_rsp_err_o(s_rsp_err[S_ERR*2 +: 2])
   );
 
 endmodule

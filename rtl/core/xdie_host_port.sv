@@ -5,7 +5,7 @@
 // xt - HOST_DIRECT_BASE on this die, so firmware reaches the remap-window CSRs before any window
 // is programmed. Any other xt address is looked up in the remap windows (xt_addr_o -> hit_i,
 // soc_addr_i, combinational); a miss is answered DECERR without a bus request. The 32-bit word
-// travels in lane addr[log2(DW)-1:2] of the beat (the write data repeated in every lane, the
+// travels in lane addr[log2(DATA_BYTES)-1:2] of the beat (the write data repeated in every lane, the
 // strobes in its lane only). One transaction at a time; when a write and a read are both
 // offered they take turns.
 //
@@ -14,9 +14,9 @@
 // crossbar's combinational path.
 
 module xdie_host_port #(
-  parameter int unsigned DW = xdie_soc_addr_pkg::P_DATA_BYTES,
-  parameter int unsigned AW = xdie_soc_addr_pkg::SOC_ADDR_W,
-  localparam int unsigned DIEW = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH
+  localparam int unsigned DIEW = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH,
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -43,25 +43,28 @@ module xdie_host_port #(
   // remap window lookup
   output logic [31:0]     xt_addr_o,
   input  logic            hit_i,
-  input  logic [AW-1:0]   soc_addr_i,
+  input  logic [ADDR_W-1:0]   soc_addr_i,
   // xbus master
   output logic            m_req_valid_o,
   input  logic            m_req_ready_i,
   output logic            m_req_write_o,
-  output logic [AW-1:0]   m_req_addr_o,
-  output logic [DW*8-1:0] m_req_wdata_o,
-  output logic [DW-1:0]   m_req_wstrb_o,
+  output logic [ADDR_W-1:0]   m_req_addr_o,
+  output logic [DATA_BYTES*8-1:0] m_req_wdata_o,
+  output logic [DATA_BYTES-1:0]   m_req_wstrb_o,
   input  logic            m_rsp_valid_i,
   output logic            m_rsp_ready_o,
-  input  logic [DW*8-1:0] m_rsp_rdata_i,
+  input  logic [DATA_BYTES*8-1:0] m_rsp_rdata_i,
   input  logic [1:0]      m_rsp_err_i
 );
 
-  localparam int unsigned LANES = DW / 4;
+  if (DATA_BYTES < 4 || DATA_BYTES % 4 != 0) begin : g_bad_param
+    $error("xdie_host_port: the beat (DATA_BYTES) must hold whole 32-bit words");
+  end
+
+  localparam int unsigned LANES = DATA_BYTES / 4;
   localparam int unsigned LW    = (LANES > 1) ? $clog2(LANES) : 1;
   localparam logic [31:0] DIRECT_BASE = 32'(xdie_soc_addr_pkg::P_HOST_DIRECT_BASE);
   localparam int unsigned LOCAL_W = xdie_soc_addr_pkg::LOCAL_W;
-  localparam logic [1:0] DECERR = 2'b11;
 
   typedef enum logic [2:0] {
     IDLE,
@@ -77,13 +80,13 @@ module xdie_host_port #(
   logic [31:0]     xt_q, xt_d;
   logic [31:0]     wdata_q, wdata_d;
   logic [3:0]      wstrb_q, wstrb_d;
-  logic [AW-1:0]   addr_q, addr_d;
+  logic [ADDR_W-1:0]   addr_q, addr_d;
   logic [31:0]     rdata_q, rdata_d;
   logic [1:0]      err_q, err_d;
 
   logic            take_w, take_r;
   logic            direct;
-  logic [AW-1:0]   direct_addr;
+  logic [ADDR_W-1:0]   direct_addr;
   logic [LW-1:0]   lane;
   logic [31:0]     direct_off;
 
@@ -106,7 +109,7 @@ module xdie_host_port #(
   assign m_req_write_o = write_q;
   assign m_req_addr_o  = addr_q;
   assign m_req_wdata_o = {LANES{wdata_q}};
-  assign m_req_wstrb_o = DW'(wstrb_q) << (32'(lane) * 4);
+  assign m_req_wstrb_o = DATA_BYTES'(wstrb_q) << (32'(lane) * 4);
   assign m_rsp_ready_o = (state_q == RSP);
 
   assign s_axil_bvalid_o = (state_q == ANSWER) && write_q;
@@ -149,7 +152,7 @@ module xdie_host_port #(
           state_d = REQ;
         end else begin
           state_d = ANSWER;
-          err_d   = DECERR;
+          err_d   = xdie_xbus_pkg::RESP_DECERR;
         end
       end
       REQ: begin

@@ -1,4 +1,4 @@
-// xbus slave memory: BYTES bytes as BYTES/DW words of one beat, byte-strobed writes, reads
+// xbus slave memory: BYTES bytes as BYTES/DATA_BYTES words of one beat, byte-strobed writes, reads
 // registered, LATENCY cycles from acceptance to response, one request per cycle.
 //
 // The array is a plain word array written under byte enables and read into a register with an
@@ -6,7 +6,7 @@
 // The whole pipeline advances only while its last stage is empty or being taken: when
 // rsp_ready is low the response holds and no request is accepted.
 //
-// The beat is addr / DW modulo the word count (the die tile subtracts the aperture base). A
+// The beat is addr / DATA_BYTES modulo the word count (the die tile subtracts the aperture base). A
 // write is answered like a read (its response carries the word's old contents) once it has
 // landed; every response is OKAY.
 //
@@ -16,37 +16,41 @@
 // cycle it lands.
 
 module xdie_mem #(
-  parameter int unsigned DW      = xdie_soc_addr_pkg::P_DATA_BYTES,
-  parameter int unsigned BYTES   = 16 * DW,
+  parameter int unsigned BYTES   = 16 * xdie_xbus_pkg::DATA_BYTES,
   parameter int unsigned LATENCY = 1,
-  parameter int unsigned AW      = xdie_soc_addr_pkg::SOC_ADDR_W
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic            s_req_valid_i,
   output logic            s_req_ready_o,
   input  logic            s_req_write_i,
-  input  logic [AW-1:0]   s_req_addr_i,
-  input  logic [DW*8-1:0] s_req_wdata_i,
-  input  logic [DW-1:0]   s_req_wstrb_i,
+  input  logic [ADDR_W-1:0]   s_req_addr_i,
+  input  logic [DATA_BYTES*8-1:0] s_req_wdata_i,
+  input  logic [DATA_BYTES-1:0]   s_req_wstrb_i,
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
-  output logic [DW*8-1:0] s_rsp_rdata_o,
+  output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
   output logic [1:0]      s_rsp_err_o
 );
 
-  localparam int unsigned WORDS = BYTES / DW;
+  if (LATENCY < 1 || BYTES < DATA_BYTES || BYTES % DATA_BYTES != 0) begin : g_bad_param
+    $error("xdie_mem: LATENCY at least 1, BYTES a multiple of DATA_BYTES and at least one beat");
+  end
+
+  localparam int unsigned WORDS = BYTES / DATA_BYTES;
   localparam int unsigned IW    = (WORDS > 1) ? $clog2(WORDS) : 1;
-  localparam int unsigned OW    = $clog2(DW);
+  localparam int unsigned OW    = $clog2(DATA_BYTES);
 
-  logic [DW*8-1:0] mem_q [WORDS] /* verilator public_flat_rw */;
+  logic [DATA_BYTES*8-1:0] mem_q [WORDS] /* verilator public_flat_rw */;
 
-  logic [AW-OW-1:0] beat;
+  logic [ADDR_W-OW-1:0] beat;
   logic [IW-1:0]    idx;
   logic             advance;
   logic             acc;
 
-  assign beat = s_req_addr_i[AW-1:OW];
+  assign beat = s_req_addr_i[ADDR_W-1:OW];
 
   // The offset within the beat, and the beat bits above the array, do not select anything.
   logic unused_addr;
@@ -55,12 +59,12 @@ module xdie_mem #(
   if ((1 << IW) == WORDS) begin : g_pow2
     assign idx = beat[IW-1:0];
   end else begin : g_mod
-    assign idx = IW'(beat % (AW-OW)'(WORDS));
+    assign idx = IW'(beat % (ADDR_W-OW)'(WORDS));
   end
 
   // ---------------------------------------------------------------- pipeline
   logic [LATENCY-1:0] v_q;
-  logic [DW*8-1:0]    rd_q;
+  logic [DATA_BYTES*8-1:0]    rd_q;
 
   assign advance       = !v_q[LATENCY-1] || s_rsp_ready_i;
   assign s_req_ready_o = advance;
@@ -69,8 +73,8 @@ module xdie_mem #(
   // The array's write port.
   logic            wr_en;
   logic [IW-1:0]   wr_idx;
-  logic [DW*8-1:0] wr_data;
-  logic [DW-1:0]   wr_strb;
+  logic [DATA_BYTES*8-1:0] wr_data;
+  logic [DATA_BYTES-1:0]   wr_strb;
 
   assign wr_en   = acc && s_req_write_i;
   assign wr_idx  = idx;
@@ -79,7 +83,7 @@ module xdie_mem #(
 
   always_ff @(posedge clk_i) begin
     if (wr_en) begin
-      for (int unsigned i = 0; i < DW; i++) begin
+      for (int unsigned i = 0; i < DATA_BYTES; i++) begin
         if (wr_strb[i]) begin
           mem_q[wr_idx][8*i +: 8] <= wr_data[8*i +: 8];
         end
@@ -89,7 +93,7 @@ module xdie_mem #(
 
 `ifdef XDIE_SIM_HOOKS
   import "DPI-C" context function void xdie_mem_landed(
-    input longint unsigned word, input bit [DW*8-1:0] data, input bit [DW-1:0] strb);
+    input longint unsigned word, input bit [DATA_BYTES*8-1:0] data, input bit [DATA_BYTES-1:0] strb);
   always_ff @(posedge clk_i) begin
     if (wr_en && (wr_strb != '0)) begin
       xdie_mem_landed(64'(wr_idx), wr_data, wr_strb);
@@ -105,8 +109,8 @@ module xdie_mem #(
   end
 
   if (LATENCY > 1) begin : g_stages
-    localparam int unsigned PIPE_W = (LATENCY - 1) * DW * 8;
-    // Stage k (bits [k*DW*8 +: DW*8]) takes stage k-1; stage 0 takes the read register.
+    localparam int unsigned PIPE_W = (LATENCY - 1) * DATA_BYTES * 8;
+    // Stage k (bits [k*DATA_BYTES*8 +: DATA_BYTES*8]) takes stage k-1; stage 0 takes the read register.
     logic [PIPE_W-1:0] d_q;
     always_ff @(posedge clk_i) begin
       if (advance) begin
@@ -120,7 +124,7 @@ module xdie_mem #(
         v_q <= {v_q[LATENCY-2:0], s_req_valid_i};
       end
     end
-    assign s_rsp_rdata_o = d_q[(LATENCY-2)*DW*8 +: DW*8];
+    assign s_rsp_rdata_o = d_q[(LATENCY-2)*DATA_BYTES*8 +: DATA_BYTES*8];
   end else begin : g_one
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin

@@ -1,8 +1,8 @@
 // Package top: the two dies of one package (die ids 0 and 1) joined by the die-to-die link,
 // each with its host AXI4-Lite port (h0_ for die 0, h1_ for die 1).
 //
-// Every size comes from the die map of the SoC package: engines, beat width, SBUF geometry and
-// backing, HBM size, link latency and credits.
+// Every size comes from the generated packages through the defaults of the die and the link:
+// engines, beat width, SBUF geometry and backing, HBM size, link latency and credits.
 
 module xdie_pkg_top (
   input  logic        clk_i,
@@ -52,15 +52,15 @@ module xdie_pkg_top (
   output logic [1:0]  d1_err_o
 );
 
-  localparam int unsigned E        = xdie_soc_addr_pkg::P_SDMA_ENGINES;
-  localparam int unsigned DW       = xdie_soc_addr_pkg::P_DATA_BYTES;
-  localparam int unsigned AW       = xdie_soc_addr_pkg::SOC_ADDR_W;
-  localparam int unsigned LATENCY  = xdie_soc_addr_pkg::P_LINK_LATENCY;
-  localparam int unsigned CREDITS  = xdie_soc_addr_pkg::P_LINK_CREDITS;
-  localparam int unsigned DIEW     = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH;
-  localparam int unsigned REQ_W    = 1 + AW + 8 * DW + DW;
-  localparam int unsigned RSP_W    = 8 * DW + 2;
-  localparam int unsigned CW       = $clog2(CREDITS + 1);
+  localparam int unsigned E    = xdie_soc_addr_pkg::P_SDMA_ENGINES;
+  localparam int unsigned DIEW = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH;
+  localparam int unsigned CW   = $clog2(xdie_soc_addr_pkg::P_LINK_CREDITS + 1);
+  // Flit widths, as $bits of a constant of each flit type: Yosys 0.23 takes $bits of neither a
+  // type name nor an array of structs, and drops the width of an array of structs on a port.
+  localparam xdie_xbus_pkg::req_t REQ_NONE = '0;
+  localparam xdie_xbus_pkg::rsp_t RSP_NONE = '0;
+  localparam int unsigned REQ_W = $bits(REQ_NONE);
+  localparam int unsigned RSP_W = $bits(RSP_NONE);
 
   // Per die d: link signals of its side
   logic [1:0]         req_tx_valid, req_tx_credit, req_rx_valid, req_rx_ready;
@@ -110,15 +110,8 @@ module xdie_pkg_top (
   end
 
   for (genvar d = 0; d < 2; d++) begin : g_die
-    xdie_die #(
-      .E(E),
-      .DW(DW),
-      .SBUF_PARTS(xdie_soc_addr_pkg::P_SBUF_PARTITIONS),
-      .SBUF_STRIDE(xdie_soc_addr_pkg::P_SBUF_PARTITION_STRIDE),
-      .SBUF_BACKING(xdie_soc_addr_pkg::P_SBUF_BACKING_BYTES),
-      .HBM_BYTES(32'(xdie_soc_addr_pkg::AP_HBM_SIZE)),
-      .LINK_CREDITS(CREDITS)
-    ) u_die (
+    // Every size is the die's default, which is the die map's value.
+    xdie_die u_die (
       .clk_i, .rst_ni,
       .my_die_i(DIEW'(d)), .my_chip_i(chip_id_i),
       .s_axil_awvalid_i(awvalid[d]), .s_axil_awready_o(awready[d]),
@@ -143,7 +136,7 @@ module xdie_pkg_top (
     );
   end
 
-  xdie_d2d_link #(.DW(DW), .LATENCY(LATENCY), .CREDITS(CREDITS), .AW(AW)) u_link (
+  xdie_d2d_link u_link (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0 +: REQ_W]),
     .a_req_tx_credit_o(req_tx_credit[0]),

@@ -9,17 +9,17 @@
 // responses. Requests and responses pass through combinationally: one beat per cycle.
 //
 // The offset is the request address modulo PARTITIONS * STRIDE rounded up to a power of two
-// (the SBUF aperture); STRIDE must be a power of two and BACKING a multiple of DW. The
+// (the SBUF aperture); STRIDE must be a power of two and BACKING a multiple of DATA_BYTES. The
 // simulation profile backs BACKING = P_SBUF_BACKING_BYTES per partition; an FPGA build passes
 // a smaller BACKING (and sizes the memory to PARTITIONS * BACKING).
 
 module xdie_sbuf #(
-  parameter int unsigned DW          = xdie_soc_addr_pkg::P_DATA_BYTES,
-  parameter int unsigned AW          = xdie_soc_addr_pkg::SOC_ADDR_W,
   parameter int unsigned PARTITIONS  = xdie_soc_addr_pkg::P_SBUF_PARTITIONS,
   parameter int unsigned STRIDE      = xdie_soc_addr_pkg::P_SBUF_PARTITION_STRIDE,
   parameter int unsigned BACKING     = xdie_soc_addr_pkg::P_SBUF_BACKING_BYTES,
-  parameter int unsigned OUTSTANDING = 4
+  parameter int unsigned OUTSTANDING = 4,
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -27,30 +27,33 @@ module xdie_sbuf #(
   input  logic            s_req_valid_i,
   output logic            s_req_ready_o,
   input  logic            s_req_write_i,
-  input  logic [AW-1:0]   s_req_addr_i,
-  input  logic [DW*8-1:0] s_req_wdata_i,
-  input  logic [DW-1:0]   s_req_wstrb_i,
+  input  logic [ADDR_W-1:0]   s_req_addr_i,
+  input  logic [DATA_BYTES*8-1:0] s_req_wdata_i,
+  input  logic [DATA_BYTES-1:0]   s_req_wstrb_i,
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
-  output logic [DW*8-1:0] s_rsp_rdata_o,
+  output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
   output logic [1:0]      s_rsp_err_o,
   // to the memory
   output logic            m_req_valid_o,
   input  logic            m_req_ready_i,
   output logic            m_req_write_o,
-  output logic [AW-1:0]   m_req_addr_o,
-  output logic [DW*8-1:0] m_req_wdata_o,
-  output logic [DW-1:0]   m_req_wstrb_o,
+  output logic [ADDR_W-1:0]   m_req_addr_o,
+  output logic [DATA_BYTES*8-1:0] m_req_wdata_o,
+  output logic [DATA_BYTES-1:0]   m_req_wstrb_o,
   input  logic            m_rsp_valid_i,
   output logic            m_rsp_ready_o,
-  input  logic [DW*8-1:0] m_rsp_rdata_i,
+  input  logic [DATA_BYTES*8-1:0] m_rsp_rdata_i,
   input  logic [1:0]      m_rsp_err_i
 );
 
   localparam int unsigned SHIFT = $clog2(STRIDE);
   localparam int unsigned PW    = (PARTITIONS > 1) ? $clog2(PARTITIONS) : 1;
-  localparam int unsigned CW    = $clog2(OUTSTANDING + 1);
-  localparam logic [1:0] DECERR = 2'b11;
+
+  if (PARTITIONS < 1 || OUTSTANDING < 1 || (STRIDE & (STRIDE - 1)) != 0 || BACKING > STRIDE ||
+      BACKING % DATA_BYTES != 0) begin : g_bad_param
+    $error("xdie_sbuf: PARTITIONS and OUTSTANDING at least 1, STRIDE a power of two, BACKING a multiple of DATA_BYTES and at most STRIDE");
+  end
 
   logic [PW-1:0]    part;
   logic [SHIFT-1:0] byte_off;
@@ -58,58 +61,43 @@ module xdie_sbuf #(
 
   assign part     = s_req_addr_i[SHIFT +: PW];
   assign byte_off = s_req_addr_i[SHIFT-1:0];
-  // BACKING is a multiple of DW, so comparing the byte compares its beat.
+  // BACKING is a multiple of DATA_BYTES, so comparing the byte compares its beat.
   assign bad      = (byte_off >= SHIFT'(BACKING)) || (32'(part) >= PARTITIONS);
 
   // Address bits above the aperture are routing and base bits the decoder already consumed.
   logic unused_addr;
-  assign unused_addr = ^s_req_addr_i[AW-1:SHIFT+PW];
+  assign unused_addr = ^s_req_addr_i[ADDR_W-1:SHIFT+PW];
 
   // ---------------------------------------------------------------- decode-error flags
-  logic [OUTSTANDING-1:0] flag_q, flag_d;   // shift register, head at bit 0
-  logic [CW-1:0]          cnt_q, cnt_d;
-  logic                   full, push, pop;
+  // One flag per request in flight, in order: the head says whether the next response is one
+  // of a decode error.
+  logic flag_ready, flag_valid, flag_head, full, push, pop;
 
-  assign full          = (cnt_q == CW'(OUTSTANDING));
+  xdie_fifo #(.DATA_W(1), .DEPTH(OUTSTANDING)) u_flags (
+    .clk_i, .rst_ni,
+    .push_valid_i(push), .push_ready_o(flag_ready), .push_data_i(bad),
+    .pop_valid_o(flag_valid), .pop_ready_i(pop), .pop_data_o(flag_head)
+  );
+
+  // Every response answers a request in flight, so the head is valid whenever one arrives.
+  logic unused_flag_valid;
+  assign unused_flag_valid = flag_valid;
+
+  assign full          = !flag_ready;
   assign m_req_valid_o = s_req_valid_i && !full;
   assign s_req_ready_o = m_req_ready_i && !full;
   assign m_req_write_o = s_req_write_i || bad;
   // A decode error goes to address 0: a write without strobes touches nothing anywhere.
-  assign m_req_addr_o  = bad ? '0 : AW'(32'(part) * BACKING) + AW'(byte_off);
+  assign m_req_addr_o  = bad ? '0 : ADDR_W'(32'(part) * BACKING) + ADDR_W'(byte_off);
   assign m_req_wdata_o = s_req_wdata_i;
   assign m_req_wstrb_o = bad ? '0 : s_req_wstrb_i;
 
   assign s_rsp_valid_o = m_rsp_valid_i;
   assign m_rsp_ready_o = s_rsp_ready_i;
-  assign s_rsp_rdata_o = flag_q[0] ? '0 : m_rsp_rdata_i;
-  assign s_rsp_err_o   = flag_q[0] ? DECERR : m_rsp_err_i;
+  assign s_rsp_rdata_o = flag_head ? '0 : m_rsp_rdata_i;
+  assign s_rsp_err_o   = flag_head ? xdie_xbus_pkg::RESP_DECERR : m_rsp_err_i;
 
   assign push = s_req_valid_i && s_req_ready_o;
   assign pop  = m_rsp_valid_i && s_rsp_ready_i;
-
-  always_comb begin
-    flag_d = flag_q;
-    cnt_d  = cnt_q;
-    if (pop) begin
-      flag_d = flag_d >> 1;
-      cnt_d  = cnt_d - 1'b1;
-    end
-    for (int unsigned i = 0; i < OUTSTANDING; i++) begin
-      if (push && (cnt_d == CW'(i))) begin
-        flag_d[i] = bad;
-      end
-    end
-    cnt_d = cnt_d + CW'(push);
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      flag_q <= '0;
-      cnt_q  <= '0;
-    end else begin
-      flag_q <= flag_d;
-      cnt_q  <= cnt_d;
-    end
-  end
 
 endmodule

@@ -15,10 +15,10 @@
 module xdie_xbar #(
   parameter int unsigned NM          = 3,
   parameter int unsigned NS          = 3,
-  parameter int unsigned DW          = xdie_soc_addr_pkg::P_DATA_BYTES,
-  parameter int unsigned AW          = xdie_soc_addr_pkg::SOC_ADDR_W,
   parameter int unsigned OUTSTANDING = 4,
-  localparam int unsigned SW         = (NS > 1) ? $clog2(NS) : 1
+  localparam int unsigned SW         = (NS > 1) ? $clog2(NS) : 1,
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -26,32 +26,34 @@ module xdie_xbar #(
   input  logic [NM-1:0]     m_req_valid_i,
   output logic [NM-1:0]     m_req_ready_o,
   input  logic [NM-1:0]     m_req_write_i,
-  input  logic [NM*AW-1:0]  m_req_addr_i,
-  input  logic [NM*DW*8-1:0] m_req_wdata_i,
-  input  logic [NM*DW-1:0]  m_req_wstrb_i,
+  input  logic [NM*ADDR_W-1:0]  m_req_addr_i,
+  input  logic [NM*DATA_BYTES*8-1:0] m_req_wdata_i,
+  input  logic [NM*DATA_BYTES-1:0]  m_req_wstrb_i,
   input  logic [NM*SW-1:0]  m_sel_i,
   output logic [NM-1:0]     m_rsp_valid_o,
   input  logic [NM-1:0]     m_rsp_ready_i,
-  output logic [NM*DW*8-1:0] m_rsp_rdata_o,
+  output logic [NM*DATA_BYTES*8-1:0] m_rsp_rdata_o,
   output logic [NM*2-1:0]   m_rsp_err_o,
   // slaves
   output logic [NS-1:0]     s_req_valid_o,
   input  logic [NS-1:0]     s_req_ready_i,
   output logic [NS-1:0]     s_req_write_o,
-  output logic [NS*AW-1:0]  s_req_addr_o,
-  output logic [NS*DW*8-1:0] s_req_wdata_o,
-  output logic [NS*DW-1:0]  s_req_wstrb_o,
+  output logic [NS*ADDR_W-1:0]  s_req_addr_o,
+  output logic [NS*DATA_BYTES*8-1:0] s_req_wdata_o,
+  output logic [NS*DATA_BYTES-1:0]  s_req_wstrb_o,
   input  logic [NS-1:0]     s_rsp_valid_i,
   output logic [NS-1:0]     s_rsp_ready_o,
-  input  logic [NS*DW*8-1:0] s_rsp_rdata_i,
+  input  logic [NS*DATA_BYTES*8-1:0] s_rsp_rdata_i,
   input  logic [NS*2-1:0]   s_rsp_err_i
 );
 
+  if (NM < 1 || NS < 1 || OUTSTANDING < 1) begin : g_bad_param
+    $error("xdie_xbar: NM, NS and OUTSTANDING must be at least 1");
+  end
+
   localparam int unsigned MW = (NM > 1) ? $clog2(NM) : 1;
   localparam int unsigned CW = $clog2(OUTSTANDING + 1);
-  localparam int unsigned PW = (OUTSTANDING > 1) ? $clog2(OUTSTANDING) : 1;
   localparam logic [CW-1:0] MAX_OUT = CW'(OUTSTANDING);
-  localparam logic [PW-1:0] LAST_SLOT = PW'(OUTSTANDING - 1);
 
   // ---------------------------------------------------------------- per-master issue state
   logic [NM*CW-1:0] cnt_q, cnt_d;
@@ -76,31 +78,19 @@ module xdie_xbar #(
   logic [NS-1:0]    fifo_full, fifo_empty;
   logic [NS-1:0]    s_acc;              // slave s accepts a request this cycle
 
-  always_comb begin
-    for (int unsigned s = 0; s < NS; s++) begin
-      logic found;
-      found = 1'b0;
-      gnt_id[s*MW +: MW] = '0;
-      if (lock_q[s]) begin
-        found = 1'b1;
-        gnt_id[s*MW +: MW] = lock_id_q[s*MW +: MW];
-      end
-      // Two passes give round-robin order: masters after the last grant, then from 0.
-      for (int unsigned m = 0; m < NM; m++) begin
-        if (!found && may_issue[m] && (m_sel_i[m*SW +: SW] == SW'(s)) &&
-            (MW'(m) > last_q[s*MW +: MW])) begin
-          found = 1'b1;
-          gnt_id[s*MW +: MW] = MW'(m);
-        end
-      end
-      for (int unsigned m = 0; m < NM; m++) begin
-        if (!found && may_issue[m] && (m_sel_i[m*SW +: SW] == SW'(s))) begin
-          found = 1'b1;
-          gnt_id[s*MW +: MW] = MW'(m);
-        end
-      end
-      gnt_any[s] = found && !fifo_full[s];
+  for (genvar s = 0; s < NS; s++) begin : g_arb
+    logic [NM-1:0] req;
+    logic          pick_valid;
+    logic [MW-1:0] pick;
+    for (genvar m = 0; m < NM; m++) begin : g_req
+      assign req[m] = may_issue[m] && (m_sel_i[m*SW +: SW] == SW'(s));
     end
+    xdie_rr_arbiter #(.N(NM)) u_arb (
+      .req_i(req), .last_i(last_q[s*MW +: MW]), .valid_o(pick_valid), .idx_o(pick)
+    );
+    // A grant offered and not yet taken stays with its master.
+    assign gnt_id[s*MW +: MW] = lock_q[s] ? lock_id_q[s*MW +: MW] : pick;
+    assign gnt_any[s]         = (lock_q[s] || pick_valid) && !fifo_full[s];
   end
 
   always_comb begin
@@ -119,9 +109,9 @@ module xdie_xbar #(
       for (int unsigned m = 0; m < NM; m++) begin
         if (g == MW'(m)) begin
           s_req_write_o[s]              = m_req_write_i[m];
-          s_req_addr_o[s*AW +: AW]      = m_req_addr_i[m*AW +: AW];
-          s_req_wdata_o[s*DW*8 +: DW*8] = m_req_wdata_i[m*DW*8 +: DW*8];
-          s_req_wstrb_o[s*DW +: DW]     = m_req_wstrb_i[m*DW +: DW];
+          s_req_addr_o[s*ADDR_W +: ADDR_W]      = m_req_addr_i[m*ADDR_W +: ADDR_W];
+          s_req_wdata_o[s*DATA_BYTES*8 +: DATA_BYTES*8] = m_req_wdata_i[m*DATA_BYTES*8 +: DATA_BYTES*8];
+          s_req_wstrb_o[s*DATA_BYTES +: DATA_BYTES]     = m_req_wstrb_i[m*DATA_BYTES +: DATA_BYTES];
         end
       end
       s_req_valid_o[s]      = gnt_any[s];
@@ -146,22 +136,22 @@ module xdie_xbar #(
   end
 
   // ---------------------------------------------------------------- response routing
-  logic [NS*OUTSTANDING*MW-1:0] fifo_q, fifo_d;
-  logic [NS*PW-1:0]             wptr_q, wptr_d, rptr_q, rptr_d;
-  logic [NS*CW-1:0]             fcnt_q, fcnt_d;
-  logic [NS*MW-1:0]             head_id;
-  logic [NS-1:0]                s_pop;
+  // Per slave, the masters of its requests in flight, in order: the head owns its next response.
+  logic [NS*MW-1:0] head_id;
+  logic [NS-1:0]    s_pop, fifo_ready, fifo_valid;
+
+  for (genvar s = 0; s < NS; s++) begin : g_order
+    xdie_fifo #(.DATA_W(MW), .DEPTH(OUTSTANDING)) u_order (
+      .clk_i, .rst_ni,
+      .push_valid_i(s_acc[s]), .push_ready_o(fifo_ready[s]), .push_data_i(gnt_id[s*MW +: MW]),
+      .pop_valid_o(fifo_valid[s]), .pop_ready_i(s_pop[s]), .pop_data_o(head_id[s*MW +: MW])
+    );
+  end
+  assign fifo_full  = ~fifo_ready;
+  assign fifo_empty = ~fifo_valid;
 
   always_comb begin
     for (int unsigned s = 0; s < NS; s++) begin
-      fifo_empty[s] = (fcnt_q[s*CW +: CW] == '0);
-      fifo_full[s]  = (fcnt_q[s*CW +: CW] == MAX_OUT);
-      head_id[s*MW +: MW] = '0;
-      for (int unsigned k = 0; k < OUTSTANDING; k++) begin
-        if (rptr_q[s*PW +: PW] == PW'(k)) begin
-          head_id[s*MW +: MW] = fifo_q[(s*OUTSTANDING + k)*MW +: MW];
-        end
-      end
       s_rsp_ready_o[s] = 1'b0;
       for (int unsigned m = 0; m < NM; m++) begin
         if (!fifo_empty[s] && (head_id[s*MW +: MW] == MW'(m))) begin
@@ -176,9 +166,9 @@ module xdie_xbar #(
   always_comb begin
     m_rsp_valid_o = '0;
     m_rsp_err_o   = '0;
-    // Per master: a '0 over NM*DW*8 bits is an over-8k replication to Verilator -Wall.
+    // Per master: a '0 over NM*DATA_BYTES*8 bits is an over-8k replication to Verilator -Wall.
     for (int unsigned m = 0; m < NM; m++) begin
-      m_rsp_rdata_o[m*DW*8 +: DW*8] = '0;
+      m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] = '0;
     end
     for (int unsigned s = 0; s < NS; s++) begin
       logic [MW-1:0] h;
@@ -186,32 +176,11 @@ module xdie_xbar #(
       for (int unsigned m = 0; m < NM; m++) begin
         if (s_rsp_valid_i[s] && !fifo_empty[s] && (h == MW'(m))) begin
           m_rsp_valid_o[m]              = 1'b1;
-          m_rsp_rdata_o[m*DW*8 +: DW*8] = m_rsp_rdata_o[m*DW*8 +: DW*8] |
-                                          s_rsp_rdata_i[s*DW*8 +: DW*8];
+          m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] = m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] |
+                                          s_rsp_rdata_i[s*DATA_BYTES*8 +: DATA_BYTES*8];
           m_rsp_err_o[m*2 +: 2]         = m_rsp_err_o[m*2 +: 2] | s_rsp_err_i[s*2 +: 2];
         end
       end
-    end
-  end
-
-  always_comb begin
-    fifo_d = fifo_q;
-    wptr_d = wptr_q;
-    rptr_d = rptr_q;
-    fcnt_d = fcnt_q;
-    for (int unsigned s = 0; s < NS; s++) begin
-      if (s_acc[s]) begin
-        for (int unsigned k = 0; k < OUTSTANDING; k++) begin
-          if (wptr_q[s*PW +: PW] == PW'(k)) begin
-            fifo_d[(s*OUTSTANDING + k)*MW +: MW] = gnt_id[s*MW +: MW];
-          end
-        end
-        wptr_d[s*PW +: PW] = (wptr_q[s*PW +: PW] == LAST_SLOT) ? '0 : wptr_q[s*PW +: PW] + 1'b1;
-      end
-      if (s_pop[s]) begin
-        rptr_d[s*PW +: PW] = (rptr_q[s*PW +: PW] == LAST_SLOT) ? '0 : rptr_q[s*PW +: PW] + 1'b1;
-      end
-      fcnt_d[s*CW +: CW] = fcnt_q[s*CW +: CW] + CW'(s_acc[s]) - CW'(s_pop[s]);
     end
   end
 
@@ -237,20 +206,12 @@ module xdie_xbar #(
       lock_q    <= '0;
       lock_id_q <= '0;
       last_q    <= '0;
-      fifo_q    <= '0;
-      wptr_q    <= '0;
-      rptr_q    <= '0;
-      fcnt_q    <= '0;
     end else begin
       cnt_q     <= cnt_d;
       cur_q     <= cur_d;
       lock_q    <= lock_d;
       lock_id_q <= lock_id_d;
       last_q    <= last_d;
-      fifo_q    <= fifo_d;
-      wptr_q    <= wptr_d;
-      rptr_q    <= rptr_d;
-      fcnt_q    <= fcnt_d;
     end
   end
 

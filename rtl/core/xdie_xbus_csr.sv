@@ -1,6 +1,6 @@
 // CSR bridge: an xbus slave in front of the die's AXI4-Lite register fabric.
 //
-// A request addresses one 32-bit word: for a read its lane in the beat is addr[log2(DW)-1:2];
+// A request addresses one 32-bit word: for a read its lane in the beat is addr[log2(DATA_BYTES)-1:2];
 // for a write it is the lowest lane its byte strobes touch (DMA engines send beat-aligned
 // addresses). A write with byte strobes in more than one lane is answered SLVERR with no
 // transaction. Otherwise the
@@ -15,10 +15,10 @@
 // normal AXI path.
 
 module xdie_xbus_csr #(
-  parameter int unsigned DW  = xdie_soc_addr_pkg::P_DATA_BYTES,
-  parameter int unsigned AW  = xdie_soc_addr_pkg::SOC_ADDR_W,
   localparam int unsigned CAW  = xdie_soc_addr_pkg::LOCAL_W,
-  localparam int unsigned IDXW = $clog2(xdie_evt_sem_pkg::SEM_INC_COUNT)
+  localparam int unsigned IDXW = $clog2(xdie_evt_sem_pkg::SEM_INC_COUNT),
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -26,12 +26,12 @@ module xdie_xbus_csr #(
   input  logic            s_req_valid_i,
   output logic            s_req_ready_o,
   input  logic            s_req_write_i,
-  input  logic [AW-1:0]   s_req_addr_i,
-  input  logic [DW*8-1:0] s_req_wdata_i,
-  input  logic [DW-1:0]   s_req_wstrb_i,
+  input  logic [ADDR_W-1:0]   s_req_addr_i,
+  input  logic [DATA_BYTES*8-1:0] s_req_wdata_i,
+  input  logic [DATA_BYTES-1:0]   s_req_wstrb_i,
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
-  output logic [DW*8-1:0] s_rsp_rdata_o,
+  output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
   output logic [1:0]      s_rsp_err_o,
   // AXI4-Lite master
   output logic            m_axil_awvalid_o,
@@ -57,21 +57,23 @@ module xdie_xbus_csr #(
   output logic [31:0]     inc_val_o
 );
 
-  localparam int unsigned LANES = DW / 4;
+  if (DATA_BYTES < 4 || DATA_BYTES % 4 != 0) begin : g_bad_param
+    $error("xdie_xbus_csr: the beat (DATA_BYTES) must hold whole 32-bit words");
+  end
+
+  localparam int unsigned LANES = DATA_BYTES / 4;
   localparam int unsigned LW    = (LANES > 1) ? $clog2(LANES) : 1;
   localparam int unsigned OFF_W = xdie_soc_addr_pkg::OFF_W;
   localparam logic [OFF_W-1:0] INC_BASE = OFF_W'(xdie_evt_sem_pkg::SEM_INC_BASE);
   localparam logic [OFF_W-1:0] INC_SPAN =
       OFF_W'(xdie_evt_sem_pkg::SEM_INC_COUNT * xdie_evt_sem_pkg::SEM_INC_STRIDE);
   localparam int unsigned INC_SHIFT = $clog2(xdie_evt_sem_pkg::SEM_INC_STRIDE);
-  localparam logic [1:0] OKAY   = 2'b00;
-  localparam logic [1:0] SLVERR = 2'b10;
 
   // ---------------------------------------------------------------- request decode
   logic [CAW-1:0]   local_addr;
   logic [LW-1:0]    lane;
   logic [3:0]       lane_strb;
-  logic [DW-1:0]    lane_mask;
+  logic [DATA_BYTES-1:0]    lane_mask;
   logic [31:0]      lane_data;
   logic             stray_strb;
   logic [OFF_W-1:0] inc_off;
@@ -94,8 +96,8 @@ module xdie_xbus_csr #(
 
   assign local_addr = xdie_soc_addr_pkg::local_get_local(s_req_addr_i);
   assign lane       = s_req_write_i ? strb_lane : LW'(local_addr >> 2);
-  assign word_addr  = (local_addr & ~(CAW'(DW) - CAW'(1))) | (CAW'(lane) << 2);
-  assign lane_mask  = DW'(4'hf) << (32'(lane) * 4);
+  assign word_addr  = (local_addr & ~(CAW'(DATA_BYTES) - CAW'(1))) | (CAW'(lane) << 2);
+  assign lane_mask  = DATA_BYTES'(4'hf) << (32'(lane) * 4);
   assign lane_strb  = 4'(s_req_wstrb_i >> (32'(lane) * 4));
   assign lane_data  = 32'(s_req_wdata_i >> (32'(lane) * 32));
   assign stray_strb = |(s_req_wstrb_i & ~lane_mask);
@@ -112,7 +114,7 @@ module xdie_xbus_csr #(
   logic [31:0]     wdata_q, wdata_d;
   logic [3:0]      wstrb_q, wstrb_d;
   logic            rsp_valid_q, rsp_valid_d;
-  logic [DW*8-1:0] rsp_rdata_q, rsp_rdata_d;
+  logic [DATA_BYTES*8-1:0] rsp_rdata_q, rsp_rdata_d;
   logic [1:0]      rsp_err_q, rsp_err_d;
   logic            acc;
 
@@ -148,10 +150,10 @@ module xdie_xbus_csr #(
     rsp_err_d   = rsp_err_q;
     if (acc) begin
       rsp_rdata_d = '0;
-      rsp_err_d   = OKAY;
+      rsp_err_d   = xdie_xbus_pkg::RESP_OKAY;
       if (s_req_write_i && stray_strb) begin
         rsp_valid_d = 1'b1;
-        rsp_err_d   = SLVERR;
+        rsp_err_d   = xdie_xbus_pkg::RESP_SLVERR;
       end else if (s_req_write_i && inc_hit) begin
         rsp_valid_d = 1'b1;
       end else begin
@@ -175,7 +177,7 @@ module xdie_xbus_csr #(
       busy_d      = 1'b0;
       rsp_valid_d = 1'b1;
       rsp_err_d   = m_axil_rresp_i;
-      rsp_rdata_d = (DW*8)'(m_axil_rdata_i) << (32'(lane_q) * 32);
+      rsp_rdata_d = (DATA_BYTES*8)'(m_axil_rdata_i) << (32'(lane_q) * 32);
     end
   end
 
@@ -192,7 +194,7 @@ module xdie_xbus_csr #(
       wstrb_q     <= '0;
       rsp_valid_q <= 1'b0;
       rsp_rdata_q <= '0;
-      rsp_err_q   <= OKAY;
+      rsp_err_q   <= xdie_xbus_pkg::RESP_OKAY;
     end else begin
       busy_q      <= busy_d;
       write_q     <= write_d;

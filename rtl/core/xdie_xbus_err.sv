@@ -4,26 +4,29 @@
 // One request per cycle while fewer than OUTSTANDING responses are owed.
 
 module xdie_xbus_err #(
-  parameter int unsigned DW          = 32,
-  parameter int unsigned AW          = 57,
-  parameter int unsigned OUTSTANDING = 4
+  parameter int unsigned OUTSTANDING = 4,
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic            s_req_valid_i,
   output logic            s_req_ready_o,
   input  logic            s_req_write_i,
-  input  logic [AW-1:0]   s_req_addr_i,
-  input  logic [DW*8-1:0] s_req_wdata_i,
-  input  logic [DW-1:0]   s_req_wstrb_i,
+  input  logic [ADDR_W-1:0]   s_req_addr_i,
+  input  logic [DATA_BYTES*8-1:0] s_req_wdata_i,
+  input  logic [DATA_BYTES-1:0]   s_req_wstrb_i,
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
-  output logic [DW*8-1:0] s_rsp_rdata_o,
+  output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
   output logic [1:0]      s_rsp_err_o
 );
 
+  if (OUTSTANDING < 1) begin : g_bad_param
+    $error("xdie_xbus_err: OUTSTANDING must be at least 1");
+  end
+
   localparam int unsigned CW = $clog2(OUTSTANDING + 1);
-  localparam logic [1:0] DECERR = 2'b11;
 
   logic [CW-1:0] owed_q, owed_d;
   logic          push, pop;
@@ -31,7 +34,7 @@ module xdie_xbus_err #(
   assign s_req_ready_o = (owed_q != CW'(OUTSTANDING));
   assign s_rsp_valid_o = (owed_q != '0);
   assign s_rsp_rdata_o = '0;
-  assign s_rsp_err_o   = DECERR;
+  assign s_rsp_err_o   = xdie_xbus_pkg::RESP_DECERR;
   assign push          = s_req_valid_i && s_req_ready_o;
   assign pop           = s_rsp_valid_o && s_rsp_ready_i;
 

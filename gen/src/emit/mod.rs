@@ -18,6 +18,7 @@ pub mod sv_regs;
 pub mod sv_remap;
 pub mod sv_soc;
 pub mod sv_udma;
+pub mod sv_xbus;
 
 /// First line(s) of every generated file, in the comment syntax of its language.
 pub const DO_NOT_EDIT: &str =
@@ -52,6 +53,7 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     files.extend(sv_remap::render(csrs)?);
     files.extend(sv_decoder::render(csrs)?);
     files.extend(sv_desc::render(csrs)?);
+    files.extend(sv_xbus::render(csrs)?);
     // The filelist names every .sv rendered so far, in compile order (packages first).
     let filelist = filelist::render(&files);
     files.push(filelist);

@@ -1,26 +1,32 @@
-// Synchronous FIFO of DEPTH entries (any depth >= 1) with a registered head: valid/ready on both
-// sides; pushing into a full FIFO is ignored (the credit protocol keeps the link's receive FIFOs
-// from ever seeing that). Used for the link's receive buffers and the D2D port's response order.
+// Synchronous FIFO of DEPTH entries of DATA_W bits (any depth >= 1): valid/ready on both sides,
+// the head readable while pop_valid_o is set; pushing into a full FIFO is ignored (the users that
+// push without looking at push_ready_o reserve the room beforehand: link credits, the engine's
+// read space). The one FIFO of the hand-written RTL: link receive buffers, the D2D port's response
+// order, the crossbar's response routing, the engine's source beats and write tags.
 
-module xdie_d2d_fifo #(
-  parameter int unsigned W     = 1,
-  parameter int unsigned DEPTH = 2
+module xdie_fifo #(
+  parameter int unsigned DATA_W = 1,
+  parameter int unsigned DEPTH  = 2
 ) (
-  input  logic         clk_i,
-  input  logic         rst_ni,
-  input  logic         push_valid_i,
-  output logic         push_ready_o,
-  input  logic [W-1:0] push_data_i,
-  output logic         pop_valid_o,
-  input  logic         pop_ready_i,
-  output logic [W-1:0] pop_data_o
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              push_valid_i,
+  output logic              push_ready_o,
+  input  logic [DATA_W-1:0] push_data_i,
+  output logic              pop_valid_o,
+  input  logic              pop_ready_i,
+  output logic [DATA_W-1:0] pop_data_o
 );
   localparam int unsigned PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
   localparam int unsigned CW = $clog2(DEPTH + 1);
   localparam logic [PW-1:0] LAST = PW'(DEPTH - 1);
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
 
-  logic [W-1:0]  mem_q [DEPTH];
+  if (DATA_W < 1 || DEPTH < 1) begin : g_bad_param
+    $error("xdie_fifo: DATA_W and DEPTH must be at least 1");
+  end
+
+  logic [DATA_W-1:0] mem_q [DEPTH];
   logic [PW-1:0] wptr_d, wptr_q, rptr_d, rptr_q;
   logic [CW-1:0] count_d, count_q;
   logic          push, pop;
