@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use std::path::Path;
-use xdie_csr::{Error, ErrorKind};
+use xdie_csr::{ApertureId, Error, ErrorKind};
 
 fn load_err(csrs: &Path) -> Error {
     match xdie_csr::load(csrs) {
@@ -44,12 +44,13 @@ fn expect(e: &Error, kind: ErrorKind, file: &str, key: &str, line: Option<usize>
 }
 
 /// Position of an aperture in address_map's list, read from the unedited copy.
-fn aperture_index(csrs: &Path, name: &str) -> usize {
+fn aperture_index(csrs: &Path, id: ApertureId) -> usize {
     let c = xdie_csr::load(csrs).expect("unedited csrs/ load");
+    let name = &c.views.apertures.get(id).name;
     c.map
         .apertures
         .iter()
-        .position(|a| a.name == name)
+        .position(|a| &a.name == name)
         .expect("aperture exists")
 }
 
@@ -94,7 +95,7 @@ fn syntax_unknown_keys_and_wrong_types() {
     // Unknown key in the YAML address map.
     let (_s, csrs) = csrs_copy("syntax-yaml");
     let f = csrs.join("address_map.yaml");
-    let i = aperture_index(&csrs, "SDMA_BCAST");
+    let i = aperture_index(&csrs, ApertureId::SdmaBcast);
     let line = edit(
         &f,
         "    block: sdma_bcast\n",
@@ -217,7 +218,7 @@ fn out_of_range_field_register_aperture() {
     // An aperture past the end of the die-local space: based at 2^local_width.
     let (_s, csrs) = csrs_copy("range-aperture");
     let bits = xdie_csr::load(&csrs).unwrap().map.local_width;
-    let i = aperture_index(&csrs, "XT_WINDOW");
+    let i = aperture_index(&csrs, ApertureId::XtWindow);
     let f = csrs.join("address_map.yaml");
     let line = edit(
         &f,
@@ -305,7 +306,7 @@ fn bad_array() {
 fn bad_reference_missing_block_and_role() {
     // The map names a block that has no file.
     let (_s, csrs) = csrs_copy("ref-block");
-    let i = aperture_index(&csrs, "SDMA_BCAST");
+    let i = aperture_index(&csrs, ApertureId::SdmaBcast);
     std::fs::remove_file(csrs.join("blocks/sdma_bcast.json")).unwrap();
     let text = std::fs::read_to_string(csrs.join("address_map.yaml")).unwrap();
     let line = line_at(&text, text.find("block: sdma_bcast").unwrap());

@@ -94,6 +94,7 @@ fn check_detects_a_csr_edit_and_gen_follows_it() {
     let after = model(&csrs);
     assert_eq!(after.views.apertures.xt_window.base, new_base);
     assert_eq!(after.views.sem_count(), sems / 2);
+    let sem_read = &after.views.evt_sem.window(xdie_csr::SemOp::Read).bundle;
 
     let o = run(xdie()
         .args(["gen", "--check", "--csrs"])
