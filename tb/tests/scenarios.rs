@@ -47,7 +47,7 @@ fn worked_example_on_the_rtl() {
         let run = &model.legs[0];
         assert_eq!(
             run.dst_soc,
-            views().soc.fold_neighbor(leg.dst_addr, run.rx_die.die as u32)
+            views().soc.fold_neighbor(leg.dst_addr, run.rx_die.die)
         );
         let out = check(&sc, ctx.seed);
         let engines = leg.dma_engine_mask.count_ones() as i64;

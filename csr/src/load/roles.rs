@@ -1,5 +1,6 @@
-//! Roles the templates of each block kind look up by name, checked so that a template never
-//! meets a missing one; the kind-specific shape rules live in their own modules.
+//! Roles each block kind's behaviour is tied to, checked before its layout is resolved
+//! (`layouts`) so that a missing one is reported where it should be; the kind-specific shape
+//! rules live in their own modules.
 
 use super::block::{Kind, Shape};
 use super::{evt_sem, sdma_bcast, udma, Source};
