@@ -101,3 +101,50 @@ fn impossible_transfer_exits_2_with_the_models_reason() {
     );
     assert!(err.contains("out of range"), "{err}");
 }
+
+/// CSRs whose RTL differs from the RTL the testbench's models were built from: the RTL side
+/// refuses (exit 2, before simulating anything) instead of silently running the compiled-in
+/// RTL, while `--model-only` still runs them. Needs no new Verilator build.
+#[test]
+fn other_csrs_than_the_built_rtl_exit_2_unless_model_only() {
+    let (_s, csrs) = csrs_copy("sim-other-csrs");
+    let f = csrs.join("blocks/sdma_bcast.json");
+    let text = std::fs::read_to_string(&f).expect("read");
+    let edited = text.replacen("\"Description\": \"", "\"Description\": \"Edited. ", 1);
+    assert_ne!(text, edited, "the block has a description to edit");
+    std::fs::write(&f, edited).expect("write");
+    // The edit reaches the generated RTL (so the refusal is about a real difference).
+    let rtl = |dir: &std::path::Path| -> Vec<(std::path::PathBuf, String)> {
+        let c = xdie_csr::load(dir).expect("csrs load");
+        xdie_gen::emit::render_all(&c)
+            .expect("render")
+            .into_iter()
+            .filter(|o| o.path.starts_with("rtl"))
+            .map(|o| (o.path, o.contents))
+            .collect()
+    };
+    assert_ne!(rtl(&repo().join("csrs")), rtl(&csrs), "the edit changes rtl/");
+
+    let scenario = "scenarios/worked-example.yaml";
+    let o = run(xdie()
+        .current_dir(repo())
+        .args(["sim", scenario, "--csrs"])
+        .arg(&csrs));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "the RTL model was built from other CSRs than {}",
+            csrs.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("--model-only"), "{err}");
+    assert!(stdout(&o).is_empty(), "a refused run prints no report");
+
+    let o = run(xdie()
+        .current_dir(repo())
+        .args(["sim", scenario, "--model-only", "--csrs"])
+        .arg(&csrs));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -9,6 +9,7 @@ pub mod locate;
 pub mod model;
 mod raw;
 pub mod roles;
+pub mod schema;
 pub mod views;
 
 pub use error::{Error, ErrorKind, Location, Result};

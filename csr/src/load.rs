@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 mod block;
 mod checks;
+mod constraints;
 mod cross_refs;
 mod descriptors;
 mod evt_sem;
@@ -33,6 +34,8 @@ mod roles;
 mod sdma_bcast;
 mod soc;
 mod udma;
+
+pub use constraints::RULES;
 
 /// One input file, kept with its line index so that checks made after parsing can say where.
 struct Source {
@@ -97,5 +100,6 @@ pub fn load(dir: &Path) -> Result<Csrs> {
         views,
     };
     udma::check_ring_ids(&csrs)?;
+    constraints::check_constraints(&csrs, &map_src, &desc_src, &prof_src)?;
     Ok(csrs)
 }

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 pub mod c_header;
 pub mod docs;
 pub mod filelist;
+pub mod fusesoc;
+pub mod html;
+pub mod schema;
 pub mod sv_bcast;
 pub mod sv_common;
 pub mod sv_decoder;
@@ -56,9 +59,12 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     files.extend(sv_xbus::render(csrs)?);
     // The filelist names every .sv rendered so far, in compile order (packages first).
     let filelist = filelist::render(&files);
+    files.push(fusesoc::render(&filelist));
     files.push(filelist);
     files.extend(c_header::render(csrs)?);
     files.extend(docs::render(csrs)?);
+    files.extend(schema::render(csrs)?);
+    files.extend(html::render(csrs)?);
     Ok(files)
 }
 
