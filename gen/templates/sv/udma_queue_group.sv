@@ -203,7 +203,8 @@ module {{ module }} (
   // queue's head pulse.
   for (genvar q = 0; q < NQ; q++) begin : g_q
     logic bus_q, rst_t, rst_h, rst_u, rst_all, pop, acc0, acc1, refuse;
-    logic head_wrap;
+    logic          head_wrap;
+    logic [CW-1:0] head_next;
 
     assign bus_q     = (q_sel == QW'(q));
     assign rst_all   = rst_q && bus_q;
@@ -215,7 +216,8 @@ module {{ module }} (
     assign acc1      = lane_accept[1] && (lane_idx[QW +: QW] == QW'(q));
     assign refuse    = (lane_refuse[0] && (lane_idx[0 +: QW] == QW'(q))) ||
                        (lane_refuse[1] && (lane_idx[QW +: QW] == QW'(q)));
-    assign head_wrap = CW'(head_q[q]) + CW'(1) >= CW'(ring_len[q]);
+    assign head_next = CW'(head_q[q]) + CW'(1);
+    assign head_wrap = head_next >= CW'(ring_len[q]);
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -233,7 +235,7 @@ module {{ module }} (
           head_q[q]    <= '0;
           head_id_q[q] <= RING_ID_INIT;
         end else if (pop) begin
-          head_q[q]    <= head_wrap ? '0 : head_q[q] + LW'(1);
+          head_q[q]    <= head_wrap ? '0 : LW'(head_next);
           head_id_q[q] <= head_id_q[q] + IDW'(head_wrap);
         end
         if (rst_t) begin
@@ -256,8 +258,13 @@ module {{ module }} (
         if (rst_all) begin
           {{ s.name }}_q[q] <= {{ s.reset }};
         end else if (sel_we && bus_q && (q_off == {{ s.offset }})) begin
-          {{ s.name }}_q[q] <= ({{ s.name }}_q[q] & ~({{ s.wmask }} & req_wstrb_bits)) |
-                               (wdata_m & {{ s.wmask }});
+          // One enable per byte lane: a written bit's next value is the bus data alone.
+          for (int b = 0; b < 4; b++) begin
+            if (req_wstrb[b]) begin
+              {{ s.name }}_q[q][8*b +: 8] <= 8'((({{ s.name }}_q[q] & ~{{ s.wmask }}) |
+                                              (req_wdata & {{ s.wmask }})) >> (8*b));
+            end
+          end
         end
 {%- endfor %}
       end
