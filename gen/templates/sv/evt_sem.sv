@@ -223,27 +223,25 @@ module xdie_{{ block.name }} (
   // At most one of bus and sequencer writes per cycle (the sequencer yields). A SET stores the
   // loaded value minus the hardware banks' share, so the banks' sum reads back as the SET value
   // plus this cycle's hardware increments; INC, DEC and the sequencer add their delta.
-  // SET and the additive updates compute in parallel (not one after the other) to keep the
-  // path from the read to the write short.
   logic          main_we;
-  logic [SW-1:0] bus_load_val, set_new, add_delta, add_new, main_new;
+  logic [SW-1:0] bus_load_val, main_base, main_delta, main_new;
   assign bus_load_val = (v_cur & ~strb_mask[SEM_LSB +: SW]) | bus_val;
-  assign set_new      = bus_load_val - v_hw;
-  assign add_new      = v_main + add_delta;
 
   always_comb begin
-    main_we   = 1'b0;
-    add_delta = '0;
+    main_we    = 1'b0;
+    main_base  = v_main;
+    main_delta = '0;
     if (bus_sem) begin
       main_we = bus_wr && (hit_set || hit_inc || hit_dec);
-      if (hit_inc) add_delta = bus_val;
-      if (hit_dec) add_delta = -bus_val;
+      if (hit_set) main_base = bus_load_val - v_hw;
+      if (hit_inc) main_delta = bus_val;
+      if (hit_dec) main_delta = -bus_val;
     end else if (seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc)) begin
-      main_we   = 1'b1;
-      add_delta = seq_is_inc ? seq_val_i : -seq_val_i;
+      main_we    = 1'b1;
+      main_delta = seq_is_inc ? seq_val_i : -seq_val_i;
     end
   end
-  assign main_new = (bus_sem && hit_set) ? set_new : add_new;
+  assign main_new = main_base + main_delta;
 
   always_ff @(posedge clk_i) begin
     if (main_we) main_q[v_idx] <= main_new;
