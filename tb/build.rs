@@ -57,10 +57,18 @@ struct Dut {
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
-    let repo = manifest
-        .parent()
-        .expect("tb/ lives in the repository root")
-        .to_path_buf();
+    // The design the models are built from: this repository, or (for cosimulating a CSR variant)
+    // a tree that `xdie gen --csrs DIR --out ROOT` wrote, with rtl/core and rtl/lint.vlt beside
+    // it. The reference models then read ROOT/csrs, so RTL and expectations always agree.
+    println!("cargo:rerun-if-env-changed=XDIE_DESIGN_ROOT");
+    let repo = match env::var_os("XDIE_DESIGN_ROOT") {
+        Some(root) => PathBuf::from(root),
+        None => manifest
+            .parent()
+            .expect("tb/ lives in the repository root")
+            .to_path_buf(),
+    };
+    println!("cargo:rustc-env=XDIE_CSRS_DIR={}", repo.join("csrs").display());
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
     let filelist = repo.join(filelist::FILELIST);
 

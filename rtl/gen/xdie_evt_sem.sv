@@ -4,16 +4,38 @@
 // 32-bit semaphores seen through four windows (READ, SET, INC, DEC); every window reads
 // back the value. A write to READ is ignored (OKAY).
 //
-// Write ports: 0 = bus (SET loads, INC adds, DEC subtracts), 1..2 = hardware increment
-// ports, 3 = sequencer (inc adds val; wait_ge_and_dec subtracts val once
-// sem >= val). Every update of one cycle is applied, also when several name the same semaphore:
-// the ports that share an index sum their deltas and the first of them writes
-// base + sum back, where base is the stored value, or the SET value when the bus loads that
-// semaphore in the same cycle (so SET + same-cycle increments = SET value + increments).
-// wait_ge_and_dec compares against the stored value and its subtraction joins the same merge.
-// The sequencer accepts and ignores an unknown subop or an index past the last semaphore and
-// pulses seq_err_o for one cycle, one cycle after the acceptance. Hardware increments to an
-// index past the last semaphore are dropped. Offsets and resets come from xdie_evt_sem_pkg.
+// Update sources: the bus (SET loads, INC adds, DEC subtracts), 2 hardware increment
+// ports (never refused) and the sequencer (inc adds val; wait_ge_and_dec subtracts val once
+// sem >= val). Every update of one cycle is applied, also when several name the same semaphore.
+//
+// Storage: the semaphores are memories with one write port each, so FPGA tools map them to
+// LUT-RAM (asynchronous read, synchronous write) instead of flops and per-entry adders. A
+// semaphore's value is the sum, modulo 2^32, of one entry in each of 1 + 2 banks:
+//   - the main bank, written by the bus or the sequencer (one of them per cycle);
+//   - one bank per hardware port, written only by that port (bank += val).
+// Each port therefore owns a write port and a read-modify-write adder; no port waits for another
+// and no comparator network merges same-index updates: two ports naming one semaphore in one
+// cycle add into different banks, and the sum sees both. A bus SET stores (value - sum of the
+// hardware banks) in the main bank, so SET plus same-cycle hardware increments reads back as the
+// SET value plus the increments, as before. The read-modify-write completes in the cycle (the
+// reads are asynchronous, the write lands at the edge, the next cycle reads it), so no pipeline
+// and no forwarding are needed; the one-cycle register request of the bus front-end is kept.
+// Why not fewer write ports: the hardware ports have no ready (the die's fast increment path
+// answers at once), so they cannot be queued behind each other without a pending buffer that
+// could overflow; a bank per port costs one more LUT-RAM copy per read port and loses nothing.
+//
+// Reads: the bus and the sequencer share one value read port (main + every hardware bank at one
+// index). The sequencer is the only source with a handshake, so it yields: seq_ready_o is low in
+// a cycle with a bus access to a semaphore window, and wait_ge_and_dec compares against the
+// stored value. The sequencer accepts and ignores an unknown subop or an index past the last
+// semaphore and pulses seq_err_o for one cycle, one cycle after the acceptance. Hardware
+// increments to an index past the last semaphore are dropped.
+//
+// Reset: the banks are not reset (LUT-RAM has no reset). One valid flop per entry and bank, reset
+// to 0, says whether the entry was written since reset; an entry not written reads as the
+// semaphore's reset value (main bank) or 0 (hardware banks). So reads during and right after
+// reset behave exactly as if every semaphore had been reset, with no clearing sweep and no
+// window in which the bus must wait. Offsets and resets come from xdie_evt_sem_pkg.
 
 module xdie_evt_sem (
   input  logic                      clk_i,
@@ -60,9 +82,6 @@ module xdie_evt_sem (
   localparam int unsigned SW     = 32;
   localparam int unsigned SEM_LSB = 0;
   localparam int unsigned HW     = 2;
-  // Write ports: bus, hardware ports, sequencer.
-  localparam int unsigned WP     = HW + 2;
-  localparam int unsigned SEQ    = HW + 1;
 
   localparam logic [AW-1:0] EVT_BASE = xdie_evt_sem_pkg::EVENT_BASE;
   localparam logic [AW-1:0] EVT_LAST = xdie_evt_sem_pkg::EVENT_LAST;
@@ -147,18 +166,54 @@ module xdie_evt_sem (
 
   // ------------------------------------------------------------------ storage
   logic [N_EVT-1:0] evt_q;
-  // An unpacked array written only at the indices the write ports name: the simulation cost of
-  // a cycle follows the number of ports, not the number of semaphores.
-  logic [SW-1:0]    sem_q [N_SEM];
 
-  // One indexed read mux per write port; the bus one is also the readback.
-  logic [SW-1:0] bus_cur;
-  assign bus_cur = sem_q[bus_idx];
+  // The value read port: the bus when it accesses a semaphore window, else the sequencer.
+  logic          bus_sem;
+  logic [IW-1:0] v_idx;
+  assign bus_sem = req && hit_sem;
+  assign v_idx   = bus_sem ? bus_idx : seq_idx_i;
+
+  // Main bank (bus and sequencer) and its valid flops.
+  logic [SW-1:0]    main_q [N_SEM];
+  logic [N_SEM-1:0] main_ok_q;
+  logic [SW-1:0]    v_main;
+  assign v_main = main_ok_q[v_idx] ? main_q[v_idx] : SW'(xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET);
+
+  // Hardware banks: port p's increment and its share of the value read.
+  logic [HW-1:0]    hw_we;
+  logic [HW*SW-1:0] hw_share;
+  for (genvar p = 0; p < HW; p++) begin : g_hw
+    logic [SW-1:0]    acc_q [N_SEM];
+    logic [N_SEM-1:0] ok_q;
+    logic [IW-1:0]    idx;
+    logic [SW-1:0]    own, add;
+    assign idx = hw_inc_idx_i[p*IW +: IW];
+    assign hw_we[p] = hw_inc_valid_i[p];
+    assign own = ok_q[idx] ? acc_q[idx] : '0;
+    assign add = own + hw_inc_val_i[p*SW +: SW];
+    assign hw_share[p*SW +: SW] = ok_q[v_idx] ? acc_q[v_idx] : '0;
+
+    always_ff @(posedge clk_i) begin
+      if (hw_we[p]) acc_q[idx] <= add;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)       ok_q      <= '0;
+      else if (hw_we[p]) ok_q[idx] <= 1'b1;
+    end
+  end
+
+  // Sum of the hardware banks at the value index, and the value itself.
+  logic [SW-1:0] v_hw, v_cur;
+  always_comb begin
+    v_hw = '0;
+    for (int p = 0; p < HW; p++) v_hw = v_hw + hw_share[p*SW +: SW];
+  end
+  assign v_cur = v_main + v_hw;
 
   always_comb begin
     req_rdata = 32'h0;
     if (hit_evt) req_rdata[EVT_LSB] = evt_q[evt_idx];
-    if (hit_sem) req_rdata[SEM_LSB +: SW] = bus_cur;
+    if (hit_sem) req_rdata[SEM_LSB +: SW] = v_cur;
   end
   assign req_err = !(hit_evt || hit_sem);
 
@@ -178,328 +233,53 @@ module xdie_evt_sem (
 
   // ------------------------------------------------------------------ sequencer port
   logic seq_is_wait, seq_is_inc, seq_idx_ok, seq_accept, seq_err_d, seq_err_q;
-  logic [SW-1:0] seq_cur;
-  assign seq_cur     = sem_q[seq_idx_i];
   assign seq_is_wait = (seq_subop_i == xdie_evt_sem_pkg::SEQ_SUBOP_WAIT_GE_DEC);
   assign seq_is_inc  = (seq_subop_i == xdie_evt_sem_pkg::SEQ_SUBOP_INC);
   assign seq_idx_ok  = 1'b1;
-  // wait_ge_and_dec holds the sequencer until the stored value reaches val.
-  assign seq_ready_o = !(seq_is_wait && seq_idx_ok) || ($signed(seq_cur) >= $signed(seq_val_i));
+  // The sequencer waits while the bus holds the value port; wait_ge_and_dec also holds it until
+  // the stored value reaches val.
+  assign seq_ready_o = !bus_sem &&
+                       (!(seq_is_wait && seq_idx_ok) || ($signed(v_cur) >= $signed(seq_val_i)));
   assign seq_accept  = seq_valid_i && seq_ready_o;
   assign seq_err_d   = seq_accept && !(seq_idx_ok && (seq_is_wait || seq_is_inc));
   assign seq_err_o   = seq_err_q;
 
-  // ------------------------------------------------------------------ write ports
-  logic [WP-1:0]    wp_valid, wp_lead;
-  logic [WP*IW-1:0] wp_idx;
-  logic [WP*SW-1:0] wp_delta, wp_cur, wp_sum, wp_new;
-  logic                  bus_load;
-  logic [SW-1:0]         bus_load_val;
-
-  assign bus_load     = bus_wr && hit_set;
-  assign bus_load_val = (bus_cur & ~strb_mask[SEM_LSB +: SW]) | bus_val;
+  // ------------------------------------------------------------------ main bank write
+  // At most one of bus and sequencer writes per cycle (the sequencer yields). A SET stores the
+  // loaded value minus the hardware banks' share, so the banks' sum reads back as the SET value
+  // plus this cycle's hardware increments; INC, DEC and the sequencer add their delta.
+  logic          main_we;
+  logic [SW-1:0] bus_load_val, main_base, main_delta, main_new;
+  assign bus_load_val = (v_cur & ~strb_mask[SEM_LSB +: SW]) | bus_val;
 
   always_comb begin
-    wp_valid[0] = bus_wr && (hit_set || hit_inc || hit_dec);
-    wp_idx[0 +: IW]   = bus_idx;
-    wp_cur[0 +: SW]   = bus_cur;
-    wp_delta[0 +: SW] = hit_inc ? bus_val : (hit_dec ? -bus_val : '0);
-    for (int p = 1; p <= HW; p++) begin
-      wp_idx[p*IW +: IW]   = hw_inc_idx_i[(p-1)*IW +: IW];
-      wp_valid[p] = hw_inc_valid_i[p-1];
-      wp_cur[p*SW +: SW]   = sem_q[wp_idx[p*IW +: IW]];
-      wp_delta[p*SW +: SW] = hw_inc_val_i[(p-1)*SW +: SW];
-    end
-    wp_valid[SEQ] = seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc);
-    wp_idx[SEQ*IW +: IW]   = seq_idx_i;
-    wp_cur[SEQ*SW +: SW]   = seq_cur;
-    wp_delta[SEQ*SW +: SW] = seq_is_inc ? seq_val_i : -seq_val_i;
-  end
-
-  // Ports naming the same semaphore merge; the lowest-numbered one writes the result.
-  always_comb begin
-    for (int p = 0; p < WP; p++) begin
-      wp_sum[p*SW +: SW] = '0;
-      wp_lead[p]         = wp_valid[p];
-      for (int q = 0; q < WP; q++) begin
-        if (wp_valid[q] && (wp_idx[q*IW +: IW] == wp_idx[p*IW +: IW])) begin
-          wp_sum[p*SW +: SW] = wp_sum[p*SW +: SW] + wp_delta[q*SW +: SW];
-          if (q < p) wp_lead[p] = 1'b0;
-        end
-      end
-      // Only the bus loads, and it is port 0, so it leads whenever it loads.
-      wp_new[p*SW +: SW] = ((p == 0 && bus_load) ? bus_load_val : wp_cur[p*SW +: SW])
-                           + wp_sum[p*SW +: SW];
+    main_we    = 1'b0;
+    main_base  = v_main;
+    main_delta = '0;
+    if (bus_sem) begin
+      main_we = bus_wr && (hit_set || hit_inc || hit_dec);
+      if (hit_set) main_base = bus_load_val - v_hw;
+      if (hit_inc) main_delta = bus_val;
+      if (hit_dec) main_delta = -bus_val;
+    end else if (seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc)) begin
+      main_we    = 1'b1;
+      main_delta = seq_is_inc ? seq_val_i : -seq_val_i;
     end
   end
+  assign main_new = main_base + main_delta;
 
-  // The reset lists every semaphore: Verilator 5.006 rejects a non-blocking array write inside
-  // a loop it does not unroll (BLKLOOPINIT) and yosys 0.23 does not parse '{default: ...}.
+  always_ff @(posedge clk_i) begin
+    if (main_we) main_q[v_idx] <= main_new;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       evt_q     <= {N_EVT{xdie_evt_sem_pkg::EVENT_EVENT_SET_RESET}};
-      sem_q[0] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[1] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[2] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[3] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[4] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[5] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[6] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[7] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[8] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[9] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[10] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[11] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[12] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[13] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[14] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[15] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[16] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[17] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[18] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[19] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[20] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[21] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[22] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[23] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[24] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[25] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[26] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[27] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[28] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[29] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[30] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[31] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[32] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[33] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[34] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[35] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[36] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[37] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[38] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[39] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[40] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[41] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[42] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[43] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[44] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[45] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[46] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[47] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[48] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[49] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[50] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[51] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[52] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[53] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[54] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[55] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[56] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[57] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[58] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[59] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[60] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[61] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[62] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[63] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[64] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[65] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[66] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[67] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[68] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[69] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[70] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[71] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[72] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[73] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[74] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[75] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[76] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[77] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[78] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[79] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[80] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[81] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[82] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[83] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[84] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[85] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[86] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[87] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[88] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[89] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[90] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[91] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[92] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[93] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[94] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[95] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[96] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[97] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[98] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[99] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[100] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[101] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[102] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[103] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[104] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[105] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[106] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[107] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[108] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[109] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[110] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[111] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[112] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[113] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[114] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[115] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[116] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[117] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[118] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[119] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[120] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[121] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[122] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[123] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[124] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[125] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[126] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[127] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[128] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[129] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[130] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[131] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[132] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[133] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[134] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[135] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[136] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[137] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[138] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[139] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[140] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[141] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[142] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[143] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[144] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[145] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[146] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[147] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[148] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[149] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[150] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[151] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[152] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[153] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[154] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[155] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[156] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[157] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[158] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[159] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[160] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[161] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[162] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[163] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[164] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[165] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[166] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[167] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[168] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[169] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[170] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[171] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[172] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[173] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[174] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[175] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[176] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[177] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[178] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[179] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[180] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[181] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[182] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[183] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[184] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[185] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[186] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[187] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[188] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[189] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[190] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[191] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[192] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[193] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[194] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[195] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[196] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[197] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[198] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[199] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[200] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[201] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[202] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[203] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[204] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[205] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[206] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[207] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[208] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[209] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[210] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[211] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[212] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[213] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[214] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[215] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[216] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[217] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[218] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[219] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[220] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[221] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[222] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[223] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[224] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[225] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[226] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[227] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[228] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[229] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[230] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[231] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[232] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[233] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[234] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[235] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[236] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[237] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[238] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[239] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[240] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[241] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[242] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[243] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[244] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[245] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[246] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[247] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[248] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[249] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[250] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[251] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[252] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[253] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[254] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
-      sem_q[255] <= xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET;
+      main_ok_q <= '0;
       seq_err_q <= 1'b0;
     end else begin
       if (evt_we) evt_q[evt_idx] <= req_wdata[EVT_LSB];
-      for (int p = 0; p < WP; p++) begin
-        if (wp_lead[p]) sem_q[wp_idx[p*IW +: IW]] <= wp_new[p*SW +: SW];
-      end
+      if (main_we) main_ok_q[v_idx] <= 1'b1;
       seq_err_q <= seq_err_d;
     end
   end

@@ -27,10 +27,11 @@ pub fn use_csrs(c: Csrs) -> Result<(), String> {
         .map_err(|_| "the testbench has already read its CSRs".to_string())
 }
 
-/// The CSR model of this repository (or the one `use_csrs` installed), loaded once per process.
+/// The CSR model the RTL models were built from (this repository's csrs/, or the variant's when
+/// the build ran with `XDIE_DESIGN_ROOT`), or the one `use_csrs` installed; loaded once.
 pub fn csrs() -> &'static Csrs {
     CSRS.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../csrs");
+        let dir = PathBuf::from(env!("XDIE_CSRS_DIR"));
         xdie_csr::load(&dir).unwrap_or_else(|e| panic!("csrs/ does not load: {e}"))
     })
 }

@@ -1,8 +1,9 @@
 //! `xdie_evt_sem`: events and semaphores. Four address windows (READ, SET, INC, DEC) share one
 //! storage of signed semaphores; bus writes, hardware increment ports and the sequencer port all
-//! land in the same cycle without losing an update. Cost scales with the number of write ports,
-//! not the number of semaphores: each port reads its semaphore through an indexed mux, ports that
-//! name the same semaphore merge their deltas, and only the first of them writes back.
+//! land in the same cycle without losing an update. The storage is memories FPGA tools map to
+//! LUT-RAM: a semaphore is the sum of a main bank (bus or sequencer) and one bank per hardware
+//! increment port, each bank with one write port and one adder; valid flops stand in for a reset
+//! of the banks (see the template's header for why).
 
 use super::sv_regpkg::{package, qualified};
 use super::{finish, OutFile, DO_NOT_EDIT};

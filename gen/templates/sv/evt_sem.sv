@@ -5,16 +5,38 @@
 // {{ sem_w }}-bit semaphores seen through four windows (READ, SET, INC, DEC); every window reads
 // back the value. A write to READ is ignored (OKAY).
 //
-// Write ports: 0 = bus (SET loads, INC adds, DEC subtracts), 1..{{ hw_ports }} = hardware increment
-// ports, {{ hw_ports + 1 }} = sequencer (inc adds val; wait_ge_and_dec subtracts val once
-// sem >= val). Every update of one cycle is applied, also when several name the same semaphore:
-// the ports that share an index sum their deltas and the first of them writes
-// base + sum back, where base is the stored value, or the SET value when the bus loads that
-// semaphore in the same cycle (so SET + same-cycle increments = SET value + increments).
-// wait_ge_and_dec compares against the stored value and its subtraction joins the same merge.
-// The sequencer accepts and ignores an unknown subop or an index past the last semaphore and
-// pulses seq_err_o for one cycle, one cycle after the acceptance. Hardware increments to an
-// index past the last semaphore are dropped. Offsets and resets come from {{ pkg }}.
+// Update sources: the bus (SET loads, INC adds, DEC subtracts), {{ hw_ports }} hardware increment
+// ports (never refused) and the sequencer (inc adds val; wait_ge_and_dec subtracts val once
+// sem >= val). Every update of one cycle is applied, also when several name the same semaphore.
+//
+// Storage: the semaphores are memories with one write port each, so FPGA tools map them to
+// LUT-RAM (asynchronous read, synchronous write) instead of flops and per-entry adders. A
+// semaphore's value is the sum, modulo 2^{{ sem_w }}, of one entry in each of 1 + {{ hw_ports }} banks:
+//   - the main bank, written by the bus or the sequencer (one of them per cycle);
+//   - one bank per hardware port, written only by that port (bank += val).
+// Each port therefore owns a write port and a read-modify-write adder; no port waits for another
+// and no comparator network merges same-index updates: two ports naming one semaphore in one
+// cycle add into different banks, and the sum sees both. A bus SET stores (value - sum of the
+// hardware banks) in the main bank, so SET plus same-cycle hardware increments reads back as the
+// SET value plus the increments, as before. The read-modify-write completes in the cycle (the
+// reads are asynchronous, the write lands at the edge, the next cycle reads it), so no pipeline
+// and no forwarding are needed; the one-cycle register request of the bus front-end is kept.
+// Why not fewer write ports: the hardware ports have no ready (the die's fast increment path
+// answers at once), so they cannot be queued behind each other without a pending buffer that
+// could overflow; a bank per port costs one more LUT-RAM copy per read port and loses nothing.
+//
+// Reads: the bus and the sequencer share one value read port (main + every hardware bank at one
+// index). The sequencer is the only source with a handshake, so it yields: seq_ready_o is low in
+// a cycle with a bus access to a semaphore window, and wait_ge_and_dec compares against the
+// stored value. The sequencer accepts and ignores an unknown subop or an index past the last
+// semaphore and pulses seq_err_o for one cycle, one cycle after the acceptance. Hardware
+// increments to an index past the last semaphore are dropped.
+//
+// Reset: the banks are not reset (LUT-RAM has no reset). One valid flop per entry and bank, reset
+// to 0, says whether the entry was written since reset; an entry not written reads as the
+// semaphore's reset value (main bank) or 0 (hardware banks). So reads during and right after
+// reset behave exactly as if every semaphore had been reset, with no clearing sweep and no
+// window in which the bus must wait. Offsets and resets come from {{ pkg }}.
 
 module xdie_{{ block.name }} (
   input  logic                      clk_i,
@@ -44,9 +66,6 @@ module xdie_{{ block.name }} (
   localparam int unsigned SW     = {{ sem_w }};
   localparam int unsigned SEM_LSB = {{ sem_lsb }};
   localparam int unsigned HW     = {{ hw_ports }};
-  // Write ports: bus, hardware ports, sequencer.
-  localparam int unsigned WP     = HW + 2;
-  localparam int unsigned SEQ    = HW + 1;
 {% for w in windows %}
   localparam logic [AW-1:0] {{ w.tag }}_BASE = {{ w.base }};
 {%- if w.check_hi %}
@@ -114,18 +133,58 @@ module xdie_{{ block.name }} (
 
   // ------------------------------------------------------------------ storage
   logic [N_EVT-1:0] evt_q;
-  // An unpacked array written only at the indices the write ports name: the simulation cost of
-  // a cycle follows the number of ports, not the number of semaphores.
-  logic [SW-1:0]    sem_q [N_SEM];
 
-  // One indexed read mux per write port; the bus one is also the readback.
-  logic [SW-1:0] bus_cur;
-  assign bus_cur = sem_q[bus_idx];
+  // The value read port: the bus when it accesses a semaphore window, else the sequencer.
+  logic          bus_sem;
+  logic [IW-1:0] v_idx;
+  assign bus_sem = req && hit_sem;
+  assign v_idx   = bus_sem ? bus_idx : seq_idx_i;
+
+  // Main bank (bus and sequencer) and its valid flops.
+  logic [SW-1:0]    main_q [N_SEM];
+  logic [N_SEM-1:0] main_ok_q;
+  logic [SW-1:0]    v_main;
+  assign v_main = main_ok_q[v_idx] ? main_q[v_idx] : SW'({{ sem_reset }});
+
+  // Hardware banks: port p's increment and its share of the value read.
+  logic [HW-1:0]    hw_we;
+  logic [HW*SW-1:0] hw_share;
+  for (genvar p = 0; p < HW; p++) begin : g_hw
+    logic [SW-1:0]    acc_q [N_SEM];
+    logic [N_SEM-1:0] ok_q;
+    logic [IW-1:0]    idx;
+    logic [SW-1:0]    own, add;
+    assign idx = hw_inc_idx_i[p*IW +: IW];
+{%- if sem_pow2 %}
+    assign hw_we[p] = hw_inc_valid_i[p];
+{%- else %}
+    assign hw_we[p] = hw_inc_valid_i[p] && (idx < IW'(N_SEM));
+{%- endif %}
+    assign own = ok_q[idx] ? acc_q[idx] : '0;
+    assign add = own + hw_inc_val_i[p*SW +: SW];
+    assign hw_share[p*SW +: SW] = ok_q[v_idx] ? acc_q[v_idx] : '0;
+
+    always_ff @(posedge clk_i) begin
+      if (hw_we[p]) acc_q[idx] <= add;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)       ok_q      <= '0;
+      else if (hw_we[p]) ok_q[idx] <= 1'b1;
+    end
+  end
+
+  // Sum of the hardware banks at the value index, and the value itself.
+  logic [SW-1:0] v_hw, v_cur;
+  always_comb begin
+    v_hw = '0;
+    for (int p = 0; p < HW; p++) v_hw = v_hw + hw_share[p*SW +: SW];
+  end
+  assign v_cur = v_main + v_hw;
 
   always_comb begin
     req_rdata = 32'h0;
     if (hit_evt) req_rdata[EVT_LSB] = evt_q[evt_idx];
-    if (hit_sem) req_rdata[SEM_LSB +: SW] = bus_cur;
+    if (hit_sem) req_rdata[SEM_LSB +: SW] = v_cur;
   end
   assign req_err = !(hit_evt || hit_sem);
 
@@ -145,8 +204,6 @@ module xdie_{{ block.name }} (
 
   // ------------------------------------------------------------------ sequencer port
   logic seq_is_wait, seq_is_inc, seq_idx_ok, seq_accept, seq_err_d, seq_err_q;
-  logic [SW-1:0] seq_cur;
-  assign seq_cur     = sem_q[seq_idx_i];
   assign seq_is_wait = (seq_subop_i == {{ subop_wait }});
   assign seq_is_inc  = (seq_subop_i == {{ subop_inc }});
 {%- if sem_pow2 %}
@@ -154,74 +211,50 @@ module xdie_{{ block.name }} (
 {%- else %}
   assign seq_idx_ok  = (seq_idx_i < IW'(N_SEM));
 {%- endif %}
-  // wait_ge_and_dec holds the sequencer until the stored value reaches val.
-  assign seq_ready_o = !(seq_is_wait && seq_idx_ok) || ($signed(seq_cur) >= $signed(seq_val_i));
+  // The sequencer waits while the bus holds the value port; wait_ge_and_dec also holds it until
+  // the stored value reaches val.
+  assign seq_ready_o = !bus_sem &&
+                       (!(seq_is_wait && seq_idx_ok) || ($signed(v_cur) >= $signed(seq_val_i)));
   assign seq_accept  = seq_valid_i && seq_ready_o;
   assign seq_err_d   = seq_accept && !(seq_idx_ok && (seq_is_wait || seq_is_inc));
   assign seq_err_o   = seq_err_q;
 
-  // ------------------------------------------------------------------ write ports
-  logic [WP-1:0]    wp_valid, wp_lead;
-  logic [WP*IW-1:0] wp_idx;
-  logic [WP*SW-1:0] wp_delta, wp_cur, wp_sum, wp_new;
-  logic                  bus_load;
-  logic [SW-1:0]         bus_load_val;
-
-  assign bus_load     = bus_wr && hit_set;
-  assign bus_load_val = (bus_cur & ~strb_mask[SEM_LSB +: SW]) | bus_val;
+  // ------------------------------------------------------------------ main bank write
+  // At most one of bus and sequencer writes per cycle (the sequencer yields). A SET stores the
+  // loaded value minus the hardware banks' share, so the banks' sum reads back as the SET value
+  // plus this cycle's hardware increments; INC, DEC and the sequencer add their delta.
+  logic          main_we;
+  logic [SW-1:0] bus_load_val, main_base, main_delta, main_new;
+  assign bus_load_val = (v_cur & ~strb_mask[SEM_LSB +: SW]) | bus_val;
 
   always_comb begin
-    wp_valid[0] = bus_wr && (hit_set || hit_inc || hit_dec);
-    wp_idx[0 +: IW]   = bus_idx;
-    wp_cur[0 +: SW]   = bus_cur;
-    wp_delta[0 +: SW] = hit_inc ? bus_val : (hit_dec ? -bus_val : '0);
-    for (int p = 1; p <= HW; p++) begin
-      wp_idx[p*IW +: IW]   = hw_inc_idx_i[(p-1)*IW +: IW];
-{%- if sem_pow2 %}
-      wp_valid[p] = hw_inc_valid_i[p-1];
-{%- else %}
-      wp_valid[p] = hw_inc_valid_i[p-1] && (wp_idx[p*IW +: IW] < IW'(N_SEM));
-{%- endif %}
-      wp_cur[p*SW +: SW]   = sem_q[wp_idx[p*IW +: IW]];
-      wp_delta[p*SW +: SW] = hw_inc_val_i[(p-1)*SW +: SW];
-    end
-    wp_valid[SEQ] = seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc);
-    wp_idx[SEQ*IW +: IW]   = seq_idx_i;
-    wp_cur[SEQ*SW +: SW]   = seq_cur;
-    wp_delta[SEQ*SW +: SW] = seq_is_inc ? seq_val_i : -seq_val_i;
-  end
-
-  // Ports naming the same semaphore merge; the lowest-numbered one writes the result.
-  always_comb begin
-    for (int p = 0; p < WP; p++) begin
-      wp_sum[p*SW +: SW] = '0;
-      wp_lead[p]         = wp_valid[p];
-      for (int q = 0; q < WP; q++) begin
-        if (wp_valid[q] && (wp_idx[q*IW +: IW] == wp_idx[p*IW +: IW])) begin
-          wp_sum[p*SW +: SW] = wp_sum[p*SW +: SW] + wp_delta[q*SW +: SW];
-          if (q < p) wp_lead[p] = 1'b0;
-        end
-      end
-      // Only the bus loads, and it is port 0, so it leads whenever it loads.
-      wp_new[p*SW +: SW] = ((p == 0 && bus_load) ? bus_load_val : wp_cur[p*SW +: SW])
-                           + wp_sum[p*SW +: SW];
+    main_we    = 1'b0;
+    main_base  = v_main;
+    main_delta = '0;
+    if (bus_sem) begin
+      main_we = bus_wr && (hit_set || hit_inc || hit_dec);
+      if (hit_set) main_base = bus_load_val - v_hw;
+      if (hit_inc) main_delta = bus_val;
+      if (hit_dec) main_delta = -bus_val;
+    end else if (seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc)) begin
+      main_we    = 1'b1;
+      main_delta = seq_is_inc ? seq_val_i : -seq_val_i;
     end
   end
+  assign main_new = main_base + main_delta;
 
-  // The reset lists every semaphore: Verilator 5.006 rejects a non-blocking array write inside
-  // a loop it does not unroll (BLKLOOPINIT) and yosys 0.23 does not parse '{default: ...}.
+  always_ff @(posedge clk_i) begin
+    if (main_we) main_q[v_idx] <= main_new;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       evt_q     <= {N_EVT{ {{- evt_reset -}} }};
-{%- for i in 0..n_sem %}
-      sem_q[{{ i }}] <= {{ sem_reset }};
-{%- endfor %}
+      main_ok_q <= '0;
       seq_err_q <= 1'b0;
     end else begin
       if (evt_we) evt_q[evt_idx] <= req_wdata[EVT_LSB];
-      for (int p = 0; p < WP; p++) begin
-        if (wp_lead[p]) sem_q[wp_idx[p*IW +: IW]] <= wp_new[p*SW +: SW];
-      end
+      if (main_we) main_ok_q[v_idx] <= 1'b1;
       seq_err_q <= seq_err_d;
     end
   end
