@@ -22,6 +22,9 @@ pub struct CopyArgs {
     /// Engine counts to run the copy over.
     #[arg(long, value_delimiter = ',', default_values_t = [1, 4, 16])]
     engines: Vec<u64>,
+    /// Rounds over all engine counts (interleaved); figures are medians with min and max.
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -35,6 +38,9 @@ pub struct RegsArgs {
     /// Workload seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Rust/C++ pairs to run (interleaved, alternating which goes first); figures are medians.
+    #[arg(long, default_value_t = 5)]
+    repeats: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -43,19 +49,25 @@ pub struct RegsArgs {
 pub fn run(cmd: &BenchCmd) -> ExitCode {
     match cmd {
         BenchCmd::Copy(a) => copy(a),
-        BenchCmd::Regs(a) => match xdie_tb::bench::regs(a.writes, a.seed) {
+        BenchCmd::Regs(a) => match xdie_tb::bench::regs(a.writes, a.seed, a.repeats) {
             Ok(r) if a.json => {
                 println!("{}", r.json());
                 ExitCode::SUCCESS
             }
             Ok(r) => {
+                let m = |s: &xdie_tb::stats::Summary| {
+                    format!("{:.2} ({:.2}-{:.2})", s.median / 1e6, s.min / 1e6, s.max / 1e6)
+                };
                 println!(
-                    "{} writes: Rust {:.2} Mtxn/s, {:.2} Mcycles/s; C++ {:.2} Mcycles/s; ratio {:.2}",
+                    "{} writes, medians (min-max) of {} interleaved pairs: Rust {} Mtxn/s, {} Mcycles/s; C++ {} Mcycles/s; pairwise ratio {:.2} ({:.2}-{:.2})",
                     r.writes,
-                    r.rust_txn_per_s / 1e6,
-                    r.rust_cycles_per_s / 1e6,
-                    r.cpp_cycles_per_s / 1e6,
-                    r.ratio
+                    r.repeats,
+                    m(&r.rust_txn_per_s),
+                    m(&r.rust_cycles_per_s),
+                    m(&r.cpp_cycles_per_s),
+                    r.pair_ratio.median,
+                    r.pair_ratio.min,
+                    r.pair_ratio.max
                 );
                 ExitCode::SUCCESS
             }
@@ -69,27 +81,30 @@ pub fn run(cmd: &BenchCmd) -> ExitCode {
 
 fn copy(a: &CopyArgs) -> ExitCode {
     let engines = xdie_tb::regmodel::views().params.sdma_engines;
-    if let Some(&bad) = a.engines.iter().find(|&&e| e == 0 || e > engines)
-    {
+    if let Some(&bad) = a.engines.iter().find(|&&e| e == 0 || e > engines) {
         eprintln!("error: engine count {bad} is not between 1 and the die's engines");
         return ExitCode::from(2);
     }
-    match xdie_tb::bench_copy::copy(&a.engines, a.bytes) {
+    match xdie_tb::bench_copy::copy(&a.engines, a.bytes, a.repeats) {
         Ok(r) if a.json => {
             println!("{}", r.json());
             ExitCode::SUCCESS
         }
         Ok(r) => {
-            for c in &r.copies {
+            for case in &r.copies {
+                let (c, s) = (&case.run, &case.sim_cycles_per_second);
                 println!(
-                    "{} engines: {} bytes in {} cycles, {:.2} B/cycle = {:.1}% of the link peak ({} B/cycle); simulated at {:.0} cycles/s",
+                    "{} engines: {} bytes in {} cycles, {:.2} B/cycle = {:.1}% of the link peak ({} B/cycle); simulated at {:.0} cycles/s (median of {}, {:.0}-{:.0})",
                     c.engines,
                     c.bytes,
                     c.cycles,
                     c.bytes_per_cycle,
                     100.0 * c.link_utilization,
                     c.link_peak_bytes_per_cycle,
-                    c.sim_cycles_per_second
+                    s.median,
+                    s.runs,
+                    s.min,
+                    s.max
                 );
             }
             println!(

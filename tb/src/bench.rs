@@ -7,31 +7,37 @@ use crate::ffi::bridge;
 use crate::regmodel::{block_of, csrs};
 use crate::rng::Rng;
 use crate::sim::Sim;
+use crate::stats::Summary;
 use std::fmt;
 use std::time::Instant;
 use xdie_csr::SemOp;
 
+/// Rates of `repeats` interleaved Rust/C++ pairs on the same workload.
 #[derive(Debug, Clone, Copy)]
 pub struct RegsReport {
     pub writes: u64,
-    pub rust_txn_per_s: f64,
-    pub rust_cycles_per_s: f64,
-    pub cpp_txn_per_s: f64,
-    pub cpp_cycles_per_s: f64,
-    /// Rust cycles/s over C++ cycles/s.
-    pub ratio: f64,
+    pub repeats: usize,
+    pub rust_txn_per_s: Summary,
+    pub rust_cycles_per_s: Summary,
+    pub cpp_txn_per_s: Summary,
+    pub cpp_cycles_per_s: Summary,
+    /// Rust cycles/s over C++ cycles/s of each pair (both ran back to back, so machine load
+    /// that drifts over the run affects both halves of a pair alike).
+    pub pair_ratio: Summary,
 }
 
 impl RegsReport {
     pub fn json(&self) -> String {
         format!(
-            "{{\"rust_txn_per_s\": {:.0}, \"rust_cycles_per_s\": {:.0}, \"cpp_cycles_per_s\": {:.0}, \"ratio\": {:.3}, \"cpp_txn_per_s\": {:.0}, \"writes\": {}}}",
-            self.rust_txn_per_s,
-            self.rust_cycles_per_s,
-            self.cpp_cycles_per_s,
-            self.ratio,
-            self.cpp_txn_per_s,
-            self.writes
+            "{{\"writes\": {}, \"repeats\": {}, {}, {}, {}, {}, {}, \"pair_ratio_median\": {:.3}}}",
+            self.writes,
+            self.repeats,
+            self.rust_txn_per_s.json_fields("rust_txn_per_s", 0),
+            self.rust_cycles_per_s.json_fields("rust_cycles_per_s", 0),
+            self.cpp_txn_per_s.json_fields("cpp_txn_per_s", 0),
+            self.cpp_cycles_per_s.json_fields("cpp_cycles_per_s", 0),
+            self.pair_ratio.json_fields("pair_ratio", 3),
+            self.pair_ratio.median
         )
     }
 }
@@ -66,8 +72,9 @@ impl fmt::Display for BenchError {
 impl std::error::Error for BenchError {}
 
 /// `writes` increments at random semaphores through the INC window, then one checked read of
-/// every semaphore through the READ window.
-pub fn regs(writes: u64, seed: u64) -> Result<RegsReport, BenchError> {
+/// every semaphore through the READ window; `repeats` pairs of runs (Rust harness, C++ loop),
+/// alternating which of the two goes first.
+pub fn regs(writes: u64, seed: u64, repeats: usize) -> Result<RegsReport, BenchError> {
     let _ = csrs();
     let (kind, layout) = DutKind::ALL
         .iter()
@@ -83,26 +90,43 @@ pub fn regs(writes: u64, seed: u64) -> Result<RegsReport, BenchError> {
         stride: read.stride as u32,
         seed,
     };
-
-    let (rust_cycles, rust_secs) = rust_loop(kind, &params)?;
-    let cpp = bridge::cpp_axil_bench(kind.id(), &params)
-        .map_err(|e| BenchError::Sim(e.what().to_string()))?;
-    if cpp.mismatches != 0 {
-        return Err(BenchError::Mismatch {
-            harness: "C++",
-            count: cpp.mismatches,
-        });
-    }
     let txns = (writes + params.sems as u64) as f64;
-    let rust_cycles_per_s = rust_cycles as f64 / rust_secs;
-    let cpp_cycles_per_s = cpp.cycles as f64 / cpp.seconds;
+    let cpp_run = || -> Result<(f64, f64), BenchError> {
+        let cpp = bridge::cpp_axil_bench(kind.id(), &params)
+            .map_err(|e| BenchError::Sim(e.what().to_string()))?;
+        if cpp.mismatches != 0 {
+            return Err(BenchError::Mismatch {
+                harness: "C++",
+                count: cpp.mismatches,
+            });
+        }
+        Ok((cpp.txns as f64 / cpp.seconds, cpp.cycles as f64 / cpp.seconds))
+    };
+    let rust_run = || -> Result<(f64, f64), BenchError> {
+        let (cycles, secs) = rust_loop(kind, &params)?;
+        Ok((txns / secs, cycles as f64 / secs))
+    };
+    let mut rust = Vec::new();
+    let mut cpp = Vec::new();
+    for i in 0..repeats.max(1) {
+        if i % 2 == 0 {
+            rust.push(rust_run()?);
+            cpp.push(cpp_run()?);
+        } else {
+            cpp.push(cpp_run()?);
+            rust.push(rust_run()?);
+        }
+    }
+    let summary = |v: Vec<f64>| Summary::of(&v).expect("at least one run");
+    let pair: Vec<f64> = rust.iter().zip(&cpp).map(|(r, c)| r.1 / c.1).collect();
     Ok(RegsReport {
         writes,
-        rust_txn_per_s: txns / rust_secs,
-        rust_cycles_per_s,
-        cpp_txn_per_s: cpp.txns as f64 / cpp.seconds,
-        cpp_cycles_per_s,
-        ratio: rust_cycles_per_s / cpp_cycles_per_s,
+        repeats: rust.len(),
+        rust_txn_per_s: summary(rust.iter().map(|r| r.0).collect()),
+        rust_cycles_per_s: summary(rust.iter().map(|r| r.1).collect()),
+        cpp_txn_per_s: summary(cpp.iter().map(|c| c.0).collect()),
+        cpp_cycles_per_s: summary(cpp.iter().map(|c| c.1).collect()),
+        pair_ratio: summary(pair),
     })
 }
 

@@ -13,6 +13,7 @@ use crate::axil::Timing;
 use crate::package::{Copy, Package, PkgError, Side};
 use crate::regmodel::views;
 use crate::sim::Sim;
+use crate::stats::Summary;
 use std::fmt::Write as _;
 
 #[derive(Debug, Clone, Copy)]
@@ -27,9 +28,20 @@ pub struct CopyRun {
     pub sim_cycles_per_second: f64,
 }
 
+/// One engine count over all repeats: the transfer figures (cycles are the same in every
+/// repeat: the simulation is deterministic) and the wall-clock simulation rate of each repeat.
+#[derive(Debug, Clone, Copy)]
+pub struct CopyCase {
+    pub run: CopyRun,
+    pub sim_cycles_per_second: Summary,
+}
+
 #[derive(Debug, Clone)]
 pub struct CopyReport {
-    pub copies: Vec<CopyRun>,
+    pub repeats: usize,
+    pub copies: Vec<CopyCase>,
+    /// Simulation rate over every run of every engine count.
+    pub sim_cycles_per_second: Summary,
     /// Cycles from the launching doorbell of a 64-byte cross-die copy to its last write's
     /// acknowledgement (the bytes landed on die 1 one link crossing earlier).
     pub latency_64b_cycles: u64,
@@ -37,27 +49,29 @@ pub struct CopyReport {
 
 impl CopyReport {
     pub fn json(&self) -> String {
-        let mut s = String::from("{\"copies\": [");
-        for (i, c) in self.copies.iter().enumerate() {
+        let mut s = format!("{{\"repeats\": {}, \"copies\": [", self.repeats);
+        for (i, case) in self.copies.iter().enumerate() {
+            let c = &case.run;
             if i > 0 {
                 s.push_str(", ");
             }
             write!(
                 s,
-                "{{\"engines\": {}, \"bytes\": {}, \"cycles\": {}, \"bytes_per_cycle\": {:.3}, \"link_peak_bytes_per_cycle\": {:.1}, \"link_utilization\": {:.4}, \"sim_cycles_per_second\": {:.0}}}",
+                "{{\"engines\": {}, \"bytes\": {}, \"cycles\": {}, \"bytes_per_cycle\": {:.3}, \"link_peak_bytes_per_cycle\": {:.1}, \"link_utilization\": {:.4}, {}}}",
                 c.engines,
                 c.bytes,
                 c.cycles,
                 c.bytes_per_cycle,
                 c.link_peak_bytes_per_cycle,
                 c.link_utilization,
-                c.sim_cycles_per_second
+                case.sim_cycles_per_second.json_fields("sim_cycles_per_second", 0)
             )
             .expect("write to String");
         }
         write!(
             s,
-            "], \"latency_64b_cycles\": {}}}",
+            "], {}, \"latency_64b_cycles\": {}}}",
+            self.sim_cycles_per_second.json_fields("sim_cycles_per_second", 0),
             self.latency_64b_cycles
         )
         .expect("write");
@@ -215,14 +229,32 @@ pub fn latency(bytes: u64) -> Result<u64, PkgError> {
     Ok(pkg.cycle() - start)
 }
 
-/// The full benchmark: `bytes` over each engine count, and the 64-byte latency.
-pub fn copy(engine_counts: &[u64], bytes: u64) -> Result<CopyReport, PkgError> {
-    let mut copies = Vec::new();
-    for &e in engine_counts {
-        copies.push(copy_run(e, bytes)?);
+/// The full benchmark: `bytes` over each engine count, `repeats` rounds interleaved (every
+/// engine count once per round, so load that drifts over the run touches all alike), and the
+/// 64-byte latency.
+pub fn copy(engine_counts: &[u64], bytes: u64, repeats: usize) -> Result<CopyReport, PkgError> {
+    let repeats = repeats.max(1);
+    let mut runs: Vec<Vec<CopyRun>> = vec![Vec::new(); engine_counts.len()];
+    for _ in 0..repeats {
+        for (k, &e) in engine_counts.iter().enumerate() {
+            runs[k].push(copy_run(e, bytes)?);
+        }
     }
+    let rate = |rs: &[CopyRun]| {
+        Summary::of(&rs.iter().map(|r| r.sim_cycles_per_second).collect::<Vec<_>>())
+            .expect("at least one run")
+    };
+    let all: Vec<CopyRun> = runs.iter().flatten().copied().collect();
     Ok(CopyReport {
-        copies,
+        repeats,
+        copies: runs
+            .iter()
+            .map(|rs| CopyCase {
+                run: rs[0],
+                sim_cycles_per_second: rate(rs),
+            })
+            .collect(),
+        sim_cycles_per_second: rate(&all),
         latency_64b_cycles: latency(64)?,
     })
 }

@@ -22,6 +22,7 @@ pub mod rng;
 pub mod rtl_fingerprint;
 pub mod scoreboard;
 pub mod sim;
+pub mod stats;
 
 pub mod duts {
     //! Port tables of every DUT, generated from Verilator's `V<top>.h`.

@@ -7,11 +7,21 @@
 use std::path::Path;
 use std::process::{Command, ExitCode};
 
-/// A tool the tests need: how to tell it is present, and the Debian package that provides it.
+/// Where a tool comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// A Debian package.
+    Apt,
+    /// A Python package (FuseSoC is distributed on PyPI, not in Debian).
+    Pip,
+}
+
+/// A tool the tests need: how to tell it is present, and the package that provides it.
 struct Need {
     what: &'static str,
     present: fn() -> bool,
     package: &'static str,
+    source: Source,
 }
 
 fn on_path(tool: &str) -> bool {
@@ -26,16 +36,31 @@ const NEEDS: &[Need] = &[
         what: "Verilator (builds the RTL models)",
         present: || on_path("verilator"),
         package: "verilator",
+        source: Source::Apt,
     },
     Need {
         what: "yosys (synthesis checks)",
         present: || on_path("yosys"),
         package: "yosys",
+        source: Source::Apt,
     },
     Need {
         what: "zlib headers (Verilator's trace writer)",
         present: || Path::new("/usr/include/zlib.h").exists(),
         package: "zlib1g-dev",
+        source: Source::Apt,
+    },
+    Need {
+        what: "FuseSoC (the core file's lint target is tested)",
+        // Run as a module: a pip-installed script need not be on PATH.
+        present: || {
+            Command::new("python3")
+                .args(["-m", "fusesoc.main", "--version"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        },
+        package: "fusesoc",
+        source: Source::Pip,
     },
 ];
 
@@ -102,11 +127,68 @@ fn setup() -> Result<(), String> {
     if missing.is_empty() {
         return Ok(());
     }
-    let packages: Vec<&str> = missing.iter().map(|n| n.package).collect();
     for n in &missing {
         eprintln!("xtask: missing {}", n.what);
     }
-    let manual = format!("apt-get update && apt-get install -y {}", packages.join(" "));
+    let of = |src: Source| -> Vec<&str> {
+        missing
+            .iter()
+            .filter(|n| n.source == src)
+            .map(|n| n.package)
+            .collect()
+    };
+    let (apt, pip) = (of(Source::Apt), of(Source::Pip));
+    if !apt.is_empty() {
+        apt_install(&apt)?;
+    }
+    if !pip.is_empty() {
+        let mut args = vec!["-m", "pip", "install", "--quiet"];
+        args.extend(pip.iter().copied());
+        run(
+            &[],
+            "python3",
+            &args,
+            &format!("python3 -m pip install {}", pip.join(" ")),
+        )?;
+    }
+    let still: Vec<&str> = NEEDS
+        .iter()
+        .filter(|n| !(n.present)())
+        .map(|n| n.package)
+        .collect();
+    if still.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("still missing after install: {}", still.join(", ")))
+    }
+}
+
+/// Run one install step, saying what it runs; on failure, name the command to run by hand.
+fn run(prefix: &[&str], cmd: &str, args: &[&str], manual: &str) -> Result<(), String> {
+    let mut all: Vec<&str> = prefix.to_vec();
+    all.push(cmd);
+    all.extend_from_slice(args);
+    eprintln!("xtask: {}", all.join(" "));
+    let status = Command::new(all[0])
+        .args(&all[1..])
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}; run `{manual}` by hand", all[0]))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` failed ({status}); run `{manual}` by hand",
+            all.join(" ")
+        ))
+    }
+}
+
+fn apt_install(packages: &[&str]) -> Result<(), String> {
+    let manual = format!(
+        "apt-get update && apt-get install -y {}",
+        packages.join(" ")
+    );
     if !on_path("apt-get") {
         return Err(format!(
             "no apt-get on this machine: install {} with your package manager",
@@ -125,33 +207,8 @@ fn setup() -> Result<(), String> {
     } else {
         return Err(format!("not root and no sudo: run `{manual}` as root"));
     };
-    let run = |args: &[&str]| -> Result<(), String> {
-        let mut all: Vec<&str> = prefix.to_vec();
-        all.extend_from_slice(args);
-        eprintln!("xtask: {}", all.join(" "));
-        let status = Command::new(all[0])
-            .args(&all[1..])
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status()
-            .map_err(|e| format!("cannot run {}: {e}", all[0]))?;
-        if status.success() {
-            Ok(())
-        } else {
-            Err(format!("`{}` failed ({status}); run `{manual}` by hand", all.join(" ")))
-        }
-    };
-    run(&["apt-get", "update"])?;
-    let mut install = vec!["apt-get", "install", "-y", "--no-install-recommends"];
+    run(prefix, "apt-get", &["update"], &manual)?;
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
     install.extend(packages.iter().copied());
-    run(&install)?;
-    let still: Vec<&str> = NEEDS
-        .iter()
-        .filter(|n| !(n.present)())
-        .map(|n| n.package)
-        .collect();
-    if still.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("still missing after install: {}", still.join(", ")))
-    }
+    run(prefix, "apt-get", &install, &manual)
 }

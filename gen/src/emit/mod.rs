@@ -1,9 +1,10 @@
 //! Emitters: each turns the validated model into one or more output files. Templates stay thin;
 //! anything computed (masks, widths, offsets) is computed here in Rust.
 
-use xdie_csr::Csrs;
 use std::path::PathBuf;
+use xdie_csr::Csrs;
 
+pub mod arch_svg;
 pub mod c_header;
 pub mod docs;
 pub mod filelist;
@@ -65,6 +66,7 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     files.extend(docs::render(csrs)?);
     files.extend(schema::render(csrs)?);
     files.extend(html::render(csrs)?);
+    files.push(arch_svg::render(csrs));
     Ok(files)
 }
 
