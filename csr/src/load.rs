@@ -36,6 +36,10 @@ mod soc;
 mod udma;
 
 pub use constraints::RULES;
+// For the schema reference: the tables the loader checks with.
+pub(crate) use block::KindName;
+pub(crate) use cross_refs::DESCRIPTOR_FIELDS;
+pub(crate) use roles::required_roles;
 
 /// One input file, kept with its line index so that checks made after parsing can say where.
 struct Source {

@@ -202,13 +202,27 @@ pub fn schema() -> Schema {
     ];
     Schema {
         files,
-        block_kinds: Vec::new(),
+        block_kinds: crate::load::KindName::ALL
+            .iter()
+            .map(|&k| {
+                let (bundles, registers) = crate::load::required_roles(k);
+                BlockKindSchema {
+                    kind: k.as_str(),
+                    parameters: k.parameters(),
+                    bundles,
+                    registers,
+                }
+            })
+            .collect(),
         params: crate::views::DieParams::NAMES.to_vec(),
         apertures: crate::roles::ApertureId::ALL
             .iter()
             .map(|a| a.as_str())
             .collect(),
-        descriptor_fields: Vec::new(),
+        descriptor_fields: crate::load::DESCRIPTOR_FIELDS
+            .iter()
+            .map(|(d, fields)| (*d, fields.to_vec()))
+            .collect(),
         word_fields: vec![
             (
                 crate::views::GenWordLayout::WORD,

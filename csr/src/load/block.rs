@@ -11,6 +11,7 @@ use crate::layouts::EvtSemParams;
 use crate::model::{Block, Bundle, Register, Side};
 use crate::raw;
 use crate::roles::{BundleRole, RegRole};
+use crate::schema::{Key, Ty};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -58,6 +59,103 @@ pub(super) fn read_blocks(
     Ok((blocks, block_index))
 }
 
+/// The block kinds by name, before their parameters are read: what selects a block's template,
+/// its `Parameters` keys (`KindName::parameters`) and its roles (`roles::role_needs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KindName {
+    EvtSem,
+    UdmaQueueGroup,
+    SdmaBcast,
+    Iatu,
+    RemapWindows,
+}
+
+impl KindName {
+    pub(crate) const ALL: &'static [KindName] = &[
+        KindName::EvtSem,
+        KindName::UdmaQueueGroup,
+        KindName::SdmaBcast,
+        KindName::Iatu,
+        KindName::RemapWindows,
+    ];
+
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            KindName::EvtSem => "evt_sem",
+            KindName::UdmaQueueGroup => "udma_queue_group",
+            KindName::SdmaBcast => "sdma_bcast",
+            KindName::Iatu => "iatu",
+            KindName::RemapWindows => "remap_windows",
+        }
+    }
+
+    /// The `Parameters` keys a block of this kind must have (and the only ones it may have).
+    pub(crate) fn parameters(self) -> &'static [Key] {
+        match self {
+            KindName::EvtSem => EVT_SEM_PARAMS,
+            KindName::UdmaQueueGroup => UDMA_PARAMS,
+            KindName::SdmaBcast | KindName::Iatu | KindName::RemapWindows => &[],
+        }
+    }
+}
+
+/// A numeric parameter's accepted range and its spelling in the schema, from one pair of
+/// literals so the two cannot drift.
+macro_rules! span {
+    ($lo:literal ..= $hi:literal) => {
+        Span {
+            range: $lo..=$hi,
+            text: concat!($lo, "..=", $hi),
+        }
+    };
+}
+
+struct Span {
+    range: std::ops::RangeInclusive<u64>,
+    text: &'static str,
+}
+
+const HW_INC_PORTS: &str = "HwIncPorts";
+const SEQ_SUBOP_BITS: &str = "SeqSubopBits";
+const SEQ_SUBOP_WAIT_GE_DEC: &str = "SeqSubopWaitGeDec";
+const SEQ_SUBOP_INC: &str = "SeqSubopInc";
+const SIDE: &str = "Side";
+const HW_INC_PORTS_SPAN: Span = span!(1..=8);
+const SEQ_SUBOP_BITS_SPAN: Span = span!(1..=16);
+/// The sides a UDMA queue group may drive, in the order the schema lists them.
+const SIDES: [Side; 2] = [Side::M2s, Side::S2m];
+
+const EVT_SEM_PARAMS: &[Key] = &[
+    Key::req(
+        HW_INC_PORTS,
+        Ty::Uint,
+        "Hardware increment ports (DMA semaphore writes arriving beside the bus).",
+    )
+    .allowed(HW_INC_PORTS_SPAN.text),
+    Key::req(
+        SEQ_SUBOP_BITS,
+        Ty::Uint,
+        "Width of the sequencer port's subop code.",
+    )
+    .unit("bits")
+    .allowed(SEQ_SUBOP_BITS_SPAN.text),
+    Key::req(
+        SEQ_SUBOP_WAIT_GE_DEC,
+        Ty::Uint,
+        "Sequencer subop code: wait until sem >= val, then subtract val atomically.",
+    )
+    .allowed("a SeqSubopBits-bit code, not SeqSubopInc"),
+    Key::req(SEQ_SUBOP_INC, Ty::Uint, "Sequencer subop code: add val.")
+        .allowed("a SeqSubopBits-bit code, not SeqSubopWaitGeDec"),
+];
+
+const UDMA_PARAMS: &[Key] = &[Key::req(
+    SIDE,
+    Ty::Str,
+    "Direction of the engine's queues: memory to stream or stream to memory.",
+)
+.allowed("M2S, S2M")];
+
 /// A block kind and its parameters as the file gives them, before its layout is resolved.
 pub(super) enum Kind {
     EvtSem(EvtSemParams),
@@ -68,14 +166,17 @@ pub(super) enum Kind {
 }
 
 impl Kind {
-    pub(super) fn as_str(&self) -> &'static str {
+    pub(super) fn name(&self) -> KindName {
         match self {
-            Kind::EvtSem(_) => "evt_sem",
-            Kind::UdmaQueueGroup { .. } => "udma_queue_group",
-            Kind::SdmaBcast => "sdma_bcast",
-            Kind::Iatu => "iatu",
-            Kind::RemapWindows => "remap_windows",
+            Kind::EvtSem(_) => KindName::EvtSem,
+            Kind::UdmaQueueGroup { .. } => KindName::UdmaQueueGroup,
+            Kind::SdmaBcast => KindName::SdmaBcast,
+            Kind::Iatu => KindName::Iatu,
+            Kind::RemapWindows => KindName::RemapWindows,
         }
+    }
+    pub(super) fn as_str(&self) -> &'static str {
+        self.name().as_str()
     }
 }
 
@@ -222,25 +323,23 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
 }
 
 fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
-    let allowed: &[&str] = match raw.kind.as_str() {
-        "evt_sem" => &[
-            "HwIncPorts",
-            "SeqSubopBits",
-            "SeqSubopWaitGeDec",
-            "SeqSubopInc",
-        ],
-        "udma_queue_group" => &["Side"],
-        "sdma_bcast" | "iatu" | "remap_windows" => &[],
-        other => {
-            return Err(src.err(
-                ErrorKind::BadValue,
-                "Kind",
-                format!(
-                    "unknown block kind `{other}` (one of evt_sem, udma_queue_group, sdma_bcast, iatu, remap_windows)"
-                ),
-            ))
-        }
+    let Some(name) = KindName::ALL
+        .iter()
+        .copied()
+        .find(|k| k.as_str() == raw.kind)
+    else {
+        let known: Vec<&str> = KindName::ALL.iter().map(|k| k.as_str()).collect();
+        return Err(src.err(
+            ErrorKind::BadValue,
+            "Kind",
+            format!(
+                "unknown block kind `{}` (one of {})",
+                raw.kind,
+                known.join(", ")
+            ),
+        ));
     };
+    let allowed: Vec<&str> = name.parameters().iter().map(|k| k.name).collect();
     for k in raw.parameters.keys() {
         if !allowed.contains(&k.as_str()) {
             return Err(src.err(
@@ -262,8 +361,8 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
             )
         })
     };
-    Ok(match raw.kind.as_str() {
-        "evt_sem" => {
+    Ok(match name {
+        KindName::EvtSem => {
             let uint = |name: &str, range: std::ops::RangeInclusive<u64>| {
                 param(name)?
                     .as_u64()
@@ -280,16 +379,16 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
                         )
                     })
             };
-            let hw_inc_ports = uint("HwIncPorts", 1..=8)? as u32;
-            let seq_subop_bits = uint("SeqSubopBits", 1..=16)? as u32;
+            let hw_inc_ports = uint(HW_INC_PORTS, HW_INC_PORTS_SPAN.range)? as u32;
+            let seq_subop_bits = uint(SEQ_SUBOP_BITS, SEQ_SUBOP_BITS_SPAN.range)? as u32;
             let codes = 0..=(1u64 << seq_subop_bits) - 1;
-            let seq_subop_wait_ge_dec = uint("SeqSubopWaitGeDec", codes.clone())?;
-            let seq_subop_inc = uint("SeqSubopInc", codes)?;
+            let seq_subop_wait_ge_dec = uint(SEQ_SUBOP_WAIT_GE_DEC, codes.clone())?;
+            let seq_subop_inc = uint(SEQ_SUBOP_INC, codes)?;
             if seq_subop_inc == seq_subop_wait_ge_dec {
                 return Err(src.err(
                     ErrorKind::BadValue,
-                    "Parameters.SeqSubopInc",
-                    "SeqSubopInc and SeqSubopWaitGeDec must differ",
+                    format!("Parameters.{SEQ_SUBOP_INC}"),
+                    format!("{SEQ_SUBOP_INC} and {SEQ_SUBOP_WAIT_GE_DEC} must differ"),
                 ));
             }
             Kind::EvtSem(EvtSemParams {
@@ -299,23 +398,24 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
                 seq_subop_inc,
             })
         }
-        "udma_queue_group" => {
-            let side = match param("Side")?.as_str() {
-                Some("M2S") => Side::M2s,
-                Some("S2M") => Side::S2m,
-                _ => {
-                    return Err(src.err(
-                        ErrorKind::BadValue,
-                        "Parameters.Side",
-                        "Side must be \"M2S\" or \"S2M\"",
-                    ))
-                }
+        KindName::UdmaQueueGroup => {
+            let given = param(SIDE)?.as_str();
+            let Some(side) = SIDES.into_iter().find(|s| Some(s.as_str()) == given) else {
+                let names: Vec<String> = SIDES
+                    .iter()
+                    .map(|s| format!("\"{}\"", s.as_str()))
+                    .collect();
+                return Err(src.err(
+                    ErrorKind::BadValue,
+                    format!("Parameters.{SIDE}"),
+                    format!("{SIDE} must be {}", names.join(" or ")),
+                ));
             };
             Kind::UdmaQueueGroup { side }
         }
-        "sdma_bcast" => Kind::SdmaBcast,
-        "iatu" => Kind::Iatu,
-        _ => Kind::RemapWindows,
+        KindName::SdmaBcast => Kind::SdmaBcast,
+        KindName::Iatu => Kind::Iatu,
+        KindName::RemapWindows => Kind::RemapWindows,
     })
 }
 
@@ -327,4 +427,16 @@ fn register_extent(list: &str, i: usize, r: &Register) -> (String, String, u128,
         r.offset as u128,
         r.offset as u128 + 4,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schema spells the Side values out; they must be the ones the loader accepts.
+    #[test]
+    fn side_allowed_text_lists_the_accepted_sides() {
+        let names: Vec<&str> = SIDES.iter().map(|s| s.as_str()).collect();
+        assert_eq!(UDMA_PARAMS[0].allowed, names.join(", "));
+    }
 }

@@ -8,9 +8,21 @@ use crate::layouts::EvtSemLayout;
 use crate::model::{Aperture, Block, DescFormat, DieMap, ExtWord, RingRules, Side};
 use crate::roles::ApertureId;
 use crate::views::{
-    DescLayout, DieApertures, DieParams, GenWordLayout, SideView, SocLayout, StartWordLayout,
-    Views,
+    DescLayout, DieApertures, DieParams, GenWordLayout, SideView, SocLayout, StartWordLayout, Views,
 };
+
+const LEN: &str = "LEN";
+const RING_ID: &str = "RING_ID";
+const BUF_PTR: &str = "BUF_PTR";
+const WRITE_BARRIER: &str = "WRITE_BARRIER";
+/// The descriptor formats the code drives and the fields each must have: the M2S side honours a
+/// write barrier, the S2M side may carry one but does not need it.
+const M2S_DESC: (&str, &[&str]) = ("m2s", &[LEN, RING_ID, BUF_PTR, WRITE_BARRIER]);
+const S2M_DESC: (&str, &[&str]) = ("s2m", &[LEN, RING_ID, BUF_PTR]);
+
+/// Every descriptor format `resolve_views` requires, with its required fields (for the schema
+/// reference).
+pub(crate) const DESCRIPTOR_FIELDS: &[(&str, &[&str])] = &[M2S_DESC, S2M_DESC];
 
 /// Everything loaded before the views, with the files to blame.
 pub(super) struct Loaded<'a> {
@@ -58,9 +70,8 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
             format!("aperture `{id}` must instantiate {want}"),
         )
     };
-    let block_of = |id: ApertureId| -> Option<&Block> {
-        apertures.get(id).block.map(|i| &l.blocks[i])
-    };
+    let block_of =
+        |id: ApertureId| -> Option<&Block> { apertures.get(id).block.map(|i| &l.blocks[i]) };
     let evt_sem: EvtSemLayout = block_of(ApertureId::EvtSem)
         .and_then(Block::evt_sem)
         .cloned()
@@ -103,7 +114,7 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         .and_then(Block::remap)
         .cloned()
         .ok_or_else(|| wrong_kind(ApertureId::XtWindow, "a remap_windows block"))?;
-    let desc = |name: &str, barrier: bool| -> Result<DescLayout> {
+    let desc = |(name, required): (&str, &[&str])| -> Result<DescLayout> {
         let fmt = l
             .descriptors
             .iter()
@@ -124,15 +135,15 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
                 )
             })
         };
+        for f in required {
+            field(f)?;
+        }
         Ok(DescLayout {
-            len: field("LEN")?,
-            ring_id: field("RING_ID")?,
-            buf_ptr: field("BUF_PTR")?,
-            write_barrier: if barrier {
-                Some(field("WRITE_BARRIER")?)
-            } else {
-                fmt.field("WRITE_BARRIER").cloned()
-            },
+            len: field(LEN)?,
+            ring_id: field(RING_ID)?,
+            buf_ptr: field(BUF_PTR)?,
+            // Optional where the format does not require it (checked above where it does).
+            write_barrier: fmt.field(WRITE_BARRIER).cloned(),
             format: fmt.clone(),
         })
     };
@@ -157,8 +168,8 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
     let gen = word(GenWordLayout::WORD)?;
     let start = word(StartWordLayout::WORD)?;
     Ok(Views {
-        m2s_desc: desc("m2s", true)?,
-        s2m_desc: desc("s2m", false)?,
+        m2s_desc: desc(M2S_DESC)?,
+        s2m_desc: desc(S2M_DESC)?,
         gen_word: GenWordLayout::resolve(gen, |f| word_field(gen, f))?,
         start_word: StartWordLayout::resolve(start, |f| word_field(start, f))?,
         ring: l.ring.clone(),

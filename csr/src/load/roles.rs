@@ -2,7 +2,7 @@
 //! (`layouts`) so that a missing one is reported where it should be; the kind-specific shape
 //! rules live in their own modules.
 
-use super::block::{Kind, Shape};
+use super::block::{Kind, KindName, Shape};
 use super::{evt_sem, sdma_bcast, udma, Source};
 use crate::error::{ErrorKind, Result};
 use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
@@ -15,16 +15,16 @@ struct RoleNeeds {
     registers: &'static [(Option<B>, R, &'static [F])],
 }
 
-fn role_needs(kind: &Kind) -> RoleNeeds {
+fn role_needs(kind: KindName) -> RoleNeeds {
     const Q: Option<B> = Some(B::Queue);
     const REGION: Option<B> = Some(B::Region);
     const WIN: Option<B> = Some(B::Window);
     match kind {
-        Kind::EvtSem(_) => RoleNeeds {
+        KindName::EvtSem => RoleNeeds {
             bundles: &[B::Event, B::SemRead, B::SemSet, B::SemInc, B::SemDec],
             registers: &[],
         },
-        Kind::UdmaQueueGroup { .. } => RoleNeeds {
+        KindName::UdmaQueueGroup => RoleNeeds {
             bundles: &[B::Queue],
             registers: &[
                 (Q, R::Cfg, &[F::Enable]),
@@ -39,7 +39,7 @@ fn role_needs(kind: &Kind) -> RoleNeeds {
                 (None, R::ErrLog, &[F::Overrun, F::RingIdErr]),
             ],
         },
-        Kind::SdmaBcast => RoleNeeds {
+        KindName::SdmaBcast => RoleNeeds {
             bundles: &[],
             registers: &[
                 (None, R::Group, &[F::Mask]),
@@ -48,7 +48,7 @@ fn role_needs(kind: &Kind) -> RoleNeeds {
                 (None, R::S2mInc, &[]),
             ],
         },
-        Kind::Iatu => RoleNeeds {
+        KindName::Iatu => RoleNeeds {
             bundles: &[B::Region],
             registers: &[
                 (REGION, R::Ctrl, &[F::Enable]),
@@ -61,7 +61,7 @@ fn role_needs(kind: &Kind) -> RoleNeeds {
                 (None, R::LinkStatus, &[F::LinkUp, F::Credits]),
             ],
         },
-        Kind::RemapWindows => RoleNeeds {
+        KindName::RemapWindows => RoleNeeds {
             bundles: &[B::Window],
             registers: &[
                 (WIN, R::Ctrl, &[F::Valid, F::Mode]),
@@ -79,8 +79,31 @@ fn role_needs(kind: &Kind) -> RoleNeeds {
     }
 }
 
+/// The bundle roles a block of `kind` must hold, and its required registers as (bundle role or
+/// "" for the top level, register role, field roles), spelled as in `csrs/`: the table
+/// `check_roles` checks, for the schema reference.
+pub(crate) fn required_roles(kind: KindName) -> (Vec<&'static str>, Vec<RoleRow>) {
+    let needs = role_needs(kind);
+    let bundles = needs.bundles.iter().map(|b| b.as_str()).collect();
+    let registers = needs
+        .registers
+        .iter()
+        .map(|(b, r, fields)| {
+            (
+                b.map_or("", B::as_str),
+                r.as_str(),
+                fields.iter().map(|f| f.as_str()).collect(),
+            )
+        })
+        .collect();
+    (bundles, registers)
+}
+
+/// (bundle role or "", register role, field roles) of one required register.
+pub(crate) type RoleRow = (&'static str, &'static str, Vec<&'static str>);
+
 pub(super) fn check_roles(src: &Source, block: &Shape) -> Result<()> {
-    let needs = role_needs(block.kind);
+    let needs = role_needs(block.kind.name());
     // A missing role is reported at the nearest thing that should hold it: the register for a
     // field role, the bundle for a register role, the block's bundle list for a bundle role.
     let missing = |key: String, what: String| {

@@ -24,7 +24,7 @@ struct SchemaDoc {
 struct FileDoc {
     stem: &'static str,
     anchor: String,
-    about: &'static str,
+    about: String,
     tables: Vec<TableDoc>,
     example_note: String,
     lang: &'static str,
@@ -41,6 +41,27 @@ struct KindDoc {
     params: String,
     bundles: String,
     roles: String,
+}
+
+/// Phrases of the key tables' prose that name another section of the page, with its anchor.
+const SEE_ALSO: &[(&str, &str)] = &[
+    ("the block kinds", "#block-kinds"),
+    ("the required parameters", "#required-names"),
+    ("the required apertures", "#required-names"),
+    ("the required descriptors", "#required-names"),
+    ("the required words", "#required-names"),
+];
+
+/// `text` with every "see <phrase>" turned into a link to the section it names.
+fn link_sections(text: &str) -> String {
+    SEE_ALSO
+        .iter()
+        .fold(text.to_string(), |t, (phrase, anchor)| {
+            t.replace(
+                &format!("see {phrase}"),
+                &format!("see [{phrase}]({anchor})"),
+            )
+        })
 }
 
 /// Table cells must not break the Markdown table.
@@ -70,7 +91,7 @@ fn key_rows(keys: &[Key]) -> Vec<Vec<String>> {
                 k.unit.to_string(),
                 if k.required { "yes" } else { "no" }.to_string(),
                 k.allowed.to_string(),
-                k.about.to_string(),
+                link_sections(k.about),
             ]
         })
         .collect()
@@ -146,7 +167,7 @@ fn file_doc(csrs: &Csrs, f: &FileKind) -> FileDoc {
     FileDoc {
         stem: f.stem,
         anchor: f.stem.replace('/', "").to_lowercase(),
-        about: f.about,
+        about: link_sections(f.about),
         tables: f
             .tables
             .iter()
@@ -167,9 +188,9 @@ fn file_doc(csrs: &Csrs, f: &FileKind) -> FileDoc {
 
 fn kind_doc(k: &BlockKindSchema) -> KindDoc {
     let params = if k.parameters.is_empty() {
-        "none.".to_string()
+        String::new()
     } else {
-        format!("\n\n{}\n", md_table(KEY_HEAD, &key_rows(k.parameters)))
+        md_table(KEY_HEAD, &key_rows(k.parameters))
     };
     let quoted = |v: &[&str]| {
         v.iter()
@@ -188,7 +209,11 @@ fn kind_doc(k: &BlockKindSchema) -> KindDoc {
                     format!("bundle `{bundle}`")
                 },
                 format!("`{reg}`"),
-                quoted(fields),
+                if fields.is_empty() {
+                    "(none required)".to_string()
+                } else {
+                    quoted(fields)
+                },
             ]
         })
         .collect();
