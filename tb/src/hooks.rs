@@ -2,7 +2,7 @@
 //! the write monitor that reports every SBUF write and every EVT_SEM increment in the cycle it
 //! lands (the RTL's `XDIE_SIM_HOOKS` code in `xdie_mem` and `xdie_die`).
 //!
-//! Scope names follow the package top's hierarchy (`rtl/xdie_pkg_top.sv`: `g_die[d].u_die`,
+//! Scope names follow the package top's hierarchy (`rtl/core/xdie_pkg_top.sv`: `g_die[d].u_die`,
 //! then `xdie_die`'s `u_sbuf_mem` and `u_hbm`); sizes and address maps come from the CSR model.
 
 use crate::package::{Package, PkgError, Result};

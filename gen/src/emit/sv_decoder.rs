@@ -1,4 +1,4 @@
-//! `rtl/xdie_addr_decoder.sv`: the combinational SoC-address decoder. It routes an address
+//! `rtl/gen/xdie_addr_decoder.sv`: the combinational SoC-address decoder. It routes an address
 //! (local, peer die, remote package, decode error) and, for local addresses, names the aperture,
 //! the instance within a repeated aperture and the byte offset within that instance. The rule is
 //! documented in the package header (`sv_soc`); every field and aperture comes from the model.

@@ -1,4 +1,4 @@
-//! `rtl/xdie_desc_pkg.sv`: the ring descriptor formats of `csrs/descriptors.yaml` and the ring
+//! `rtl/gen/xdie_desc_pkg.sv`: the ring descriptor formats of `csrs/descriptors.yaml` and the ring
 //! rules the engine checks (ring-id width, the LEN = 0 code). Every descriptor field gets an
 //! LSB/WIDTH pair and a get function over the whole descriptor, so the hand-written engine never
 //! restates a field position.

@@ -1,8 +1,8 @@
 //! Plain register storage that several register blocks share: RW words with resets and byte
 //! strobes, RO words read from hardware inputs, address decode and readback. The block is
-//! flattened here into arrays (one per bundle) and single registers; `templates/sv/regs.sv` holds
-//! the askama macros that turn that list into SystemVerilog, so a block template only adds its
-//! own hardware behaviour on top.
+//! flattened here into arrays (one per bundle) and single registers;
+//! `gen/templates/sv/regs.sv` holds the askama macros that turn that list into SystemVerilog, so
+//! a block template only adds its own hardware behaviour on top.
 //!
 //! Decode is hierarchical so that readback is a mux, not an OR over every register: an address is
 //! first placed in one bundle (a subtract and a compare), then the instance index and the offset

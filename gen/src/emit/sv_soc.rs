@@ -1,4 +1,4 @@
-//! `rtl/xdie_soc_addr_pkg.sv`: the routed SoC address (both views, GET/SET), the folds, the
+//! `rtl/gen/xdie_soc_addr_pkg.sv`: the routed SoC address (both views, GET/SET), the folds, the
 //! die-local map (aperture match/instance/offset functions), the die decode and the decoder's
 //! route codes. The decoder module and the C header read the same facts through this file's
 //! helpers, so every position and base below comes from the model exactly once.
