@@ -76,7 +76,10 @@ fn main() {
             .expect("tb/ lives in the repository root")
             .to_path_buf(),
     };
-    println!("cargo:rustc-env=XDIE_CSRS_DIR={}", repo.join("csrs").display());
+    println!(
+        "cargo:rustc-env=XDIE_CSRS_DIR={}",
+        repo.join("csrs").display()
+    );
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
     let filelist = repo.join(filelist::FILELIST);
 
@@ -87,32 +90,32 @@ fn main() {
 
     println!("cargo:rerun-if-env-changed=CARGO_FEATURE_PACKAGE");
     let package = env::var_os("CARGO_FEATURE_PACKAGE").is_some();
-    let sources: Vec<PathBuf> = filelist::read(&repo)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .into_iter()
-        .map(|f| repo.join(f))
-        .collect();
-    for s in &sources {
-        println!("cargo:rerun-if-changed={}", s.display());
-    }
-    fingerprint::write_fingerprint(&repo, &[&[filelist.clone()], &sources[..]].concat(), &out);
-    let names: Vec<String> = sources
-        .iter()
-        .flat_map(|s| {
-            let text = fs::read_to_string(s)
-                .unwrap_or_else(|e| panic!("cannot read {}: {e}", s.display()));
-            filelist::declares(&text).modules
-        })
-        .filter(|m| !NOT_A_DUT.contains(&m.as_str()))
-        .filter(|m| package || !PACKAGE_TOPS.contains(&m.as_str()))
-        .collect();
-
     let vroot = verilator_root();
     let vinc = vroot.join("include");
     let cache = model_cache(&out);
     fs::create_dir_all(&cache).expect("create model cache");
 
-    let duts = build_models(&repo, &filelist, &out, &cache, &vinc, &names);
+    // RTL that does not verilate (a CSR edit left rtl/ stale, a typo in rtl/core) must not stop
+    // the build: `xdie gen`, which repairs it, lives in the same binary as `xdie sim`. The crate
+    // then builds with no models and says why (`xdie_tb::RTL_UNAVAILABLE`), and every test or
+    // command that needs a model reports that reason.
+    let duts = match design_modules(&repo, &filelist, &out, package)
+        .and_then(|names| build_models(&repo, &filelist, &out, &cache, &vinc, &names))
+    {
+        Ok(duts) => {
+            write_if_changed(&out.join("rtl_unavailable.rs"), "pub const RTL_UNAVAILABLE: Option<&str> = None;\n");
+            duts
+        }
+        Err(e) => {
+            let first = e.lines().find(|l| l.starts_with('%')).unwrap_or(e.as_str());
+            println!("cargo:warning=the RTL does not verilate, so no models were built: {first}");
+            write_if_changed(
+                &out.join("rtl_unavailable.rs"),
+                &format!("pub const RTL_UNAVAILABLE: Option<&str> = Some({e:?});\n"),
+            );
+            Vec::new()
+        }
+    };
     let runtime_dir = compile_runtime(&vinc, &cache);
 
     let gen_dir = out.join("gen");
@@ -172,6 +175,32 @@ fn verilator_args(name: &str) -> Vec<String> {
 /// Builds (or finds in the cache) every model, two at a time (the machines have two cores; the
 /// compiler runs of one model share the jobserver's tokens besides), and returns them in the
 /// order of `names`.
+/// The files of the filelist (their fingerprint recorded for `xdie sim --csrs`) and the modules
+/// to build a model of.
+fn design_modules(repo: &Path, filelist: &Path, out: &Path, package: bool) -> Result<Vec<String>, String> {
+    let sources: Vec<PathBuf> = filelist::read(repo)?
+        .into_iter()
+        .map(|f| repo.join(f))
+        .collect();
+    for s in &sources {
+        println!("cargo:rerun-if-changed={}", s.display());
+    }
+    let mut names = Vec::new();
+    for s in &sources {
+        let text =
+            fs::read_to_string(s).map_err(|e| format!("cannot read {}: {e}", s.display()))?;
+        names.extend(
+            filelist::declares(&text)
+                .modules
+                .into_iter()
+                .filter(|m| !NOT_A_DUT.contains(&m.as_str()))
+                .filter(|m| package || !PACKAGE_TOPS.contains(&m.as_str())),
+        );
+    }
+    fingerprint::write_fingerprint(repo, &[&[filelist.to_path_buf()], &sources[..]].concat(), out);
+    Ok(names)
+}
+
 fn build_models(
     repo: &Path,
     filelist: &Path,
@@ -179,40 +208,46 @@ fn build_models(
     cache: &Path,
     vinc: &Path,
     names: &[String],
-) -> Vec<Dut> {
-    // The package top takes longest: start it first so the small models build beside it.
+) -> Result<Vec<Dut>, String> {
+    // Verilate every model first (seconds each): RTL that does not verilate is reported before
+    // minutes go into compiling the others. The package top takes longest, so it starts first.
     let mut work: Vec<usize> = (0..names.len()).collect();
     work.sort_by_key(|&i| !PACKAGE_TOPS.contains(&names[i].as_str()));
+    let mdir = |name: &str| out.join("vl").join(name);
+    in_two_threads(&work, |i| {
+        let m = mdir(&names[i]);
+        let _ = fs::remove_dir_all(&m);
+        verilate(repo, filelist, &m, &names[i], &verilator_args(&names[i]))
+    })
+    .into_iter()
+    .collect::<Result<Vec<()>, String>>()?;
+    Ok(in_two_threads(&work, |i| {
+        build_model(cache, vinc, &names[i], mdir(&names[i]))
+    }))
+}
+
+/// `job(i)` for every `i` of `work`, two at a time (the machine's cores); results in `i` order.
+fn in_two_threads<T: Send>(work: &[usize], job: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let built = std::sync::Mutex::new(Vec::new());
+    let done = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(&i) = work.get(k) else { break };
-                let d = build_model(repo, filelist, out, cache, vinc, &names[i]);
-                built.lock().expect("model list").push((i, d));
+                let r = job(i);
+                done.lock().expect("results").push((i, r));
             });
         }
     });
-    let mut built = built.into_inner().expect("model list");
-    built.sort_by_key(|(i, _)| *i);
-    built.into_iter().map(|(_, d)| d).collect()
+    let mut done = done.into_inner().expect("results");
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Verilates one model into OUT_DIR (seconds), then takes its compiled archive from the cache
-/// (minutes saved) when Verilator's output is one the cache has compiled before.
-fn build_model(
-    repo: &Path,
-    filelist: &Path,
-    out: &Path,
-    cache: &Path,
-    vinc: &Path,
-    name: &str,
-) -> Dut {
-    let mdir = out.join("vl").join(name);
-    let _ = fs::remove_dir_all(&mdir);
-    verilate(repo, filelist, &mdir, name, &verilator_args(name));
+/// Takes a verilated model's compiled archive from the cache (minutes saved) when Verilator's
+/// output is one the cache has compiled before, and compiles it into the cache otherwise.
+fn build_model(cache: &Path, vinc: &Path, name: &str, mdir: PathBuf) -> Dut {
     let entry = format!("{name}-{:016x}", model_hash(name, &mdir));
     let dir = cache.join(&entry);
     let lib = format!("xdie_model_{name}");

@@ -118,7 +118,13 @@ fn lint(root: &Path) -> Vec<String> {
     for m in &modules {
         let o = Command::new("verilator")
             .current_dir(root)
-            .args(["--lint-only", "-Wall", filelist::LINT_CONFIG, "--top-module", m])
+            .args([
+                "--lint-only",
+                "-Wall",
+                filelist::LINT_CONFIG,
+                "--top-module",
+                m,
+            ])
             .args(closure(&files, m))
             .output()
             .expect("run verilator");
@@ -132,7 +138,13 @@ fn lint(root: &Path) -> Vec<String> {
     // so that one message is expected and everything else is a complaint.
     let o = Command::new("verilator")
         .current_dir(root)
-        .args(["--lint-only", "-Wall", filelist::LINT_CONFIG, "-f", filelist::FILELIST])
+        .args([
+            "--lint-only",
+            "-Wall",
+            filelist::LINT_CONFIG,
+            "-f",
+            filelist::FILELIST,
+        ])
         .output()
         .expect("run verilator");
     let text = output_text(&o);
@@ -241,7 +253,10 @@ fn synth_report() {
         .collect();
     let s = Scratch::new("synth-report");
     let stat = s.path.join("stat.txt");
-    println!("{:<28} {:>8} {:>8} {:>8}", "module", "cells", "flops", "latches");
+    println!(
+        "{:<28} {:>8} {:>8} {:>8}",
+        "module", "cells", "flops", "latches"
+    );
     let mut bad = Vec::new();
     for m in sv_files(&root).into_iter().flat_map(|f| f.modules) {
         let script = format!(

@@ -123,7 +123,11 @@ fn other_csrs_than_the_built_rtl_exit_2_unless_model_only() {
             .map(|o| (o.path, o.contents))
             .collect()
     };
-    assert_ne!(rtl(&repo().join("csrs")), rtl(&csrs), "the edit changes rtl/");
+    assert_ne!(
+        rtl(&repo().join("csrs")),
+        rtl(&csrs),
+        "the edit changes rtl/"
+    );
 
     let scenario = "scenarios/worked-example.yaml";
     let o = run(xdie()

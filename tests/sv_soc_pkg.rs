@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use xdie_gen::emit::sv_soc::{PKG, ROUTES};
 use xdie_csr::Csrs;
+use xdie_gen::emit::sv_soc::{PKG, ROUTES};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -235,16 +235,8 @@ fn sv_package_and_decoder_match_model() {
         match w.first() {
             Some(&"F") => {
                 let [d, p, c] = *fi.next().expect("fold line");
-                assert_eq!(
-                    hex(w[1]),
-                    soc.fold_neighbor(d, p),
-                    "fold_neighbor {line}"
-                );
-                assert_eq!(
-                    hex(w[2]),
-                    soc.fold_chip_id(d, p, c),
-                    "fold_chip_id {line}"
-                );
+                assert_eq!(hex(w[1]), soc.fold_neighbor(d, p), "fold_neighbor {line}");
+                assert_eq!(hex(w[2]), soc.fold_chip_id(d, p, c), "fold_chip_id {line}");
                 nfold += 1;
             }
             Some(&"D") => {

@@ -145,7 +145,11 @@ const SEM_WINDOWS: [&str; 4] = ["sem_read", "sem_set", "sem_inc", "sem_dec"];
 fn semaphores(csrs: &Path, n: u64) {
     edit_json(&csrs.join("blocks/evt_sem.json"), |b| {
         let mut ws = bundles_with_role(b, &SEM_WINDOWS);
-        let first = ws.iter().map(|w| num(&w["AddressOffset"])).min().expect("windows");
+        let first = ws
+            .iter()
+            .map(|w| num(&w["AddressOffset"]))
+            .min()
+            .expect("windows");
         let spacing = (n * num(&ws[0]["BundleSizeInBytes"])).next_power_of_two();
         let old_spacing = num(&ws[1]["AddressOffset"]) - num(&ws[0]["AddressOffset"]);
         for (k, w) in ws.iter_mut().enumerate() {
@@ -224,12 +228,16 @@ fn design(root: &Path, v: Variant) -> xdie_csr::Csrs {
     let _ = std::fs::remove_dir_all(root);
     copy_dir(&repo().join("csrs"), &csrs);
     apply(&csrs, v);
-    let c = xdie_csr::load(&csrs).unwrap_or_else(|e| panic!("{v:?}: the variant does not load: {e}"));
+    let c =
+        xdie_csr::load(&csrs).unwrap_or_else(|e| panic!("{v:?}: the variant does not load: {e}"));
     check_applied(&c, v);
     gen_into(&csrs, root);
     copy_dir(&repo().join("rtl/core"), &root.join("rtl/core"));
-    std::fs::copy(repo().join(filelist::LINT_CONFIG), root.join(filelist::LINT_CONFIG))
-        .expect("copy the lint configuration");
+    std::fs::copy(
+        repo().join(filelist::LINT_CONFIG),
+        root.join(filelist::LINT_CONFIG),
+    )
+    .expect("copy the lint configuration");
     c
 }
 
@@ -247,7 +255,13 @@ fn variant_generates_and_the_package_top_elaborates_lint_clean(#[case] v: Varian
     design(&s.path, v);
     let o = Command::new("verilator")
         .current_dir(&s.path)
-        .args(["--lint-only", "-Wall", filelist::LINT_CONFIG, "-f", filelist::FILELIST])
+        .args([
+            "--lint-only",
+            "-Wall",
+            filelist::LINT_CONFIG,
+            "-f",
+            filelist::FILELIST,
+        ])
         .args(["--top-module", "xdie_pkg_top"])
         .output()
         .expect("run verilator (install it with `cargo xtask setup`)");
@@ -271,10 +285,21 @@ fn cosimulate_a_variant() {
     design(&root, Variant::Small);
     let o = Command::new(env!("CARGO"))
         .current_dir(repo())
-        .args(["test", "--release", "-p", "xdie-tb", "--features", "package"])
+        .args([
+            "test",
+            "--release",
+            "-p",
+            "xdie-tb",
+            "--features",
+            "package",
+        ])
         .env("XDIE_DESIGN_ROOT", &root)
         .env("CARGO_TARGET_DIR", repo().join("target/variant/target"))
         .status()
         .expect("run cargo");
-    assert!(o.success(), "the testbench failed on the variant (its design is in {})", root.display());
+    assert!(
+        o.success(),
+        "the testbench failed on the variant (its design is in {})",
+        root.display()
+    );
 }

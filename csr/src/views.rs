@@ -4,7 +4,9 @@
 //! (`load::views`); the helpers below are the one place the address arithmetic lives.
 
 use crate::layouts::{BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, UdmaLayout};
-use crate::model::{Aperture, BitField, DescFormat, ExtWord, Fold, Register, RingRules, Side, SocAddress, WordField};
+use crate::model::{
+    Aperture, BitField, DescFormat, ExtWord, Fold, Register, RingRules, Side, SocAddress, WordField,
+};
 use crate::roles::ApertureId;
 
 /// A struct of named `u64` fields, one per die-map parameter, with the table of their names.
@@ -236,9 +238,16 @@ impl SideView {
 /// What a die-local address selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
-    Sbuf { partition: u64, offset: u64 },
+    Sbuf {
+        partition: u64,
+        offset: u64,
+    },
     Hbm,
-    Sem { op: SemOp, sem: u64, aligned: bool },
+    Sem {
+        op: SemOp,
+        sem: u64,
+        aligned: bool,
+    },
     /// Another register of EVT_SEM (events).
     OtherRegister,
 }
@@ -333,7 +342,11 @@ impl Views {
     }
     /// Where a die-local address lands.
     pub fn decode_local(&self, local: u64) -> Option<Target> {
-        let (sbuf, hbm, evt) = (&self.apertures.sbuf, &self.apertures.hbm, &self.apertures.evt_sem);
+        let (sbuf, hbm, evt) = (
+            &self.apertures.sbuf,
+            &self.apertures.hbm,
+            &self.apertures.evt_sem,
+        );
         if local >= sbuf.base && local < sbuf.end() {
             let off = local - sbuf.base;
             let stride = self.params.sbuf_partition_stride;

@@ -2,8 +2,8 @@
 //! from the shipped csrs/ and from an edited copy, the outputs carry the model's numbers.
 
 use std::path::{Path, PathBuf};
-use xdie_gen::emit::{render_all, OutFile};
 use xdie_csr::{load, Csrs, ErrorKind, SemOp};
+use xdie_gen::emit::{render_all, OutFile};
 
 fn csrs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs")

@@ -154,9 +154,13 @@ impl System {
     /// Die-local base of the ring of (engine, side, queue), on every die: rings are packed
     /// from the HBM base, M2S and S2M of one engine side by side.
     pub fn ring_base(&self, engine: u32, side: Side, queue: u32) -> u64 {
-        let idx =
-            (engine as u64 * 2 + side_idx(side) as u64) * self.layout.queues() + queue as u64;
-        let base = self.layout.apertures.hbm.base.div_ceil(self.layout.ring.base_align)
+        let idx = (engine as u64 * 2 + side_idx(side) as u64) * self.layout.queues() + queue as u64;
+        let base = self
+            .layout
+            .apertures
+            .hbm
+            .base
+            .div_ceil(self.layout.ring.base_align)
             * self.layout.ring.base_align;
         base + idx * self.ring_stride()
     }

@@ -292,8 +292,16 @@ fn go_sem_may_not_be_local_sem_and_peer_base_must_name_the_peer_die() {
 
     let l = sys.layout.clone();
     let rx_die = sys.die_of(s.rx).die;
-    let wrong = l.soc.local.die.set(l.soc.local.local.set(0, 1), (rx_die ^ 1) as u128) as u64;
-    let right = l.soc.local.die.set(l.soc.local.local.set(0, 1), rx_die as u128) as u64;
+    let wrong = l
+        .soc
+        .local
+        .die
+        .set(l.soc.local.local.set(0, 1), (rx_die ^ 1) as u128) as u64;
+    let right = l
+        .soc
+        .local
+        .die
+        .set(l.soc.local.local.set(0, 1), rx_die as u128) as u64;
     let e = sys
         .gen(
             s.tx,

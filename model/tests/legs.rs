@@ -59,7 +59,9 @@ fn seed_example_rings_and_end_state() {
     let s = seed_leg(&sys);
     let (txg, rxg) = issue(&mut sys, &s).expect("issue");
     let l = sys.layout.clone();
-    let engines: Vec<u32> = (0..l.engine_count()).filter(|e| (s.mask >> e) & 1 == 1).collect();
+    let engines: Vec<u32> = (0..l.engine_count())
+        .filter(|e| (s.mask >> e) & 1 == 1)
+        .collect();
     assert_eq!(
         txg.engines.iter().map(|r| r.engine).collect::<Vec<_>>(),
         engines

@@ -19,8 +19,8 @@ pub const LINT_CONFIG: &str = "rtl/lint.vlt";
 /// generated and holds paths only, so a tool that is not Verilator can read it too.
 pub fn read(root: &Path) -> Result<Vec<PathBuf>, String> {
     let path = root.join(FILELIST);
-    let text =
-        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut files = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let l = line.trim();

@@ -32,7 +32,14 @@ pub fn verilator_version() -> String {
         .unwrap_or_default()
 }
 
-pub fn verilate(repo: &Path, filelist: &Path, mdir: &Path, name: &str, args: &[String]) {
+/// Verilates `name`; Verilator's messages are the error when it fails.
+pub fn verilate(
+    repo: &Path,
+    filelist: &Path,
+    mdir: &Path,
+    name: &str,
+    args: &[String],
+) -> Result<(), String> {
     fs::create_dir_all(mdir).expect("create -Mdir");
     let res = Command::new("verilator")
         .current_dir(repo)
@@ -50,8 +57,10 @@ pub fn verilate(repo: &Path, filelist: &Path, mdir: &Path, name: &str, args: &[S
     for line in stderr.lines().filter(|l| l.starts_with("%Warning")) {
         println!("cargo:warning={name}: {line}");
     }
-    if !res.status.success() {
-        panic!("verilator failed on {name}:\n{stderr}");
+    if res.status.success() {
+        Ok(())
+    } else {
+        Err(format!("verilator failed on {name}:\n{stderr}"))
     }
 }
 

@@ -112,5 +112,8 @@ pub fn dut(name: &str) -> DutKind {
         .iter()
         .copied()
         .find(|k| k.name() == name)
-        .unwrap_or_else(|| panic!("no DUT `{name}` in rtl/xdie.f"))
+        .unwrap_or_else(|| match crate::RTL_UNAVAILABLE {
+            Some(why) => panic!("no DUT `{name}`: the RTL did not verilate at build time:\n{why}"),
+            None => panic!("no DUT `{name}` in rtl/xdie.f"),
+        })
 }

@@ -173,7 +173,8 @@ impl<'a> Driver<'a> {
             let reg = |reg| v.remap_reg(0, reg);
             let first = self.windows[die as usize].is_none();
             self.pkg.write32(die, reg(&r.soc_lo), block as u32)?;
-            self.pkg.write32(die, reg(&r.soc_hi), (block >> 32) as u32)?;
+            self.pkg
+                .write32(die, reg(&r.soc_hi), (block >> 32) as u32)?;
             if first {
                 self.pkg.write32(die, reg(&r.xt_addr), 0)?;
                 self.pkg.write32(die, reg(&r.u_mask), !(low as u32))?;
@@ -386,6 +387,11 @@ pub fn run(
         return Err(RtlError::NotAvailable(format!(
             "the scenario spans {} packages; the package top holds one",
             sc.packages.len()
+        )));
+    }
+    if let Some(why) = crate::RTL_UNAVAILABLE {
+        return Err(RtlError::Driver(format!(
+            "the RTL did not verilate when xdie was built (regenerate with `xdie gen` and rebuild):\n{why}"
         )));
     }
     let kind = Package::kind().ok_or_else(|| {

@@ -30,6 +30,13 @@ pub mod duts {
     include!(concat!(env!("OUT_DIR"), "/duts.rs"));
 }
 
+/// Why the build has no RTL models (Verilator's messages), when the RTL did not verilate.
+/// `xdie gen` still builds and runs then, so it can repair a stale rtl/.
+pub mod build_status {
+    include!(concat!(env!("OUT_DIR"), "/rtl_unavailable.rs"));
+}
+pub use build_status::RTL_UNAVAILABLE;
+
 pub use axil::{AxilError, AxilMaster, Resp, Timing};
 pub use duts::DutKind;
 pub use harness::Ctx;

@@ -127,9 +127,17 @@ pub(crate) fn compare(
         let status = d.pkg.read32(die, sv.queue_reg(e, i, &l.status))?;
         let got = [
             ("head", field_of(&l.head_offset, head), q.head),
-            ("head ring id", field_of(&l.head_ring_id, head), q.head_ring_id),
+            (
+                "head ring id",
+                field_of(&l.head_ring_id, head),
+                q.head_ring_id,
+            ),
             ("tail", field_of(&l.tail_offset, tail), q.tail),
-            ("tail ring id", field_of(&l.tail_ring_id, tail), q.tail_ring_id),
+            (
+                "tail ring id",
+                field_of(&l.tail_ring_id, tail),
+                q.tail_ring_id,
+            ),
             ("used", field_of(&l.used, status), q.used),
         ];
         for (what, rtl, want) in got {

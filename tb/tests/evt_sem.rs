@@ -33,7 +33,10 @@ fn window_op_on_every_semaphore(
         let count = block.sem_count();
         for sem in 0..count {
             let start = ctx.rng.next_u32();
-            assert_eq!(tb.write(sem_addr(block, SemOp::Set, sem), start), Resp::Okay);
+            assert_eq!(
+                tb.write(sem_addr(block, SemOp::Set, sem), start),
+                Resp::Okay
+            );
             let v = ctx.rng.next_u32();
             assert_eq!(
                 tb.write(sem_addr(block, op, sem), v),
@@ -200,7 +203,10 @@ fn same_cycle_updates_to_different_semaphores(#[values(41, 42)] seed: u64) {
         let mut want = vec![0u32; sems.len()];
         for (k, &s) in sems.iter().enumerate() {
             want[k] = ctx.rng.next_u32();
-            assert_eq!(tb.write(sem_addr(block, SemOp::Set, s), want[k]), Resp::Okay);
+            assert_eq!(
+                tb.write(sem_addr(block, SemOp::Set, s), want[k]),
+                Resp::Okay
+            );
         }
         let val_mask = if hw.val_w >= 32 {
             u32::MAX
@@ -218,13 +224,16 @@ fn same_cycle_updates_to_different_semaphores(#[values(41, 42)] seed: u64) {
             let picks: Vec<usize> = (0..hw.ports)
                 .map(|_| ctx.rng.below(sems.len() as u64) as usize)
                 .collect();
-            let vals: Vec<u32> = (0..hw.ports).map(|_| ctx.rng.next_u32() & val_mask).collect();
+            let vals: Vec<u32> = (0..hw.ports)
+                .map(|_| ctx.rng.next_u32() & val_mask)
+                .collect();
             (mask, picks, vals)
         };
         let apply = |want: &mut [u32], mask: u64, picks: &[usize], vals: &[u32], edges: u64| {
             for p in 0..hw.ports as usize {
                 if mask >> p & 1 == 1 {
-                    want[picks[p]] = want[picks[p]].wrapping_add(vals[p].wrapping_mul(edges as u32));
+                    want[picks[p]] =
+                        want[picks[p]].wrapping_add(vals[p].wrapping_mul(edges as u32));
                 }
             }
         };
@@ -233,7 +242,13 @@ fn same_cycle_updates_to_different_semaphores(#[values(41, 42)] seed: u64) {
             let (mask, picks, vals) = draw(ctx);
             let idxs: Vec<u64> = picks.iter().map(|&k| sems[k]).collect();
             tb.sim.set(idx, &pack(&idxs, hw.idx_w));
-            tb.sim.set(val, &pack(&vals.iter().map(|&v| u64::from(v)).collect::<Vec<_>>(), hw.val_w));
+            tb.sim.set(
+                val,
+                &pack(
+                    &vals.iter().map(|&v| u64::from(v)).collect::<Vec<_>>(),
+                    hw.val_w,
+                ),
+            );
             tb.sim.set_u64(valid, mask);
             let k = ctx.rng.below(sems.len() as u64) as usize;
             let amount = ctx.rng.next_u32();
@@ -255,14 +270,22 @@ fn same_cycle_updates_to_different_semaphores(#[values(41, 42)] seed: u64) {
             let (mask, picks, vals) = draw(ctx);
             let idxs: Vec<u64> = picks.iter().map(|&k| sems[k]).collect();
             tb.sim.set(idx, &pack(&idxs, hw.idx_w));
-            tb.sim.set(val, &pack(&vals.iter().map(|&v| u64::from(v)).collect::<Vec<_>>(), hw.val_w));
+            tb.sim.set(
+                val,
+                &pack(
+                    &vals.iter().map(|&v| u64::from(v)).collect::<Vec<_>>(),
+                    hw.val_w,
+                ),
+            );
             tb.sim.set_u64(valid, mask);
             let k = ctx.rng.below(sems.len() as u64) as usize;
             let amount = ctx.rng.next_u32();
             let s = &mut tb.sim;
-            s.set_by_name("seq_subop_i", params.seq_subop_inc).expect("seq_subop_i");
+            s.set_by_name("seq_subop_i", params.seq_subop_inc)
+                .expect("seq_subop_i");
             s.set_by_name("seq_idx_i", sems[k]).expect("seq_idx_i");
-            s.set_by_name("seq_val_i", u64::from(amount)).expect("seq_val_i");
+            s.set_by_name("seq_val_i", u64::from(amount))
+                .expect("seq_val_i");
             s.set_by_name("seq_valid_i", 1).expect("seq_valid_i");
             s.eval();
             let ready = s.get_by_name("seq_ready_o").expect("seq_ready_o") == 1;

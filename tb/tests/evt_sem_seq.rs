@@ -8,7 +8,9 @@ use xdie_tb::{harness, Ctx, Resp};
 
 fn open(ctx: &mut Ctx) -> (BlockTb, &'static EvtSemLayout, &'static EvtSemParams) {
     let kind = dut("xdie_evt_sem");
-    let l = block_of(kind).and_then(|b| b.evt_sem()).expect("evt_sem block");
+    let l = block_of(kind)
+        .and_then(|b| b.evt_sem())
+        .expect("evt_sem block");
     (BlockTb::new(ctx, kind), l, &l.params)
 }
 

@@ -282,13 +282,17 @@ fn semaphore_increment_after_data() {
             },
             Copy {
                 src: views().soc.soc_local(0, one),
-                dst: views().soc.soc_local(0, views().sem_addr(SemOp::Inc, local_sem)),
+                dst: views()
+                    .soc
+                    .soc_local(0, views().sem_addr(SemOp::Inc, local_sem)),
                 len: 4,
                 write_barrier: false,
             },
             Copy {
                 src: views().soc.soc_local(0, one),
-                dst: views().soc.fold_neighbor(views().sem_addr(SemOp::Inc, remote_sem), 1),
+                dst: views()
+                    .soc
+                    .fold_neighbor(views().sem_addr(SemOp::Inc, remote_sem), 1),
                 len: 4,
                 write_barrier: true,
             },

@@ -64,7 +64,9 @@ fn write_watching(tb: &mut BlockTb, offset: u64, data: u32, cycles: u32) -> Vec<
 fn increment_writes_pulse_the_selected_engines_once() {
     harness::run(41, |ctx| {
         let kind = dut("xdie_sdma_bcast");
-        let l = block_of(kind).and_then(|b| b.bcast()).expect("sdma_bcast block");
+        let l = block_of(kind)
+            .and_then(|b| b.bcast())
+            .expect("sdma_bcast block");
         let mut tb = BlockTb::new(ctx, kind);
         let (group, mask_f) = (&l.group, &l.mask);
         let (queue_r, queue_f) = (&l.queue_reg, &l.queue);

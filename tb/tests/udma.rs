@@ -32,7 +32,13 @@ fn open(ctx: &mut Ctx, side: &str, which: u64) -> (BlockTb, Q) {
 fn check_queue(tb: &mut BlockTb, q: &Q) {
     let l = q.l;
     for r in [
-        &l.status, &l.head, &l.tail, &l.tail_inc, &l.ring_len, &l.cfg, &l.sw_ctrl,
+        &l.status,
+        &l.head,
+        &l.tail,
+        &l.tail_inc,
+        &l.ring_len,
+        &l.cfg,
+        &l.sw_ctrl,
     ] {
         tb.check(q.off(r));
     }
@@ -124,11 +130,7 @@ fn overrun_is_refused_and_flagged(
         // The remaining slot is still usable and fills the ring.
         tb.write(q.off(&q.l.tail_inc), 1);
         let (status, _) = tb.read(q.off(&q.l.status));
-        assert_ne!(
-            status & q.l.full.reg_mask(),
-            0,
-            "ring must be full"
-        );
+        assert_ne!(status & q.l.full.reg_mask(), 0, "ring must be full");
         check_queue(&mut tb, &q);
         // err_log OVERRUN is write-1-to-clear.
         let err = &q.l.err_log;
@@ -158,7 +160,11 @@ fn sw_ctrl_resets(
         }
         tb.write(q.off(&q.l.tail_inc), len + 1);
         check_queue(&mut tb, &q);
-        let bit = q.l.sw_ctrl.field_by_role(what).expect("reset field").reg_mask();
+        let bit =
+            q.l.sw_ctrl
+                .field_by_role(what)
+                .expect("reset field")
+                .reg_mask();
         assert_eq!(tb.write(q.off(&q.l.sw_ctrl), bit), Resp::Okay);
         check_queue(&mut tb, &q);
         // Other queues are untouched.

@@ -13,7 +13,9 @@ pub(super) fn check_shape(src: &Source, block: &Shape) -> Result<()> {
     let sem = block.bundle_by_role(BundleRole::SemRead);
     for (i, b) in block.bundles.iter().enumerate() {
         let is_sem = match b.role {
-            Some(BundleRole::SemRead | BundleRole::SemSet | BundleRole::SemInc | BundleRole::SemDec) => true,
+            Some(
+                BundleRole::SemRead | BundleRole::SemSet | BundleRole::SemInc | BundleRole::SemDec,
+            ) => true,
             Some(BundleRole::Event) => false,
             _ => continue,
         };

@@ -42,15 +42,22 @@ impl Scope<'_> {
     }
 
     /// Register `role` and its fields with `fields` roles.
-    fn reg_fields<const N: usize>(&self, role: R, fields: [F; N]) -> Result<(Register, [Field; N])> {
+    fn reg_fields<const N: usize>(
+        &self,
+        role: R,
+        fields: [F; N],
+    ) -> Result<(Register, [Field; N])> {
         let r = self.reg(role)?;
         let mut out = Vec::with_capacity(N);
         for f in fields {
             out.push(field(self.src, &self.key, &r, f)?);
         }
         let out = <[Field; N]>::try_from(out).map_err(|_| {
-            self.src
-                .err(ErrorKind::BadReference, self.key.clone(), "internal: field count")
+            self.src.err(
+                ErrorKind::BadReference,
+                self.key.clone(),
+                "internal: field count",
+            )
         })?;
         Ok((r, out))
     }

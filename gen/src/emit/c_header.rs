@@ -4,8 +4,8 @@
 //! Every number is computed here; the templates print `#define NAME VALUE` lines.
 
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{BitField, Block, Csrs, Field, FoldSource, Register};
 use askama::Template;
+use xdie_csr::{BitField, Block, Csrs, Field, FoldSource, Register};
 
 /// `#define name value` with an optional trailing comment.
 pub struct Define {

@@ -2,9 +2,9 @@
 //! it is computed here from the model; the template only lays out rows.
 
 use super::{finish, OutFile, DO_NOT_EDIT};
+use askama::Template;
 use std::result::Result;
 use xdie_csr::*;
-use askama::Template;
 
 /// Inputs of the worked fold examples. They are the seed's example (a peer SBUF offset of
 /// 0x100000 on die 1; chip id 0x12 for the cross-package case), not CSR facts: the results are

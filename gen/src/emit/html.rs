@@ -90,7 +90,11 @@ fn cells(r: &Register) -> Vec<Cell> {
         // A label wider than its box is cut to what fits (the table below has the full name).
         let fits = ((f.width * CELL) / 8).max(1) as usize;
         let label = if f.name.chars().count() > fits {
-            f.name.chars().take(fits.saturating_sub(1).max(1)).collect::<String>() + "…"
+            f.name
+                .chars()
+                .take(fits.saturating_sub(1).max(1))
+                .collect::<String>()
+                + "…"
         } else {
             f.name.clone()
         };

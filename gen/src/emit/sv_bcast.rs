@@ -4,8 +4,8 @@
 
 use super::sv_regpkg::{package, qualified};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{BcastLayout, Block, Csrs, Field, Register};
 use askama::Template;
+use xdie_csr::{BcastLayout, Block, Csrs, Field, Register};
 
 /// A top-level register and the field the template drives, by package constant names.
 struct RegRef {

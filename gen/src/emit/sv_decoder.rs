@@ -5,8 +5,8 @@
 
 use super::sv_soc::{facts, SocFacts, PKG};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::Csrs;
 use askama::Template;
+use xdie_csr::Csrs;
 
 #[derive(Template)]
 #[template(path = "sv/addr_decoder.sv")]

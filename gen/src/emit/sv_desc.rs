@@ -7,8 +7,8 @@
 
 use super::sv_soc::{clog2, wrap};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{BitField, Csrs, DescFormat};
 use askama::Template;
+use xdie_csr::{BitField, Csrs, DescFormat};
 
 /// Package name; users write qualified names (`xdie_desc_pkg::m2s_get_len`).
 pub const PKG: &str = "xdie_desc_pkg";
@@ -143,7 +143,10 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
         .descriptors
         .iter()
         .map(|d| {
-            let len = typed.iter().find(|t| t.format.name == d.name).map(|t| &t.len);
+            let len = typed
+                .iter()
+                .find(|t| t.format.name == d.name)
+                .map(|t| &t.len);
             format(d, len)
         })
         .collect();

@@ -7,8 +7,8 @@
 
 use super::sv_regpkg::{package, qualified};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Block, Bundle, Csrs, EvtSemLayout, SemOp};
 use askama::Template;
+use xdie_csr::{Block, Bundle, Csrs, EvtSemLayout, SemOp};
 
 /// One address window the bus decodes (the event bundle or a semaphore window).
 struct Window {

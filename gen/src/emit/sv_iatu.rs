@@ -4,8 +4,8 @@
 use super::sv_regpkg::comment_lines;
 use super::sv_regs::{err, flag, range, split_value, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Block, Csrs, FieldRole, IatuLayout};
 use askama::Template;
+use xdie_csr::{Block, Csrs, FieldRole, IatuLayout};
 
 /// Index variable of the per-region loops in the template.
 const IDX: &str = "i";

@@ -4,9 +4,9 @@
 //! not parse `import` clauses, so users write qualified names (`xdie_evt_sem_pkg::SEM_SET_BASE`).
 
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Block, Csrs, Field, Register};
 use askama::Template;
 use std::collections::BTreeMap;
+use xdie_csr::{Block, Csrs, Field, Register};
 
 /// One `localparam` line.
 pub struct Const {

@@ -9,8 +9,8 @@
 //! inside the instance are bit slices, and a `case` on the offset picks the word of that instance.
 
 use super::sv_hex;
-use xdie_csr::{Access, Block, Bundle, Field, FieldRole, Register};
 use std::collections::BTreeMap;
+use xdie_csr::{Access, Block, Bundle, Field, FieldRole, Register};
 
 /// A render-time error: the model is valid but a template cannot express it.
 pub fn err(msg: impl Into<String>) -> askama::Error {
@@ -224,15 +224,12 @@ fn ro_word(r: &Register, sel: &str, hw: &HwInputs) -> Result<Option<String>, ask
     let mut parts = Vec::new();
     let mut next = 32; // first bit above the part still to fill
     for f in ro {
-        let src = f
-            .role
-            .and_then(|role| hw.get(&role))
-            .ok_or_else(|| {
-                err(format!(
-                    "register `{}`: RO field `{}` has no hardware source (no known Role)",
-                    r.name, f.name
-                ))
-            })?;
+        let src = f.role.and_then(|role| hw.get(&role)).ok_or_else(|| {
+            err(format!(
+                "register `{}`: RO field `{}` has no hardware source (no known Role)",
+                r.name, f.name
+            ))
+        })?;
         if next > f.msb() + 1 {
             parts.push(sv_hex(next - f.msb() - 1, 0));
         }
@@ -285,7 +282,12 @@ pub fn split_value(
 }
 
 /// A one-bit control field `f` of the bundle's register `reg` (from the block's layout).
-pub fn flag(bundle: &Bundle, reg: &Register, f: &Field, idx: &str) -> Result<String, askama::Error> {
+pub fn flag(
+    bundle: &Bundle,
+    reg: &Register,
+    f: &Field,
+    idx: &str,
+) -> Result<String, askama::Error> {
     if f.width != 1 || f.access != Access::Rw {
         return Err(err(format!(
             "field `{}.{}` must be a single RW bit",

@@ -13,8 +13,8 @@
 use super::sv_regpkg::comment_lines;
 use super::sv_regs::{err, flag, index_bits, split_value, value_field, zext, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Block, Csrs, Register, RemapLayout};
 use askama::Template;
+use xdie_csr::{Block, Csrs, Register, RemapLayout};
 
 /// Index variable of the per-window loops in the template.
 const IDX: &str = "i";

@@ -4,8 +4,8 @@
 //! helpers, so every position and base below comes from the model exactly once.
 
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Aperture, ApertureId, Csrs, FoldSource};
 use askama::Template;
+use xdie_csr::{Aperture, ApertureId, Csrs, FoldSource};
 
 /// Package name every generated module refers to by explicit scope (`pkg::name`). Yosys 0.23
 /// rejects `import pkg::*;` in a module header and in a module body, so nothing imports it.
@@ -226,7 +226,6 @@ fn sv_field(view: &str, f: &xdie_csr::BitField) -> SvField {
     }
 }
 
-
 fn sv_aperture(index: usize, ap: &Aperture, local_w: u32, ap_w: u32) -> SvAperture {
     SvAperture {
         name: ap.name.clone(),
@@ -335,9 +334,7 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
         .apertures
         .iter()
         .zip(&apertures)
-        .filter(|(a, _)| {
-            csrs.aperture_block(a).and_then(|b| b.udma()).is_some()
-        })
+        .filter(|(a, _)| csrs.aperture_block(a).and_then(|b| b.udma()).is_some())
         .map(|(_, s)| (s.hit_fn(), s.inst_fn()))
         .collect();
     // The fields the loader resolved into the typed SoC layout.

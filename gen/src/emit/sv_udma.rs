@@ -5,8 +5,8 @@
 
 use super::sv_regpkg::qualified;
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
-use xdie_csr::{Access, Block, Bundle, Csrs, Field, RegRole, Register};
 use askama::Template;
+use xdie_csr::{Access, Block, Bundle, Csrs, Field, RegRole, Register};
 
 /// A register kept as 32 flops of RW storage (only the write-mask bits ever change).
 pub struct Store {
@@ -321,8 +321,8 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xdie_csr::BlockKind;
     use std::path::Path;
+    use xdie_csr::BlockKind;
 
     fn repo_csrs() -> Csrs {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs");
@@ -330,10 +330,7 @@ mod tests {
     }
 
     fn udma_blocks(c: &Csrs) -> Vec<&Block> {
-        c.blocks
-            .iter()
-            .filter(|b| b.udma().is_some())
-            .collect()
+        c.blocks.iter().filter(|b| b.udma().is_some()).collect()
     }
 
     #[test]

@@ -32,7 +32,8 @@ impl System {
         let mut bad = false;
         for side in SIDES {
             let i = side_idx(side);
-            let slot = self.ring_base(e, side, q) + (heads[i] % len) * self.layout.params.desc_bytes;
+            let slot =
+                self.ring_base(e, side, q) + (heads[i] % len) * self.layout.params.desc_bytes;
             let bytes = self.read_local(die, slot, self.layout.params.desc_bytes);
             let d = self.layout.decode_desc(side, &bytes)?;
             let expected = self.layout.ring_id(heads[i], len);

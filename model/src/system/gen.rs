@@ -203,7 +203,8 @@ impl System {
         self.topology.check_core(peer)?;
         let (queue, engines) = self.check_geometry(w)?;
         let peer_die = self.die_of(peer).die;
-        if w.peer_base != 0 && self.layout.soc.local.die.get(w.peer_base as u128) as u64 != peer_die {
+        if w.peer_base != 0 && self.layout.soc.local.die.get(w.peer_base as u128) as u64 != peer_die
+        {
             return Err(ModelError::Impossible(format!(
                 "peer_base {:#x} names another die than the peer's die {peer_die}",
                 w.peer_base
@@ -249,7 +250,9 @@ impl System {
                     let off = c * l.ring.max_len_code;
                     let len = (w.free_dim_bytes - off).min(l.ring.max_len_code);
                     let buf_ptr = match role {
-                        Lane::Tx => l.soc.soc_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
+                        Lane::Tx => l
+                            .soc
+                            .soc_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
                         Lane::Rx => l.fold_for(tx_die, rx_die, l.sbuf_addr(p, w.dst_addr + off))?,
                     };
                     list.push((
@@ -284,7 +287,9 @@ impl System {
                     list.push(sem(EntryKind::RemoteSem, one, true));
                 }
                 Lane::Rx => {
-                    let local = l.soc.soc_local(tx_die.die, l.sem_addr(SemOp::Inc, w.local_sem));
+                    let local = l
+                        .soc
+                        .soc_local(tx_die.die, l.sem_addr(SemOp::Inc, w.local_sem));
                     let remote =
                         l.fold_for(tx_die, rx_die, l.sem_addr(SemOp::Inc, w.remote_sem))?;
                     list.push(sem(EntryKind::LocalSem, local, false));

@@ -22,7 +22,8 @@ impl System {
         };
         let fault = match target {
             Some(Target::Sbuf { partition, offset })
-                if partition < l.params.sbuf_partitions && offset + n <= l.params.sbuf_backing_bytes =>
+                if partition < l.params.sbuf_partitions
+                    && offset + n <= l.params.sbuf_backing_bytes =>
             {
                 st.mem.write(local, &bytes);
                 None

@@ -23,7 +23,9 @@ impl Special for EvtSem {
     fn claims(&self, reg: &Reg) -> bool {
         matches!(
             reg.bundle_role,
-            Some(BundleRole::SemRead | BundleRole::SemSet | BundleRole::SemInc | BundleRole::SemDec)
+            Some(
+                BundleRole::SemRead | BundleRole::SemSet | BundleRole::SemInc | BundleRole::SemDec
+            )
         )
     }
 
