@@ -17,30 +17,86 @@ use xdie_tb::regmodel::csrs;
 use xdie_tb::sim::Port;
 use xdie_tb::{harness, Ctx, DutKind, Rng, Sim};
 
+/// The bus and link geometry, from the numbers `xdie gen` writes into `xdie_xbus_pkg`
+/// (`DATA_BYTES` is the die map's DATA_BYTES, `ADDR_W` the SoC address width) and the die map's
+/// link parameters. Every width the test uses is derived here, once.
 struct Geometry {
+    /// Bytes per beat (DATA_BYTES): also the bits of a write strobe.
     dw: u32,
+    /// Bits per beat (DATA_W).
+    data_w: u32,
     latency: u64,
     credits: u64,
+    /// Bits of a routed address (ADDR_W).
     aw: u32,
+    req: ReqFlit,
+    rsp: RspFlit,
 }
 
-impl Geometry {
-    fn req_w(&self) -> u32 {
-        1 + self.aw + 9 * self.dw
-    }
-    fn rsp_w(&self) -> u32 {
-        8 * self.dw + 2
-    }
+/// Bits [lsb, lsb + width) of a flit.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    lsb: u32,
+    width: u32,
 }
+
+/// Fields of a packed struct given LSB first, each starting where the previous one ends; returns
+/// their spans and the struct's width.
+fn pack<const N: usize>(widths: [u32; N]) -> ([Span; N], u32) {
+    let mut lsb = 0;
+    let spans = widths.map(|width| {
+        let s = Span { lsb, width };
+        lsb += width;
+        s
+    });
+    (spans, lsb)
+}
+
+/// `xdie_xbus_pkg::req_t` as a flit: {write, addr, wdata, wstrb}, MSB first.
+struct ReqFlit {
+    wstrb: Span,
+    wdata: Span,
+    addr: Span,
+    write: Span,
+    width: u32,
+}
+
+/// `xdie_xbus_pkg::rsp_t` as a flit: {rdata, err}, MSB first.
+struct RspFlit {
+    err: Span,
+    rdata: Span,
+    width: u32,
+}
+
+/// Bits of a response code (`xdie_xbus_pkg::resp_e`, the AXI encoding).
+const RESP_W: u32 = 2;
 
 fn geometry() -> Geometry {
     let c = csrs();
     let p = &c.views.params;
+    let dw = p.data_bytes as u32;
+    let data_w = 8 * dw;
+    let aw = c.soc.width;
+    let ([wstrb, wdata, addr, write], req_w) = pack([dw, data_w, aw, 1]);
+    let ([err, rdata], rsp_w) = pack([RESP_W, data_w]);
     Geometry {
-        dw: p.data_bytes as u32,
+        dw,
+        data_w,
         latency: p.link_latency,
         credits: p.link_credits,
-        aw: c.soc.width,
+        aw,
+        req: ReqFlit {
+            wstrb,
+            wdata,
+            addr,
+            write,
+            width: req_w,
+        },
+        rsp: RspFlit {
+            err,
+            rdata,
+            width: rsp_w,
+        },
     }
 }
 
@@ -79,21 +135,21 @@ fn bit(v: &[u32], i: u32) -> bool {
     (v[(i / 32) as usize] >> (i % 32)) & 1 != 0
 }
 
-/// Bits [lsb, lsb + width) of `v`, as words.
-fn take(v: &[u32], lsb: u32, width: u32) -> Vec<u32> {
-    let mut out = vec![0u32; words(width)];
-    for i in 0..width {
-        if bit(v, lsb + i) {
+/// Bits `f` of `v`, as words.
+fn take(v: &[u32], f: Span) -> Vec<u32> {
+    let mut out = vec![0u32; words(f.width)];
+    for i in 0..f.width {
+        if bit(v, f.lsb + i) {
             out[(i / 32) as usize] |= 1 << (i % 32);
         }
     }
     out
 }
 
-/// Writes `src`'s low `width` bits at [lsb, lsb + width) of `v`.
-fn put(v: &mut [u32], lsb: u32, width: u32, src: &[u32]) {
-    for i in 0..width {
-        let (w, b) = (((lsb + i) / 32) as usize, (lsb + i) % 32);
+/// Writes `src`'s low `f.width` bits at bits `f` of `v`.
+fn put(v: &mut [u32], f: Span, src: &[u32]) {
+    for i in 0..f.width {
+        let (w, b) = (((f.lsb + i) / 32) as usize, (f.lsb + i) % 32);
         v[w] &= !(1 << b);
         if bit(src, i) {
             v[w] |= 1 << b;
@@ -125,7 +181,11 @@ struct Chan {
 
 impl Chan {
     fn new(sim: &Sim, name: &'static str, tx: &str, rx: &str, kind: &str, g: &Geometry) -> Chan {
-        let width = if kind == "req" { g.req_w() } else { g.rsp_w() };
+        let width = if kind == "req" {
+            g.req.width
+        } else {
+            g.rsp.width
+        };
         Chan {
             name,
             tx_valid: port(sim, &format!("{tx}_{kind}_tx_valid_i")),
@@ -316,32 +376,32 @@ impl Req {
         Req {
             write: rng.chance(50),
             addr,
-            wdata: random_bits(rng, 8 * g.dw),
-            wstrb: random_bits(rng, g.dw),
+            wdata: random_bits(rng, g.req.wdata.width),
+            wstrb: random_bits(rng, g.req.wstrb.width),
         }
     }
 
     /// {write, addr, wdata, wstrb}, wstrb in the low bits.
     fn flit(&self, g: &Geometry) -> Vec<u32> {
-        let mut v = vec![0u32; words(g.req_w())];
-        put(&mut v, 0, g.dw, &self.wstrb);
-        put(&mut v, g.dw, 8 * g.dw, &self.wdata);
+        let f = &g.req;
+        let mut v = vec![0u32; words(f.width)];
+        put(&mut v, f.wstrb, &self.wstrb);
+        put(&mut v, f.wdata, &self.wdata);
         put(
             &mut v,
-            9 * g.dw,
-            g.aw,
+            f.addr,
             &[self.addr as u32, (self.addr >> 32) as u32],
         );
-        put(&mut v, 9 * g.dw + g.aw, 1, &[u32::from(self.write)]);
+        put(&mut v, f.write, &[u32::from(self.write)]);
         v
     }
 
     fn of_flit(v: &[u32], g: &Geometry) -> Req {
         Req {
-            wstrb: take(v, 0, g.dw),
-            wdata: take(v, g.dw, 8 * g.dw),
-            addr: as_u64(&take(v, 9 * g.dw, g.aw)),
-            write: bit(v, 9 * g.dw + g.aw),
+            wstrb: take(v, g.req.wstrb),
+            wdata: take(v, g.req.wdata),
+            addr: as_u64(&take(v, g.req.addr)),
+            write: bit(v, g.req.write.lsb),
         }
     }
 }
@@ -354,9 +414,10 @@ struct Rsp {
 
 impl Rsp {
     fn flit(&self, g: &Geometry) -> Vec<u32> {
-        let mut v = vec![0u32; words(g.rsp_w())];
-        put(&mut v, 0, 2, &[self.err as u32]);
-        put(&mut v, 2, 8 * g.dw, &self.rdata);
+        let f = &g.rsp;
+        let mut v = vec![0u32; words(f.width)];
+        put(&mut v, f.err, &[self.err as u32]);
+        put(&mut v, f.rdata, &self.rdata);
         v
     }
 }
@@ -388,7 +449,7 @@ fn port_ports(sim: &Sim, g: &Geometry) -> PortPorts {
             p("s_req_ready_o"),
             p("s_req_write_i"),
             w("s_req_addr_i", g.aw),
-            w("s_req_wdata_i", 8 * g.dw),
+            w("s_req_wdata_i", g.data_w),
             w("s_req_wstrb_i", g.dw),
         ],
         s_rsp: [
@@ -418,23 +479,23 @@ fn port_ports(sim: &Sim, g: &Geometry) -> PortPorts {
         ],
         req_tx: [
             p("req_tx_valid_o"),
-            w("req_tx_data_o", g.req_w()),
+            w("req_tx_data_o", g.req.width),
             p("req_tx_credit_i"),
         ],
         req_rx: [
             p("req_rx_valid_i"),
             p("req_rx_ready_o"),
-            w("req_rx_data_i", g.req_w()),
+            w("req_rx_data_i", g.req.width),
         ],
         rsp_tx: [
             p("rsp_tx_valid_o"),
-            w("rsp_tx_data_o", g.rsp_w()),
+            w("rsp_tx_data_o", g.rsp.width),
             p("rsp_tx_credit_i"),
         ],
         rsp_rx: [
             p("rsp_rx_valid_i"),
             p("rsp_rx_ready_o"),
-            w("rsp_rx_data_i", g.rsp_w()),
+            w("rsp_rx_data_i", g.rsp.width),
         ],
         health_in: [p("link_up_i"), p("link_credits_i")],
         health_out: [p("link_up_o"), p("credits_o")],
@@ -563,7 +624,7 @@ fn run_port(ctx: &mut Ctx, pat: Pattern, cycles: u64) -> PortRun {
             }
             None => {
                 sim.set_u64(v, 0);
-                let junk = random_bits(rng, 8 * g.dw);
+                let junk = random_bits(rng, g.data_w);
                 sim.set(wd, &junk);
                 sim.set_u64(ad, rng.next_u64());
             }
@@ -643,7 +704,7 @@ fn run_port(ctx: &mut Ctx, pat: Pattern, cycles: u64) -> PortRun {
             credit_back.push_back(c + 2 * g.latency);
             let err = if rng.chance(20) { SLVERR } else { OKAY };
             let rsp = Rsp {
-                rdata: random_bits(rng, 8 * g.dw),
+                rdata: random_bits(rng, g.data_w),
                 err,
             };
             remote_rsp.push_back((c + 2 * g.latency + 2 + rng.below(3), rsp));
@@ -658,7 +719,7 @@ fn run_port(ctx: &mut Ctx, pat: Pattern, cycles: u64) -> PortRun {
             match expect_rsp.pop_front() {
                 Some(Expect::Decerr) => {
                     assert!(!rx_pop, "DECERR answer consumed a response flit");
-                    let zero = vec![0u32; words(8 * g.dw)];
+                    let zero = vec![0u32; words(g.data_w)];
                     assert_eq!(
                         got,
                         Rsp {
@@ -716,7 +777,7 @@ fn run_port(ctx: &mut Ctx, pat: Pattern, cycles: u64) -> PortRun {
             if ready {
                 in_flits.pop_front();
                 let rsp = Rsp {
-                    rdata: random_bits(rng, 8 * g.dw),
+                    rdata: random_bits(rng, g.data_w),
                     err: *rng.pick(&[OKAY, SLVERR, DECERR]),
                 };
                 let delay = if rng.chance(pat.m_rsp) {
