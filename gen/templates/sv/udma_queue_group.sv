@@ -121,24 +121,20 @@ module {{ module }} (
   assign any_rst    = rst_tail || rst_head || rst_q;
 
   // ---------------------------------------------------------------- queue state
-  // One register file per field, queue q at entry q. The doorbell lanes and the bus readback
-  // each read one entry (a mux per bit); the engine sees every queue's ring state in parallel,
-  // so the entries stay flops. Each entry is written through its own enable from values the
-  // lanes compute once, so the arithmetic exists per lane, not per queue (only the head
-  // pointers, which the engine may pulse on several queues in one cycle, step per queue).
-  logic [LW-1:0]  tail_q [NQ];
-  logic [LW-1:0]  head_q [NQ];
-  logic [LW-1:0]  ring_len [NQ];
-  logic [IDW-1:0] tail_id_q [NQ];
-  logic [IDW-1:0] head_id_q [NQ];
-  logic [UW-1:0]  used_q [NQ];
-  logic [NQ-1:0]  overrun_q, pop_req;
+  // Each per-queue field of all queues is one packed vector, queue q at [W*q +: W]. A cycle
+  // changes only the queue the bus addresses, the broadcast target and the queues the engine
+  // pulses, so the next-state logic below updates those slices alone instead of evaluating a
+  // full copy of the queue logic for every queue.
+  logic [NQ*LW-1:0]  tail_q, tail_d, head_q, head_d, ring_len;
+  logic [NQ*IDW-1:0] tail_id_q, tail_id_d, head_id_q, head_id_d;
+  logic [NQ*UW-1:0]  used_q, used_d;
+  logic [NQ-1:0]     overrun_q, overrun_d, pop_req;
 {%- for s in q_stores %}
-  logic [31:0]    {{ s.name }}_q [NQ];
+  logic [NQ*32-1:0]  {{ s.name }}_q, {{ s.name }}_d;
 {%- endfor %}
 
   for (genvar q = 0; q < NQ; q++) begin : g_len
-    assign ring_len[q] = {{ len_reg }}_q[q][{{ len_lsb }} +: LW];
+    assign ring_len[LW*q +: LW] = {{ len_reg }}_q[32*q + {{ len_lsb }} +: LW];
   end
 
   // ---------------------------------------------------------------- doorbell lanes
@@ -172,9 +168,9 @@ module {{ module }} (
 
     assign idx      = lane_idx[QW*l +: QW];
     assign n        = lane_n[CW*l +: CW];
-    assign used     = CW'(used_q[idx]);
-    assign len      = CW'(ring_len[idx]);
-    assign tail_sum = CW'(tail_q[idx]) + n;
+    assign used     = CW'(used_q[UW*idx +: UW]);
+    assign len      = CW'(ring_len[LW*idx +: LW]);
+    assign tail_sum = CW'(tail_q[LW*idx +: LW]) + n;
     assign tail_sub = LW'(tail_sum - len);
     assign wrap     = tail_sum >= len;
     assign over     = used + n > len;
@@ -188,7 +184,7 @@ module {{ module }} (
     assign lane_refuse[l]           = live && over;
     assign lane_accept[l]           = live && !over;
     assign lane_tail[LW*l +: LW]    = wrap ? tail_sub : LW'(tail_sum);
-    assign lane_tail_id[IDW*l +: IDW] = tail_id_q[idx] + IDW'(wrap);
+    assign lane_tail_id[IDW*l +: IDW] = tail_id_q[IDW*idx +: IDW] + IDW'(wrap);
     // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor wraps.
     assign lane_used[UW*l +: UW]    = UW'(used + n - CW'(pop));
   end
@@ -198,88 +194,102 @@ module {{ module }} (
   // below.
   assign pop_req = hw_head_inc_i & ~({NQ{any_rst}} & (NQ'(1) << q_sel));
 
-  // Per queue: which of this cycle's events touch it. A reset of the queue wins over everything
-  // (its lanes and pulse were dropped above); a doorbell lane's used count already includes the
-  // queue's head pulse.
-  for (genvar q = 0; q < NQ; q++) begin : g_q
-    logic bus_q, rst_t, rst_h, rst_u, rst_all, pop, acc0, acc1, refuse;
-    logic          head_wrap;
-    logic [CW-1:0] head_next;
-
-    assign bus_q     = (q_sel == QW'(q));
-    assign rst_all   = rst_q && bus_q;
-    assign rst_t     = (rst_tail || rst_q) && bus_q;
-    assign rst_h     = (rst_head || rst_q) && bus_q;
-    assign rst_u     = any_rst && bus_q;
-    assign pop       = pop_req[q] && (used_q[q] != '0);
-    assign acc0      = lane_accept[0] && (lane_idx[0 +: QW] == QW'(q));
-    assign acc1      = lane_accept[1] && (lane_idx[QW +: QW] == QW'(q));
-    assign refuse    = (lane_refuse[0] && (lane_idx[0 +: QW] == QW'(q))) ||
-                       (lane_refuse[1] && (lane_idx[QW +: QW] == QW'(q)));
-    assign head_next = CW'(head_q[q]) + CW'(1);
-    assign head_wrap = head_next >= CW'(ring_len[q]);
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        tail_q[q]    <= '0;
-        tail_id_q[q] <= RING_ID_INIT;
-        head_q[q]    <= '0;
-        head_id_q[q] <= RING_ID_INIT;
-        used_q[q]    <= '0;
-        overrun_q[q] <= 1'b0;
+  // Later assignments win: head pulses, then the doorbell lanes (whose used count already
+  // includes their queue's pulse), then the resets of the addressed queue.
+  always_comb begin
+    tail_d    = tail_q;
+    tail_id_d = tail_id_q;
+    head_d    = head_q;
+    head_id_d = head_id_q;
+    used_d    = used_q;
+    overrun_d = overrun_q;
 {%- for s in q_stores %}
-        {{ s.name }}_q[q] <= {{ s.reset }};
+    {{ s.name }}_d = {{ s.name }}_q;
+    if (sel_we && (q_off == {{ s.offset }})) begin
+      {{ s.name }}_d[32*q_sel +: 32] = ({{ s.name }}_q[32*q_sel +: 32] & ~({{ s.wmask }} & req_wstrb_bits)) |
+                                  (wdata_m & {{ s.wmask }});
+    end
 {%- endfor %}
-      end else begin
-        if (rst_h) begin
-          head_q[q]    <= '0;
-          head_id_q[q] <= RING_ID_INIT;
-        end else if (pop) begin
-          head_q[q]    <= head_wrap ? '0 : LW'(head_next);
-          head_id_q[q] <= head_id_q[q] + IDW'(head_wrap);
+    for (int unsigned q = 0; q < NQ; q++) begin
+      if (pop_req[q] && (used_q[UW*q +: UW] != '0)) begin
+        if (CW'(head_q[LW*q +: LW]) + CW'(1) >= CW'(ring_len[LW*q +: LW])) begin
+          head_d[LW*q +: LW]       = '0;
+          head_id_d[IDW*q +: IDW] = head_id_q[IDW*q +: IDW] + IDW'(1);
+        end else begin
+          head_d[LW*q +: LW]       = head_q[LW*q +: LW] + LW'(1);
         end
-        if (rst_t) begin
-          tail_q[q]    <= '0;
-          tail_id_q[q] <= RING_ID_INIT;
-        end else if (acc0) begin
-          tail_q[q]    <= lane_tail[0 +: LW];
-          tail_id_q[q] <= lane_tail_id[0 +: IDW];
-        end else if (acc1) begin
-          tail_q[q]    <= lane_tail[LW +: LW];
-          tail_id_q[q] <= lane_tail_id[IDW +: IDW];
-        end
-        if (rst_u)     used_q[q] <= '0;
-        else if (acc0) used_q[q] <= lane_used[0 +: UW];
-        else if (acc1) used_q[q] <= lane_used[UW +: UW];
-        else if (pop)  used_q[q] <= used_q[q] - UW'(1);
-        if (rst_t)       overrun_q[q] <= 1'b0;
-        else if (refuse) overrun_q[q] <= 1'b1;
-{%- for s in q_stores %}
-        if (rst_all) begin
-          {{ s.name }}_q[q] <= {{ s.reset }};
-        end else if (sel_we && bus_q && (q_off == {{ s.offset }})) begin
-          // One enable per byte lane: a written bit's next value is the bus data alone.
-          for (int b = 0; b < 4; b++) begin
-            if (req_wstrb[b]) begin
-              {{ s.name }}_q[q][8*b +: 8] <= 8'((({{ s.name }}_q[q] & ~{{ s.wmask }}) |
-                                              (req_wdata & {{ s.wmask }})) >> (8*b));
-            end
-          end
-        end
-{%- endfor %}
+        used_d[UW*q +: UW] = used_q[UW*q +: UW] - UW'(1);
       end
+    end
+    for (int unsigned l = 0; l < 2; l++) begin
+      if (lane_accept[l]) begin
+        tail_d[LW*lane_idx[QW*l +: QW] +: LW]       = lane_tail[LW*l +: LW];
+        tail_id_d[IDW*lane_idx[QW*l +: QW] +: IDW] = lane_tail_id[IDW*l +: IDW];
+        used_d[UW*lane_idx[QW*l +: QW] +: UW]       = lane_used[UW*l +: UW];
+      end
+      if (lane_refuse[l]) begin
+        overrun_d[lane_idx[QW*l +: QW]] = 1'b1;
+      end
+    end
+    if (rst_tail || rst_head) begin
+      used_d[UW*q_sel +: UW] = '0;
+    end
+    if (rst_tail) begin
+      tail_d[LW*q_sel +: LW]       = '0;
+      tail_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
+      overrun_d[q_sel]             = 1'b0;
+    end
+    if (rst_head) begin
+      head_d[LW*q_sel +: LW]       = '0;
+      head_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
+    end
+    if (rst_q) begin
+      tail_d[LW*q_sel +: LW]       = '0;
+      tail_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
+      head_d[LW*q_sel +: LW]       = '0;
+      head_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
+      used_d[UW*q_sel +: UW]       = '0;
+      overrun_d[q_sel]             = 1'b0;
+{%- for s in q_stores %}
+      {{ s.name }}_d[32*q_sel +: 32] = {{ s.reset }};
+{%- endfor %}
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tail_q    <= '0;
+      tail_id_q <= {NQ{RING_ID_INIT}};
+      head_q    <= '0;
+      head_id_q <= {NQ{RING_ID_INIT}};
+      used_q    <= '0;
+      overrun_q <= '0;
+{%- for s in q_stores %}
+      {{ s.name }}_q <= {NQ{ {{- s.reset -}} }};
+{%- endfor %}
+    end else begin
+      tail_q    <= tail_d;
+      tail_id_q <= tail_id_d;
+      head_q    <= head_d;
+      head_id_q <= head_id_d;
+      used_q    <= used_d;
+      overrun_q <= overrun_d;
+{%- for s in q_stores %}
+      {{ s.name }}_q <= {{ s.name }}_d;
+{%- endfor %}
     end
   end
 
   // ---------------------------------------------------------------- hardware outputs
+  assign q_ring_len_o     = ring_len;
+  assign q_head_o         = head_q;
+  assign q_head_ring_id_o = head_id_q;
+  assign q_used_o         = used_q;
+
   for (genvar q = 0; q < NQ; q++) begin : g_out
-    assign q_ring_len_o[LW*q +: LW]         = ring_len[q];
-    assign q_head_o[LW*q +: LW]             = head_q[q];
-    assign q_head_ring_id_o[IDW*q +: IDW]   = head_id_q[q];
-    assign q_used_o[UW*q +: UW]             = used_q[q];
-    assign q_ring_base_o[BW*q +: BW]        = { {{- base_hi_reg }}_q[q] & {{ base_hi_mask }},
-                                                {{ base_lo_reg }}_q[q] & {{ base_lo_mask -}} };
-    assign q_enable_o[q]                    = {{ enable_reg }}_q[q][{{ enable_lsb }}];
+    assign q_ring_base_o[BW*q +: BW] = { {{- base_hi_reg }}_q[32*q +: 32] & {{ base_hi_mask }},
+                                        {{ base_lo_reg }}_q[32*q +: 32] & {{ base_lo_mask -}} };
+    assign q_enable_o[q]             = {{ enable_reg }}_q[32*q + {{ enable_lsb }}];
   end
 
   // ---------------------------------------------------------------- readback of the addressed queue
@@ -293,17 +303,17 @@ module {{ module }} (
   logic [31:0]    sel_{{ s.name }};
 {%- endfor %}
 
-  assign sel_tail    = tail_q[q_sel];
-  assign sel_tail_id = tail_id_q[q_sel];
-  assign sel_head    = head_q[q_sel];
-  assign sel_head_id = head_id_q[q_sel];
-  assign sel_used    = used_q[q_sel];
+  assign sel_tail    = tail_q[LW*q_sel +: LW];
+  assign sel_tail_id = tail_id_q[IDW*q_sel +: IDW];
+  assign sel_head    = head_q[LW*q_sel +: LW];
+  assign sel_head_id = head_id_q[IDW*q_sel +: IDW];
+  assign sel_used    = used_q[UW*q_sel +: UW];
   assign sel_overrun = overrun_q[q_sel];
-  assign sel_len     = ring_len[q_sel];
+  assign sel_len     = ring_len[LW*q_sel +: LW];
   // An unconfigured ring (length 0) is not full: status reads its reset value.
   assign sel_full    = (sel_len != '0) && (CW'(sel_used) == CW'(sel_len));
 {%- for s in q_stores %}
-  assign sel_{{ s.name }} = {{ s.name }}_q[q_sel];
+  assign sel_{{ s.name }} = {{ s.name }}_q[32*q_sel +: 32];
 {%- endfor %}
 
   always_comb begin
