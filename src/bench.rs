@@ -56,7 +56,12 @@ pub fn run(cmd: &BenchCmd) -> ExitCode {
             }
             Ok(r) => {
                 let m = |s: &xdie_tb::stats::Summary| {
-                    format!("{:.2} ({:.2}-{:.2})", s.median / 1e6, s.min / 1e6, s.max / 1e6)
+                    format!(
+                        "{:.2} ({:.2}-{:.2})",
+                        s.median / 1e6,
+                        s.min / 1e6,
+                        s.max / 1e6
+                    )
                 };
                 println!(
                     "{} writes, medians (min-max) of {} interleaved pairs: Rust {} Mtxn/s, {} Mcycles/s; C++ {} Mcycles/s; pairwise ratio {:.2} ({:.2}-{:.2})",

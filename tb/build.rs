@@ -103,7 +103,10 @@ fn main() {
         .and_then(|names| build_models(&repo, &filelist, &out, &cache, &vinc, &names))
     {
         Ok(duts) => {
-            write_if_changed(&out.join("rtl_unavailable.rs"), "pub const RTL_UNAVAILABLE: Option<&str> = None;\n");
+            write_if_changed(
+                &out.join("rtl_unavailable.rs"),
+                "pub const RTL_UNAVAILABLE: Option<&str> = None;\n",
+            );
             duts
         }
         Err(e) => {
@@ -177,7 +180,12 @@ fn verilator_args(name: &str) -> Vec<String> {
 /// order of `names`.
 /// The files of the filelist (their fingerprint recorded for `xdie sim --csrs`) and the modules
 /// to build a model of.
-fn design_modules(repo: &Path, filelist: &Path, out: &Path, package: bool) -> Result<Vec<String>, String> {
+fn design_modules(
+    repo: &Path,
+    filelist: &Path,
+    out: &Path,
+    package: bool,
+) -> Result<Vec<String>, String> {
     let sources: Vec<PathBuf> = filelist::read(repo)?
         .into_iter()
         .map(|f| repo.join(f))
@@ -197,7 +205,11 @@ fn design_modules(repo: &Path, filelist: &Path, out: &Path, package: bool) -> Re
                 .filter(|m| package || !PACKAGE_TOPS.contains(&m.as_str())),
         );
     }
-    fingerprint::write_fingerprint(repo, &[&[filelist.to_path_buf()], &sources[..]].concat(), out);
+    fingerprint::write_fingerprint(
+        repo,
+        &[&[filelist.to_path_buf()], &sources[..]].concat(),
+        out,
+    );
     Ok(names)
 }
 

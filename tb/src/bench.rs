@@ -100,7 +100,10 @@ pub fn regs(writes: u64, seed: u64, repeats: usize) -> Result<RegsReport, BenchE
                 count: cpp.mismatches,
             });
         }
-        Ok((cpp.txns as f64 / cpp.seconds, cpp.cycles as f64 / cpp.seconds))
+        Ok((
+            cpp.txns as f64 / cpp.seconds,
+            cpp.cycles as f64 / cpp.seconds,
+        ))
     };
     let rust_run = || -> Result<(f64, f64), BenchError> {
         let (cycles, secs) = rust_loop(kind, &params)?;

@@ -71,7 +71,8 @@ impl CopyReport {
         write!(
             s,
             "], {}, \"latency_64b_cycles\": {}}}",
-            self.sim_cycles_per_second.json_fields("sim_cycles_per_second", 0),
+            self.sim_cycles_per_second
+                .json_fields("sim_cycles_per_second", 0),
             self.latency_64b_cycles
         )
         .expect("write");
@@ -241,8 +242,12 @@ pub fn copy(engine_counts: &[u64], bytes: u64, repeats: usize) -> Result<CopyRep
         }
     }
     let rate = |rs: &[CopyRun]| {
-        Summary::of(&rs.iter().map(|r| r.sim_cycles_per_second).collect::<Vec<_>>())
-            .expect("at least one run")
+        Summary::of(
+            &rs.iter()
+                .map(|r| r.sim_cycles_per_second)
+                .collect::<Vec<_>>(),
+        )
+        .expect("at least one run")
     };
     let all: Vec<CopyRun> = runs.iter().flatten().copied().collect();
     Ok(CopyReport {
