@@ -103,7 +103,6 @@ fn die(svg: &mut Svg, f: &Figures, d: u64, x0: u32) {
         "#e3f0e3",
         &[s("xt remap windows"), format!("{} windows", f.windows)],
     );
-    let masters = 2 + 2 * f.engines;
     svg.boxed(
         x0 + 10,
         120,
@@ -112,7 +111,7 @@ fn die(svg: &mut Svg, f: &Figures, d: u64, x0: u32) {
         "#dde6f5",
         &[
             s("crossbar"),
-            format!("{masters} masters: host, D2D inbound, read + write per engine"),
+            s("masters: host port, D2D inbound, a read and a write port per engine"),
         ],
     );
     svg.boxed(

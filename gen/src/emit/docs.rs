@@ -45,7 +45,8 @@ fn hex(v: u64) -> String {
     format!("0x{v:X}")
 }
 
-fn bits(msb: u32, lsb: u32) -> String {
+/// `[msb:lsb]`, or `[lsb]` for one bit (also used by the HTML map).
+pub(super) fn bits(msb: u32, lsb: u32) -> String {
     if msb == lsb {
         format!("[{lsb}]")
     } else {

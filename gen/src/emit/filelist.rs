@@ -9,6 +9,8 @@ use super::OutFile;
 pub const CORE_DIR: &str = "rtl/core";
 /// The one compile-order list of both folders.
 pub const FILELIST: &str = "rtl/xdie.f";
+/// The lint configuration every Verilator run passes (hand-written, beside the filelist).
+pub const LINT_CONFIG: &str = "rtl/lint.vlt";
 
 /// `rtl/core/core.f`: the hand-written files in compile order, relative to `rtl/core/`, one per
 /// line, `//` comments (a Verilator `-F` filelist). Compiled in, so rendering stays pure: it

@@ -2,10 +2,8 @@
 //! project with the package manager they already use. Written from the rendered filelist, so the
 //! core lists exactly the files of `rtl/xdie.f`, in the same compile order.
 
+use super::filelist::LINT_CONFIG;
 use super::{OutFile, DO_NOT_EDIT};
-
-/// The lint configuration every Verilator run passes (hand-written, beside the filelist).
-pub const LINT_CONFIG: &str = "rtl/lint.vlt";
 
 /// The core's name: vendor:library:name:version. The version follows the crate's.
 fn vlnv() -> String {

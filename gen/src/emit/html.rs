@@ -2,6 +2,7 @@
 //! diagram (inline SVG) per register, then its fields. Geometry is computed here; the template
 //! only draws boxes. Text reaches the page through askama's HTML escaping.
 
+use super::docs::bits;
 use super::{OutFile, DO_NOT_EDIT};
 use askama::Template;
 use std::result::Result;
@@ -53,14 +54,6 @@ struct RegisterMapHtml {
     header: &'static str,
     blocks: Vec<BlockPage>,
     width: u32,
-}
-
-fn bits(msb: u32, lsb: u32) -> String {
-    if msb == lsb {
-        format!("[{lsb}]")
-    } else {
-        format!("[{msb}:{lsb}]")
-    }
 }
 
 /// The boxes of one register, most significant bit on the left as in a data sheet.
