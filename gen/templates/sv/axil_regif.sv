@@ -1,11 +1,17 @@
 // {{ header }}
 //
 // AXI4-Lite slave front-end shared by every generated register block. It turns the five AXI
-// channels into one single-cycle register request (req_o with we/addr/wdata/wstrb) and answers
-// from the block's combinational rdata/err in that same cycle. One write and one read may be
-// outstanding; when both are ready in the same cycle they take turns. A word address that is not
-// 4-byte aligned is answered SLVERR without reaching the block; a block that sets err_i on an
-// unmapped offset gets SLVERR too. Write data and address may arrive in either order.
+// channels into one register request (req_o with we/addr/wdata/wstrb), valid for one cycle, and
+// captures the block's combinational rdata/err at the end of that cycle as the response.
+//
+// The request is registered: a read or write is picked (issued) in one cycle and presented to
+// the block from flops in the next, so the block's decode, storage read and update start at a
+// flop and the front-end's arbitration and alignment check are not on that path (timing). A read
+// therefore answers two cycles after its AR handshake, a write two cycles after both its address
+// and data are in. One write and one read may be outstanding; when both are ready in the same
+// cycle they take turns. A word address that is not 4-byte aligned is answered SLVERR without
+// reaching the block; a block that sets err_i on an unmapped offset gets SLVERR too. Write data
+// and address may arrive in either order.
 
 module xdie_axil_regif #(
   parameter int unsigned AW = 12
@@ -42,11 +48,15 @@ module xdie_axil_regif #(
   localparam logic [1:0] RESP_OKAY   = 2'b00;
   localparam logic [1:0] RESP_SLVERR = 2'b10;
 
-  // Captured write address and data (either may come first).
+  // Captured write address and data (either may come first). They stay full until the write has
+  // been presented, so the data flops feed the request directly (no copy).
   logic          aw_full_q, w_full_q;
   logic [AW-1:0] aw_addr_q;
   logic [31:0]   w_data_q;
   logic [3:0]    w_strb_q;
+  // The registered request: valid, direction, address, and whether it is misaligned.
+  logic          req_q, req_we_q, req_bad_q;
+  logic [AW-1:0] req_addr_q;
   // Pending responses.
   logic          b_valid_q, r_valid_q;
   logic [1:0]    b_resp_q, r_resp_q;
@@ -54,24 +64,30 @@ module xdie_axil_regif #(
   // Round-robin between a ready write and a ready read.
   logic          read_turn_q;
 
-  logic write_ready, read_ready, do_write, do_read, misaligned;
+  logic wr_now, rd_now, write_ready, read_ready, issue_w, issue_r, err;
+  logic [AW-1:0] issue_addr;
+
+  // A request in the register this cycle completes at its end; until then its channel takes no
+  // new one (its response register is not yet free).
+  assign wr_now      = req_q && req_we_q;
+  assign rd_now      = req_q && !req_we_q;
+
+  assign write_ready = aw_full_q && w_full_q && !b_valid_q && !wr_now;
+  assign read_ready  = s_arvalid_i && !r_valid_q && !rd_now;
+  assign issue_w     = write_ready && (!read_ready || !read_turn_q);
+  assign issue_r     = read_ready && !issue_w;
+  assign issue_addr  = issue_w ? aw_addr_q : s_araddr_i;
 
   assign s_awready_o = !aw_full_q;
   assign s_wready_o  = !w_full_q;
-  assign s_arready_o = read_ready && (!write_ready || read_turn_q);
+  assign s_arready_o = !r_valid_q && !rd_now && (!write_ready || read_turn_q);
 
-  assign write_ready = aw_full_q && w_full_q && !b_valid_q;
-  assign read_ready  = s_arvalid_i && !r_valid_q;
-  assign do_write    = write_ready && (!read_ready || !read_turn_q);
-  assign do_read     = s_arvalid_i && s_arready_o;
-
-  assign misaligned  = do_write ? (aw_addr_q[1:0] != 2'b00) : (s_araddr_i[1:0] != 2'b00);
-
-  assign req_o       = (do_write || do_read) && !misaligned;
-  assign req_we_o    = do_write;
-  assign req_addr_o  = do_write ? aw_addr_q : s_araddr_i;
+  assign req_o       = req_q && !req_bad_q;
+  assign req_we_o    = req_we_q;
+  assign req_addr_o  = req_addr_q;
   assign req_wdata_o = w_data_q;
   assign req_wstrb_o = w_strb_q;
+  assign err         = req_bad_q || req_err_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -80,6 +96,10 @@ module xdie_axil_regif #(
       aw_addr_q   <= '0;
       w_data_q    <= '0;
       w_strb_q    <= '0;
+      req_q       <= 1'b0;
+      req_we_q    <= 1'b0;
+      req_bad_q   <= 1'b0;
+      req_addr_q  <= '0;
       b_valid_q   <= 1'b0;
       b_resp_q    <= RESP_OKAY;
       r_valid_q   <= 1'b0;
@@ -96,18 +116,24 @@ module xdie_axil_regif #(
         w_data_q <= s_wdata_i;
         w_strb_q <= s_wstrb_i;
       end
-      if (do_write) begin
+      req_q <= issue_w || issue_r;
+      if (issue_w || issue_r) begin
+        req_we_q   <= issue_w;
+        req_addr_q <= issue_addr;
+        req_bad_q  <= issue_addr[1:0] != 2'b00;
+      end
+      if (wr_now) begin
         aw_full_q <= 1'b0;
         w_full_q  <= 1'b0;
         b_valid_q <= 1'b1;
-        b_resp_q  <= (misaligned || req_err_i) ? RESP_SLVERR : RESP_OKAY;
+        b_resp_q  <= err ? RESP_SLVERR : RESP_OKAY;
       end else if (b_valid_q && s_bready_i) begin
         b_valid_q <= 1'b0;
       end
-      if (do_read) begin
+      if (rd_now) begin
         r_valid_q <= 1'b1;
-        r_resp_q  <= (misaligned || req_err_i) ? RESP_SLVERR : RESP_OKAY;
-        r_data_q  <= (misaligned || req_err_i) ? 32'h0 : req_rdata_i;
+        r_resp_q  <= err ? RESP_SLVERR : RESP_OKAY;
+        r_data_q  <= err ? 32'h0 : req_rdata_i;
       end else if (r_valid_q && s_rready_i) begin
         r_valid_q <= 1'b0;
       end
