@@ -82,33 +82,43 @@ module xdie_d2d_channel #(
     end
   end
 
-  // ---- The wire: STAGES register stages each way; the FIFO write and the credit counter are
-  // the last stage.
+  // ---- The wire: STAGES stages each way; the FIFO write and the credit counter are the last
+  // stage. The one-bit strobes (flit valid, returned credit, advertisement) are shift registers
+  // of flops: they need a reset. The flit data is a memory of STAGES entries used as a delay
+  // line: a rotating slot is written (when a flit is sent) and read in the same cycle, and the
+  // read returns what that slot got STAGES cycles earlier, which is valid exactly when the
+  // strobe says a flit arrives. On an FPGA that is LUT-RAM instead of STAGES x DATA_W flops; in
+  // simulation one word moves per flit instead of the whole line per cycle.
   if (STAGES == 0) begin : g_direct
     assign flit_arrive      = send;
     assign flit_arrive_data = tx_data_i;
     assign ret_arrive       = rx_pop;
     assign adv_arrive       = adv_q;
   end else begin : g_wire
-    logic [STAGES-1:0]   fv_q, rv_q, av_q;
-    logic [STAGES*DATA_W-1:0] fd_q;
+    localparam int unsigned SW = (STAGES > 1) ? $clog2(STAGES) : 1;
+    localparam logic [SW-1:0] SLOT_LAST = SW'(STAGES - 1);
+    logic [STAGES-1:0] fv_q, rv_q, av_q;
+    logic [SW-1:0]     slot_q;
+    logic [DATA_W-1:0] fd_q [STAGES];
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        fv_q <= '0;
-        rv_q <= '0;
-        av_q <= '0;
+        fv_q   <= '0;
+        rv_q   <= '0;
+        av_q   <= '0;
+        slot_q <= '0;
       end else begin
-        fv_q <= STAGES'({fv_q, send});
-        rv_q <= STAGES'({rv_q, rx_pop});
-        av_q <= STAGES'({av_q, adv_q});
+        fv_q   <= STAGES'({fv_q, send});
+        rv_q   <= STAGES'({rv_q, rx_pop});
+        av_q   <= STAGES'({av_q, adv_q});
+        slot_q <= (slot_q == SLOT_LAST) ? '0 : slot_q + 1'b1;
       end
     end
     // Flit data needs no reset: it is qualified by fv_q.
     always_ff @(posedge clk_i) begin
-      fd_q <= (STAGES * DATA_W)'({fd_q, tx_data_i});
+      if (send) fd_q[slot_q] <= tx_data_i;
     end
     assign flit_arrive      = fv_q[STAGES-1];
-    assign flit_arrive_data = fd_q[(STAGES-1)*DATA_W +: DATA_W];
+    assign flit_arrive_data = fd_q[slot_q];
     assign ret_arrive       = rv_q[STAGES-1];
     assign adv_arrive       = av_q[STAGES-1];
   end
