@@ -49,22 +49,39 @@ module xdie_d2d_iatu (
   logic        reg_iatu_outbound_sel;
   logic [2:0] reg_iatu_outbound_idx;
   logic [8:0] reg_iatu_outbound_off;
-  logic [31:0] iatu_outbound_region_ctrl_1_q [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_region_ctrl_1_d [IATU_OUTBOUND_N];
+  logic [31:0] iatu_outbound_region_ctrl_1_m [IATU_OUTBOUND_N];
+  logic [IATU_OUTBOUND_N-1:0] iatu_outbound_region_ctrl_1_ok;
+  logic [31:0] iatu_outbound_region_ctrl_2_m [IATU_OUTBOUND_N];
+  logic [IATU_OUTBOUND_N-1:0] iatu_outbound_region_ctrl_2_ok;
   logic [31:0] iatu_outbound_region_ctrl_2_q [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_region_ctrl_2_d [IATU_OUTBOUND_N];
+  logic [31:0] iatu_outbound_lwr_base_m [IATU_OUTBOUND_N];
+  logic [IATU_OUTBOUND_N-1:0] iatu_outbound_lwr_base_ok;
   logic [31:0] iatu_outbound_lwr_base_q [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_lwr_base_d [IATU_OUTBOUND_N];
+  logic [31:0] iatu_outbound_upper_base_m [IATU_OUTBOUND_N];
+  logic [IATU_OUTBOUND_N-1:0] iatu_outbound_upper_base_ok;
   logic [31:0] iatu_outbound_upper_base_q [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_upper_base_d [IATU_OUTBOUND_N];
+  logic [31:0] iatu_outbound_limit_m [IATU_OUTBOUND_N];
+  logic [IATU_OUTBOUND_N-1:0] iatu_outbound_limit_ok;
   logic [31:0] iatu_outbound_limit_q [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_limit_d [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_lwr_target_q [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_lwr_target_d [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_upper_target_q [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_upper_target_d [IATU_OUTBOUND_N];
+  logic [31:0] iatu_outbound_lwr_target_m [IATU_OUTBOUND_N];
+  logic [IATU_OUTBOUND_N-1:0] iatu_outbound_lwr_target_ok;
+  logic [31:0] iatu_outbound_upper_target_m [IATU_OUTBOUND_N];
+  logic [IATU_OUTBOUND_N-1:0] iatu_outbound_upper_target_ok;
+  logic [31:0] iatu_outbound_upper_limit_m [IATU_OUTBOUND_N];
+  logic [IATU_OUTBOUND_N-1:0] iatu_outbound_upper_limit_ok;
   logic [31:0] iatu_outbound_upper_limit_q [IATU_OUTBOUND_N];
-  logic [31:0] iatu_outbound_upper_limit_d [IATU_OUTBOUND_N];
+  logic [31:0] iatu_outbound_region_ctrl_1_rb;
+  logic [31:0] iatu_outbound_region_ctrl_2_rb;
+  logic [31:0] iatu_outbound_lwr_base_rb;
+  logic [31:0] iatu_outbound_upper_base_rb;
+  logic [31:0] iatu_outbound_limit_rb;
+  logic [31:0] iatu_outbound_lwr_target_rb;
+  logic [31:0] iatu_outbound_upper_target_rb;
+  logic [31:0] iatu_outbound_upper_limit_rb;
+  logic [31:0] iatu_outbound_upper_base_addr_at_region_sel;
+  logic [31:0] iatu_outbound_lwr_base_addr_at_region_sel;
+  logic [31:0] iatu_outbound_upper_target_addr_at_region_sel;
+  logic [31:0] iatu_outbound_lwr_target_addr_at_region_sel;
 
   // ---- Region lookup
   logic [IATU_OUTBOUND_N-1:0] region_match;
@@ -113,72 +130,102 @@ module xdie_d2d_iatu (
   assign reg_iatu_outbound_idx = reg_iatu_outbound_rel[11:9];
   assign reg_iatu_outbound_off = reg_iatu_outbound_rel[8:0];
 
-  // Storage next state: hold, or merge the strobed write bits into the addressed word.
-  always_comb begin
-    for (int i = 0; i < IATU_OUTBOUND_N; i++) begin
-      iatu_outbound_region_ctrl_1_d[i] = iatu_outbound_region_ctrl_1_q[i];
-      iatu_outbound_region_ctrl_2_d[i] = iatu_outbound_region_ctrl_2_q[i];
-      iatu_outbound_lwr_base_d[i] = iatu_outbound_lwr_base_q[i];
-      iatu_outbound_upper_base_d[i] = iatu_outbound_upper_base_q[i];
-      iatu_outbound_limit_d[i] = iatu_outbound_limit_q[i];
-      iatu_outbound_lwr_target_d[i] = iatu_outbound_lwr_target_q[i];
-      iatu_outbound_upper_target_d[i] = iatu_outbound_upper_target_q[i];
-      iatu_outbound_upper_limit_d[i] = iatu_outbound_upper_limit_q[i];
-    end
+  // IATU_OUTBOUND storage. Memories (no reset; LUT-RAM on an FPGA) with one written-since-reset
+  // flop per instance: an unwritten entry reads as its reset value. A write merges the strobed
+  // bits into the addressed word, read through the readback port.
+  assign iatu_outbound_region_ctrl_1_rb = iatu_outbound_region_ctrl_1_ok[reg_iatu_outbound_idx] ? iatu_outbound_region_ctrl_1_m[reg_iatu_outbound_idx] : 32'h0;
+  assign iatu_outbound_region_ctrl_2_rb = iatu_outbound_region_ctrl_2_ok[reg_iatu_outbound_idx] ? iatu_outbound_region_ctrl_2_m[reg_iatu_outbound_idx] : 32'h0;
+  assign iatu_outbound_lwr_base_rb = iatu_outbound_lwr_base_ok[reg_iatu_outbound_idx] ? iatu_outbound_lwr_base_m[reg_iatu_outbound_idx] : 32'h0;
+  assign iatu_outbound_upper_base_rb = iatu_outbound_upper_base_ok[reg_iatu_outbound_idx] ? iatu_outbound_upper_base_m[reg_iatu_outbound_idx] : 32'h0;
+  assign iatu_outbound_limit_rb = iatu_outbound_limit_ok[reg_iatu_outbound_idx] ? iatu_outbound_limit_m[reg_iatu_outbound_idx] : 32'h0;
+  assign iatu_outbound_lwr_target_rb = iatu_outbound_lwr_target_ok[reg_iatu_outbound_idx] ? iatu_outbound_lwr_target_m[reg_iatu_outbound_idx] : 32'h0;
+  assign iatu_outbound_upper_target_rb = iatu_outbound_upper_target_ok[reg_iatu_outbound_idx] ? iatu_outbound_upper_target_m[reg_iatu_outbound_idx] : 32'h0;
+  assign iatu_outbound_upper_limit_rb = iatu_outbound_upper_limit_ok[reg_iatu_outbound_idx] ? iatu_outbound_upper_limit_m[reg_iatu_outbound_idx] : 32'h0;
+  assign iatu_outbound_upper_base_addr_at_region_sel = iatu_outbound_upper_base_ok[region_sel] ? iatu_outbound_upper_base_m[region_sel][31:0] : 32'h0;
+  assign iatu_outbound_lwr_base_addr_at_region_sel = iatu_outbound_lwr_base_ok[region_sel] ? iatu_outbound_lwr_base_m[region_sel][31:0] : 32'h0;
+  assign iatu_outbound_upper_target_addr_at_region_sel = iatu_outbound_upper_target_ok[region_sel] ? iatu_outbound_upper_target_m[region_sel][31:0] : 32'h0;
+  assign iatu_outbound_lwr_target_addr_at_region_sel = iatu_outbound_lwr_target_ok[region_sel] ? iatu_outbound_lwr_target_m[region_sel][31:0] : 32'h0;
+
+  always_ff @(posedge clk_i) begin
     if (reg_wr && reg_iatu_outbound_sel) begin
       unique case (reg_iatu_outbound_off)
-        9'h0: iatu_outbound_region_ctrl_1_d[reg_iatu_outbound_idx] =
-            (iatu_outbound_region_ctrl_1_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'h1f)) |
-            (reg_wdata & reg_wbits & 32'h1f);
-        9'h4: iatu_outbound_region_ctrl_2_d[reg_iatu_outbound_idx] =
-            (iatu_outbound_region_ctrl_2_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'h80000000)) |
-            (reg_wdata & reg_wbits & 32'h80000000);
-        9'h8: iatu_outbound_lwr_base_d[reg_iatu_outbound_idx] =
-            (iatu_outbound_lwr_base_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        9'hc: iatu_outbound_upper_base_d[reg_iatu_outbound_idx] =
-            (iatu_outbound_upper_base_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        9'h10: iatu_outbound_limit_d[reg_iatu_outbound_idx] =
-            (iatu_outbound_limit_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        9'h14: iatu_outbound_lwr_target_d[reg_iatu_outbound_idx] =
-            (iatu_outbound_lwr_target_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        9'h18: iatu_outbound_upper_target_d[reg_iatu_outbound_idx] =
-            (iatu_outbound_upper_target_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        9'h20: iatu_outbound_upper_limit_d[reg_iatu_outbound_idx] =
-            (iatu_outbound_upper_limit_q[reg_iatu_outbound_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
+        9'h0: iatu_outbound_region_ctrl_1_m[reg_iatu_outbound_idx] <=
+            (iatu_outbound_region_ctrl_1_rb & ~(reg_wbits & 32'h1f)) | (reg_wdata & reg_wbits & 32'h1f);
+        9'h4: iatu_outbound_region_ctrl_2_m[reg_iatu_outbound_idx] <=
+            (iatu_outbound_region_ctrl_2_rb & ~(reg_wbits & 32'h80000000)) | (reg_wdata & reg_wbits & 32'h80000000);
+        9'h8: iatu_outbound_lwr_base_m[reg_iatu_outbound_idx] <=
+            (iatu_outbound_lwr_base_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        9'hc: iatu_outbound_upper_base_m[reg_iatu_outbound_idx] <=
+            (iatu_outbound_upper_base_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        9'h10: iatu_outbound_limit_m[reg_iatu_outbound_idx] <=
+            (iatu_outbound_limit_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        9'h14: iatu_outbound_lwr_target_m[reg_iatu_outbound_idx] <=
+            (iatu_outbound_lwr_target_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        9'h18: iatu_outbound_upper_target_m[reg_iatu_outbound_idx] <=
+            (iatu_outbound_upper_target_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        9'h20: iatu_outbound_upper_limit_m[reg_iatu_outbound_idx] <=
+            (iatu_outbound_upper_limit_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
         default: ;
       endcase
     end
   end
 
+  // Written-since-reset flags, and the flop copies that lookups of every instance read.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      iatu_outbound_region_ctrl_1_ok <= '0;
+      iatu_outbound_region_ctrl_2_ok <= '0;
+      iatu_outbound_lwr_base_ok <= '0;
+      iatu_outbound_upper_base_ok <= '0;
+      iatu_outbound_limit_ok <= '0;
+      iatu_outbound_lwr_target_ok <= '0;
+      iatu_outbound_upper_target_ok <= '0;
+      iatu_outbound_upper_limit_ok <= '0;
       for (int i = 0; i < IATU_OUTBOUND_N; i++) begin
-        iatu_outbound_region_ctrl_1_q[i] <= 32'h0;
         iatu_outbound_region_ctrl_2_q[i] <= 32'h0;
         iatu_outbound_lwr_base_q[i] <= 32'h0;
         iatu_outbound_upper_base_q[i] <= 32'h0;
         iatu_outbound_limit_q[i] <= 32'h0;
-        iatu_outbound_lwr_target_q[i] <= 32'h0;
-        iatu_outbound_upper_target_q[i] <= 32'h0;
         iatu_outbound_upper_limit_q[i] <= 32'h0;
       end
-    end else begin
-      for (int i = 0; i < IATU_OUTBOUND_N; i++) begin
-        iatu_outbound_region_ctrl_1_q[i] <= iatu_outbound_region_ctrl_1_d[i];
-        iatu_outbound_region_ctrl_2_q[i] <= iatu_outbound_region_ctrl_2_d[i];
-        iatu_outbound_lwr_base_q[i] <= iatu_outbound_lwr_base_d[i];
-        iatu_outbound_upper_base_q[i] <= iatu_outbound_upper_base_d[i];
-        iatu_outbound_limit_q[i] <= iatu_outbound_limit_d[i];
-        iatu_outbound_lwr_target_q[i] <= iatu_outbound_lwr_target_d[i];
-        iatu_outbound_upper_target_q[i] <= iatu_outbound_upper_target_d[i];
-        iatu_outbound_upper_limit_q[i] <= iatu_outbound_upper_limit_d[i];
-      end
+    end else if (reg_wr && reg_iatu_outbound_sel) begin
+      unique case (reg_iatu_outbound_off)
+        9'h0: begin
+          iatu_outbound_region_ctrl_1_ok[reg_iatu_outbound_idx] <= 1'b1;
+        end
+        9'h4: begin
+          iatu_outbound_region_ctrl_2_ok[reg_iatu_outbound_idx] <= 1'b1;
+          iatu_outbound_region_ctrl_2_q[reg_iatu_outbound_idx] <=
+              (iatu_outbound_region_ctrl_2_rb & ~(reg_wbits & 32'h80000000)) | (reg_wdata & reg_wbits & 32'h80000000);
+        end
+        9'h8: begin
+          iatu_outbound_lwr_base_ok[reg_iatu_outbound_idx] <= 1'b1;
+          iatu_outbound_lwr_base_q[reg_iatu_outbound_idx] <=
+              (iatu_outbound_lwr_base_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        end
+        9'hc: begin
+          iatu_outbound_upper_base_ok[reg_iatu_outbound_idx] <= 1'b1;
+          iatu_outbound_upper_base_q[reg_iatu_outbound_idx] <=
+              (iatu_outbound_upper_base_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        end
+        9'h10: begin
+          iatu_outbound_limit_ok[reg_iatu_outbound_idx] <= 1'b1;
+          iatu_outbound_limit_q[reg_iatu_outbound_idx] <=
+              (iatu_outbound_limit_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        end
+        9'h14: begin
+          iatu_outbound_lwr_target_ok[reg_iatu_outbound_idx] <= 1'b1;
+        end
+        9'h18: begin
+          iatu_outbound_upper_target_ok[reg_iatu_outbound_idx] <= 1'b1;
+        end
+        9'h20: begin
+          iatu_outbound_upper_limit_ok[reg_iatu_outbound_idx] <= 1'b1;
+          iatu_outbound_upper_limit_q[reg_iatu_outbound_idx] <=
+              (iatu_outbound_upper_limit_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        end
+        default: ;
+      endcase
     end
   end
 
@@ -190,35 +237,35 @@ module xdie_d2d_iatu (
     if (reg_iatu_outbound_sel) begin
       unique case (reg_iatu_outbound_off)
         9'h0: begin
-          reg_rdata = (iatu_outbound_region_ctrl_1_q[reg_iatu_outbound_idx] & 32'h1f);
+          reg_rdata = (iatu_outbound_region_ctrl_1_rb & 32'h1f);
           reg_err   = 1'b0;
         end
         9'h4: begin
-          reg_rdata = (iatu_outbound_region_ctrl_2_q[reg_iatu_outbound_idx] & 32'h80000000);
+          reg_rdata = (iatu_outbound_region_ctrl_2_rb & 32'h80000000);
           reg_err   = 1'b0;
         end
         9'h8: begin
-          reg_rdata = iatu_outbound_lwr_base_q[reg_iatu_outbound_idx];
+          reg_rdata = iatu_outbound_lwr_base_rb;
           reg_err   = 1'b0;
         end
         9'hc: begin
-          reg_rdata = iatu_outbound_upper_base_q[reg_iatu_outbound_idx];
+          reg_rdata = iatu_outbound_upper_base_rb;
           reg_err   = 1'b0;
         end
         9'h10: begin
-          reg_rdata = iatu_outbound_limit_q[reg_iatu_outbound_idx];
+          reg_rdata = iatu_outbound_limit_rb;
           reg_err   = 1'b0;
         end
         9'h14: begin
-          reg_rdata = iatu_outbound_lwr_target_q[reg_iatu_outbound_idx];
+          reg_rdata = iatu_outbound_lwr_target_rb;
           reg_err   = 1'b0;
         end
         9'h18: begin
-          reg_rdata = iatu_outbound_upper_target_q[reg_iatu_outbound_idx];
+          reg_rdata = iatu_outbound_upper_target_rb;
           reg_err   = 1'b0;
         end
         9'h20: begin
-          reg_rdata = iatu_outbound_upper_limit_q[reg_iatu_outbound_idx];
+          reg_rdata = iatu_outbound_upper_limit_rb;
           reg_err   = 1'b0;
         end
         default: ;
@@ -255,7 +302,7 @@ module xdie_d2d_iatu (
   end
 
   assign lookup_region_o = region_sel;
-  assign sel_base        = {iatu_outbound_upper_base_q[region_sel][31:0], iatu_outbound_lwr_base_q[region_sel][31:0]};
-  assign sel_target      = {iatu_outbound_upper_target_q[region_sel][31:0], iatu_outbound_lwr_target_q[region_sel][31:0]};
+  assign sel_base        = {iatu_outbound_upper_base_addr_at_region_sel, iatu_outbound_lwr_base_addr_at_region_sel};
+  assign sel_target      = {iatu_outbound_upper_target_addr_at_region_sel, iatu_outbound_lwr_target_addr_at_region_sel};
   assign lookup_addr_o   = lookup_hit_o ? (lookup_addr_i - sel_base + sel_target) : '0;
 endmodule

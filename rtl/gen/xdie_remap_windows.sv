@@ -50,26 +50,48 @@ module xdie_remap_windows (
   logic        reg_win_sel;
   logic [3:0] reg_win_idx;
   logic [5:0] reg_win_off;
+  logic [31:0] win_ctrl_m [WIN_N];
+  logic [WIN_N-1:0] win_ctrl_ok;
   logic [31:0] win_ctrl_q [WIN_N];
-  logic [31:0] win_ctrl_d [WIN_N];
+  logic [31:0] win_xt_addr_m [WIN_N];
+  logic [WIN_N-1:0] win_xt_addr_ok;
   logic [31:0] win_xt_addr_q [WIN_N];
-  logic [31:0] win_xt_addr_d [WIN_N];
-  logic [31:0] win_soc_addr_lo_q [WIN_N];
-  logic [31:0] win_soc_addr_lo_d [WIN_N];
-  logic [31:0] win_soc_addr_hi_q [WIN_N];
-  logic [31:0] win_soc_addr_hi_d [WIN_N];
+  logic [31:0] win_soc_addr_lo_m [WIN_N];
+  logic [WIN_N-1:0] win_soc_addr_lo_ok;
+  logic [31:0] win_soc_addr_hi_m [WIN_N];
+  logic [WIN_N-1:0] win_soc_addr_hi_ok;
+  logic [31:0] win_u_mask_m [WIN_N];
+  logic [WIN_N-1:0] win_u_mask_ok;
   logic [31:0] win_u_mask_q [WIN_N];
-  logic [31:0] win_u_mask_d [WIN_N];
-  logic [31:0] win_l_mask_q [WIN_N];
-  logic [31:0] win_l_mask_d [WIN_N];
+  logic [31:0] win_l_mask_m [WIN_N];
+  logic [WIN_N-1:0] win_l_mask_ok;
+  logic [31:0] win_mask_m [WIN_N];
+  logic [WIN_N-1:0] win_mask_ok;
   logic [31:0] win_mask_q [WIN_N];
-  logic [31:0] win_mask_d [WIN_N];
+  logic [31:0] win_match_m [WIN_N];
+  logic [WIN_N-1:0] win_match_ok;
   logic [31:0] win_match_q [WIN_N];
-  logic [31:0] win_match_d [WIN_N];
-  logic [31:0] win_replace_lo_q [WIN_N];
-  logic [31:0] win_replace_lo_d [WIN_N];
-  logic [31:0] win_replace_hi_q [WIN_N];
-  logic [31:0] win_replace_hi_d [WIN_N];
+  logic [31:0] win_replace_lo_m [WIN_N];
+  logic [WIN_N-1:0] win_replace_lo_ok;
+  logic [31:0] win_replace_hi_m [WIN_N];
+  logic [WIN_N-1:0] win_replace_hi_ok;
+  logic [31:0] win_ctrl_rb;
+  logic [31:0] win_xt_addr_rb;
+  logic [31:0] win_soc_addr_lo_rb;
+  logic [31:0] win_soc_addr_hi_rb;
+  logic [31:0] win_u_mask_rb;
+  logic [31:0] win_l_mask_rb;
+  logic [31:0] win_mask_rb;
+  logic [31:0] win_match_rb;
+  logic [31:0] win_replace_lo_rb;
+  logic [31:0] win_replace_hi_rb;
+  logic [31:0] win_l_mask_mask_at_win_sel;
+  logic [31:0] win_mask_mask_at_win_sel;
+  logic [24:0] win_soc_addr_hi_addr_at_win_sel;
+  logic [31:0] win_soc_addr_lo_addr_at_win_sel;
+  logic [24:0] win_replace_hi_addr_at_win_sel;
+  logic [31:0] win_replace_lo_addr_at_win_sel;
+  logic win_ctrl_mode_at_win_sel;
 
   // ---- Window lookup
   logic [WIN_N-1:0] win_match;
@@ -120,84 +142,119 @@ module xdie_remap_windows (
   assign reg_win_idx = reg_win_rel[9:6];
   assign reg_win_off = reg_win_rel[5:0];
 
-  // Storage next state: hold, or merge the strobed write bits into the addressed word.
-  always_comb begin
-    for (int i = 0; i < WIN_N; i++) begin
-      win_ctrl_d[i] = win_ctrl_q[i];
-      win_xt_addr_d[i] = win_xt_addr_q[i];
-      win_soc_addr_lo_d[i] = win_soc_addr_lo_q[i];
-      win_soc_addr_hi_d[i] = win_soc_addr_hi_q[i];
-      win_u_mask_d[i] = win_u_mask_q[i];
-      win_l_mask_d[i] = win_l_mask_q[i];
-      win_mask_d[i] = win_mask_q[i];
-      win_match_d[i] = win_match_q[i];
-      win_replace_lo_d[i] = win_replace_lo_q[i];
-      win_replace_hi_d[i] = win_replace_hi_q[i];
-    end
+  // WIN storage. Memories (no reset; LUT-RAM on an FPGA) with one written-since-reset
+  // flop per instance: an unwritten entry reads as its reset value. A write merges the strobed
+  // bits into the addressed word, read through the readback port.
+  assign win_ctrl_rb = win_ctrl_ok[reg_win_idx] ? win_ctrl_m[reg_win_idx] : 32'h0;
+  assign win_xt_addr_rb = win_xt_addr_ok[reg_win_idx] ? win_xt_addr_m[reg_win_idx] : 32'h0;
+  assign win_soc_addr_lo_rb = win_soc_addr_lo_ok[reg_win_idx] ? win_soc_addr_lo_m[reg_win_idx] : 32'h0;
+  assign win_soc_addr_hi_rb = win_soc_addr_hi_ok[reg_win_idx] ? win_soc_addr_hi_m[reg_win_idx] : 32'h0;
+  assign win_u_mask_rb = win_u_mask_ok[reg_win_idx] ? win_u_mask_m[reg_win_idx] : 32'h0;
+  assign win_l_mask_rb = win_l_mask_ok[reg_win_idx] ? win_l_mask_m[reg_win_idx] : 32'h0;
+  assign win_mask_rb = win_mask_ok[reg_win_idx] ? win_mask_m[reg_win_idx] : 32'h0;
+  assign win_match_rb = win_match_ok[reg_win_idx] ? win_match_m[reg_win_idx] : 32'h0;
+  assign win_replace_lo_rb = win_replace_lo_ok[reg_win_idx] ? win_replace_lo_m[reg_win_idx] : 32'h0;
+  assign win_replace_hi_rb = win_replace_hi_ok[reg_win_idx] ? win_replace_hi_m[reg_win_idx] : 32'h0;
+  assign win_l_mask_mask_at_win_sel = win_l_mask_ok[win_sel] ? win_l_mask_m[win_sel][31:0] : 32'h0;
+  assign win_mask_mask_at_win_sel = win_mask_ok[win_sel] ? win_mask_m[win_sel][31:0] : 32'h0;
+  assign win_soc_addr_hi_addr_at_win_sel = win_soc_addr_hi_ok[win_sel] ? win_soc_addr_hi_m[win_sel][24:0] : 25'h0;
+  assign win_soc_addr_lo_addr_at_win_sel = win_soc_addr_lo_ok[win_sel] ? win_soc_addr_lo_m[win_sel][31:0] : 32'h0;
+  assign win_replace_hi_addr_at_win_sel = win_replace_hi_ok[win_sel] ? win_replace_hi_m[win_sel][24:0] : 25'h0;
+  assign win_replace_lo_addr_at_win_sel = win_replace_lo_ok[win_sel] ? win_replace_lo_m[win_sel][31:0] : 32'h0;
+  assign win_ctrl_mode_at_win_sel = win_ctrl_ok[win_sel] ? win_ctrl_m[win_sel][1] : 1'h0;
+
+  always_ff @(posedge clk_i) begin
     if (reg_wr && reg_win_sel) begin
       unique case (reg_win_off)
-        6'h0: win_ctrl_d[reg_win_idx] =
-            (win_ctrl_q[reg_win_idx] & ~(reg_wbits & 32'h3)) |
-            (reg_wdata & reg_wbits & 32'h3);
-        6'h4: win_xt_addr_d[reg_win_idx] =
-            (win_xt_addr_q[reg_win_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        6'h8: win_soc_addr_lo_d[reg_win_idx] =
-            (win_soc_addr_lo_q[reg_win_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        6'hc: win_soc_addr_hi_d[reg_win_idx] =
-            (win_soc_addr_hi_q[reg_win_idx] & ~(reg_wbits & 32'h1ffffff)) |
-            (reg_wdata & reg_wbits & 32'h1ffffff);
-        6'h10: win_u_mask_d[reg_win_idx] =
-            (win_u_mask_q[reg_win_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        6'h14: win_l_mask_d[reg_win_idx] =
-            (win_l_mask_q[reg_win_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        6'h18: win_mask_d[reg_win_idx] =
-            (win_mask_q[reg_win_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        6'h1c: win_match_d[reg_win_idx] =
-            (win_match_q[reg_win_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        6'h20: win_replace_lo_d[reg_win_idx] =
-            (win_replace_lo_q[reg_win_idx] & ~(reg_wbits & 32'hffffffff)) |
-            (reg_wdata & reg_wbits & 32'hffffffff);
-        6'h24: win_replace_hi_d[reg_win_idx] =
-            (win_replace_hi_q[reg_win_idx] & ~(reg_wbits & 32'h1ffffff)) |
-            (reg_wdata & reg_wbits & 32'h1ffffff);
+        6'h0: win_ctrl_m[reg_win_idx] <=
+            (win_ctrl_rb & ~(reg_wbits & 32'h3)) | (reg_wdata & reg_wbits & 32'h3);
+        6'h4: win_xt_addr_m[reg_win_idx] <=
+            (win_xt_addr_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        6'h8: win_soc_addr_lo_m[reg_win_idx] <=
+            (win_soc_addr_lo_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        6'hc: win_soc_addr_hi_m[reg_win_idx] <=
+            (win_soc_addr_hi_rb & ~(reg_wbits & 32'h1ffffff)) | (reg_wdata & reg_wbits & 32'h1ffffff);
+        6'h10: win_u_mask_m[reg_win_idx] <=
+            (win_u_mask_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        6'h14: win_l_mask_m[reg_win_idx] <=
+            (win_l_mask_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        6'h18: win_mask_m[reg_win_idx] <=
+            (win_mask_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        6'h1c: win_match_m[reg_win_idx] <=
+            (win_match_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        6'h20: win_replace_lo_m[reg_win_idx] <=
+            (win_replace_lo_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        6'h24: win_replace_hi_m[reg_win_idx] <=
+            (win_replace_hi_rb & ~(reg_wbits & 32'h1ffffff)) | (reg_wdata & reg_wbits & 32'h1ffffff);
         default: ;
       endcase
     end
   end
 
+  // Written-since-reset flags, and the flop copies that lookups of every instance read.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      win_ctrl_ok <= '0;
+      win_xt_addr_ok <= '0;
+      win_soc_addr_lo_ok <= '0;
+      win_soc_addr_hi_ok <= '0;
+      win_u_mask_ok <= '0;
+      win_l_mask_ok <= '0;
+      win_mask_ok <= '0;
+      win_match_ok <= '0;
+      win_replace_lo_ok <= '0;
+      win_replace_hi_ok <= '0;
       for (int i = 0; i < WIN_N; i++) begin
         win_ctrl_q[i] <= 32'h0;
         win_xt_addr_q[i] <= 32'h0;
-        win_soc_addr_lo_q[i] <= 32'h0;
-        win_soc_addr_hi_q[i] <= 32'h0;
         win_u_mask_q[i] <= 32'h0;
-        win_l_mask_q[i] <= 32'h0;
         win_mask_q[i] <= 32'h0;
         win_match_q[i] <= 32'h0;
-        win_replace_lo_q[i] <= 32'h0;
-        win_replace_hi_q[i] <= 32'h0;
       end
-    end else begin
-      for (int i = 0; i < WIN_N; i++) begin
-        win_ctrl_q[i] <= win_ctrl_d[i];
-        win_xt_addr_q[i] <= win_xt_addr_d[i];
-        win_soc_addr_lo_q[i] <= win_soc_addr_lo_d[i];
-        win_soc_addr_hi_q[i] <= win_soc_addr_hi_d[i];
-        win_u_mask_q[i] <= win_u_mask_d[i];
-        win_l_mask_q[i] <= win_l_mask_d[i];
-        win_mask_q[i] <= win_mask_d[i];
-        win_match_q[i] <= win_match_d[i];
-        win_replace_lo_q[i] <= win_replace_lo_d[i];
-        win_replace_hi_q[i] <= win_replace_hi_d[i];
-      end
+    end else if (reg_wr && reg_win_sel) begin
+      unique case (reg_win_off)
+        6'h0: begin
+          win_ctrl_ok[reg_win_idx] <= 1'b1;
+          win_ctrl_q[reg_win_idx] <=
+              (win_ctrl_rb & ~(reg_wbits & 32'h3)) | (reg_wdata & reg_wbits & 32'h3);
+        end
+        6'h4: begin
+          win_xt_addr_ok[reg_win_idx] <= 1'b1;
+          win_xt_addr_q[reg_win_idx] <=
+              (win_xt_addr_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        end
+        6'h8: begin
+          win_soc_addr_lo_ok[reg_win_idx] <= 1'b1;
+        end
+        6'hc: begin
+          win_soc_addr_hi_ok[reg_win_idx] <= 1'b1;
+        end
+        6'h10: begin
+          win_u_mask_ok[reg_win_idx] <= 1'b1;
+          win_u_mask_q[reg_win_idx] <=
+              (win_u_mask_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        end
+        6'h14: begin
+          win_l_mask_ok[reg_win_idx] <= 1'b1;
+        end
+        6'h18: begin
+          win_mask_ok[reg_win_idx] <= 1'b1;
+          win_mask_q[reg_win_idx] <=
+              (win_mask_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        end
+        6'h1c: begin
+          win_match_ok[reg_win_idx] <= 1'b1;
+          win_match_q[reg_win_idx] <=
+              (win_match_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
+        end
+        6'h20: begin
+          win_replace_lo_ok[reg_win_idx] <= 1'b1;
+        end
+        6'h24: begin
+          win_replace_hi_ok[reg_win_idx] <= 1'b1;
+        end
+        default: ;
+      endcase
     end
   end
 
@@ -209,43 +266,43 @@ module xdie_remap_windows (
     if (reg_win_sel) begin
       unique case (reg_win_off)
         6'h0: begin
-          reg_rdata = (win_ctrl_q[reg_win_idx] & 32'h3);
+          reg_rdata = (win_ctrl_rb & 32'h3);
           reg_err   = 1'b0;
         end
         6'h4: begin
-          reg_rdata = win_xt_addr_q[reg_win_idx];
+          reg_rdata = win_xt_addr_rb;
           reg_err   = 1'b0;
         end
         6'h8: begin
-          reg_rdata = win_soc_addr_lo_q[reg_win_idx];
+          reg_rdata = win_soc_addr_lo_rb;
           reg_err   = 1'b0;
         end
         6'hc: begin
-          reg_rdata = (win_soc_addr_hi_q[reg_win_idx] & 32'h1ffffff);
+          reg_rdata = (win_soc_addr_hi_rb & 32'h1ffffff);
           reg_err   = 1'b0;
         end
         6'h10: begin
-          reg_rdata = win_u_mask_q[reg_win_idx];
+          reg_rdata = win_u_mask_rb;
           reg_err   = 1'b0;
         end
         6'h14: begin
-          reg_rdata = win_l_mask_q[reg_win_idx];
+          reg_rdata = win_l_mask_rb;
           reg_err   = 1'b0;
         end
         6'h18: begin
-          reg_rdata = win_mask_q[reg_win_idx];
+          reg_rdata = win_mask_rb;
           reg_err   = 1'b0;
         end
         6'h1c: begin
-          reg_rdata = win_match_q[reg_win_idx];
+          reg_rdata = win_match_rb;
           reg_err   = 1'b0;
         end
         6'h20: begin
-          reg_rdata = win_replace_lo_q[reg_win_idx];
+          reg_rdata = win_replace_lo_rb;
           reg_err   = 1'b0;
         end
         6'h24: begin
-          reg_rdata = (win_replace_hi_q[reg_win_idx] & 32'h1ffffff);
+          reg_rdata = (win_replace_hi_rb & 32'h1ffffff);
           reg_err   = 1'b0;
         end
         default: ;
@@ -274,12 +331,12 @@ module xdie_remap_windows (
   end
 
   always_comb begin
-    if (win_ctrl_q[win_sel][1]) begin
-      keep = ~win_mask_q[win_sel][31:0];
-      base = {win_replace_hi_q[win_sel][24:0], win_replace_lo_q[win_sel][31:0]};
+    if (win_ctrl_mode_at_win_sel) begin
+      keep = ~win_mask_mask_at_win_sel;
+      base = {win_replace_hi_addr_at_win_sel, win_replace_lo_addr_at_win_sel};
     end else begin
-      keep = win_l_mask_q[win_sel][31:0];
-      base = {win_soc_addr_hi_q[win_sel][24:0], win_soc_addr_lo_q[win_sel][31:0]};
+      keep = win_l_mask_mask_at_win_sel;
+      base = {win_soc_addr_hi_addr_at_win_sel, win_soc_addr_lo_addr_at_win_sel};
     end
   end
 

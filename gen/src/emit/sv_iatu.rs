@@ -51,14 +51,20 @@ fn render_block(block: &Block, l: &IatuLayout) -> Result<OutFile, askama::Error>
     ]
     .into_iter()
     .collect();
-    let rf = RegFile::new(block, &hw)?;
+    let mut rf = RegFile::new(block, &hw)?;
 
     let bundle = &l.region;
+    // Every region compares its enable, base and limit at once: those keep flops. The winning
+    // region's base and target are read from the memories at its index.
+    rf.keep_flops(
+        bundle,
+        &[&l.ctrl, &l.base_lo, &l.base_hi, &l.limit_lo, &l.limit_hi],
+    )?;
     let value = |lo, hi, idx: &str| split_value(bundle, lo, hi, idx);
     let (base_i, addr_w) = value(&l.base_lo, &l.base_hi, IDX)?;
     let (limit_i, limit_w) = value(&l.limit_lo, &l.limit_hi, IDX)?;
-    let (base_sel, _) = value(&l.base_lo, &l.base_hi, SEL)?;
-    let (target_sel, target_w) = value(&l.target_lo, &l.target_hi, SEL)?;
+    let (base_sel, _) = rf.pick_split(bundle, &l.base_lo, &l.base_hi, SEL)?;
+    let (target_sel, target_w) = rf.pick_split(bundle, &l.target_lo, &l.target_hi, SEL)?;
     if limit_w != addr_w || target_w != addr_w {
         return Err(err(format!(
             "iatu block `{}`: base ({addr_w} bits), limit ({limit_w}) and target ({target_w}) \

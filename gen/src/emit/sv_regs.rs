@@ -7,6 +7,14 @@
 //! Decode is hierarchical so that readback is a mux, not an OR over every register: an address is
 //! first placed in one bundle (a subtract and a compare), then the instance index and the offset
 //! inside the instance are bit slices, and a `case` on the offset picks the word of that instance.
+//!
+//! Storage of a bundle (FPGA area): every stored register of a bundle is a memory (`<sig>_m`,
+//! written by index, no reset: LUT-RAM on an FPGA) with one flop per instance saying whether it
+//! was written since reset (`<sig>_ok`; unwritten entries read as the reset value). Readback and
+//! every lookup that needs one instance (the winning region or window) read that memory, so they
+//! cost a LUT-RAM read port instead of an N-way multiplexer per bit. Only the registers a block
+//! compares in every instance at once (`RegFile::keep_flops`) also keep a copy in flops (`<sig>_q`,
+//! reset), which is what a parallel lookup needs.
 
 use super::sv_hex;
 use std::collections::BTreeMap;
@@ -68,6 +76,21 @@ pub struct Reg {
     pub reset: String,
     /// SystemVerilog expression of the 32-bit read value.
     pub read: String,
+    /// Bundle registers: also kept in flops (`<sig>_q`), for lookups of every instance at once.
+    pub flops: bool,
+}
+
+/// One instance of a stored bundle register (or one field of it) read from its memory: `name`
+/// is the signal `<sig>_ok[idx] ? <sig>_m[idx]<slice> : reset`.
+pub struct Pick {
+    pub name: String,
+    /// Packed range of the signal (empty for one bit).
+    pub range: String,
+    /// Bit slice of the stored word (empty for the whole word).
+    pub slice: String,
+    pub sig: String,
+    pub idx: String,
+    pub reset: String,
 }
 
 /// One bundle: `count` instances of the same registers.
@@ -86,6 +109,10 @@ pub struct RegArray {
     pub regs: Vec<Reg>,
     /// Any register of the bundle holds storage (else no storage loops are emitted).
     pub stored: bool,
+    /// Any register of the bundle keeps flops.
+    pub flops: bool,
+    /// Single-instance reads of the memories: readback at the decoded index, and the block's own.
+    pub picks: Vec<Pick>,
 }
 
 /// Everything the shared register macros need.
@@ -130,8 +157,22 @@ impl RegFile {
                 .iter()
                 .map(|r| reg(Some(b), r, sv_hex(off_w, r.offset as u128), Some(&idx), hw))
                 .collect::<Result<Vec<_>, _>>()?;
+            let picks = regs
+                .iter()
+                .filter(|r| r.stored)
+                .map(|r| Pick {
+                    name: format!("{}_rb", r.sig),
+                    range: range(32),
+                    slice: String::new(),
+                    sig: r.sig.clone(),
+                    idx: idx.clone(),
+                    reset: r.reset.clone(),
+                })
+                .collect();
             arrays.push(RegArray {
                 name: b.name.clone(),
+                flops: false,
+                picks,
                 count_name: format!("{}_N", b.name.to_uppercase()),
                 prefix,
                 count: b.count,
@@ -160,6 +201,83 @@ impl RegFile {
     pub fn array(&self, bundle: &Bundle) -> Option<&RegArray> {
         self.arrays.iter().find(|a| a.name == bundle.name)
     }
+
+    fn array_mut(&mut self, bundle: &Bundle) -> Result<&mut RegArray, askama::Error> {
+        self.arrays
+            .iter_mut()
+            .find(|a| a.name == bundle.name)
+            .ok_or_else(|| err(format!("no storage for bundle `{}`", bundle.name)))
+    }
+
+    /// The registers of `bundle` that a lookup compares in every instance at once also keep a
+    /// copy in flops (`field_expr` reads them); the others live in the memory only.
+    pub fn keep_flops(&mut self, bundle: &Bundle, regs: &[&Register]) -> Result<(), askama::Error> {
+        let a = self.array_mut(bundle)?;
+        for r in regs {
+            let sig = storage_name(Some(bundle), r);
+            let reg = a
+                .regs
+                .iter_mut()
+                .find(|x| x.sig == sig && x.stored)
+                .ok_or_else(|| err(format!("register `{}` holds no storage", r.name)))?;
+            reg.flops = true;
+        }
+        a.flops = a.regs.iter().any(|r| r.flops);
+        Ok(())
+    }
+
+    /// Field `f` of `reg` in instance `idx` (a signal of the block), read from the memory: the
+    /// name of a signal as wide as the field that holds it.
+    pub fn pick_field(
+        &mut self,
+        bundle: &Bundle,
+        reg: &Register,
+        f: &Field,
+        idx: &str,
+    ) -> Result<String, askama::Error> {
+        let a = self.array_mut(bundle)?;
+        let sig = storage_name(Some(bundle), reg);
+        if !a.regs.iter().any(|x| x.sig == sig && x.stored) {
+            return Err(err(format!("register `{}` holds no storage", reg.name)));
+        }
+        let name = format!("{sig}_{}_at_{idx}", f.name.to_lowercase());
+        if !a.picks.iter().any(|p| p.name == name) {
+            let reset = (reg.reset() & reg.write_mask()) >> f.lsb;
+            let reset = if f.width >= 32 {
+                reset
+            } else {
+                reset & ((1u32 << f.width) - 1)
+            };
+            a.picks.push(Pick {
+                name: name.clone(),
+                range: range(f.width),
+                slice: if f.width == 1 {
+                    format!("[{}]", f.lsb)
+                } else {
+                    format!("[{}:{}]", f.msb(), f.lsb)
+                },
+                sig,
+                idx: idx.to_string(),
+                reset: sv_hex(f.width, reset as u128),
+            });
+        }
+        Ok(name)
+    }
+
+    /// A number split over a low and a high register of `bundle`, instance `idx`, read from the
+    /// memories: `{hi, lo}` and its width.
+    pub fn pick_split(
+        &mut self,
+        bundle: &Bundle,
+        lo: &Register,
+        hi: &Register,
+        idx: &str,
+    ) -> Result<(String, u32), askama::Error> {
+        let (fl, fh) = (value_field(lo)?, value_field(hi)?);
+        let h = self.pick_field(bundle, hi, fh, idx)?;
+        let l = self.pick_field(bundle, lo, fl, idx)?;
+        Ok((format!("{{{h}, {l}}}"), fl.width + fh.width))
+    }
 }
 
 fn reg(
@@ -171,6 +289,12 @@ fn reg(
 ) -> Result<Reg, askama::Error> {
     let sig = storage_name(bundle, r);
     let sel = idx.map(|i| format!("[{i}]")).unwrap_or_default();
+    // A bundle register reads back from its memory (the `_rb` pick), a single one from its flops.
+    let stored_word = if bundle.is_some() {
+        format!("{sig}_rb")
+    } else {
+        format!("{sig}_q")
+    };
     let mut parts = Vec::new();
     for f in &r.fields {
         match f.access {
@@ -190,9 +314,9 @@ fn reg(
     let stored = wmask != 0;
     if stored {
         if wmask == u32::MAX {
-            parts.push(format!("{sig}_q{sel}"));
+            parts.push(stored_word);
         } else {
-            parts.push(format!("({sig}_q{sel} & {})", sv_hex(32, wmask as u128)));
+            parts.push(format!("({stored_word} & {})", sv_hex(32, wmask as u128)));
         }
     }
     if let Some(ro) = ro_word(r, &sel, hw)? {
@@ -211,6 +335,7 @@ fn reg(
         wmask: sv_hex(32, wmask as u128),
         reset: sv_hex(32, (r.reset() & wmask) as u128),
         read,
+        flops: false,
     })
 }
 
@@ -242,7 +367,8 @@ fn ro_word(r: &Register, sel: &str, hw: &HwInputs) -> Result<Option<String>, ask
     Ok(Some(format!("{{{}}}", parts.join(", "))))
 }
 
-/// A field of the stored word of `reg` in instance `idx` of `bundle`, as an SV expression.
+/// A field of the stored word of `reg` in instance `idx` of `bundle`, from its flops (the
+/// register must be one that `RegFile::keep_flops` named), as an SV expression.
 pub fn field_expr(bundle: &Bundle, reg: &Register, field: &Field, idx: &str) -> String {
     let sig = storage_name(Some(bundle), reg);
     if field.width == 1 {

@@ -11,7 +11,7 @@
 //! The lowest-numbered valid matching window wins; with none, hit is 0 and the SoC address 0.
 
 use super::sv_regpkg::comment_lines;
-use super::sv_regs::{err, flag, index_bits, split_value, value_field, zext, HwInputs, RegFile};
+use super::sv_regs::{err, flag, index_bits, value_field, zext, HwInputs, RegFile};
 use super::{finish, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use xdie_csr::{Block, Csrs, Register, RemapLayout};
@@ -59,12 +59,20 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
 
 fn render_block(block: &Block, l: &RemapLayout, soc_w: u32) -> Result<OutFile, askama::Error> {
     let missing = |what: &str| err(format!("remap block `{}` has no {what}", block.name));
-    let rf = RegFile::new(block, &HwInputs::new())?;
+    let mut rf = RegFile::new(block, &HwInputs::new())?;
     let bundle = &l.window;
-    // One xt-wide word of window `idx`.
-    let word = |r: &Register, idx: &str| -> Result<(String, u32), askama::Error> {
+    // Every window compares its control, xt address and masks at once: those keep flops. The
+    // winning window's rule words are read from the memories at its index.
+    rf.keep_flops(bundle, &[&l.ctrl, &l.xt_addr, &l.u_mask, &l.mask, &l.match_])?;
+    // One xt-wide word of window `idx`: from the flops for every window, else from the memory.
+    let mut word = |r: &Register, idx: &str| -> Result<(String, u32), askama::Error> {
         let f = value_field(r)?;
-        Ok((super::sv_regs::field_expr(bundle, r, f, idx), f.width))
+        let e = if idx == IDX {
+            super::sv_regs::field_expr(bundle, r, f, idx)
+        } else {
+            rf.pick_field(bundle, r, f, idx)?
+        };
+        Ok((e, f.width))
     };
     let (xt_i, xt_w) = word(&l.xt_addr, IDX)?;
     let mut words = Vec::new();
@@ -87,8 +95,11 @@ fn render_block(block: &Block, l: &RemapLayout, soc_w: u32) -> Result<OutFile, a
     }
     let [u_mask_i, mask_i, match_i, l_mask_sel, mask_sel] =
         <[String; 5]>::try_from(words).map_err(|_| err("internal: word count"))?;
-    let (soc_sel, w1) = split_value(bundle, &l.soc_lo, &l.soc_hi, SEL)?;
-    let (replace_sel, w2) = split_value(bundle, &l.replace_lo, &l.replace_hi, SEL)?;
+    let (soc_sel, w1) = rf.pick_split(bundle, &l.soc_lo, &l.soc_hi, SEL)?;
+    let (replace_sel, w2) = rf.pick_split(bundle, &l.replace_lo, &l.replace_hi, SEL)?;
+    // The mode bit of the winner: checked as a flag, read from the memory.
+    flag(bundle, &l.ctrl, &l.mode, SEL)?;
+    let mode_sel = rf.pick_field(bundle, &l.ctrl, &l.mode, SEL)?;
     if w1 != soc_w || w2 != soc_w {
         return Err(err(format!(
             "remap block `{}`: soc_lo/soc_hi ({w1} bits) and replace_lo/replace_hi ({w2} bits) \
@@ -110,7 +121,7 @@ fn render_block(block: &Block, l: &RemapLayout, soc_w: u32) -> Result<OutFile, a
         soc_w,
         valid_i: flag(bundle, &l.ctrl, &l.valid, IDX)?,
         mode_i: flag(bundle, &l.ctrl, &l.mode, IDX)?,
-        mode_sel: flag(bundle, &l.ctrl, &l.mode, SEL)?,
+        mode_sel,
         xt_i,
         u_mask_i,
         mask_i,

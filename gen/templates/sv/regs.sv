@@ -48,9 +48,15 @@
   logic [{{ a.idx_w - 1 }}:0] {{ a.prefix }}_idx;
   logic [{{ a.off_w - 1 }}:0] {{ a.prefix }}_off;
 {%- for r in a.regs %}{% if r.stored %}
+  logic [31:0] {{ r.sig }}_m [{{ a.count_name }}];
+  logic [{{ a.count_name }}-1:0] {{ r.sig }}_ok;
+{%- if r.flops %}
   logic [31:0] {{ r.sig }}_q [{{ a.count_name }}];
-  logic [31:0] {{ r.sig }}_d [{{ a.count_name }}];
+{%- endif %}
 {%- endif %}{% endfor %}
+{%- for p in a.picks %}
+  logic {{ p.range }}{{ p.name }};
+{%- endfor %}
 {%- endfor %}
 {%- if rf.singles_stored %}
 
@@ -107,31 +113,63 @@
   assign {{ a.prefix }}_off = {{ a.prefix }}_rel[{{ a.off_w - 1 }}:0];
 {%- endfor %}
 
-  // Storage next state: hold, or merge the strobed write bits into the addressed word.
-  always_comb begin
 {%- for a in rf.arrays %}{% if a.stored %}
-    for (int i = 0; i < {{ a.count_name }}; i++) begin
-{%- for r in a.regs %}{% if r.stored %}
-      {{ r.sig }}_d[i] = {{ r.sig }}_q[i];
-{%- endif %}{% endfor %}
-    end
-{%- endif %}{% endfor %}
-{%- for r in rf.singles %}{% if r.stored %}
-    {{ r.sig }}_d = {{ r.sig }}_q;
-{%- endif %}{% endfor %}
-{%- for a in rf.arrays %}{% if a.stored %}
+
+  // {{ a.name }} storage. Memories (no reset; LUT-RAM on an FPGA) with one written-since-reset
+  // flop per instance: an unwritten entry reads as its reset value. A write merges the strobed
+  // bits into the addressed word, read through the readback port.
+{%- for p in a.picks %}
+  assign {{ p.name }} = {{ p.sig }}_ok[{{ p.idx }}] ? {{ p.sig }}_m[{{ p.idx }}]{{ p.slice }} : {{ p.reset }};
+{%- endfor %}
+
+  always_ff @(posedge clk_i) begin
     if (reg_wr && {{ a.prefix }}_sel) begin
       unique case ({{ a.prefix }}_off)
 {%- for r in a.regs %}{% if r.stored %}
-        {{ r.off }}: {{ r.sig }}_d[{{ a.prefix }}_idx] =
-            ({{ r.sig }}_q[{{ a.prefix }}_idx] & ~(reg_wbits & {{ r.wmask }})) |
-            (reg_wdata & reg_wbits & {{ r.wmask }});
+        {{ r.off }}: {{ r.sig }}_m[{{ a.prefix }}_idx] <=
+            ({{ r.sig }}_rb & ~(reg_wbits & {{ r.wmask }})) | (reg_wdata & reg_wbits & {{ r.wmask }});
 {%- endif %}{% endfor %}
         default: ;
       endcase
     end
+  end
+
+  // Written-since-reset flags{% if a.flops %}, and the flop copies that lookups of every instance read{% endif %}.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+{%- for r in a.regs %}{% if r.stored %}
+      {{ r.sig }}_ok <= '0;
+{%- endif %}{% endfor %}
+{%- if a.flops %}
+      for (int i = 0; i < {{ a.count_name }}; i++) begin
+{%- for r in a.regs %}{% if r.flops %}
+        {{ r.sig }}_q[i] <= {{ r.reset }};
+{%- endif %}{% endfor %}
+      end
+{%- endif %}
+    end else if (reg_wr && {{ a.prefix }}_sel) begin
+      unique case ({{ a.prefix }}_off)
+{%- for r in a.regs %}{% if r.stored %}
+        {{ r.off }}: begin
+          {{ r.sig }}_ok[{{ a.prefix }}_idx] <= 1'b1;
+{%- if r.flops %}
+          {{ r.sig }}_q[{{ a.prefix }}_idx] <=
+              ({{ r.sig }}_rb & ~(reg_wbits & {{ r.wmask }})) | (reg_wdata & reg_wbits & {{ r.wmask }});
+{%- endif %}
+        end
+{%- endif %}{% endfor %}
+        default: ;
+      endcase
+    end
+  end
 {%- endif %}{% endfor %}
 {%- if rf.singles_stored %}
+
+  // Single registers: hold, or merge the strobed write bits.
+  always_comb begin
+{%- for r in rf.singles %}{% if r.stored %}
+    {{ r.sig }}_d = {{ r.sig }}_q;
+{%- endif %}{% endfor %}
     if (reg_wr) begin
       unique case (reg_addr)
 {%- for r in rf.singles %}{% if r.stored %}
@@ -141,34 +179,20 @@
         default: ;
       endcase
     end
-{%- endif %}
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-{%- for a in rf.arrays %}{% if a.stored %}
-      for (int i = 0; i < {{ a.count_name }}; i++) begin
-{%- for r in a.regs %}{% if r.stored %}
-        {{ r.sig }}_q[i] <= {{ r.reset }};
-{%- endif %}{% endfor %}
-      end
-{%- endif %}{% endfor %}
 {%- for r in rf.singles %}{% if r.stored %}
       {{ r.sig }}_q <= {{ r.reset }};
 {%- endif %}{% endfor %}
     end else begin
-{%- for a in rf.arrays %}{% if a.stored %}
-      for (int i = 0; i < {{ a.count_name }}; i++) begin
-{%- for r in a.regs %}{% if r.stored %}
-        {{ r.sig }}_q[i] <= {{ r.sig }}_d[i];
-{%- endif %}{% endfor %}
-      end
-{%- endif %}{% endfor %}
 {%- for r in rf.singles %}{% if r.stored %}
       {{ r.sig }}_q <= {{ r.sig }}_d;
 {%- endif %}{% endfor %}
     end
   end
+{%- endif %}
 
   // Readback: pick the bundle, then the word of the addressed instance. Offsets that name no
   // register answer SLVERR.
