@@ -3,7 +3,9 @@
 //! sees the raw files or looks anything up by name.
 
 pub mod error;
+pub mod ident;
 pub mod layouts;
+pub mod limits;
 pub mod load;
 pub mod locate;
 pub mod model;

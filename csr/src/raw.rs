@@ -52,12 +52,64 @@ impl<'de> Deserialize<'de> for Num {
     }
 }
 
+/// `4096`, `0x1000`, `0X1_000`: decimal or `0x` hex digits, `_` between digits allowed. Nothing
+/// else: no sign (`0x+2000`, `+5`), no second prefix, no empty digits, no overflow.
 pub fn parse_num(s: &str) -> Option<u64> {
-    let t: String = s.trim().chars().filter(|c| *c != '_').collect();
-    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        u64::from_str_radix(hex, 16).ok()
-    } else {
-        t.parse().ok()
+    let t = s.trim();
+    let (digits, radix) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => (hex, 16),
+        None => (t, 10),
+    };
+    if digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+        return None;
+    }
+    let clean: String = digits.chars().filter(|c| *c != '_').collect();
+    if clean.is_empty() || !clean.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    u64::from_str_radix(&clean, radix).ok()
+}
+
+/// A map whose keys must be distinct. serde's own maps keep the last of two equal keys silently
+/// (serde_json does so for any object); a duplicate here is an error at the map's key path.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct UniqueMap(pub BTreeMap<String, serde_json::Value>);
+
+#[cfg(test)]
+impl serde::Serialize for UniqueMap {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for UniqueMap {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = UniqueMap;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map with distinct keys")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<UniqueMap, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some(k) = m.next_key::<String>()? {
+                    let v: serde_json::Value = m.next_value()?;
+                    if out.contains_key(&k) {
+                        return Err(de::Error::custom(format!("key `{k}` is given twice")));
+                    }
+                    out.insert(k, v);
+                }
+                Ok(UniqueMap(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl std::ops::Deref for UniqueMap {
+    type Target = BTreeMap<String, serde_json::Value>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
     }
 }
 
@@ -305,7 +357,7 @@ pub struct BlockFile {
     pub kind: String,
     pub size_in_bytes: Num,
     #[serde(default)]
-    pub parameters: BTreeMap<String, serde_json::Value>,
+    pub parameters: UniqueMap,
     #[serde(default)]
     pub registers: Vec<RawRegister>,
     #[serde(default)]

@@ -1,13 +1,14 @@
 //! `blocks/NAME.*`: one register block per file, its bundles and kind parameters.
 
-use super::checks::{no_overlap, unique_names};
+use super::checks::{ident, no_overlap, unique_names};
 use super::layouts::resolve_kind;
-use super::read::read;
+use super::read::{read, MISSING};
 use super::register::{build_registers, parse_role};
 use super::roles::check_roles;
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::layouts::EvtSemParams;
+use crate::limits::MAX_ARRAY_SIZE;
 use crate::model::{Block, Bundle, Register, Side};
 use crate::raw;
 use crate::roles::{BundleRole, RegRole};
@@ -30,9 +31,12 @@ pub(super) fn read_blocks(
         if block_index.contains_key(name) {
             continue;
         }
+        // The name becomes a file name here and in the outputs: it must be a name, not a path.
+        ident(map_src, "block", &format!("apertures[{i}].block"), name)?;
         let stem = format!("blocks/{name}");
         let (src, raw_block): (_, raw::BlockFile) = read(dir, &stem, sources).map_err(|e| {
-            if e.kind == ErrorKind::Io {
+            // Only a missing file is the map's fault; an unreadable one is the file's own.
+            if e.kind == ErrorKind::Io && e.message.starts_with(MISSING) {
                 map_src.err(
                     ErrorKind::BadReference,
                     format!("apertures[{i}].block"),
@@ -211,11 +215,14 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
     for (i, b) in raw.bundles.into_iter().enumerate() {
         let key = format!("Bundles[{i}]");
         let (count, stride) = (b.array_size.0, b.bundle_size_in_bytes.0);
-        if count == 0 {
+        if count == 0 || count > MAX_ARRAY_SIZE {
             return Err(src.err(
                 ErrorKind::BadArray,
                 format!("{key}.ArraySize"),
-                format!("bundle `{}` has ArraySize 0", b.name),
+                format!(
+                    "bundle `{}` has ArraySize {count}; it must be 1..={MAX_ARRAY_SIZE}",
+                    b.name
+                ),
             ));
         }
         if stride < 4 || stride % 4 != 0 {
@@ -230,7 +237,7 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
         }
         let regs = build_registers(src, &format!("{key}.Registers"), b.registers)?;
         for (j, r) in regs.iter().enumerate() {
-            if r.offset + 4 > stride {
+            if r.offset.checked_add(4).is_none_or(|end| end > stride) {
                 return Err(src.err(
                     ErrorKind::OutOfRange,
                     format!("{key}.Registers[{j}].AddressOffset"),
@@ -287,11 +294,24 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
         .map(|(i, r)| register_extent("Registers", i, r))
         .collect();
     for (i, b) in bundles.iter().enumerate() {
+        let span = b.count as u128 * b.stride as u128;
+        if span > size as u128 {
+            // Too many instances for the block wherever the bundle starts: the size is to blame.
+            return Err(src.err(
+                ErrorKind::OutOfRange,
+                format!("Bundles[{i}].ArraySize"),
+                format!(
+                    "bundle `{}`: {} instances of {:#x} bytes take {span:#x} bytes, more than \
+                     the {size:#x}-byte block",
+                    b.name, b.count, b.stride
+                ),
+            ));
+        }
         extents.push((
             format!("Bundles[{i}].AddressOffset"),
             b.name.clone(),
             b.offset as u128,
-            b.offset as u128 + b.count as u128 * b.stride as u128,
+            b.offset as u128 + span,
         ));
     }
     for (key, name, _, end) in &extents {

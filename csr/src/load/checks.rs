@@ -2,31 +2,58 @@
 
 use super::Source;
 use crate::error::{ErrorKind, Result};
+use crate::ident;
 use crate::model::BitField;
 use crate::raw;
 use std::collections::HashMap;
 
-/// Names must be unique within one scope. `items` yields (key path of the name, name).
+/// Names must follow the identifier rule (`crate::ident`) and be unique within one scope, also
+/// after case mapping (the outputs upper- or lower-case them). `items` yields (key path of the
+/// name, name).
 pub(super) fn unique_names<'a>(
     src: &Source,
     what: &str,
     items: impl IntoIterator<Item = (String, &'a str)>,
 ) -> Result<()> {
-    let mut seen: HashMap<&str, String> = HashMap::new();
+    unique_names_by(src, what, items, ident::problem)
+}
+
+/// `unique_names` with another identifier rule (view names: `ident::syntax_problem`).
+pub(super) fn unique_names_by<'a>(
+    src: &Source,
+    what: &str,
+    items: impl IntoIterator<Item = (String, &'a str)>,
+    rule: fn(&str) -> Option<String>,
+) -> Result<()> {
+    let mut seen: HashMap<String, (String, &str)> = HashMap::new();
     for (key, name) in items {
-        if let Some(first) = seen.get(name) {
+        if let Some(why) = rule(name) {
+            return Err(src.err(ErrorKind::BadValue, key, format!("bad {what} name: {why}")));
+        }
+        let folded = name.to_ascii_lowercase();
+        if let Some((first, first_name)) = seen.get(&folded) {
+            let how = if *first_name == name {
+                String::new()
+            } else {
+                format!(" as `{first_name}`; names differing only in case collide in the outputs")
+            };
             return Err(src.err(
                 ErrorKind::DuplicateName,
                 key,
-                format!("duplicate {what} name `{name}` (first used at `{first}`)"),
+                format!("duplicate {what} name `{name}` (first used at `{first}`{how})"),
             ));
         }
-        if name.is_empty() {
-            return Err(src.err(ErrorKind::BadValue, key, format!("empty {what} name")));
-        }
-        seen.insert(name, key);
+        seen.insert(folded, (key, name));
     }
     Ok(())
+}
+
+/// One name that must follow the identifier rule on its own (no scope to be unique in).
+pub(super) fn ident(src: &Source, what: &str, key: &str, name: &str) -> Result<()> {
+    match ident::problem(name) {
+        Some(why) => Err(src.err(ErrorKind::BadValue, key, format!("bad {what} name: {why}"))),
+        None => Ok(()),
+    }
 }
 
 /// Half-open ranges must not intersect. `items` yields (key path, label, start, end).
@@ -123,7 +150,7 @@ pub(super) fn bit_fields(
             pos_key: format!("{key}[{i}].lsb"),
             name: &f.name,
             start: f.lsb as u128,
-            end: (f.lsb + f.width) as u128,
+            end: f.lsb as u128 + f.width as u128,
         })
         .collect();
     distinct_fields(src, "field", &spans)?;

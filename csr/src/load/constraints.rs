@@ -9,6 +9,7 @@
 use super::Source;
 use crate::error::{Error, ErrorKind, Result};
 use crate::layouts::UdmaLayout;
+use crate::limits::MAX_DATA_BYTES;
 use crate::locate::LineIndex;
 use crate::model::{Aperture, Block, Csrs, Field, Register};
 use crate::roles::ApertureId;
@@ -265,12 +266,12 @@ fn link_credits(cx: &Cx) -> Result<()> {
 /// beat, and every memory indexes beats with address bits.
 fn data_beat(cx: &Cx) -> Result<()> {
     let dw = cx.param("DATA_BYTES")?;
-    if dw.value < 4 || !dw.value.is_power_of_two() {
+    if dw.value < 4 || !dw.value.is_power_of_two() || dw.value > MAX_DATA_BYTES {
         return Err(cx.bad_param(
             &dw,
             format!(
                 "{} {} must be a power of two of at least 4 (a beat holds whole 32-bit register \
-                 words)",
+                 words) and at most {MAX_DATA_BYTES}",
                 dw.name, dw.value
             ),
         ));

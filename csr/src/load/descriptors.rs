@@ -6,17 +6,25 @@ use crate::error::{ErrorKind, Result};
 use crate::model::{DescFormat, RingRules};
 use crate::raw;
 
+/// Largest descriptor: a descriptor is read from one bus beat (`constraints::data_beat` bounds
+/// the beat), and its bit positions must stay far inside u32.
+const MAX_DESC_BYTES: u32 = 1024;
+
 pub(super) fn build_descriptors(
     src: &Source,
     raw: raw::DescFile,
 ) -> Result<(Vec<DescFormat>, RingRules)> {
     let mut out = Vec::new();
     for (i, d) in raw.descriptors.into_iter().enumerate() {
-        if d.bytes == 0 || d.bytes % 4 != 0 {
+        if d.bytes == 0 || d.bytes % 4 != 0 || d.bytes > MAX_DESC_BYTES {
             return Err(src.err(
                 ErrorKind::BadValue,
                 format!("descriptors[{i}].bytes"),
-                "descriptor size must be a nonzero multiple of 4 bytes",
+                format!(
+                    "descriptor size {} must be a nonzero multiple of 4 bytes, at most \
+                     {MAX_DESC_BYTES}",
+                    d.bytes
+                ),
             ));
         }
         let fields = bit_fields(

@@ -6,9 +6,39 @@ use crate::error::{ErrorKind, Result};
 use crate::model::{ExtWord, WordField};
 use crate::raw;
 
+/// An ExtendedInst word is one 64-byte instruction slot.
+const MAX_WORD_BYTES: u32 = 64;
+/// The field that carries a word's sub-opcode.
+const SUB_OPCODE: &str = "sub_opcode";
+
 pub(super) fn build_words(src: &Source, raw: raw::ExtFile) -> Result<Vec<ExtWord>> {
-    let mut out = Vec::new();
+    let mut out: Vec<ExtWord> = Vec::new();
     for (i, w) in raw.words.into_iter().enumerate() {
+        if w.bytes == 0 || w.bytes > MAX_WORD_BYTES {
+            return Err(src.err(
+                ErrorKind::OutOfRange,
+                format!("words[{i}].bytes"),
+                format!(
+                    "word `{}` is {} bytes; an ExtendedInst word is 1..={MAX_WORD_BYTES} bytes",
+                    w.name, w.bytes
+                ),
+            ));
+        }
+        if let Some((j, other)) = out
+            .iter()
+            .enumerate()
+            .find(|(_, o)| o.sub_opcode == w.sub_opcode)
+        {
+            return Err(src.err(
+                ErrorKind::DuplicateName,
+                format!("words[{i}].sub_opcode"),
+                format!(
+                    "words `{}` and `{}` (words[{j}]) share sub-opcode {}: the decoder could not \
+                     tell them apart",
+                    w.name, other.name, w.sub_opcode
+                ),
+            ));
+        }
         let mut fields = Vec::new();
         for (j, f) in w.fields.into_iter().enumerate() {
             let k = format!("words[{i}].fields[{j}]");
@@ -29,14 +59,17 @@ pub(super) fn build_words(src: &Source, raw: raw::ExtFile) -> Result<Vec<ExtWord
                     ),
                 ));
             }
-            if f.offset + f.bytes > w.bytes {
+            if f.offset
+                .checked_add(f.bytes)
+                .is_none_or(|end| end > w.bytes)
+            {
                 return Err(src.err(
                     ErrorKind::OutOfRange,
                     format!("{k}.offset"),
                     format!(
                         "field `{}` ends at byte {}, past the {}-byte word",
                         f.name,
-                        f.offset + f.bytes,
+                        u64::from(f.offset) + u64::from(f.bytes),
                         w.bytes
                     ),
                 ));
@@ -56,10 +89,24 @@ pub(super) fn build_words(src: &Source, raw: raw::ExtFile) -> Result<Vec<ExtWord
                 pos_key: format!("words[{i}].fields[{j}].offset"),
                 name: &f.name,
                 start: f.offset as u128,
-                end: (f.offset + f.bytes) as u128,
+                end: f.offset as u128 + f.bytes as u128,
             })
             .collect();
         distinct_fields(src, "field", &spans)?;
+        // The sub-opcode is stored in the word's own `sub_opcode` field: it must fit there.
+        if let Some(f) = fields.iter().find(|f| f.name == SUB_OPCODE) {
+            let bits = f.bytes * 8;
+            if bits < 32 && w.sub_opcode >> bits != 0 {
+                return Err(src.err(
+                    ErrorKind::ResetTooWide,
+                    format!("words[{i}].sub_opcode"),
+                    format!(
+                        "sub-opcode {} of word `{}` does not fit its {}-byte `{SUB_OPCODE}` field",
+                        w.sub_opcode, w.name, f.bytes
+                    ),
+                ));
+            }
+        }
         out.push(ExtWord {
             name: w.name,
             sub_opcode: w.sub_opcode,

@@ -1,8 +1,9 @@
 //! `address_map.*`: the die-local map, its parameters and apertures.
 
-use super::checks::{no_overlap, unique_names};
+use super::checks::{ident, no_overlap, unique_names};
 use super::Source;
 use crate::error::{ErrorKind, Result};
+use crate::limits::{MAX_APERTURE_COUNT, MAX_INSTANCES};
 use crate::model::{Aperture, ApertureKind, Block, DieMap, Param, SocAddress};
 use crate::raw::{self, Num};
 use std::collections::HashMap;
@@ -14,6 +15,7 @@ pub(super) fn build_map(
     blocks: &[Block],
     block_index: &HashMap<String, usize>,
 ) -> Result<DieMap> {
+    ident(src, "address map", "name", &raw.name)?;
     let local = soc.views.first().and_then(|v| v.field("LOCAL"));
     if local.map(|f| f.width) != Some(raw.local_width) {
         return Err(src.err(
@@ -49,8 +51,12 @@ pub(super) fn build_map(
         let key = format!("apertures[{i}]");
         let count = a.count.map(|n| n.0).unwrap_or(1);
         let size = a.size.0;
-        if count == 0 {
-            return Err(src.err(ErrorKind::BadArray, format!("{key}.count"), "count is 0"));
+        if count == 0 || count > MAX_APERTURE_COUNT {
+            return Err(src.err(
+                ErrorKind::BadArray,
+                format!("{key}.count"),
+                format!("count is {count}; it must be 1..={MAX_APERTURE_COUNT}"),
+            ));
         }
         if size == 0 || !size.is_power_of_two() || a.base.0 % size != 0 {
             return Err(src.err(
@@ -80,10 +86,35 @@ pub(super) fn build_map(
                 ))
             }
         };
+        // The last instance must end inside the die-local space; computed wide so that no
+        // base, stride or count can wrap it back into range.
+        let end = a.base.0 as u128 + (count as u128 - 1) * stride as u128 + size as u128;
+        // (An end of exactly 2^64 would not fit the u64 the model keeps addresses in.)
+        if end > limit.min(u64::MAX as u128) {
+            let blame = if a.base.0 as u128 + size as u128 > limit || count == 1 {
+                "base"
+            } else {
+                "count"
+            };
+            return Err(src.err(
+                ErrorKind::OutOfRange,
+                format!("{key}.{blame}"),
+                format!(
+                    "aperture `{}` ends at {end:#x}, past the {}-bit die-local space",
+                    a.name, raw.local_width
+                ),
+            ));
+        }
         let (kind, block) = match (a.kind.as_str(), &a.block) {
             ("memory", None) => (ApertureKind::Memory, None),
             ("block", Some(b)) => {
-                let bi = block_index[b];
+                let Some(&bi) = block_index.get(b) else {
+                    return Err(src.err(
+                        ErrorKind::BadReference,
+                        format!("{key}.block"),
+                        format!("block `{b}` was not read"),
+                    ));
+                };
                 if blocks[bi].size > size {
                     return Err(src.err(
                         ErrorKind::OutOfRange,
@@ -121,18 +152,6 @@ pub(super) fn build_map(
             block,
             description: a.description,
         };
-        if ap.end() as u128 > limit {
-            return Err(src.err(
-                ErrorKind::OutOfRange,
-                format!("{key}.base"),
-                format!(
-                    "aperture `{}` ends at {:#x}, past the {}-bit die-local space",
-                    ap.name,
-                    ap.end(),
-                    raw.local_width
-                ),
-            ));
-        }
         apertures.push(ap);
     }
     unique_names(
@@ -143,6 +162,15 @@ pub(super) fn build_map(
             .enumerate()
             .map(|(i, a)| (format!("apertures[{i}].name"), a.name.as_str())),
     )?;
+    // Instances are checked one by one below: bound their total first.
+    let total: u64 = apertures.iter().map(|a| a.count).sum();
+    if total > MAX_INSTANCES {
+        return Err(src.err(
+            ErrorKind::BadArray,
+            "apertures",
+            format!("the apertures have {total} instances in all; at most {MAX_INSTANCES}"),
+        ));
+    }
     let mut extents = Vec::new();
     for (i, a) in apertures.iter().enumerate() {
         for n in 0..a.count {

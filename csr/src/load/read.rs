@@ -9,6 +9,10 @@ use std::path::{Path, PathBuf};
 
 const EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
 
+/// How the message of a file that is not there starts (the block reader tells it from a file
+/// that is there but unreadable).
+pub(super) const MISSING: &str = "missing:";
+
 /// Find `dir/stem.{json,yaml,yml}`, parse it with serde (path-tracking), and index its lines.
 pub(super) fn read<T: DeserializeOwned>(
     dir: &Path,
@@ -18,7 +22,7 @@ pub(super) fn read<T: DeserializeOwned>(
     let found: Vec<PathBuf> = EXTENSIONS
         .iter()
         .map(|ext| dir.join(format!("{stem}.{ext}")))
-        .filter(|p| p.is_file())
+        .filter(|p| p.exists())
         .collect();
     let path = match found.as_slice() {
         [one] => one.clone(),
@@ -31,7 +35,7 @@ pub(super) fn read<T: DeserializeOwned>(
                     line: None,
                 },
                 message: format!(
-                    "missing: expected {stem}.json or {stem}.yaml in {}",
+                    "{MISSING} expected {stem}.json or {stem}.yaml in {}",
                     dir.display()
                 ),
             })
@@ -51,14 +55,14 @@ pub(super) fn read<T: DeserializeOwned>(
             })
         }
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| Error {
+    let text = crate::limits::read_text(&path).map_err(|e| Error {
         kind: ErrorKind::Io,
         at: Location {
             file: path.clone(),
             key: String::new(),
-            line: None,
+            line: e.line,
         },
-        message: format!("cannot read: {e}"),
+        message: e.message,
     })?;
     sources.push(path.clone());
     let is_json = path.extension().is_some_and(|e| e == "json");

@@ -27,16 +27,23 @@ pub(super) fn parse_role<T: Copy>(
     })
 }
 
-/// `"hi:lo"` or `"bit"` → (lsb, width).
+/// `"hi:lo"` or `"bit"` → (hi, lo), hi >= lo. Digits only (no sign, no spaces inside).
 fn parse_bits(s: &str) -> Option<(u32, u32)> {
+    let num = |t: &str| {
+        let t = t.trim();
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        t.parse::<u32>().ok()
+    };
     let (hi, lo) = match s.split_once(':') {
-        Some((h, l)) => (h.trim().parse::<u32>().ok()?, l.trim().parse::<u32>().ok()?),
+        Some((h, l)) => (num(h)?, num(l)?),
         None => {
-            let b = s.trim().parse::<u32>().ok()?;
+            let b = num(s)?;
             (b, b)
         }
     };
-    (hi >= lo).then_some((lo, hi - lo + 1))
+    (hi >= lo).then_some((hi, lo))
 }
 
 fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Register> {
@@ -53,17 +60,17 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
     let mut fields = Vec::new();
     for (i, f) in r.fields.into_iter().enumerate() {
         let k = format!("{key}.Fields[{i}]");
-        let (lsb, width) = parse_bits(&f.bits).ok_or_else(|| {
+        let (hi, lo) = parse_bits(&f.bits).ok_or_else(|| {
             src.err(
                 ErrorKind::BadValue,
                 format!("{k}.Bits"),
                 format!(
-                    "`{}` is not a bit range (write \"hi:lo\" or \"bit\")",
+                    "`{}` is not a bit range (write \"hi:lo\" with hi >= lo, or \"bit\")",
                     f.bits
                 ),
             )
         })?;
-        if lsb + width > 32 {
+        if hi > 31 {
             return Err(src.err(
                 ErrorKind::OutOfRange,
                 format!("{k}.Bits"),
@@ -73,6 +80,8 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
                 ),
             ));
         }
+        // hi <= 31, so neither can wrap.
+        let (lsb, width) = (lo, hi - lo + 1);
         let access = Access::parse(&f.access).ok_or_else(|| {
             src.err(
                 ErrorKind::BadValue,
@@ -124,7 +133,7 @@ fn build_register(src: &Source, key: &str, r: raw::RawRegister) -> Result<Regist
             pos_key: format!("{key}.Fields[{i}].Bits"),
             name: &f.name,
             start: f.lsb as u128,
-            end: (f.lsb + f.width) as u128,
+            end: f.lsb as u128 + f.width as u128,
         })
         .collect();
     distinct_fields(src, "field", &spans)?;

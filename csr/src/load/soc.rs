@@ -1,6 +1,6 @@
 //! `soc_address.*`: the routed address, its views and folds.
 
-use super::checks::{bit_fields, unique_names};
+use super::checks::{bit_fields, ident, unique_names, unique_names_by};
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::model::{BitField, Fold, FoldSource, FoldStep, SocAddress, View};
@@ -11,6 +11,7 @@ pub(super) fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocLayout> {
     if raw.width == 0 || raw.width > 64 {
         return Err(src.err(ErrorKind::BadValue, "width", "address width must be 1..=64"));
     }
+    ident(src, "SoC address", "name", &raw.name)?;
     let mut views = Vec::new();
     for (i, v) in raw.views.into_iter().enumerate() {
         let fields = bit_fields(
@@ -26,17 +27,27 @@ pub(super) fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocLayout> {
             fields,
         });
     }
-    unique_names(
+    unique_names_by(
         src,
         "view",
         views
             .iter()
             .enumerate()
             .map(|(i, v)| (format!("views[{i}].name"), v.name.as_str())),
+        crate::ident::syntax_problem,
     )?;
     let mut folds = Vec::new();
     for (i, f) in raw.folds.into_iter().enumerate() {
-        let mut steps = Vec::new();
+        // Arguments are parameters of the generated SV and C functions.
+        unique_names(
+            src,
+            "fold argument",
+            f.args
+                .iter()
+                .enumerate()
+                .map(|(j, a)| (format!("folds[{i}].args[{j}]"), a.as_str())),
+        )?;
+        let mut steps: Vec<FoldStep> = Vec::new();
         for (j, s) in f.steps.into_iter().enumerate() {
             let k = format!("folds[{i}].steps[{j}]");
             let view = views.iter().find(|v| v.name == s.view).ok_or_else(|| {
@@ -85,11 +96,43 @@ pub(super) fn build_soc(src: &Source, raw: raw::SocFile) -> Result<SocLayout> {
                     ))
                 }
             };
+            // Views are views of the same bits: two steps writing one bit contradict each other
+            // (the later silently wins in the RTL, the C header and the model alike).
+            let (lo, hi) = (field.lsb, field.lsb + field.width);
+            if let Some((j0, prev)) = steps
+                .iter()
+                .enumerate()
+                .find(|(_, p)| p.field.lsb < hi && lo < p.field.lsb + p.field.width)
+            {
+                return Err(src.err(
+                    ErrorKind::Overlap,
+                    format!("{k}.field"),
+                    format!(
+                        "fold `{}`: this step sets {}.{} [{}:{lo}], which step {j0} ({}.{}) \
+                         already sets",
+                        f.name,
+                        view.name,
+                        field.name,
+                        hi - 1,
+                        prev.view,
+                        prev.field.name
+                    ),
+                ));
+            }
             steps.push(FoldStep {
                 view: view.name.clone(),
                 field: field.clone(),
                 source,
             });
+        }
+        for (j, a) in f.args.iter().enumerate() {
+            if !steps.iter().any(|s| s.source == FoldSource::Arg(a.clone())) {
+                return Err(src.err(
+                    ErrorKind::BadReference,
+                    format!("folds[{i}].args[{j}]"),
+                    format!("fold `{}`: argument `{a}` is used by no step", f.name),
+                ));
+            }
         }
         folds.push(Fold {
             name: f.name,
