@@ -1,27 +1,43 @@
-//! `xdie fold`: compute a routed SoC address from the folds in csrs/, or decode one.
+//! `xdie fold`: compute a routed SoC address in one address view, or decode one.
+//!
+//! A system routes in one view (seed §2.2; docs/mesh.md), so a fold names the view it is made
+//! for (`--view`, default: the neighbor view of the single-package topology, the package top)
+//! and a fold that view cannot express is refused: the chip-id fold in a neighbor system, the
+//! neighbor fold in a chip-id system.
 
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use xdie_model::AddrView;
 
 #[derive(Args)]
 pub struct FoldArgs {
     /// Directory of the CSR descriptions.
     #[arg(long, default_value = "csrs")]
     csrs: PathBuf,
+    /// Address view of the system: chip-id or neighbor (the single package's view when
+    /// omitted; with --decode, both views are printed when omitted).
+    #[arg(long, value_parser = parse_view)]
+    view: Option<AddrView>,
     /// Die-local destination address (hex).
     #[arg(long, value_parser = parse_hex)]
     local: Option<u64>,
     /// Destination die.
     #[arg(long)]
     die: Option<u64>,
-    /// Use the neighbor fold (other die of this package).
+    /// Use the neighbor fold (other die of this package); neighbor view only.
     #[arg(long, conflicts_with = "chip_id")]
     neighbor: bool,
-    /// Use the chip-id fold with this package id (hex).
+    /// Neighbor view: leave the package through this C2C port (EXIT_SENG) instead.
+    #[arg(long, requires = "neighbor")]
+    exit_port: Option<u64>,
+    /// Neighbor view: cross to the sibling die before leaving through --exit-port (EXIT_DIE).
+    #[arg(long, requires = "exit_port")]
+    exit_die: bool,
+    /// Use the chip-id fold with this package id (hex); chip-id view only.
     #[arg(long, value_parser = parse_hex)]
     chip_id: Option<u64>,
-    /// Decode a routed address (hex) in both views.
+    /// Decode a routed address (hex).
     #[arg(long, value_parser = parse_hex, conflicts_with_all = ["local", "neighbor", "chip_id"])]
     decode: Option<u64>,
 }
@@ -34,24 +50,43 @@ fn parse_hex(s: &str) -> Result<u64, String> {
     u64::from_str_radix(&t, 16).map_err(|e| format!("`{s}` is not a hex number: {e}"))
 }
 
+fn parse_view(s: &str) -> Result<AddrView, String> {
+    AddrView::parse(s).ok_or_else(|| {
+        format!(
+            "`{s}` is no address view (one of: {})",
+            AddrView::ALL.map(|v| v.name().replace('_', "-")).join(", ")
+        )
+    })
+}
+
+fn fail(msg: String) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
+}
+
 pub fn run(a: &FoldArgs) -> ExitCode {
     let csrs = match xdie_csr::load(&a.csrs) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(e.to_string()),
     };
     let soc = &csrs.soc;
+    let sv = &csrs.views.soc;
+    let csr_view = |v: AddrView| match v {
+        AddrView::ChipId => &sv.local.name,
+        AddrView::Neighbor => &sv.neighbor.name,
+    };
     if let Some(addr) = a.decode {
         if addr & !soc.mask() != 0 {
-            eprintln!(
-                "error: {addr:#x} has bits above the {}-bit SoC address",
+            return fail(format!(
+                "{addr:#x} has bits above the {}-bit SoC address",
                 soc.width
-            );
-            return ExitCode::from(2);
+            ));
         }
-        for view in &soc.views {
+        for view in soc
+            .views
+            .iter()
+            .filter(|v| a.view.is_none_or(|s| csr_view(s) == &v.name))
+        {
             println!("{} view:", view.name);
             for f in &view.fields {
                 println!(
@@ -66,19 +101,31 @@ pub fn run(a: &FoldArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let (Some(local), Some(die)) = (a.local, a.die) else {
-        eprintln!(
-            "error: give --local HEX --die N with --neighbor or --chip-id HEX, or --decode HEX"
+        return fail(
+            "give --local HEX --die N with --neighbor or --chip-id HEX, or --decode HEX".into(),
         );
-        return ExitCode::from(2);
     };
-    let folds = &csrs.views.soc;
-    let (fold, args) = match (a.neighbor, a.chip_id) {
-        (true, None) => (&folds.fold_neighbor, vec![local, die]),
-        (false, Some(chip)) => (&folds.fold_chip_id, vec![local, die, chip]),
-        _ => {
-            eprintln!("error: give exactly one of --neighbor and --chip-id HEX");
-            return ExitCode::from(2);
+    let view = a.view.unwrap_or(AddrView::Neighbor);
+    let (fold, args) = match (a.neighbor, a.chip_id, view) {
+        (true, None, AddrView::Neighbor) => (&sv.fold_neighbor, vec![local, die]),
+        (false, Some(chip), AddrView::ChipId) => (&sv.fold_chip_id, vec![local, die, chip]),
+        (true, None, AddrView::ChipId) => {
+            return fail(
+                "the chip-id view has no neighbor fold: its firmware reaches the other die of \
+                 the package with --chip-id OWN_CHIP"
+                    .into(),
+            )
         }
+        (false, Some(chip), AddrView::Neighbor) => {
+            return fail(format!(
+                "the neighbor view cannot name chip id {chip:#x}: its [{}:{}] is a route, not a \
+                 chip id; use --view chip-id in a chip-id system, or --neighbor --exit-port P \
+                 for the package behind port P",
+                sv.local.cayman_id.msb(),
+                sv.local.cayman_id.lsb
+            ))
+        }
+        _ => return fail("give exactly one of --neighbor and --chip-id HEX".into()),
     };
     // Refuse arguments that do not fit their fields instead of silently truncating them.
     for (arg, value) in fold.args.iter().zip(&args) {
@@ -88,22 +135,40 @@ pub fn run(a: &FoldArgs) -> ExitCode {
             .filter(|s| s.source == xdie_csr::FoldSource::Arg(arg.clone()))
         {
             if (*value as u128) > step.field.value_mask() {
-                eprintln!(
-                    "error: {arg} = {value:#x} does not fit the {}-bit field {}",
+                return fail(format!(
+                    "{arg} = {value:#x} does not fit the {}-bit field {}",
                     step.field.width, step.field.name
-                );
-                return ExitCode::from(2);
+                ));
             }
         }
     }
-    let routed = soc.apply_fold(fold, &args);
-    for step in &fold.steps {
+    let mut routed = soc.apply_fold(fold, &args);
+    let mut fields: Vec<&xdie_csr::BitField> = fold.steps.iter().map(|s| &s.field).collect();
+    if let Some(port) = a.exit_port {
+        // The off-package neighbor form (docs/mesh.md): port 0 is the sibling link, which
+        // EXIT_DIE names; EXIT_SENG names ports 1.. of the exit die.
+        let n = &sv.neighbor;
+        let ports = csrs.views.apertures.d2d.count;
+        if port == 0 || port >= ports || u128::from(port) > n.exit_seng.value_mask() {
+            return fail(format!(
+                "--exit-port {port}: a die has C2C ports 1..{} besides its sibling link (port 0)",
+                ports - 1
+            ));
+        }
+        let r = n.exit_die.set(routed as u128, u128::from(a.exit_die));
+        routed = n.exit_seng.set(r, u128::from(port)) as u64;
+        fields.extend([&n.exit_seng, &n.exit_die]);
+        fields.sort_by_key(|f| f.lsb);
+        fields.dedup_by_key(|f| f.lsb);
+    }
+    println!("{} view:", csr_view(view));
+    for f in fields {
         println!(
             "  {:<16} [{:>2}:{:<2}] = {:#x}",
-            step.field.name,
-            step.field.msb(),
-            step.field.lsb,
-            step.field.get(routed as u128)
+            f.name,
+            f.msb(),
+            f.lsb,
+            f.get(routed as u128)
         );
     }
     println!("{routed:#x}");

@@ -193,6 +193,8 @@ fn fold_chip_id_matches_model() {
     let soc = &c.views.soc;
     let expect = soc.fold_chip_id(EX_LOCAL, EX_DIE, EX_CHIP);
     let out = fold_cli(&[
+        "--view",
+        "chip-id",
         "--local",
         &format!("{EX_LOCAL:#x}"),
         "--die",
@@ -247,4 +249,44 @@ fn fold_refuses_bad_arguments() {
         .arg("--neighbor"));
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stderr(&o).contains("does not fit"), "{}", stderr(&o));
+}
+
+/// A system routes in one view: the chip-id fold is refused in the neighbor view (the default,
+/// the single package's) and the neighbor fold in the chip-id view.
+#[test]
+fn fold_refuses_a_fold_the_view_cannot_express() {
+    for args in [
+        vec!["--chip-id", "0x12"],
+        vec!["--view", "neighbor", "--chip-id", "0x12"],
+        vec!["--view", "chip-id", "--neighbor"],
+    ] {
+        let o = run(xdie()
+            .arg("fold")
+            .arg("--csrs")
+            .arg(repo().join("csrs"))
+            .args(["--local", "0x100000", "--die", "1"])
+            .args(&args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains("view"), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// The neighbor view's off-package form: EXIT_SENG names the C2C port, EXIT_DIE the sibling hop.
+#[test]
+fn fold_neighbor_exit_port_sets_the_path_fields() {
+    let c = model(&repo().join("csrs"));
+    let n = &c.views.soc.neighbor;
+    let out = fold_cli(&[
+        "--local",
+        &format!("{EX_LOCAL:#x}"),
+        "--die",
+        "0",
+        "--neighbor",
+        "--exit-port",
+        "2",
+    ]);
+    let a = u64::from_str_radix(last_line(&out).trim_start_matches("0x"), 16).expect("hex");
+    let get = |f: &xdie_csr::BitField| f.get(a as u128) as u64;
+    assert_eq!((get(&n.exit_seng), get(&n.exit_die), get(&n.die)), (2, 0, 0));
+    assert_eq!(get(&n.neighbor_route), 1);
 }

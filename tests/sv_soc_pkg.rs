@@ -20,8 +20,9 @@ fn route_code(name: &str) -> u64 {
     ROUTES.iter().position(|(n, _)| *n == name).expect("route") as u64
 }
 
-/// The decoder's rule, from the model: (route, aperture, instance, offset).
-fn reference(csrs: &Csrs, addr: u64, my_die: u64, my_chip: u64) -> [u64; 4] {
+/// The decoder's rule for one view, from the model's fields: (route, aperture, instance,
+/// offset). `chip_id` selects the chip-id view, else the neighbor view (docs/mesh.md).
+fn reference(csrs: &Csrs, chip_id: bool, addr: u64, my_die: u64, my_chip: u64) -> [u64; 4] {
     let (l, n) = (&csrs.views.soc.local, &csrs.views.soc.neighbor);
     let a = addr as u128;
     let get = |f: &xdie_csr::BitField| f.get(a) as u64;
@@ -36,19 +37,41 @@ fn reference(csrs: &Csrs, addr: u64, my_die: u64, my_chip: u64) -> [u64; 4] {
         }
     }
     let arrived = if hit.is_some() { "LOCAL" } else { "DECERR" };
-    let die_route = |die: u64| if die != my_die { "PEER_DIE" } else { arrived };
-    let route = if get(&l.cayman_id_valid) != 0 {
-        if get(&n.neighbor_route) != 0 {
-            die_route(get(&n.die))
-        } else if get(&l.cayman_id) != my_chip {
+    let die_route = if get(&l.die) != my_die {
+        "PEER_DIE"
+    } else {
+        arrived
+    };
+    // The overlay bits the neighbor view leaves unnamed (PEB) are reserved.
+    let named = [&n.exit_seng, &n.exit_die, &n.neighbor_route]
+        .iter()
+        .fold(0u128, |m, f| m | (f.value_mask() << f.lsb));
+    let reserved = (l.cayman_id.value_mask() << l.cayman_id.lsb) & !named;
+    let ports = csrs.views.apertures.d2d.count;
+    let route = if get(&l.cayman_id_valid) == 0 {
+        if get(&l.cayman_id) != 0 {
+            "DECERR"
+        } else {
+            die_route
+        }
+    } else if chip_id {
+        if get(&l.cayman_id) != my_chip {
             "REMOTE_PKG"
         } else {
-            die_route(get(&l.die))
+            die_route
         }
-    } else if get(&l.cayman_id) != 0 {
+    } else if get(&n.neighbor_route) == 0 || a & reserved != 0 {
         "DECERR"
+    } else if get(&n.exit_die) != 0 {
+        "PEER_DIE"
+    } else if get(&n.exit_seng) != 0 {
+        if get(&n.exit_seng) < ports {
+            "REMOTE_PKG"
+        } else {
+            "DECERR"
+        }
     } else {
-        die_route(get(&l.die))
+        die_route
     };
     let [ap, inst, off] = hit.unwrap_or([0, 0, 0]);
     [route_code(route), ap, inst, off]
@@ -80,24 +103,30 @@ struct Case {
 fn cases(csrs: &Csrs) -> Vec<Case> {
     let soc = &csrs.views.soc;
     let chip_f = soc.local.cayman_id.clone();
+    let n = &soc.neighbor;
     let my_chip = 1u64;
     let other_chip = chip_f.value_mask() as u64 & 0x5;
-    // Every chip-id bit set: includes the bit the neighbor view reads as NEIGHBOR_ROUTE.
-    let all_ones_chip = chip_f.value_mask() as u64;
     let mut out = Vec::new();
     for local in local_addresses(csrs) {
         for my_die in 0..2u64 {
             for die in 0..2u64 {
                 let plain = soc.local.die.set(local as u128, die as u128) as u64;
                 let stray = chip_f.set(plain as u128, other_chip as u128) as u64;
-                let routed = [
+                let mut routed = vec![
                     plain,
                     stray,
                     soc.fold_neighbor(local, die),
                     soc.fold_chip_id(local, die, my_chip),
                     soc.fold_chip_id(local, die, other_chip),
-                    soc.fold_chip_id(local, die, all_ones_chip),
                 ];
+                // Every overlay value under the id-valid bit: every chip id in the chip-id view,
+                // every path form (and the reserved and out-of-range ones) in the neighbor view.
+                if local == csrs.views.apertures.sbuf.base {
+                    routed.extend((0..=chip_f.value_mask() as u64).map(|c| soc.fold_chip_id(local, die, c)));
+                }
+                // The two-hop neighbor form: cross to the sibling, then leave through a port.
+                let two_hop = n.exit_seng.set(soc.fold_neighbor(local, die) as u128, 1) as u64;
+                routed.push(two_hop);
                 out.extend(routed.into_iter().map(|addr| Case {
                     addr,
                     my_die,
@@ -134,12 +163,17 @@ fn testbench(n_folds: usize, n_cases: usize) -> String {
          logic [{p}::SOC_ADDR_W-1:0] a;\n\
          logic [{p}::LOCAL_DIE_WIDTH-1:0] die;\n\
          logic [{p}::LOCAL_CAYMAN_ID_WIDTH-1:0] chip;\n\
-         logic [{p}::ROUTE_W-1:0] r;\n\
+         logic [{p}::ROUTE_W-1:0] r, rn;\n\
          logic [{p}::AP_W-1:0] ap;\n\
          logic [{p}::INST_W-1:0] inst;\n\
          logic [{p}::OFF_W-1:0] off;\n\
-         xdie_addr_decoder u (.addr_i(a), .my_die_i(die), .my_chip_i(chip), .route_o(r),\n\
-           .aperture_o(ap), .instance_o(inst), .offset_o(off));\n\
+         logic [{p}::AP_W-1:0] apn;\n\
+         logic [{p}::INST_W-1:0] instn;\n\
+         logic [{p}::OFF_W-1:0] offn;\n\
+         xdie_addr_decoder #(.VIEW({p}::VIEW_CHIP_ID)) u (.addr_i(a), .my_die_i(die), .my_chip_i(chip),\n\
+           .route_o(r), .aperture_o(ap), .instance_o(inst), .offset_o(off));\n\
+         xdie_addr_decoder #(.VIEW({p}::VIEW_NEIGHBOR)) un (.addr_i(a), .my_die_i(die), .my_chip_i(chip),\n\
+           .route_o(rn), .aperture_o(apn), .instance_o(instn), .offset_o(offn));\n\
          initial begin\n\
            $readmemh(\"folds.hex\", folds);\n\
            $readmemh(\"cases.hex\", cases);\n\
@@ -150,6 +184,7 @@ fn testbench(n_folds: usize, n_cases: usize) -> String {
            for (int i = 0; i < {nc}; i += 3) begin\n\
              a = cases[i]; die = cases[i+1]; chip = cases[i+2]; #1;\n\
              $display(\"D %h %h %h %h\", r, ap, inst, off);\n\
+             $display(\"N %h %h %h %h\", rn, apn, instn, offn);\n\
            end\n\
            $finish;\n\
          end\n\
@@ -230,6 +265,7 @@ fn sv_package_and_decoder_match_model() {
     let mut fi = folds.iter();
     let mut ci = cases.iter();
     let (mut nfold, mut ndec) = (0, 0);
+    let mut last: Option<&Case> = None;
     for line in text.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
         match w.first() {
@@ -239,13 +275,20 @@ fn sv_package_and_decoder_match_model() {
                 assert_eq!(hex(w[2]), soc.fold_chip_id(d, p, c), "fold_chip_id {line}");
                 nfold += 1;
             }
-            Some(&"D") => {
-                let c = ci.next().expect("decode line");
-                let want = reference(&csrs, c.addr, c.my_die, c.my_chip);
+            Some(&"D") | Some(&"N") => {
+                let chip_id = w[0] == "D";
+                let c = if chip_id {
+                    ci.next().expect("decode line")
+                } else {
+                    last.expect("a D line before each N line")
+                };
+                last = Some(c);
+                let want = reference(&csrs, chip_id, c.addr, c.my_die, c.my_chip);
                 let got = [hex(w[1]), hex(w[2]), hex(w[3]), hex(w[4])];
                 assert_eq!(
                     got, want,
-                    "addr {:#x} my_die {} my_chip {:#x}: [route, aperture, instance, offset]",
+                    "{} view: addr {:#x} my_die {} my_chip {:#x}: [route, aperture, instance, offset]",
+                    if chip_id { "chip-id" } else { "neighbor" },
                     c.addr, c.my_die, c.my_chip
                 );
                 ndec += 1;
@@ -253,5 +296,5 @@ fn sv_package_and_decoder_match_model() {
             _ => {}
         }
     }
-    assert_eq!((nfold, ndec), (folds.len(), cases.len()), "lines missing");
+    assert_eq!((nfold, ndec), (folds.len(), 2 * cases.len()), "lines missing");
 }

@@ -1,6 +1,6 @@
 //! Every way a firmware step or a model setup can be refused.
 
-use crate::topology::{Core, DieId};
+use crate::topology::{AddrView, Core, DieId};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
@@ -58,11 +58,13 @@ pub enum ModelError {
     QueueOutOfRange { queue: u64, queues: u64 },
     #[error("semaphore {sem} out of range (EVT_SEM has {count})")]
     SemOutOfRange { sem: u64, count: u64 },
-    #[error(
-        "chip id {chip:#x} sets the neighbor-route bit of the chip-id view: the SoC decoder would \
-         route it as a neighbor address"
-    )]
-    UnroutableChipId { chip: u64 },
+    #[error("{view} view cannot route from {from} to {to}: {why}")]
+    Unroutable {
+        from: DieId,
+        to: DieId,
+        view: AddrView,
+        why: String,
+    },
     #[error("core {core}: PRID {prid} does not belong to this core (PRID = 2 * core id + lane)")]
     PridNotOfCore { core: Core, prid: u64 },
     #[error("core {core}: role {role} does not match PRID {prid} parity {parity}")]

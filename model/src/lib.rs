@@ -89,5 +89,5 @@ pub use route::Reach;
 pub use scenario::{Scenario, ScenarioError, ScenarioErrorKind};
 pub use state::EndState;
 pub use system::{Config, FwStep, FwWrite, GenOutput, Leg, RunReport, System};
-pub use topology::{Core, DieId, Lane, Topology};
+pub use topology::{AddrView, Core, DieId, Lane, PortId, Topology};
 pub use word::{GenWord, StartWord};

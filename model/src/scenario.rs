@@ -14,7 +14,7 @@ use crate::error::ModelError;
 use crate::events::{check_leg, landed};
 use crate::route::Reach;
 use crate::system::{Config, FwStep, GenOutput, System};
-use crate::topology::{Core, DieId, Lane, Topology};
+use crate::topology::{AddrView, Core, DieId, Lane, Topology};
 use crate::word::{GenWord, StartWord};
 use serde::Deserialize;
 use std::fmt;
@@ -59,6 +59,10 @@ struct RawScenario {
     #[serde(default)]
     description: String,
     packages: Vec<u64>,
+    /// The address view the system routes in; default: neighbor for one package, chip_id for
+    /// more (see `Topology::packages`).
+    #[serde(default)]
+    view: Option<AddrView>,
     #[serde(default)]
     ring_len: Option<u64>,
     legs: Vec<RawLeg>,
@@ -173,6 +177,8 @@ pub struct Scenario {
     pub path: PathBuf,
     pub description: String,
     pub packages: Vec<u64>,
+    /// The address view, when the scenario names one.
+    pub view: Option<AddrView>,
     pub ring_len: u64,
     pub legs: Vec<LegSpec>,
     index: LineIndex,
@@ -268,6 +274,7 @@ impl Scenario {
             path: path.to_path_buf(),
             description: raw.description,
             packages: raw.packages,
+            view: raw.view,
             ring_len: raw.ring_len.unwrap_or(Config::default().ring_len),
             legs: Vec::new(),
             index: LineIndex::new(text),
@@ -360,7 +367,7 @@ impl Scenario {
                     ModelError::SemOutOfRange { sem, .. } if *sem == l.local_sem => "local_sem",
                     ModelError::SemOutOfRange { sem, .. } if *sem == l.remote_sem => "remote_sem",
                     ModelError::SemOutOfRange { .. } => "go_sem",
-                    ModelError::UnroutableChipId { .. } => "rx",
+                    ModelError::Unroutable { .. } => "rx",
                     ModelError::Impossible(m) if m.contains("free_dim_bytes") => "free_dim_bytes",
                     ModelError::Impossible(m) if m.contains("dma_engine_mask") => "dma_engine_mask",
                     ModelError::Impossible(m) if m.contains("go_sem") => "go_sem",
@@ -382,7 +389,11 @@ impl Scenario {
     }
 
     pub fn topology(&self) -> Topology {
-        Topology::packages(&self.packages)
+        let t = Topology::packages(&self.packages);
+        match self.view {
+            Some(v) => t.with_view(v),
+            None => t,
+        }
     }
 
     /// The source bytes of every leg, skipping legs whose source is an earlier leg's

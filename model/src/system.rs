@@ -181,6 +181,16 @@ impl System {
         self.topology.die_of(core)
     }
 
+    /// Where a SoC address issued on `from` lands, in the system's address view.
+    pub fn route(&self, from: DieId, addr: u64) -> Result<(DieId, u64)> {
+        self.topology.route(&self.layout, from, addr)
+    }
+
+    /// The SoC address `from` issues to reach die-local `local` of `to`, in the system's view.
+    pub fn fold(&self, from: DieId, to: DieId, local: u64) -> Result<u64> {
+        self.topology.fold(&self.layout, from, to, local)
+    }
+
     pub fn events(&self) -> &[Event] {
         &self.events
     }

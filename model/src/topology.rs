@@ -6,6 +6,7 @@
 //! eight-core package. The seed's example core 5 (die 0) and its peer 7 (die 1) follow.
 
 use crate::error::{ModelError, Result};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// One die of one package.
@@ -18,6 +19,60 @@ pub struct DieId {
 impl fmt::Display for DieId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "chip {:#x} die {}", self.chip, self.die)
+    }
+}
+
+/// How the routed addresses of a system name their target. The seed's two decoders
+/// (`cayman_addr_decode.h`, `cayman_addr_decode_neighbor.h`, §2.2) share one include guard:
+/// firmware compiles against one of them, so a system routes in one view and [53:48] is never
+/// read as a chip id and as a route at once. The view is a property of the system (its topology),
+/// not of an address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AddrView {
+    /// The chip-id ("local") view: CAYMAN_ID names the target package, DIE its die. Every one
+    /// of the 2^width chip ids is reachable.
+    ChipId,
+    /// The neighbor view: the overlay names a path from the issuing die (EXIT_DIE: cross to the
+    /// sibling die; EXIT_SENG: leave through that C2C port), then DIE picks the die of the
+    /// package reached. Only dies a few hops away are reachable.
+    Neighbor,
+}
+
+impl AddrView {
+    pub const ALL: [AddrView; 2] = [AddrView::ChipId, AddrView::Neighbor];
+
+    /// The name used in topology files, scenarios and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            AddrView::ChipId => "chip_id",
+            AddrView::Neighbor => "neighbor",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<AddrView> {
+        AddrView::ALL
+            .into_iter()
+            .find(|v| v.name() == s || v.name().replace('_', "-") == s)
+    }
+}
+
+impl fmt::Display for AddrView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One end of a C2C link: a port (D2D controller) of a die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PortId {
+    pub die: DieId,
+    pub port: u32,
+}
+
+impl fmt::Display for PortId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} port {}", self.die, self.port)
     }
 }
 
@@ -57,7 +112,16 @@ pub struct Topology {
     pub cores_per_package: u64,
     /// Bit of the core id that names its die.
     pub die_bit: u32,
+    /// The address view the system routes in.
+    pub view: AddrView,
+    /// C2C links, both directions: each connected port and the port at its other end.
+    pub links: BTreeMap<PortId, PortId>,
 }
+
+/// The port of every die that reaches its sibling in the topologies `Topology::packages` builds
+/// (a topology file may choose another in a chip-id system; a neighbor system needs this one,
+/// see docs/mesh.md).
+pub const SIBLING_PORT: u32 = 0;
 
 impl Topology {
     /// One package of eight cores, die = core id bit 1 (seed §7.2).
@@ -65,12 +129,42 @@ impl Topology {
         Topology::packages(&[chip])
     }
 
+    /// Packages joined by nothing but their sibling links. One package routes in the neighbor
+    /// view (the seed's worked example), several in the chip-id view (the only view in which
+    /// packages with no link between them can still name each other; nothing routes between
+    /// them here, which is the model's business only as far as folds go).
     pub fn packages(chips: &[u64]) -> Topology {
+        let view = if chips.len() == 1 {
+            AddrView::Neighbor
+        } else {
+            AddrView::ChipId
+        };
+        let mut links = BTreeMap::new();
+        for &chip in chips {
+            let a = PortId {
+                die: DieId { chip, die: 0 },
+                port: SIBLING_PORT,
+            };
+            let b = PortId {
+                die: DieId { chip, die: 1 },
+                port: SIBLING_PORT,
+            };
+            links.insert(a, b);
+            links.insert(b, a);
+        }
         Topology {
             chips: chips.to_vec(),
             cores_per_package: 8,
             die_bit: 1,
+            view,
+            links,
         }
+    }
+
+    /// The same system routing in `view`.
+    pub fn with_view(mut self, view: AddrView) -> Topology {
+        self.view = view;
+        self
     }
 
     pub fn die_of(&self, core: Core) -> DieId {
@@ -88,11 +182,28 @@ impl Topology {
         }
     }
 
+    pub fn has_die(&self, die: DieId, dies_per_package: u64) -> bool {
+        self.chips.contains(&die.chip) && die.die < dies_per_package
+    }
+
     /// Every die, packages in order.
     pub fn dies(&self, dies_per_package: u64) -> Vec<DieId> {
         self.chips
             .iter()
             .flat_map(|&chip| (0..dies_per_package).map(move |die| DieId { chip, die }))
             .collect()
+    }
+
+    /// The die at the other end of `port` of `die`, if that port is linked.
+    pub fn far_end(&self, die: DieId, port: u32) -> Option<PortId> {
+        self.links.get(&PortId { die, port }).copied()
+    }
+
+    /// The port of `die` whose link reaches the other die of its package, if any.
+    pub fn sibling_port(&self, die: DieId) -> Option<u32> {
+        self.links
+            .range(PortId { die, port: 0 }..=PortId { die, port: u32::MAX })
+            .find(|(_, far)| far.die.chip == die.chip && far.die.die != die.die)
+            .map(|(p, _)| p.port)
     }
 }

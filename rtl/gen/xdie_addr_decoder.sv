@@ -2,25 +2,37 @@
 //
 // SoC-address decoder of one die: purely combinational, no clock.
 //
-// route_o, in the order the checks are made (the same rule as in xdie_soc_addr_pkg):
-//   1. The id-valid bit (local.CAYMAN_ID_VALID, shared by both views) is set:
-//      a. neighbor.NEIGHBOR_ROUTE set: the address is a neighbor-view address. Its DIE
-//         differs from my_die_i -> ROUTE_PEER_DIE; otherwise it has arrived -> local decode.
-//      b. otherwise it is a chip-id-view address: CAYMAN_ID differs from my_chip_i ->
-//         ROUTE_REMOTE_PKG; otherwise DIE differs from my_die_i -> ROUTE_PEER_DIE; otherwise
+// VIEW is the address view of the system the die sits in (xdie_soc_addr_pkg::VIEW_*): the seed's two
+// decoders are alternatives (section 2.2), so one system routes in one view and the overlay
+// (local.CAYMAN_ID's bits) is never read as a chip id and as a route at once.
+// The default is the view of the single-package topology (the package top).
+//
+// route_o, in the order the checks are made (docs/mesh.md gives the same rule with its reasons):
+//   1. The id-valid bit (local.CAYMAN_ID_VALID, shared by both views) is clear: the overlay bits
+//      must be 0, else ROUTE_DECERR; DIE differs from my_die_i -> ROUTE_PEER_DIE; otherwise
+//      local decode. (The same in both views.)
+//   2. VIEW_CHIP_ID, id-valid set: CAYMAN_ID differs from my_chip_i -> ROUTE_REMOTE_PKG; otherwise
+//      DIE differs from my_die_i -> ROUTE_PEER_DIE; otherwise local decode. Every one of the
+//      chip ids is reachable.
+//   3. VIEW_NEIGHBOR, id-valid set: the overlay is a path from the issuing die, and each hop
+//      consumes its field (the D2D port's iATU translation rewrites the address it forwards):
+//      a. NEIGHBOR_ROUTE clear, or a reserved overlay bit (PEB) set -> ROUTE_DECERR;
+//      b. EXIT_DIE set: cross to the sibling die first -> ROUTE_PEER_DIE;
+//      c. EXIT_SENG nonzero: leave through that C2C port -> ROUTE_REMOTE_PKG when the die
+//         has that port (xdie_soc_addr_pkg::AP_D2D_COUNT ports; port 0 is the sibling link and
+//         is never named here), else ROUTE_DECERR;
+//      d. otherwise the path is done: DIE differs from my_die_i -> ROUTE_PEER_DIE; otherwise
 //         local decode.
-//   2. The id-valid bit is clear: the routing overlay (local.CAYMAN_ID's bits) must be 0,
-//      else ROUTE_DECERR; DIE differs from my_die_i -> ROUTE_PEER_DIE; otherwise local decode.
 //   Local decode: the LOCAL field inside one instance of one aperture -> ROUTE_LOCAL, with
 //   aperture_o (index in the die map's order), instance_o and offset_o; anywhere else (no
 //   aperture, or the gap between two instances of a strided aperture) -> ROUTE_DECERR.
 // aperture_o/instance_o/offset_o describe the LOCAL field whatever the route (for a remote
 // route, that is where the address lands on the target die); they are 0 when no aperture hits.
-// Caution: NEIGHBOR_ROUTE is bit 4 of CAYMAN_ID, so a chip-id address whose CAYMAN_ID has bit 4
-// set decodes as neighbor-routed; under this rule only chip ids with that bit clear (32 of 64)
-// are reachable by chip-id routing.
+// my_chip_i is read in the chip-id view only.
 
-module xdie_addr_decoder (
+module xdie_addr_decoder #(
+  parameter logic [xdie_soc_addr_pkg::VIEW_W-1:0] VIEW = xdie_soc_addr_pkg::VIEW_NEIGHBOR
+) (
   input  logic [xdie_soc_addr_pkg::SOC_ADDR_W-1:0] addr_i,
   input  logic [xdie_soc_addr_pkg::LOCAL_DIE_WIDTH-1:0] my_die_i,
   input  logic [xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH-1:0] my_chip_i,
@@ -30,9 +42,17 @@ module xdie_addr_decoder (
   output logic [xdie_soc_addr_pkg::OFF_W-1:0] offset_o
 );
 
+  if (VIEW != xdie_soc_addr_pkg::VIEW_CHIP_ID && VIEW != xdie_soc_addr_pkg::VIEW_NEIGHBOR) begin : g_bad_view
+    $error("xdie_addr_decoder: VIEW must be one of xdie_soc_addr_pkg::VIEW_*");
+  end
+
+  // Overlay bits the neighbor view does not name (PEB): reserved.
+  localparam logic [xdie_soc_addr_pkg::SOC_ADDR_W-1:0] RESERVED_OVERLAY = 57'h20000000000000;
+
   logic [xdie_soc_addr_pkg::LOCAL_W-1:0] local_addr;
   logic ap_hit;
   logic [xdie_soc_addr_pkg::ROUTE_W-1:0] arrived;
+  logic [xdie_soc_addr_pkg::ROUTE_W-1:0] die_route;
 
   // Aperture decode of the LOCAL field. Apertures never overlap (the loader checks), so at most
   // one branch fires.
@@ -89,17 +109,24 @@ module xdie_addr_decoder (
 
   always_comb begin
     arrived = ap_hit ? xdie_soc_addr_pkg::ROUTE_LOCAL : xdie_soc_addr_pkg::ROUTE_DECERR;
+    // DIE means the same in both views.
+    die_route = (xdie_soc_addr_pkg::local_get_die(addr_i) != my_die_i) ? xdie_soc_addr_pkg::ROUTE_PEER_DIE : arrived;
     route_o = xdie_soc_addr_pkg::ROUTE_DECERR;
-    if (xdie_soc_addr_pkg::local_get_cayman_id_valid(addr_i) != '0) begin
-      if (xdie_soc_addr_pkg::neighbor_get_neighbor_route(addr_i) != '0) begin
-        route_o = (xdie_soc_addr_pkg::neighbor_get_die(addr_i) != my_die_i) ? xdie_soc_addr_pkg::ROUTE_PEER_DIE : arrived;
-      end else if (xdie_soc_addr_pkg::local_get_cayman_id(addr_i) != my_chip_i) begin
-        route_o = xdie_soc_addr_pkg::ROUTE_REMOTE_PKG;
-      end else begin
-        route_o = (xdie_soc_addr_pkg::local_get_die(addr_i) != my_die_i) ? xdie_soc_addr_pkg::ROUTE_PEER_DIE : arrived;
+    if (xdie_soc_addr_pkg::local_get_cayman_id_valid(addr_i) == '0) begin
+      if (xdie_soc_addr_pkg::local_get_cayman_id(addr_i) == '0) begin
+        route_o = die_route;
       end
-    end else if (xdie_soc_addr_pkg::local_get_cayman_id(addr_i) == '0) begin
-      route_o = (xdie_soc_addr_pkg::local_get_die(addr_i) != my_die_i) ? xdie_soc_addr_pkg::ROUTE_PEER_DIE : arrived;
+    end else if (VIEW == xdie_soc_addr_pkg::VIEW_CHIP_ID) begin
+      route_o = (xdie_soc_addr_pkg::local_get_cayman_id(addr_i) != my_chip_i) ? xdie_soc_addr_pkg::ROUTE_REMOTE_PKG : die_route;
+    end else if (xdie_soc_addr_pkg::neighbor_get_neighbor_route(addr_i) == '0 || (addr_i & RESERVED_OVERLAY) != '0) begin
+      route_o = xdie_soc_addr_pkg::ROUTE_DECERR;
+    end else if (xdie_soc_addr_pkg::neighbor_get_exit_die(addr_i) != '0) begin
+      route_o = xdie_soc_addr_pkg::ROUTE_PEER_DIE;
+    end else if (xdie_soc_addr_pkg::neighbor_get_exit_seng(addr_i) != '0) begin
+      route_o = (32'(xdie_soc_addr_pkg::neighbor_get_exit_seng(addr_i)) < xdie_soc_addr_pkg::AP_D2D_COUNT) ?
+                xdie_soc_addr_pkg::ROUTE_REMOTE_PKG : xdie_soc_addr_pkg::ROUTE_DECERR;
+    end else begin
+      route_o = die_route;
     end
   end
 

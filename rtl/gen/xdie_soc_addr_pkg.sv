@@ -7,18 +7,10 @@
 // bit is the same bit in both, and the chip-id field of the chip-id view is the routing overlay
 // of the neighbor view. An address is built with exactly one view.
 //
-// Routing rule (xdie_addr_decoder, written down here because the seed gives no decoder):
-//   id-valid set, NEIGHBOR_ROUTE set : neighbor view; DIE != my die -> PEER_DIE, else LOCAL.
-//   id-valid set, NEIGHBOR_ROUTE clear: chip-id view; CAYMAN_ID != my chip -> REMOTE_PKG,
-//                                       else DIE != my die -> PEER_DIE, else LOCAL.
-//   id-valid clear: the overlay bits must be 0 (else DECERR); DIE != my die -> PEER_DIE,
-//                   else LOCAL.
-//   LOCAL means the LOCAL field falls inside one instance of one aperture of the die map;
-//   outside every aperture, or in the gap between two instances, it is DECERR instead.
-// Address bits no view defines are ignored.
-// Caution: NEIGHBOR_ROUTE is bit 4 of CAYMAN_ID, so a chip-id address whose CAYMAN_ID has bit 4
-// set decodes as neighbor-routed; under this rule only chip ids with that bit clear (32 of 64)
-// are reachable by chip-id routing.
+// Address views: a system routes in ONE view, the decoder is built for it (its VIEW parameter,
+// one of the VIEW_* codes below) and never reads [53:48] as a chip id and as a route at once
+// (seed section 2.2). The routing rule of each view is written in xdie_addr_decoder.sv and in
+// docs/mesh.md. Address bits no view defines are ignored.
 //
 // Functions assign to their own name instead of using `return`, and every field read is a
 // sized cast of a shift: that is the form both Verilator 5.006 (-Wall) and Yosys 0.23 accept.
@@ -525,6 +517,15 @@ package xdie_soc_addr_pkg;
     if (ap_sdma_m2s_hit(a)) engine_idx = ap_sdma_m2s_inst(a);
     if (ap_sdma_s2m_hit(a)) engine_idx = ap_sdma_s2m_inst(a);
   endfunction
+
+  // ---------------------------------------------------------------- address views
+  // The view a system routes in: the decoder's VIEW parameter.
+
+  localparam int unsigned VIEW_W = 1;
+  // CAYMAN_ID names the target package; every chip id is reachable.
+  localparam logic [VIEW_W-1:0] VIEW_CHIP_ID = 1'h0;
+  // The overlay names a path (EXIT_DIE, EXIT_SENG) from the issuing die.
+  localparam logic [VIEW_W-1:0] VIEW_NEIGHBOR = 1'h1;
 
   // ---------------------------------------------------------------- decoder route codes
 

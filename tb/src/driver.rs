@@ -206,7 +206,6 @@ impl<'a> Driver<'a> {
         let (to, local) = self
             .model
             .sys
-            .layout
             .route(self.die_id(from), w.soc)
             .map_err(|e| RtlError::Driver(e.to_string()))?;
         if to.chip == self.chip && to.die == u64::from(from) {

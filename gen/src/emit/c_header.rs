@@ -1,13 +1,16 @@
-//! The firmware view, C99: `include/xdie_soc_addr.h` (both SoC-address views as prefixed GET/SET
-//! macros, usable in one translation unit, and the folds as static inline functions) and
+//! The firmware view, C99: `include/xdie_soc_addr.h` (the SoC-address view of the system the
+//! firmware is built for, chosen with `XDIE_SYSTEM_VIEW`, as prefixed GET/SET macros and the
+//! view's folds as static inline functions; the other view's macros are not defined) and
 //! `include/xdie_regs.h` (die map, register blocks, descriptor fields, ExtendedInst words).
 //! Every number is computed here; the templates print `#define NAME VALUE` lines.
 
+use super::sv_soc::SYSTEM_VIEWS;
 use super::{finish, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use xdie_csr::{BitField, Block, Csrs, Field, FoldSource, Register};
 
 /// `#define name value` with an optional trailing comment.
+#[derive(Clone)]
 pub struct Define {
     pub name: String,
     pub value: String,
@@ -89,11 +92,13 @@ fn ident(parts: &[&str]) -> String {
 
 // ---------------------------------------------------------------- xdie_soc_addr.h
 
+#[derive(Clone)]
 pub struct CFoldStep {
     pub setter: String,
     pub value: String,
 }
 
+#[derive(Clone)]
 pub struct CFold {
     pub name: String,
     pub description: String,
@@ -106,7 +111,57 @@ pub struct CFold {
 struct SocHeader {
     header: &'static str,
     sections: Vec<Section>,
-    folds: Vec<CFold>,
+    views: Vec<CView>,
+}
+
+/// One system address view: its selector value, the SoC-address view it reads, its folds.
+pub struct CView {
+    /// `XDIE_VIEW_CHIP_ID`, the value `XDIE_SYSTEM_VIEW` is defined to.
+    pub code: String,
+    pub value: usize,
+    pub section: Section,
+    pub folds: Vec<CFold>,
+}
+
+/// The system views in the decoder's code order, each with the SoC-address view (of csrs/) it
+/// routes by and that view's folds. A fold belongs to the view its steps set.
+fn soc_views(csrs: &Csrs) -> Vec<CView> {
+    let sv = &csrs.views.soc;
+    let sections = soc_sections(csrs);
+    let folds = soc_folds(csrs);
+    SYSTEM_VIEWS
+        .iter()
+        .enumerate()
+        .map(|(value, (name, _))| {
+            let csr_view = if *name == "CHIP_ID" {
+                &sv.local.name
+            } else {
+                &sv.neighbor.name
+            };
+            let idx = csrs
+                .soc
+                .views
+                .iter()
+                .position(|v| &v.name == csr_view)
+                .unwrap_or(0);
+            CView {
+                code: format!("XDIE_VIEW_{name}"),
+                value,
+                section: Section {
+                    title: sections[idx + 1].title.clone(),
+                    defines: sections[idx + 1].defines.clone(),
+                },
+                folds: csrs
+                    .soc
+                    .folds
+                    .iter()
+                    .zip(&folds)
+                    .filter(|(f, _)| f.steps.iter().all(|s| &s.view == csr_view))
+                    .map(|(_, c)| c.clone())
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 fn value_mask(f: &BitField) -> u64 {
@@ -410,8 +465,8 @@ fn word_sections(csrs: &Csrs) -> Vec<Section> {
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     let soc = SocHeader {
         header: DO_NOT_EDIT,
-        sections: soc_sections(csrs),
-        folds: soc_folds(csrs),
+        sections: soc_sections(csrs).into_iter().take(1).collect(),
+        views: soc_views(csrs),
     };
     let mut sections = vec![map_section(csrs)];
     sections.extend(csrs.blocks.iter().map(block_section));

@@ -171,29 +171,32 @@ pub struct SocFacts {
     /// Die decode inputs: hit functions of TPB apertures, (hit, inst) of engine apertures.
     pub tpb_hits: Vec<String>,
     pub engine_aps: Vec<(String, String)>,
-    /// Chip-id values the routing rule reads as neighbor-routed, as comment lines (empty when
-    /// none alias).
-    pub alias_note: Vec<String>,
+    pub exit_die_field: SvField,
+    pub exit_seng_field: SvField,
+    /// Overlay bits the neighbor view leaves unnamed (PEB), reserved: a mask over the address.
+    pub reserved_overlay: String,
+    /// `AP_<D2D>_COUNT`: C2C ports per die (D2D controllers).
+    pub ports_param: String,
+    pub view_w: u32,
+    pub views: Vec<SvRoute>,
+    pub default_view: String,
 }
 
-/// The rule tests NEIGHBOR_ROUTE before it trusts CAYMAN_ID, and the two overlap; say which
-/// chip ids that makes unreachable by chip-id routing, from the field positions.
-fn alias_note(chip: &SvField, route: &SvField) -> Vec<String> {
-    if route.lsb < chip.lsb || route.lsb >= chip.lsb + chip.width {
-        return Vec::new();
-    }
-    let bit = route.lsb - chip.lsb;
-    let text = format!(
-        "Caution: {r} is bit {bit} of {c}, so a chip-id address whose {c} has bit {bit} set \
-         decodes as neighbor-routed; under this rule only chip ids with that bit clear \
-         ({n} of {t}) are reachable by chip-id routing.",
-        r = route.name_uc,
-        c = chip.name_uc,
-        n = 1u64 << (chip.width - 1),
-        t = 1u64 << chip.width,
-    );
-    wrap(&text, 95)
-}
+/// The address views a system can route in (seed §2.2: the two decoders are alternatives), in
+/// code order: the decoder's VIEW parameter takes one of these codes. The first name is the
+/// one topology files and the CLI use; the second is the SoC-address view (csrs/) it reads.
+pub const SYSTEM_VIEWS: &[(&str, &str)] = &[
+    ("CHIP_ID", "CAYMAN_ID names the target package; every chip id is reachable."),
+    (
+        "NEIGHBOR",
+        "The overlay names a path (EXIT_DIE, EXIT_SENG) from the issuing die.",
+    ),
+];
+
+/// The view a decoder is built for when nothing says otherwise: the package top is the
+/// single-package topology (topologies/package.yaml), whose worked example folds with
+/// fold_neighbor.
+pub const DEFAULT_VIEW: &str = "NEIGHBOR";
 
 /// Greedy word wrap for generated comments.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -341,8 +344,28 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
     let (lv, nv) = (&csrs.views.soc.local, &csrs.views.soc.neighbor);
     let chip_field = sv_field(&lv.name, &lv.cayman_id);
     let route_field = sv_field(&nv.name, &nv.neighbor_route);
+    let named = [&nv.exit_seng, &nv.exit_die, &nv.neighbor_route]
+        .iter()
+        .fold(0u128, |m, f| m | (f.value_mask() << f.lsb));
+    let reserved = (lv.cayman_id.value_mask() << lv.cayman_id.lsb) & !named;
+    let view_w = clog2(SYSTEM_VIEWS.len() as u64);
+    let views = SYSTEM_VIEWS
+        .iter()
+        .enumerate()
+        .map(|(i, (n, d))| SvRoute {
+            name: format!("VIEW_{n}"),
+            code: sv_hex(view_w, i as u128),
+            description: d.to_string(),
+        })
+        .collect();
     Ok(SocFacts {
-        alias_note: alias_note(&chip_field, &route_field),
+        exit_die_field: sv_field(&nv.name, &nv.exit_die),
+        exit_seng_field: sv_field(&nv.name, &nv.exit_seng),
+        reserved_overlay: sv_hex(soc.width, reserved),
+        ports_param: format!("AP_{}_COUNT", csrs.views.apertures.d2d.name.to_uppercase()),
+        view_w,
+        views,
+        default_view: format!("VIEW_{DEFAULT_VIEW}"),
         addr_w: soc.width,
         local_w,
         route_w,

@@ -7,18 +7,10 @@
 // bit is the same bit in both, and the chip-id field of the chip-id view is the routing overlay
 // of the neighbor view. An address is built with exactly one view.
 //
-// Routing rule (xdie_addr_decoder, written down here because the seed gives no decoder):
-//   id-valid set, NEIGHBOR_ROUTE set : neighbor view; DIE != my die -> PEER_DIE, else LOCAL.
-//   id-valid set, NEIGHBOR_ROUTE clear: chip-id view; CAYMAN_ID != my chip -> REMOTE_PKG,
-//                                       else DIE != my die -> PEER_DIE, else LOCAL.
-//   id-valid clear: the overlay bits must be 0 (else DECERR); DIE != my die -> PEER_DIE,
-//                   else LOCAL.
-//   LOCAL means the LOCAL field falls inside one instance of one aperture of the die map;
-//   outside every aperture, or in the gap between two instances, it is DECERR instead.
-// Address bits no view defines are ignored.
-{%- for l in f.alias_note %}
-// {{ l }}
-{%- endfor %}
+// Address views: a system routes in ONE view, the decoder is built for it (its VIEW parameter,
+// one of the VIEW_* codes below) and never reads [53:48] as a chip id and as a route at once
+// (seed section 2.2). The routing rule of each view is written in xdie_addr_decoder.sv and in
+// docs/mesh.md. Address bits no view defines are ignored.
 //
 // Functions assign to their own name instead of using `return`, and every field read is a
 // sized cast of a shift: that is the form both Verilator 5.006 (-Wall) and Yosys 0.23 accept.
@@ -139,6 +131,15 @@ package {{ pkg }};
     if ({{ e.0 }}(a)) engine_idx = {{ e.1 }}(a);
 {%- endfor %}
   endfunction
+
+  // ---------------------------------------------------------------- address views
+  // The view a system routes in: the decoder's VIEW parameter.
+
+  localparam int unsigned VIEW_W = {{ f.view_w }};
+{%- for r in f.views %}
+  // {{ r.description }}
+  localparam logic [VIEW_W-1:0] {{ r.name }} = {{ r.code }};
+{%- endfor %}
 
   // ---------------------------------------------------------------- decoder route codes
 

@@ -216,7 +216,7 @@ impl System {
         };
         let (tx_die, rx_die) = (self.die_of(tx), self.die_of(rx));
         let l = &self.layout;
-        let dst_soc = l.fold_for(tx_die, rx_die, l.sbuf_addr(0, w.dst_addr))?;
+        let dst_soc = self.topology.fold(l, tx_die, rx_die, l.sbuf_addr(0, w.dst_addr))?;
         let shares = Self::split(w.partitions, &engines);
         let cand = Leg {
             id: 0,
@@ -253,7 +253,7 @@ impl System {
                         Lane::Tx => l
                             .soc
                             .soc_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
-                        Lane::Rx => l.fold_for(tx_die, rx_die, l.sbuf_addr(p, w.dst_addr + off))?,
+                        Lane::Rx => self.topology.fold(l, tx_die, rx_die, l.sbuf_addr(p, w.dst_addr + off))?,
                     };
                     list.push((
                         EntryKind::Data {
@@ -291,7 +291,7 @@ impl System {
                         .soc
                         .soc_local(tx_die.die, l.sem_addr(SemOp::Inc, w.local_sem));
                     let remote =
-                        l.fold_for(tx_die, rx_die, l.sem_addr(SemOp::Inc, w.remote_sem))?;
+                        self.topology.fold(l, tx_die, rx_die, l.sem_addr(SemOp::Inc, w.remote_sem))?;
                     list.push(sem(EntryKind::LocalSem, local, false));
                     list.push(sem(EntryKind::RemoteSem, remote, false));
                 }
@@ -344,7 +344,7 @@ impl System {
                 let slot = base + (pos % len) * self.layout.params.desc_bytes;
                 self.die_mut(tx_die)?.mem.write(slot, &bytes);
                 out.writes.push(FwWrite {
-                    soc: self.layout.fold_for(issuer, tx_die, slot)?,
+                    soc: self.topology.fold(&self.layout, issuer, tx_die, slot)?,
                     die: tx_die,
                     local: slot,
                     bytes: bytes.clone(),

@@ -117,7 +117,7 @@ impl System {
             let mut bytes = value.to_le_bytes().to_vec();
             bytes.truncate(4);
             Ok(FwWrite {
-                soc: l.fold_for(me, leg.tx_die, local)?,
+                soc: self.topology.fold(l, me, leg.tx_die, local)?,
                 die: leg.tx_die,
                 local,
                 bytes,
