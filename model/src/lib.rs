@@ -74,6 +74,7 @@ pub mod error;
 pub mod events;
 pub mod layout;
 mod mem;
+pub mod mesh;
 pub mod route;
 pub mod scenario;
 pub mod state;

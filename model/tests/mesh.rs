@@ -1,0 +1,259 @@
+//! Topology files and route tables: every shipped topology loads; its tables reach every pair,
+//! follow the up*/down* rule with the shortest paths that rule allows, and give an acyclic
+//! channel dependency graph (requests, responses and the hand-over between them), computed from
+//! the tables. Bad topology files are refused with the file, key and line.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+use xdie_model::mesh::routes::RouteTables;
+use xdie_model::mesh::{self, MeshErrorKind};
+use xdie_model::{AddrView, DieId, Layout};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn layout() -> Layout {
+    Layout::new(&xdie_csr::load(&root().join("csrs")).expect("csrs/ loads"))
+}
+
+fn shipped() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("topologies"))
+        .expect("topologies/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Shortest path length from `s` to `t` under the rule, found by a search over (die, may still
+/// go up) states, independently of the table construction: up channels only before any down
+/// channel, and a die with a down-only path to `t` must take a down channel.
+fn rule_shortest(rt: &RouteTables, s: DieId, t: DieId) -> Option<u32> {
+    let pos: BTreeMap<DieId, usize> = rt.dies.iter().enumerate().map(|(i, d)| (*d, i)).collect();
+    let key = |d: &DieId| (rt.level[d], pos[d]);
+    let out = |u: DieId| -> Vec<DieId> {
+        rt.far
+            .iter()
+            .filter(|(p, _)| p.die == u)
+            .map(|(_, v)| *v)
+            .collect()
+    };
+    // Dies with a down-only path to t: closure backwards over down channels.
+    let mut down_ok = BTreeSet::from([t]);
+    loop {
+        let add: Vec<DieId> = rt
+            .dies
+            .iter()
+            .filter(|u| !down_ok.contains(u))
+            .filter(|u| {
+                out(**u)
+                    .iter()
+                    .any(|v| key(v) > key(u) && down_ok.contains(v))
+            })
+            .copied()
+            .collect();
+        if add.is_empty() {
+            break;
+        }
+        down_ok.extend(add);
+    }
+    let mut seen = BTreeSet::from([(s, true)]);
+    let mut q = VecDeque::from([(s, true, 0u32)]);
+    while let Some((u, may_up, n)) = q.pop_front() {
+        if u == t {
+            return Some(n);
+        }
+        for v in out(u) {
+            let is_up = key(&v) < key(&u);
+            if is_up && (!may_up || down_ok.contains(&u)) {
+                continue;
+            }
+            if !is_up && !down_ok.contains(&v) {
+                continue;
+            }
+            if seen.insert((v, may_up && is_up)) {
+                q.push_back((v, may_up && is_up, n + 1));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn shipped_topologies_route_every_pair_minimally_without_deadlock() {
+    let l = layout();
+    let files = shipped();
+    assert!(files.len() >= 4, "{files:?}");
+    for f in files {
+        let m = mesh::load(&f, &l).unwrap_or_else(|e| panic!("{e}"));
+        let rt = RouteTables::compute(&m);
+        let pos: BTreeMap<DieId, usize> =
+            rt.dies.iter().enumerate().map(|(i, d)| (*d, i)).collect();
+        let key = |d: &DieId| (rt.level[d], pos[d]);
+        for &s in &rt.dies {
+            for &t in &rt.dies {
+                let p = rt
+                    .path(s, t)
+                    .unwrap_or_else(|| panic!("{}: no route {s} -> {t}", f.display()));
+                // Legal: never an up channel after a down channel.
+                let ups: Vec<bool> = p.windows(2).map(|w| key(&w[1]) < key(&w[0])).collect();
+                assert!(
+                    !ups.windows(2).any(|w| !w[0] && w[1]),
+                    "{}: {s} -> {t} turns down then up: {p:?}",
+                    f.display()
+                );
+                assert_eq!(
+                    Some(p.len() as u32 - 1),
+                    rule_shortest(&rt, s, t),
+                    "{}: {s} -> {t} is not the shortest path the rule allows",
+                    f.display()
+                );
+            }
+        }
+        assert_eq!(
+            rt.dependency_cycle(),
+            None,
+            "{}: channel dependency cycle",
+            f.display()
+        );
+        // The model folds and routes every pair the view can name.
+        let topo = m.topology();
+        let local = l.sbuf_addr(1, 0x20);
+        for &s in &rt.dies {
+            for &t in &rt.dies {
+                let nameable = m.view == AddrView::ChipId || s.chip == t.chip;
+                if nameable {
+                    let a = topo.fold(&l, s, t, local).expect("fold");
+                    assert_eq!(topo.route(&l, s, a).expect("route"), (t, local));
+                }
+            }
+        }
+    }
+}
+
+/// The check can fail: routing every packet one way around the ring (each die forwards to the
+/// next die of the ring) is a cycle of channel dependencies.
+#[test]
+fn one_way_ring_routing_has_a_dependency_cycle() {
+    let l = layout();
+    let m = mesh::load(&root().join("topologies/ring4.yaml"), &l).expect("ring4");
+    let mut rt = RouteTables::compute(&m);
+    let next = |d: DieId| -> u32 {
+        // Die 0 crosses to its sibling; die 1 leaves for the next package.
+        if d.die == 0 {
+            0
+        } else {
+            1
+        }
+    };
+    let dies = rt.dies.clone();
+    for &u in &dies {
+        for &t in &dies {
+            if u != t {
+                rt.egress.insert((u, t), next(u));
+            }
+        }
+    }
+    assert!(rt.path(dies[0], dies[dies.len() - 1]).is_some());
+    assert!(rt.dependency_cycle().is_some());
+}
+
+fn bad(text: &str) -> Box<mesh::MeshError> {
+    mesh::parse(Path::new("t.yaml"), text, &layout()).expect_err("refused")
+}
+
+const GOOD: &str = "view: chip_id\npackages:\n  - {name: a, cayman_id: 1}\n  - {name: b, cayman_id: 2}\nlinks:\n  - {a: a.0.0, b: a.1.0}\n  - {a: b.0.0, b: b.1.0}\n  - {a: a.1.1, b: b.0.1}\n";
+
+#[test]
+fn good_text_loads() {
+    let m = mesh::parse(Path::new("t.yaml"), GOOD, &layout()).expect("loads");
+    assert_eq!(m.dies().len(), 4);
+    assert_eq!(m.links.len(), 3);
+}
+
+#[test]
+fn bad_topologies_name_file_key_and_line() {
+    let l = layout();
+    let chip_max = l.soc.local.cayman_id.value_mask() as u64;
+    let ports = xdie_model::route::ports_per_die(&l);
+    let cases: Vec<(String, MeshErrorKind, &str, usize)> = vec![
+        (
+            GOOD.replace("view: chip_id", "view: chip_id\nspeed: 3"),
+            MeshErrorKind::Syntax,
+            "",
+            2,
+        ),
+        (
+            GOOD.replace("view: chip_id", "view: sideways"),
+            MeshErrorKind::Syntax,
+            "view",
+            1,
+        ),
+        (
+            GOOD.replace("cayman_id: 2", "cayman_id: 1"),
+            MeshErrorKind::Duplicate,
+            "packages[1].cayman_id",
+            4,
+        ),
+        (
+            GOOD.replace("cayman_id: 2", &format!("cayman_id: {}", chip_max + 1)),
+            MeshErrorKind::BadValue,
+            "packages[1].cayman_id",
+            4,
+        ),
+        (
+            GOOD.replace("a: a.1.1", "a: c.1.1"),
+            MeshErrorKind::BadValue,
+            "links[2].a",
+            8,
+        ),
+        (
+            GOOD.replace("b: b.0.1", &format!("b: b.0.{ports}")),
+            MeshErrorKind::BadValue,
+            "links[2].b",
+            8,
+        ),
+        (
+            GOOD.replace("b: b.0.1", "b: b.0.0"),
+            MeshErrorKind::Duplicate,
+            "links[2].b",
+            8,
+        ),
+        (
+            GOOD.replace("  - {a: b.0.0, b: b.1.0}\n", ""),
+            MeshErrorKind::BadTopology,
+            "packages[1]",
+            4,
+        ),
+        (
+            GOOD.replace("  - {a: a.1.1, b: b.0.1}\n", ""),
+            MeshErrorKind::BadTopology,
+            "links",
+            5,
+        ),
+        (
+            GOOD.replace("view: chip_id", "view: neighbor")
+                .replace("a.0.0, b: a.1.0", "a.0.2, b: a.1.0"),
+            MeshErrorKind::BadTopology,
+            "links[0]",
+            6,
+        ),
+        (
+            GOOD.replace("b: b.0.1}", "b: b.0.1, latency: 0}"),
+            MeshErrorKind::BadValue,
+            "links[2].latency",
+            8,
+        ),
+    ];
+    for (text, kind, key, line) in cases {
+        let e = bad(&text);
+        assert_eq!(e.kind, kind, "{e}\n{text}");
+        if !key.is_empty() {
+            assert_eq!(e.at.key, key, "{e}");
+        }
+        assert_eq!(e.at.line, Some(line), "{e}");
+        assert!(e.to_string().starts_with("t.yaml:"), "{e}");
+    }
+}
