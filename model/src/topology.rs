@@ -202,7 +202,12 @@ impl Topology {
     /// The port of `die` whose link reaches the other die of its package, if any.
     pub fn sibling_port(&self, die: DieId) -> Option<u32> {
         self.links
-            .range(PortId { die, port: 0 }..=PortId { die, port: u32::MAX })
+            .range(
+                PortId { die, port: 0 }..=PortId {
+                    die,
+                    port: u32::MAX,
+                },
+            )
             .find(|(_, far)| far.die.chip == die.chip && far.die.die != die.die)
             .map(|(p, _)| p.port)
     }

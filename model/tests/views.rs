@@ -23,7 +23,11 @@ fn chip_id_system_reaches_every_chip_id_and_die() {
     for from in [dies[0], dies[dies.len() - 1], DieId { chip: 0x12, die: 0 }] {
         for &to in &dies {
             let a = topo.fold(&l, from, to, local).expect("fold");
-            assert_eq!(topo.route(&l, from, a).expect("route"), (to, local), "{from} -> {to}");
+            assert_eq!(
+                topo.route(&l, from, a).expect("route"),
+                (to, local),
+                "{from} -> {to}"
+            );
         }
     }
 }
@@ -37,11 +41,17 @@ fn neighbor_system_reaches_sibling_and_linked_packages_only() {
     let mut topo = Topology::packages(&[0x12, 0x13, 0x14]).with_view(AddrView::Neighbor);
     let mut link = |a: (u64, u64, u32), b: (u64, u64, u32)| {
         let pa = PortId {
-            die: DieId { chip: a.0, die: a.1 },
+            die: DieId {
+                chip: a.0,
+                die: a.1,
+            },
             port: a.2,
         };
         let pb = PortId {
-            die: DieId { chip: b.0, die: b.1 },
+            die: DieId {
+                chip: b.0,
+                die: b.1,
+            },
             port: b.2,
         };
         topo.links.insert(pa, pb);
@@ -53,7 +63,9 @@ fn neighbor_system_reaches_sibling_and_linked_packages_only() {
     let d = |chip, die| DieId { chip, die };
     let n = &l.soc.neighbor;
     // The worked example: the sibling through fold_neighbor.
-    let a = topo.fold(&l, d(0x12, 0), d(0x12, 1), local).expect("sibling");
+    let a = topo
+        .fold(&l, d(0x12, 0), d(0x12, 1), local)
+        .expect("sibling");
     assert_eq!(a, l.soc.fold_neighbor(local, 1));
     // One hop (die 1 leaves through port 1) and two hops (die 0 crosses first).
     for (from, exit_die) in [(d(0x12, 1), 0), (d(0x12, 0), 1)] {
@@ -66,7 +78,10 @@ fn neighbor_system_reaches_sibling_and_linked_packages_only() {
     }
     // Two packages away: not expressible.
     let e = topo.fold(&l, d(0x12, 0), d(0x14, 0), local).unwrap_err();
-    assert!(matches!(e, xdie_model::ModelError::Unroutable { .. }), "{e}");
+    assert!(
+        matches!(e, xdie_model::ModelError::Unroutable { .. }),
+        "{e}"
+    );
     // A chip-id fold is not a neighbor address: NEIGHBOR_ROUTE clear is refused, set is a path.
     let chip_fold = l.soc.fold_chip_id(local, 0, 0x3);
     assert!(topo.route(&l, d(0x12, 0), chip_fold).is_err());

@@ -216,7 +216,9 @@ impl System {
         };
         let (tx_die, rx_die) = (self.die_of(tx), self.die_of(rx));
         let l = &self.layout;
-        let dst_soc = self.topology.fold(l, tx_die, rx_die, l.sbuf_addr(0, w.dst_addr))?;
+        let dst_soc = self
+            .topology
+            .fold(l, tx_die, rx_die, l.sbuf_addr(0, w.dst_addr))?;
         let shares = Self::split(w.partitions, &engines);
         let cand = Leg {
             id: 0,
@@ -253,7 +255,12 @@ impl System {
                         Lane::Tx => l
                             .soc
                             .soc_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
-                        Lane::Rx => self.topology.fold(l, tx_die, rx_die, l.sbuf_addr(p, w.dst_addr + off))?,
+                        Lane::Rx => self.topology.fold(
+                            l,
+                            tx_die,
+                            rx_die,
+                            l.sbuf_addr(p, w.dst_addr + off),
+                        )?,
                     };
                     list.push((
                         EntryKind::Data {
@@ -290,8 +297,12 @@ impl System {
                     let local = l
                         .soc
                         .soc_local(tx_die.die, l.sem_addr(SemOp::Inc, w.local_sem));
-                    let remote =
-                        self.topology.fold(l, tx_die, rx_die, l.sem_addr(SemOp::Inc, w.remote_sem))?;
+                    let remote = self.topology.fold(
+                        l,
+                        tx_die,
+                        rx_die,
+                        l.sem_addr(SemOp::Inc, w.remote_sem),
+                    )?;
                     list.push(sem(EntryKind::LocalSem, local, false));
                     list.push(sem(EntryKind::RemoteSem, remote, false));
                 }
