@@ -13,7 +13,9 @@ module xdie_axil_demux #(
   parameter int unsigned N  = 2,
   // Address bits of the AXI4-Lite ports.
   parameter int unsigned ADDR_W = 32,
-  localparam int unsigned SELW = $clog2(N + 1)
+  localparam int unsigned SELW = $clog2(N + 1),
+  // Port index bits (a select below N, which is what issues)
+  localparam int unsigned IW   = (N > 1) ? $clog2(N) : 1
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -72,8 +74,10 @@ module xdie_axil_demux #(
   logic [3:0]      wstrb_q, wstrb_d;
   logic [1:0]      bresp_q, bresp_d;
   logic            aw_none, w_issue, aw_hs, w_hs, b_hs;
+  logic [IW-1:0]   aw_idx;
 
   assign aw_none          = (32'(aw_sel_q) >= N);
+  assign aw_idx           = IW'(aw_sel_q);
   // A captured pair goes out until both its handshakes happened, then waits for B.
   assign w_issue          = aw_full_q && w_full_q && !b_full_q && !aw_none;
   assign s_axil_awready_o = !aw_full_q;
@@ -91,15 +95,14 @@ module xdie_axil_demux #(
     aw_hs            = 1'b0;
     w_hs             = 1'b0;
     b_hs             = 1'b0;
-    for (int unsigned i = 0; i < N; i++) begin
-      if (w_issue && (32'(aw_sel_q) == i)) begin
-        m_axil_awvalid_o[i] = !aw_sent_q;
-        m_axil_wvalid_o[i]  = !w_sent_q;
-        m_axil_bready_o[i]  = 1'b1;
-        aw_hs = !aw_sent_q && m_axil_awready_i[i];
-        w_hs  = !w_sent_q && m_axil_wready_i[i];
-        b_hs  = m_axil_bvalid_i[i];
-      end
+    // w_issue implies aw_sel_q < N: the select indexes the ports directly.
+    if (w_issue) begin
+      m_axil_awvalid_o[aw_idx] = !aw_sent_q;
+      m_axil_wvalid_o[aw_idx]  = !w_sent_q;
+      m_axil_bready_o[aw_idx]  = 1'b1;
+      aw_hs = !aw_sent_q && m_axil_awready_i[aw_idx];
+      w_hs  = !w_sent_q && m_axil_wready_i[aw_idx];
+      b_hs  = m_axil_bvalid_i[aw_idx];
     end
   end
 
@@ -128,11 +131,9 @@ module xdie_axil_demux #(
       b_full_d = 1'b1;
       bresp_d  = xdie_xbus_pkg::RESP_DECERR;
     end
-    for (int unsigned i = 0; i < N; i++) begin
-      if (b_hs && (32'(aw_sel_q) == i)) begin
-        b_full_d = 1'b1;
-        bresp_d  = m_axil_bresp_i[i*2 +: 2];
-      end
+    if (b_hs) begin
+      b_full_d = 1'b1;
+      bresp_d  = m_axil_bresp_i[aw_idx*2 +: 2];
     end
     if (b_full_q && s_axil_bready_i) begin
       aw_full_d = 1'b0;
@@ -150,8 +151,10 @@ module xdie_axil_demux #(
   logic [31:0]     rdata_q, rdata_d;
   logic [1:0]      rresp_q, rresp_d;
   logic            ar_none, r_issue, ar_hs, r_hs;
+  logic [IW-1:0]   ar_idx;
 
   assign ar_none          = (32'(ar_sel_q) >= N);
+  assign ar_idx           = IW'(ar_sel_q);
   assign r_issue          = ar_full_q && !r_full_q && !ar_none;
   assign s_axil_arready_o = !ar_full_q;
   assign s_axil_rvalid_o  = r_full_q;
@@ -164,13 +167,12 @@ module xdie_axil_demux #(
     m_axil_rready_o  = '0;
     ar_hs            = 1'b0;
     r_hs             = 1'b0;
-    for (int unsigned i = 0; i < N; i++) begin
-      if (r_issue && (32'(ar_sel_q) == i)) begin
-        m_axil_arvalid_o[i] = !ar_sent_q;
-        m_axil_rready_o[i]  = 1'b1;
-        ar_hs = !ar_sent_q && m_axil_arready_i[i];
-        r_hs  = m_axil_rvalid_i[i];
-      end
+    // r_issue implies ar_sel_q < N.
+    if (r_issue) begin
+      m_axil_arvalid_o[ar_idx] = !ar_sent_q;
+      m_axil_rready_o[ar_idx]  = 1'b1;
+      ar_hs = !ar_sent_q && m_axil_arready_i[ar_idx];
+      r_hs  = m_axil_rvalid_i[ar_idx];
     end
   end
 
@@ -192,12 +194,10 @@ module xdie_axil_demux #(
       rdata_d  = '0;
       rresp_d  = xdie_xbus_pkg::RESP_DECERR;
     end
-    for (int unsigned i = 0; i < N; i++) begin
-      if (r_hs && (32'(ar_sel_q) == i)) begin
-        r_full_d = 1'b1;
-        rdata_d  = m_axil_rdata_i[i*32 +: 32];
-        rresp_d  = m_axil_rresp_i[i*2 +: 2];
-      end
+    if (r_hs) begin
+      r_full_d = 1'b1;
+      rdata_d  = m_axil_rdata_i[ar_idx*32 +: 32];
+      rresp_d  = m_axil_rresp_i[ar_idx*2 +: 2];
     end
     if (r_full_q && s_axil_rready_i) begin
       ar_full_d = 1'b0;

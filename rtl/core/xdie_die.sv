@@ -112,12 +112,8 @@ module xdie_die #(
   localparam int unsigned SW     = $clog2(NS);
   // Queue groups (both sides have the same shape; the engine checks nothing else)
   localparam int unsigned Q      = xdie_udma_m2s_pkg::M2S_Q_COUNT;
-  localparam int unsigned QBW    = xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_LSB +
-                                   xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_WIDTH +
-                                   xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_ADDR_WIDTH;
-  localparam int unsigned QLW    = xdie_udma_m2s_pkg::M2S_Q_TDRL_LEN_WIDTH;
+  localparam int unsigned QBW    = xdie_udma_m2s_pkg::RING_BASE_W;
   localparam int unsigned QHW    = xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET_WIDTH;
-  localparam int unsigned QUW    = xdie_udma_m2s_pkg::M2S_Q_STATUS_Q_USED_WIDTH;
   localparam int unsigned QIW    = xdie_udma_m2s_pkg::M2S_Q_TDRHP_RING_ID_WIDTH;
   localparam int unsigned BCE    = xdie_sdma_bcast_pkg::BROADCAST_CFG_GROUP_MASK_WIDTH;
   localparam int unsigned BCQW   = xdie_sdma_bcast_pkg::BROADCAST_QUEUE_QUEUE_WIDTH;
@@ -365,13 +361,12 @@ module xdie_die #(
 
   // ---------------------------------------------------------------- engines
   for (genvar e = 0; e < E; e++) begin : g_eng
-    logic [Q*QBW-1:0] m_base, s_base;
-    logic [Q*QLW-1:0] m_len, s_len;
-    logic [Q*QHW-1:0] m_head, s_head;
-    logic [Q*QIW-1:0] m_hid, s_hid;
-    logic [Q*QUW-1:0] m_used, s_used;
-    logic [Q-1:0]     m_en, s_en, m_inc, s_inc;
-    logic             m_rid_err, s_rid_err;
+    logic [QBW-1:0]   m_base, s_base;
+    logic [QHW-1:0]   m_head, s_head;
+    logic [QIW-1:0]   m_hid, s_hid;
+    logic [Q-1:0]     m_en, s_en, m_ne, s_ne;
+    logic [QW-1:0]    rd_idx, inc_idx;
+    logic             inc_valid, m_rid_err, s_rid_err;
     localparam int unsigned BM = B_M2S + e;
     localparam int unsigned BS = B_S2M + e;
     localparam int unsigned MR = M_ENG + 2 * e;
@@ -389,11 +384,12 @@ module xdie_die #(
       .s_axil_araddr_i(b_araddr[xdie_udma_m2s_pkg::ADDR_WIDTH-1:0]),
       .s_axil_rvalid_o(b_rvalid[BM]), .s_axil_rready_i(b_rready[BM]),
       .s_axil_rdata_o(b_rdata[BM*32 +: 32]), .s_axil_rresp_o(b_rresp[BM*2 +: 2]),
-      .hw_head_inc_i(m_inc), .hw_ring_id_err_i(m_rid_err),
+      .hw_head_inc_valid_i(inc_valid), .hw_head_inc_idx_i(inc_idx),
+      .hw_ring_id_err_i(m_rid_err),
       .bcast_inc_valid_i(bc_m2s_valid[e] && bc_known), .bcast_inc_queue_i(bc_qidx),
       .bcast_inc_val_i(bc_val),
-      .q_ring_base_o(m_base), .q_ring_len_o(m_len), .q_head_o(m_head),
-      .q_head_ring_id_o(m_hid), .q_used_o(m_used), .q_enable_o(m_en)
+      .q_enable_o(m_en), .q_nonempty_o(m_ne), .rd_idx_i(rd_idx),
+      .rd_ring_base_o(m_base), .rd_head_o(m_head), .rd_head_ring_id_o(m_hid)
     );
 
     xdie_udma_s2m u_s2m (
@@ -408,24 +404,25 @@ module xdie_die #(
       .s_axil_araddr_i(b_araddr[xdie_udma_s2m_pkg::ADDR_WIDTH-1:0]),
       .s_axil_rvalid_o(b_rvalid[BS]), .s_axil_rready_i(b_rready[BS]),
       .s_axil_rdata_o(b_rdata[BS*32 +: 32]), .s_axil_rresp_o(b_rresp[BS*2 +: 2]),
-      .hw_head_inc_i(s_inc), .hw_ring_id_err_i(s_rid_err),
+      .hw_head_inc_valid_i(inc_valid), .hw_head_inc_idx_i(inc_idx),
+      .hw_ring_id_err_i(s_rid_err),
       .bcast_inc_valid_i(bc_s2m_valid[e] && bc_known), .bcast_inc_queue_i(bc_qidx),
       .bcast_inc_val_i(bc_val),
-      .q_ring_base_o(s_base), .q_ring_len_o(s_len), .q_head_o(s_head),
-      .q_head_ring_id_o(s_hid), .q_used_o(s_used), .q_enable_o(s_en)
+      .q_enable_o(s_en), .q_nonempty_o(s_ne), .rd_idx_i(rd_idx),
+      .rd_ring_base_o(s_base), .rd_head_o(s_head), .rd_head_ring_id_o(s_hid)
     );
 
     xdie_sdma_engine #(
       .RD_DEPTH(8), .WR_DEPTH(OUTSTANDING),
-      .Q(Q), .BW(QBW), .LW(QLW), .HW(QHW), .UW(QUW), .IDW(QIW)
+      .Q(Q), .BW(QBW), .HW(QHW), .IDW(QIW)
     ) u_engine (
       .clk_i, .rst_ni,
-      .m2s_ring_base_i(m_base), .m2s_ring_len_i(m_len), .m2s_head_i(m_head),
-      .m2s_head_ring_id_i(m_hid), .m2s_used_i(m_used), .m2s_enable_i(m_en),
-      .m2s_hw_head_inc_o(m_inc), .m2s_ring_id_err_o(m_rid_err),
-      .s2m_ring_base_i(s_base), .s2m_ring_len_i(s_len), .s2m_head_i(s_head),
-      .s2m_head_ring_id_i(s_hid), .s2m_used_i(s_used), .s2m_enable_i(s_en),
-      .s2m_hw_head_inc_o(s_inc), .s2m_ring_id_err_o(s_rid_err),
+      .m2s_enable_i(m_en), .m2s_nonempty_i(m_ne), .s2m_enable_i(s_en), .s2m_nonempty_i(s_ne),
+      .rd_idx_o(rd_idx),
+      .m2s_rd_ring_base_i(m_base), .m2s_rd_head_i(m_head), .m2s_rd_head_ring_id_i(m_hid),
+      .s2m_rd_ring_base_i(s_base), .s2m_rd_head_i(s_head), .s2m_rd_head_ring_id_i(s_hid),
+      .head_inc_valid_o(inc_valid), .head_inc_idx_o(inc_idx),
+      .m2s_ring_id_err_o(m_rid_err), .s2m_ring_id_err_o(s_rid_err),
       .m_rd_req_valid_o(m_req_valid[MR]), .m_rd_req_ready_i(m_req_ready[MR]),
       .m_rd_req_write_o(m_req_write[MR]), .m_rd_req_addr_o(m_req_addr[MR*ADDR_W +: ADDR_W]),
       .m_rd_req_wdata_o(m_req_wdata[MR*DATA_BYTES*8 +: DATA_BYTES*8]), .m_rd_req_wstrb_o(m_req_wstrb[MR*DATA_BYTES +: DATA_BYTES]),

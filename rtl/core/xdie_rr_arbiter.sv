@@ -3,8 +3,10 @@
 // served last) and decides when a pick counts as served. Shared by the crossbar (per slave) and
 // the SDMA engine (queues).
 //
-// Two ascending passes (indices above last_i, then from 0) compare indices instead of rotating
-// the request vector: yosys builds a shifter for a variable part-select.
+// Word-wide arithmetic instead of a loop over the requesters: the requesters above last_i are a
+// mask (2 << last_i) - 1 away, and the index of the lowest set bit of x is the number of ones of
+// x ^ (x - 1), less one. A simulator evaluates this in a few operations per pick, and when no
+// one requests it evaluates nothing more.
 
 module xdie_rr_arbiter #(
   parameter int unsigned N = 2,
@@ -19,20 +21,18 @@ module xdie_rr_arbiter #(
     $error("xdie_rr_arbiter: N must be at least 1");
   end
 
+  logic [N-1:0] above, pool;
+
   always_comb begin
-    valid_o = 1'b0;
+    valid_o = |req_i;
+    above   = '0;
+    pool    = '0;
     idx_o   = '0;
-    for (int unsigned i = 0; i < N; i++) begin
-      if (!valid_o && req_i[i] && (IDX_W'(i) > last_i)) begin
-        valid_o = 1'b1;
-        idx_o   = IDX_W'(i);
-      end
-    end
-    for (int unsigned i = 0; i < N; i++) begin
-      if (!valid_o && req_i[i]) begin
-        valid_o = 1'b1;
-        idx_o   = IDX_W'(i);
-      end
+    if (valid_o) begin
+      // Bits 0..last_i cleared; for last_i = N-1 the shift leaves zero and the mask is all ones.
+      above = req_i & ~((N'(2) << last_i) - N'(1));
+      pool  = (above != '0) ? above : req_i;
+      idx_o = IDX_W'($countones(pool ^ (pool - N'(1))) - 1);
     end
   end
 endmodule

@@ -25,40 +25,38 @@ module xdie_sdma_engine #(
   parameter int unsigned RD_DEPTH = 8,
   // Writes in flight (issued, not answered).
   parameter int unsigned WR_DEPTH = 8,
-  // Queue count and per-queue widths (bits) of the queue groups' ring-state outputs, from the
-  // M2S register package: ring base (TDRBP low+high), ring length, head offset, used count and
-  // head ring id. The die passes the same values.
+  // Queue count and the widths (bits) of the queue groups' read port, from the M2S register
+  // package: ring base (TDRBP low+high), head offset and head ring id. The die passes the same
+  // values.
   parameter int unsigned Q        = xdie_udma_m2s_pkg::M2S_Q_COUNT,
-  parameter int unsigned BW       = xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_LSB +
-                                    xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_WIDTH +
-                                    xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_ADDR_WIDTH,
-  parameter int unsigned LW       = xdie_udma_m2s_pkg::M2S_Q_TDRL_LEN_WIDTH,
+  parameter int unsigned BW       = xdie_udma_m2s_pkg::RING_BASE_W,
   parameter int unsigned HW       = xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET_WIDTH,
-  parameter int unsigned UW       = xdie_udma_m2s_pkg::M2S_Q_STATUS_Q_USED_WIDTH,
   parameter int unsigned IDW      = xdie_udma_m2s_pkg::M2S_Q_TDRHP_RING_ID_WIDTH,
   // Bytes per bus beat (a power of two, at least one descriptor).
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
-  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W,
+  localparam int unsigned QW         = (Q > 1) ? $clog2(Q) : 1
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
-  // M2S queue group
-  input  logic [Q*BW-1:0]     m2s_ring_base_i,
-  input  logic [Q*LW-1:0]     m2s_ring_len_i,
-  input  logic [Q*HW-1:0]     m2s_head_i,
-  input  logic [Q*IDW-1:0]    m2s_head_ring_id_i,
-  input  logic [Q*UW-1:0]     m2s_used_i,
+  // Both queue groups: every queue's enable and "holds a posted descriptor"
   input  logic [Q-1:0]        m2s_enable_i,
-  output logic [Q-1:0]        m2s_hw_head_inc_o,
-  output logic                m2s_ring_id_err_o,
-  // S2M queue group
-  input  logic [Q*BW-1:0]     s2m_ring_base_i,
-  input  logic [Q*LW-1:0]     s2m_ring_len_i,
-  input  logic [Q*HW-1:0]     s2m_head_i,
-  input  logic [Q*IDW-1:0]    s2m_head_ring_id_i,
-  input  logic [Q*UW-1:0]     s2m_used_i,
+  input  logic [Q-1:0]        m2s_nonempty_i,
   input  logic [Q-1:0]        s2m_enable_i,
-  output logic [Q-1:0]        s2m_hw_head_inc_o,
+  input  logic [Q-1:0]        s2m_nonempty_i,
+  // Both queue groups' read port (one index for both): ring base, head, head ring id
+  output logic [QW-1:0]       rd_idx_o,
+  input  logic [BW-1:0]       m2s_rd_ring_base_i,
+  input  logic [HW-1:0]       m2s_rd_head_i,
+  input  logic [IDW-1:0]      m2s_rd_head_ring_id_i,
+  input  logic [BW-1:0]       s2m_rd_ring_base_i,
+  input  logic [HW-1:0]       s2m_rd_head_i,
+  input  logic [IDW-1:0]      s2m_rd_head_ring_id_i,
+  // A pair completed: both rings' heads of queue head_inc_idx_o advance by one
+  output logic                head_inc_valid_o,
+  output logic [QW-1:0]       head_inc_idx_o,
+  // A fetched descriptor's ring id differed from its ring's head ring id
+  output logic                m2s_ring_id_err_o,
   output logic                s2m_ring_id_err_o,
   // Read master: descriptors and source beats
   output logic                m_rd_req_valid_o,
@@ -89,7 +87,6 @@ module xdie_sdma_engine #(
 );
   localparam int unsigned DBW  = DATA_BYTES * 8;
   localparam int unsigned OW   = $clog2(DATA_BYTES);
-  localparam int unsigned QW   = (Q > 1) ? $clog2(Q) : 1;
   localparam int unsigned DSW  = xdie_desc_pkg::DESC_W;
   localparam int unsigned DSB  = xdie_desc_pkg::DESC_BYTES;
   localparam int unsigned LBW  = xdie_desc_pkg::LEN_BYTES_W;
@@ -109,13 +106,11 @@ module xdie_sdma_engine #(
 
   // ---------------------------------------------------------------- per-queue state
   logic [Q-1:0] busy_q, busy_d, halt_m_q, halt_m_d, halt_s_q, halt_s_d, elig;
-  logic [Q-1:0] head_inc_q, head_inc_d;
+  logic         head_inc_valid_q, head_inc_valid_d;
+  logic [QW-1:0] head_inc_idx_q, head_inc_idx_d;
 
-  for (genvar q = 0; q < Q; q++) begin : g_elig
-    assign elig[q] = m2s_enable_i[q] && s2m_enable_i[q]
-                  && (m2s_used_i[q*UW +: UW] != '0) && (s2m_used_i[q*UW +: UW] != '0)
-                  && !busy_q[q] && !halt_m_q[q] && !halt_s_q[q];
-  end
+  assign elig = m2s_enable_i & s2m_enable_i & m2s_nonempty_i & s2m_nonempty_i
+              & ~busy_q & ~halt_m_q & ~halt_s_q;
 
   // Round-robin: the first eligible queue after the one served last.
   logic [QW-1:0] rr_q, rr_d, pick;
@@ -167,8 +162,10 @@ module xdie_sdma_engine #(
   assign len     = xdie_desc_pkg::m2s_len_bytes(desc_m_q);
   assign nrd     = CW'((CW'(src[OW-1:0]) + CW'(len) - CW'(1)) >> OW) + CW'(1);
   assign nwr     = CW'((CW'(dst[OW-1:0]) + CW'(len) - CW'(1)) >> OW) + CW'(1);
-  assign mism_m  = xdie_desc_pkg::m2s_get_ring_id(desc_m_q) != m2s_head_ring_id_i[a_q_q*IDW +: IDW];
-  assign mism_s  = xdie_desc_pkg::s2m_get_ring_id(desc_s_q) != s2m_head_ring_id_i[a_q_q*IDW +: IDW];
+  // The read port shows the picked queue while idle and the pair's queue afterwards.
+  assign rd_idx_o = (a_state_q == A_IDLE) ? pick : a_q_q;
+  assign mism_m  = xdie_desc_pkg::m2s_get_ring_id(desc_m_q) != m2s_rd_head_ring_id_i;
+  assign mism_s  = xdie_desc_pkg::s2m_get_ring_id(desc_s_q) != s2m_rd_head_ring_id_i;
   assign nowrite = desc_err_q || (xdie_desc_pkg::m2s_get_dummy(desc_m_q) != '0);
 
   // Responses come back in request order and every source read was issued before the next
@@ -224,7 +221,10 @@ module xdie_sdma_engine #(
     pend_nwr_d    = pend_nwr_q;
     pend_bar_d    = pend_bar_q;
     pend_nowr_d   = pend_nowr_q;
-    busy_d        = busy_q & ~head_inc_q;
+    busy_d        = busy_q;
+    if (head_inc_valid_q) begin
+      busy_d[head_inc_idx_q] = 1'b0;
+    end
     halt_m_d      = halt_m_q;
     halt_s_d      = halt_s_q;
 
@@ -244,10 +244,8 @@ module xdie_sdma_engine #(
           a_q_d         = pick;
           rr_d          = pick;
           busy_d[pick]  = 1'b1;
-          m_desc_addr_d = ADDR_W'(m2s_ring_base_i[pick*BW +: BW])
-                        + ADDR_W'(m2s_head_i[pick*HW +: HW]) * ADDR_W'(DSB);
-          s_desc_addr_d = ADDR_W'(s2m_ring_base_i[pick*BW +: BW])
-                        + ADDR_W'(s2m_head_i[pick*HW +: HW]) * ADDR_W'(DSB);
+          m_desc_addr_d = ADDR_W'(m2s_rd_ring_base_i) + ADDR_W'(m2s_rd_head_i) * ADDR_W'(DSB);
+          s_desc_addr_d = ADDR_W'(s2m_rd_ring_base_i) + ADDR_W'(s2m_rd_head_i) * ADDR_W'(DSB);
           desc_got_d    = 2'd0;
           desc_err_d    = 1'b0;
           a_state_d     = A_REQ_M;
@@ -295,10 +293,8 @@ module xdie_sdma_engine #(
     endcase
 
     // A halted side stays halted until software empties its ring.
-    for (int unsigned q = 0; q < Q; q++) begin
-      if (m2s_used_i[q*UW +: UW] == '0) halt_m_d[q] = 1'b0;
-      if (s2m_used_i[q*UW +: UW] == '0) halt_s_d[q] = 1'b0;
-    end
+    halt_m_d = halt_m_d & m2s_nonempty_i;
+    halt_s_d = halt_s_d & s2m_nonempty_i;
   end
 
   // Reads in flight and buffer room left (room = RD_DEPTH - in flight - buffered).
@@ -326,7 +322,7 @@ module xdie_sdma_engine #(
   logic             b_skip_q, b_skip_d, b_first_q, b_first_d, b_bar_q, b_bar_d;
   logic             b_nowr_q, b_nowr_d;
   logic [CW-1:0]    b_rd_left_q, b_rd_left_d, b_wr_left_q, b_wr_left_d;
-  logic [DBW-1:0]   prev_q, prev_d, cur, shifted;
+  logic [DBW-1:0]   prev_q, prev_d;
   logic [DATA_BYTES-1:0]    first_mask, last_mask;
   logic             need_pop, out_free, bar_block, step, wr_fire, wr_rsp, direct_done;
 
@@ -346,10 +342,6 @@ module xdie_sdma_engine #(
   assign wr_rsp   = m_wr_rsp_valid_i;
   assign out_free = !wq_valid_q || wr_fire;
   assign need_pop = b_rd_left_q != '0;
-  assign cur      = need_pop ? fifo_head : '0;
-  // Output beat k is source-stream bytes k*DATA_BYTES + (so - do) ...: the window of {cur, prev} that
-  // starts sh = (so - do) mod DATA_BYTES bytes into prev.
-  assign shifted  = DBW'({cur, prev_q} >> {b_sh_q, 3'b000});
   assign first_mask = {DATA_BYTES{1'b1}} << b_do_q;
   assign last_mask  = {DATA_BYTES{1'b1}} >> (OW'(DATA_BYTES - 1) - b_lo_q);
   assign bar_block  = b_first_q && b_bar_q && ((wr_out_q != '0) || wq_valid_q);
@@ -359,6 +351,8 @@ module xdie_sdma_engine #(
   assign b_take   = !b_active_q && pend_valid_q;
   // A pair that moves nothing completes once every earlier write has been answered, so
   // completions stay in order.
+  // With no write in flight no write response can arrive, so at most one pair completes per
+  // cycle (the queue groups take one head pulse per cycle).
   assign direct_done = b_active_q && b_nowr_q && (wr_out_q == '0) && !wq_valid_q;
 
   always_comb begin
@@ -414,7 +408,11 @@ module xdie_sdma_engine #(
         wq_last_d   = b_wr_left_q == CW'(1);
         wq_qid_d    = b_q_q;
         wq_addr_d   = b_dst_q;
-        wq_data_d   = shifted;
+        // Output beat k is source-stream bytes k*DATA_BYTES + (so - do) ...: the window of
+        // {cur, prev} that starts sh = (so - do) mod DATA_BYTES bytes into prev, where cur is
+        // the next source beat (zeros when the pair has no more). Computed only when a beat is
+        // written: it is the widest operation of the engine.
+        wq_data_d   = DBW'({need_pop ? fifo_head : DBW'(0), prev_q} >> {b_sh_q, 3'b000});
         wq_strb_d   = (b_first_q ? first_mask : '1) & ((b_wr_left_q == CW'(1)) ? last_mask : '1);
         b_first_d   = 1'b0;
         b_dst_d     = b_dst_q + ADDR_W'(DATA_BYTES);
@@ -444,12 +442,14 @@ module xdie_sdma_engine #(
   assign wr_out_d = wr_out_q + WCW'(wr_fire) - WCW'(wr_rsp);
 
   always_comb begin
-    head_inc_d = '0;
+    head_inc_valid_d = 1'b0;
+    head_inc_idx_d   = head_inc_idx_q;
     if (wr_rsp && tag_head[QW]) begin
-      head_inc_d[tag_head[QW-1:0]] = 1'b1;
-    end
-    if (direct_done) begin
-      head_inc_d[b_q_q] = 1'b1;
+      head_inc_valid_d = 1'b1;
+      head_inc_idx_d   = tag_head[QW-1:0];
+    end else if (direct_done) begin
+      head_inc_valid_d = 1'b1;
+      head_inc_idx_d   = b_q_q;
     end
   end
 
@@ -458,8 +458,8 @@ module xdie_sdma_engine #(
   assign err_d = err_q | {wr_rsp && (m_wr_rsp_err_i != 2'b00),
                           m_rd_rsp_valid_i && (m_rd_rsp_err_i != 2'b00)};
 
-  assign m2s_hw_head_inc_o = head_inc_q;
-  assign s2m_hw_head_inc_o = head_inc_q;
+  assign head_inc_valid_o  = head_inc_valid_q;
+  assign head_inc_idx_o    = head_inc_idx_q;
   assign m2s_ring_id_err_o = rid_err_m_q;
   assign s2m_ring_id_err_o = rid_err_s_q;
   assign err_o             = err_q;
@@ -470,7 +470,8 @@ module xdie_sdma_engine #(
       busy_q        <= '0;
       halt_m_q      <= '0;
       halt_s_q      <= '0;
-      head_inc_q    <= '0;
+      head_inc_valid_q <= 1'b0;
+      head_inc_idx_q   <= '0;
       rr_q          <= QW'(Q - 1);
       a_state_q     <= A_IDLE;
       a_q_q         <= '0;
@@ -521,7 +522,8 @@ module xdie_sdma_engine #(
       busy_q        <= busy_d;
       halt_m_q      <= halt_m_d;
       halt_s_q      <= halt_s_d;
-      head_inc_q    <= head_inc_d;
+      head_inc_valid_q <= head_inc_valid_d;
+      head_inc_idx_q   <= head_inc_idx_d;
       rr_q          <= rr_d;
       a_state_q     <= a_state_d;
       a_q_q         <= a_q_d;
@@ -571,9 +573,9 @@ module xdie_sdma_engine #(
     end
   end
 
-  // The queue groups' ring lengths are not needed: the head they report is already in range.
   // The FIFOs' room and fill are known from the counts (see the FIFOs).
   logic unused_inputs;
-  assign unused_inputs = ^{m2s_ring_len_i, s2m_ring_len_i, m_wr_rsp_rdata_i, fifo_ready,
-                           tag_ready, tag_valid};
+  // Ring-base bits above the bus address width are not addressable.
+  assign unused_inputs = ^{m_wr_rsp_rdata_i, fifo_ready, tag_ready, tag_valid,
+                           m2s_rd_ring_base_i, s2m_rd_ring_base_i};
 endmodule

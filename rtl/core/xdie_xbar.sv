@@ -77,24 +77,35 @@ module xdie_xbar #(
   logic [NS-1:0]    gnt_any;
   logic [NS-1:0]    fifo_full, fifo_empty;
   logic [NS-1:0]    s_acc;              // slave s accepts a request this cycle
+  // The masters that may issue to each slave: one pass over the masters, not one per slave.
+  logic [NM-1:0]    req_of [NS];
+
+  always_comb begin
+    for (int unsigned s = 0; s < NS; s++) begin
+      req_of[s] = '0;
+    end
+    for (int unsigned m = 0; m < NM; m++) begin
+      if (may_issue[m] && (32'(m_sel_i[m*SW +: SW]) < NS)) begin
+        req_of[m_sel_i[m*SW +: SW]][m] = 1'b1;
+      end
+    end
+  end
 
   for (genvar s = 0; s < NS; s++) begin : g_arb
-    logic [NM-1:0] req;
     logic          pick_valid;
     logic [MW-1:0] pick;
-    for (genvar m = 0; m < NM; m++) begin : g_req
-      assign req[m] = may_issue[m] && (m_sel_i[m*SW +: SW] == SW'(s));
-    end
     xdie_rr_arbiter #(.N(NM)) u_arb (
-      .req_i(req), .last_i(last_q[s*MW +: MW]), .valid_o(pick_valid), .idx_o(pick)
+      .req_i(req_of[s]), .last_i(last_q[s*MW +: MW]), .valid_o(pick_valid), .idx_o(pick)
     );
     // A grant offered and not yet taken stays with its master.
     assign gnt_id[s*MW +: MW] = lock_q[s] ? lock_id_q[s*MW +: MW] : pick;
     assign gnt_any[s]         = (lock_q[s] || pick_valid) && !fifo_full[s];
   end
 
+  // The granted master's request goes to each slave. Selected by comparison with constant
+  // slices, not by an indexed part-select: the masters' fields arrive as wide vectors that a
+  // simulator would otherwise rebuild whole every cycle, and yosys would build a shifter.
   always_comb begin
-    s_req_valid_o = '0;
     s_req_write_o = '0;
     s_req_addr_o  = '0;
     s_req_wdata_o = '0;
@@ -105,13 +116,14 @@ module xdie_xbar #(
     for (int unsigned s = 0; s < NS; s++) begin
       logic [MW-1:0] g;
       g = gnt_id[s*MW +: MW];
-      // Select by comparison, not by a variable part-select: yosys builds a shifter for those.
-      for (int unsigned m = 0; m < NM; m++) begin
-        if (g == MW'(m)) begin
-          s_req_write_o[s]              = m_req_write_i[m];
-          s_req_addr_o[s*ADDR_W +: ADDR_W]      = m_req_addr_i[m*ADDR_W +: ADDR_W];
-          s_req_wdata_o[s*DATA_BYTES*8 +: DATA_BYTES*8] = m_req_wdata_i[m*DATA_BYTES*8 +: DATA_BYTES*8];
-          s_req_wstrb_o[s*DATA_BYTES +: DATA_BYTES]     = m_req_wstrb_i[m*DATA_BYTES +: DATA_BYTES];
+      if (gnt_any[s]) begin
+        for (int unsigned m = 0; m < NM; m++) begin
+          if (g == MW'(m)) begin
+            s_req_write_o[s]                              = m_req_write_i[m];
+            s_req_addr_o[s*ADDR_W +: ADDR_W]              = m_req_addr_i[m*ADDR_W +: ADDR_W];
+            s_req_wdata_o[s*DATA_BYTES*8 +: DATA_BYTES*8] = m_req_wdata_i[m*DATA_BYTES*8 +: DATA_BYTES*8];
+            s_req_wstrb_o[s*DATA_BYTES +: DATA_BYTES]     = m_req_wstrb_i[m*DATA_BYTES +: DATA_BYTES];
+          end
         end
       end
       s_req_valid_o[s]      = gnt_any[s];
@@ -127,10 +139,8 @@ module xdie_xbar #(
   always_comb begin
     m_req_ready_o = '0;
     for (int unsigned s = 0; s < NS; s++) begin
-      for (int unsigned m = 0; m < NM; m++) begin
-        if (s_acc[s] && (gnt_id[s*MW +: MW] == MW'(m))) begin
-          m_req_ready_o[m] = 1'b1;
-        end
+      if (s_acc[s]) begin
+        m_req_ready_o[gnt_id[s*MW +: MW]] = 1'b1;
       end
     end
   end
@@ -152,33 +162,28 @@ module xdie_xbar #(
 
   always_comb begin
     for (int unsigned s = 0; s < NS; s++) begin
-      s_rsp_ready_o[s] = 1'b0;
-      for (int unsigned m = 0; m < NM; m++) begin
-        if (!fifo_empty[s] && (head_id[s*MW +: MW] == MW'(m))) begin
-          s_rsp_ready_o[s] = m_rsp_ready_i[m];
-        end
-      end
-      s_pop[s] = s_rsp_valid_i[s] && s_rsp_ready_o[s];
+      s_rsp_ready_o[s] = !fifo_empty[s] && m_rsp_ready_i[head_id[s*MW +: MW]];
+      s_pop[s]         = s_rsp_valid_i[s] && s_rsp_ready_o[s];
     end
   end
 
-  // A master's responses come from the one slave holding its requests; OR-ing is exact.
+  // A master's requests in flight are all at the slave it issued to last (cur_q), so its
+  // response comes from there. Its data is that slave's data whether or not a response is
+  // valid (a master reads data only with valid), selected with constant slices (see above).
   always_comb begin
-    m_rsp_valid_o = '0;
-    m_rsp_err_o   = '0;
-    // Per master: a '0 over NM*DATA_BYTES*8 bits is an over-8k replication to Verilator -Wall.
     for (int unsigned m = 0; m < NM; m++) begin
+      logic [SW-1:0] c;
+      c = cur_q[m*SW +: SW];
+      m_rsp_valid_o[m]      = 1'b0;
+      m_rsp_err_o[m*2 +: 2] = '0;
       m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] = '0;
-    end
-    for (int unsigned s = 0; s < NS; s++) begin
-      logic [MW-1:0] h;
-      h = head_id[s*MW +: MW];
-      for (int unsigned m = 0; m < NM; m++) begin
-        if (s_rsp_valid_i[s] && !fifo_empty[s] && (h == MW'(m))) begin
-          m_rsp_valid_o[m]              = 1'b1;
-          m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] = m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] |
-                                          s_rsp_rdata_i[s*DATA_BYTES*8 +: DATA_BYTES*8];
-          m_rsp_err_o[m*2 +: 2]         = m_rsp_err_o[m*2 +: 2] | s_rsp_err_i[s*2 +: 2];
+      for (int unsigned s = 0; s < NS; s++) begin
+        if (c == SW'(s)) begin
+          m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] = s_rsp_rdata_i[s*DATA_BYTES*8 +: DATA_BYTES*8];
+          if (s_rsp_valid_i[s] && !fifo_empty[s] && (head_id[s*MW +: MW] == MW'(m))) begin
+            m_rsp_valid_o[m]      = 1'b1;
+            m_rsp_err_o[m*2 +: 2] = s_rsp_err_i[s*2 +: 2];
+          end
         end
       end
     end

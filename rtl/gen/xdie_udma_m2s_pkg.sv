@@ -11,6 +11,8 @@ package xdie_udma_m2s_pkg;
   localparam int unsigned BLOCK_SIZE = 32'h20000;
   // address bits of its bus port
   localparam int unsigned ADDR_WIDTH = 17;
+  // bits of the ring base the engine reads (high and low register side by side)
+  localparam int unsigned RING_BASE_W = 64;
   // register err_log (offset within the block)
   localparam logic [16:0] ERR_LOG_OFFSET = 17'h200;
   localparam logic [31:0] ERR_LOG_RESET = 32'h0;

@@ -21,8 +21,16 @@
 // doorbell, broadcast or head pulse for that queue in the same cycle (those are dropped).
 // Software resets head and tail together (or uses rst_q) before reprogramming a ring.
 //
-// Hardware outputs are packed vectors indexed by queue: q_ring_base_o (bits below the base
-// address field read 0), q_ring_len_o, q_head_o, q_head_ring_id_o, q_used_o, q_enable_o.
+// Storage. The per-queue registers are arrays indexed by queue, written only at the index a
+// cycle touches (bus, broadcast, head pulse), so an FPGA maps the configuration registers to
+// LUT-RAM and a simulator does no work for queues nobody touches. Configuration arrays have no
+// reset: a valid bit per queue and register (cleared by reset and rst_q, set by the first
+// write) makes an unwritten entry read its reset value. The pointers, ring ids, used counts and
+// overrun flags are flop arrays (several of them change in one cycle).
+//
+// The engine sees two bit vectors in parallel (q_enable_o, q_nonempty_o: enough to pick a
+// queue) and reads one queue's ring base, head and head ring id through a read port it
+// addresses (rd_idx_i). It pulses at most one queue's head per cycle.
 
 module xdie_udma_s2m (
   input  logic                  clk_i,
@@ -45,21 +53,24 @@ module xdie_udma_s2m (
   input  logic                  s_axil_rready_i,
   output logic [31:0]           s_axil_rdata_o,
   output logic [1:0]            s_axil_rresp_o,
-  // Engine: one pulse per descriptor fetched from a queue's head
-  input  logic [15:0]           hw_head_inc_i,
+  // Engine: one descriptor consumed from a queue's head (at most one queue per cycle)
+  input  logic                  hw_head_inc_valid_i,
+  input  logic [3:0]            hw_head_inc_idx_i,
   // Engine: a fetched descriptor's ring id differed from the head ring id
   input  logic                  hw_ring_id_err_i,
   // Broadcast doorbell
   input  logic                  bcast_inc_valid_i,
   input  logic [3:0]            bcast_inc_queue_i,
   input  logic [23:0]           bcast_inc_val_i,
-  // Per-queue ring state for the engine
-  output logic [1023:0]        q_ring_base_o,
-  output logic [383:0]         q_ring_len_o,
-  output logic [383:0]         q_head_o,
-  output logic [31:0]          q_head_ring_id_o,
-  output logic [399:0]         q_used_o,
-  output logic [15:0]           q_enable_o
+  // Engine: every queue's enable bit and "holds a posted descriptor" (used != 0)
+  output logic [15:0]           q_enable_o,
+  output logic [15:0]           q_nonempty_o,
+  // Engine read port: ring base (bits below the base address field read 0), head offset and
+  // head ring id of queue rd_idx_i
+  input  logic [3:0]            rd_idx_i,
+  output logic [63:0]           rd_ring_base_o,
+  output logic [23:0]           rd_head_o,
+  output logic [1:0]            rd_head_ring_id_o
 );
   localparam int unsigned NQ = xdie_udma_s2m_pkg::S2M_Q_COUNT;
   localparam int unsigned QW = 4;
@@ -70,7 +81,6 @@ module xdie_udma_s2m (
   localparam int unsigned IW = xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_VAL_WIDTH;
   localparam int unsigned IDW = xdie_udma_s2m_pkg::S2M_Q_RDRHP_RING_ID_WIDTH;
   localparam int unsigned CW = 26;
-  localparam int unsigned BW = 64;
   localparam logic [17:0] QBASE = {1'b0, xdie_udma_s2m_pkg::S2M_Q_BASE};
   localparam logic [17:0] QEND = {1'b0, xdie_udma_s2m_pkg::S2M_Q_LAST} + 18'(1);
   localparam logic [QRW-1:0] QBASE_LOW = QRW'(xdie_udma_s2m_pkg::S2M_Q_BASE);
@@ -137,235 +147,263 @@ module xdie_udma_s2m (
   assign any_rst    = rst_tail || rst_head || rst_q;
 
   // ---------------------------------------------------------------- queue state
-  // Each per-queue field of all queues is one packed vector, queue q at [W*q +: W]. A cycle
-  // changes only the queue the bus addresses, the broadcast target and the queues the engine
-  // pulses, so the next-state logic below updates those slices alone instead of evaluating a
-  // full copy of the queue logic for every queue.
-  logic [NQ*LW-1:0]  tail_q, tail_d, head_q, head_d, ring_len;
-  logic [NQ*IDW-1:0] tail_id_q, tail_id_d, head_id_q, head_id_d;
-  logic [NQ*UW-1:0]  used_q, used_d;
-  logic [NQ-1:0]     overrun_q, overrun_d, pop_req;
-  logic [NQ*32-1:0]  r_cfg_q, r_cfg_d;
-  logic [NQ*32-1:0]  r_rdrbp_low_q, r_rdrbp_low_d;
-  logic [NQ*32-1:0]  r_rdrbp_high_q, r_rdrbp_high_d;
-  logic [NQ*32-1:0]  r_rdrl_q, r_rdrl_d;
+  logic [LW-1:0]  tail_q [NQ];
+  logic [LW-1:0]  head_q [NQ];
+  logic [IDW-1:0] tail_id_q [NQ];
+  logic [IDW-1:0] head_id_q [NQ];
+  logic [UW-1:0]  used_q [NQ];
+  logic [NQ-1:0]  overrun_q, nonempty_q, enable_q;
+  // r_cfg: no reset (see above); r_cfg_v marks the entries written since
+  logic [31:0]    r_cfg_m [NQ];
+  logic [NQ-1:0]  r_cfg_v;
+  // r_rdrbp_low: no reset (see above); r_rdrbp_low_v marks the entries written since
+  logic [31:0]    r_rdrbp_low_m [NQ];
+  logic [NQ-1:0]  r_rdrbp_low_v;
+  // r_rdrbp_high: no reset (see above); r_rdrbp_high_v marks the entries written since
+  logic [31:0]    r_rdrbp_high_m [NQ];
+  logic [NQ-1:0]  r_rdrbp_high_v;
+  // r_rdrl: no reset (see above); r_rdrl_v marks the entries written since
+  logic [31:0]    r_rdrl_m [NQ];
+  logic [NQ-1:0]  r_rdrl_v;
 
-  for (genvar q = 0; q < NQ; q++) begin : g_len
-    assign ring_len[LW*q +: LW] = r_rdrl_q[32*q + xdie_udma_s2m_pkg::S2M_Q_RDRL_LEN_LSB +: LW];
+  // A configuration register of queue q as software reads it.
+  function automatic logic [31:0] r_cfg_rd(input logic [QW-1:0] q);
+    return r_cfg_v[q] ? r_cfg_m[q] : xdie_udma_s2m_pkg::S2M_Q_CFG_RESET;
+  endfunction
+  function automatic logic [31:0] r_rdrbp_low_rd(input logic [QW-1:0] q);
+    return r_rdrbp_low_v[q] ? r_rdrbp_low_m[q] : xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_RESET;
+  endfunction
+  function automatic logic [31:0] r_rdrbp_high_rd(input logic [QW-1:0] q);
+    return r_rdrbp_high_v[q] ? r_rdrbp_high_m[q] : xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_RESET;
+  endfunction
+  function automatic logic [31:0] r_rdrl_rd(input logic [QW-1:0] q);
+    return r_rdrl_v[q] ? r_rdrl_m[q] : xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET;
+  endfunction
+
+  function automatic logic [CW-1:0] ring_len(input logic [QW-1:0] q);
+    return CW'(LW'(r_rdrl_rd(q) >> xdie_udma_s2m_pkg::S2M_Q_RDRL_LEN_LSB));
+  endfunction
+
+  // The bus write's new value of each configuration register of the addressed queue.
+  logic [31:0] r_cfg_wr;
+  logic [31:0] r_rdrbp_low_wr;
+  logic [31:0] r_rdrbp_high_wr;
+  logic [31:0] r_rdrl_wr;
+
+  always_comb begin
+    r_cfg_wr = '0;
+    r_rdrbp_low_wr = '0;
+    r_rdrbp_high_wr = '0;
+    r_rdrl_wr = '0;
+    if (sel_we) begin
+      r_cfg_wr = (r_cfg_rd(q_sel) & ~(32'h7f03ffff & req_wstrb_bits)) | (wdata_m & 32'h7f03ffff);
+      r_rdrbp_low_wr = (r_rdrbp_low_rd(q_sel) & ~(32'hffffffc0 & req_wstrb_bits)) | (wdata_m & 32'hffffffc0);
+      r_rdrbp_high_wr = (r_rdrbp_high_rd(q_sel) & ~(32'hffffffff & req_wstrb_bits)) | (wdata_m & 32'hffffffff);
+      r_rdrl_wr = (r_rdrl_rd(q_sel) & ~(32'hffffff & req_wstrb_bits)) | (wdata_m & 32'hffffff);
+    end
   end
 
   // ---------------------------------------------------------------- doorbell lanes
   // At most two queues receive an increment in a cycle: the one the bus rings (lane 0) and the
   // broadcast target (lane 1). A broadcast to the queue the bus rings in that cycle joins lane
   // 0's sum instead. Each lane reads its queue's state, checks for overrun and computes the new
-  // tail, so the modular arithmetic exists twice rather than once per queue.
-  logic              bus_db, bc_same;
+  // tail, so the modular arithmetic exists twice rather than once per queue. A lane that is not
+  // ringing computes nothing.
+  logic              bus_db, bc_same, pop_live;
   logic [IW-1:0]     bus_val;
-  logic [1:0]        lane_valid;
-  logic [2*QW-1:0]   lane_idx;
-  logic [2*CW-1:0]   lane_n;
-  logic [1:0]        lane_refuse, lane_accept;
-  logic [2*LW-1:0]   lane_tail;
-  logic [2*IDW-1:0]  lane_tail_id;
-  logic [2*UW-1:0]   lane_used;
+  logic [1:0]        lane_valid, lane_refuse, lane_accept;
+  logic [QW-1:0]     lane_idx [2];
+  logic [CW-1:0]     lane_n [2];
+  logic [LW-1:0]     lane_tail [2];
+  logic [IDW-1:0]    lane_tail_id [2];
+  logic [UW-1:0]     lane_used [2];
 
-  assign bus_db   = sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_OFFSET));
-  assign bc_same  = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
-  assign bus_val  = wdata_m[23:0];
-  assign lane_idx = {bcast_inc_queue_i, q_sel};
-  assign lane_valid = {bcast_inc_valid_i && !bc_same, bus_db};
-  assign lane_n[CW-1:0]    = CW'(bus_val) + (bc_same ? CW'(bcast_inc_val_i) : '0);
-  assign lane_n[2*CW-1:CW] = CW'(bcast_inc_val_i);
+  assign bus_db      = sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_OFFSET));
+  assign bc_same     = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
+  assign bus_val     = wdata_m[23:0];
+  assign lane_idx[0] = q_sel;
+  assign lane_idx[1] = bcast_inc_queue_i;
+  assign lane_valid  = {bcast_inc_valid_i && !bc_same, bus_db};
+  assign lane_n[0]   = CW'(bus_val) + (bc_same ? CW'(bcast_inc_val_i) : '0);
+  assign lane_n[1]   = CW'(bcast_inc_val_i);
+  // The head pulse, unless the bus resets its queue in this cycle; a pulse on an empty queue is
+  // ignored.
+  assign pop_live    = hw_head_inc_valid_i && (32'(hw_head_inc_idx_i) < NQ)
+                    && !(any_rst && (hw_head_inc_idx_i == q_sel))
+                    && nonempty_q[hw_head_inc_idx_i];
 
   for (genvar l = 0; l < 2; l++) begin : g_lane
-    logic [QW-1:0] idx;
-    logic [CW-1:0] n, used, len, tail_sum;
-    logic [LW-1:0] tail_sub;
-    logic          known, live, wrap, over, pop;
+    logic [QW-1:0] q;
+    logic [CW-1:0] used, len, tail_sum;
+    logic          wrap, over, pop;
 
-    assign idx      = lane_idx[QW*l +: QW];
-    assign n        = lane_n[CW*l +: CW];
-    assign used     = CW'(used_q[UW*idx +: UW]);
-    assign len      = CW'(ring_len[LW*idx +: LW]);
-    assign tail_sum = CW'(tail_q[LW*idx +: LW]) + n;
-    assign tail_sub = LW'(tail_sum - len);
-    assign wrap     = tail_sum >= len;
-    assign over     = used + n > len;
-    // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue is
-    // reset in the same cycle is dropped, not refused.
-    assign known    = {1'b0, idx} < (QW+1)'(NQ);
-    assign live     = lane_valid[l] && known && (n != '0) && !(any_rst && (idx == q_sel));
-    // The queue's head pulse in this cycle, which the lane's new used count includes.
-    assign pop      = hw_head_inc_i[idx] && (used != '0);
-
-    assign lane_refuse[l]           = live && over;
-    assign lane_accept[l]           = live && !over;
-    assign lane_tail[LW*l +: LW]    = wrap ? tail_sub : LW'(tail_sum);
-    assign lane_tail_id[IDW*l +: IDW] = tail_id_q[IDW*idx +: IDW] + IDW'(wrap);
-    // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor wraps.
-    assign lane_used[UW*l +: UW]    = UW'(used + n - CW'(pop));
+    always_comb begin
+      q        = lane_idx[l];
+      used     = '0;
+      len      = '0;
+      tail_sum = '0;
+      wrap     = 1'b0;
+      over     = 1'b0;
+      pop      = 1'b0;
+      lane_refuse[l]  = 1'b0;
+      lane_accept[l]  = 1'b0;
+      lane_tail[l]    = '0;
+      lane_tail_id[l] = '0;
+      lane_used[l]    = '0;
+      // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue
+      // is reset in the same cycle is dropped, not refused.
+      if (lane_valid[l] && (32'(q) < NQ) && (lane_n[l] != '0) && !(any_rst && (q == q_sel))) begin
+        used     = CW'(used_q[q]);
+        len      = ring_len(q);
+        tail_sum = CW'(tail_q[q]) + lane_n[l];
+        wrap     = tail_sum >= len;
+        over     = used + lane_n[l] > len;
+        // The queue's head pulse in this cycle, which the lane's new used count includes.
+        pop      = pop_live && (hw_head_inc_idx_i == q);
+        lane_refuse[l]  = over;
+        lane_accept[l]  = !over;
+        lane_tail[l]    = wrap ? LW'(tail_sum - len) : LW'(tail_sum);
+        lane_tail_id[l] = tail_id_q[q] + IDW'(wrap);
+        // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor
+        // wraps.
+        lane_used[l]    = UW'(used + lane_n[l] - CW'(pop));
+      end
+    end
   end
 
   // ---------------------------------------------------------------- next state
-  // Head pulses the reset of the addressed queue drops; a pulse on an empty queue is ignored
-  // below.
-  assign pop_req = hw_head_inc_i & ~({NQ{any_rst}} & (NQ'(1) << q_sel));
-
-  // Later assignments win: head pulses, then the doorbell lanes (whose used count already
+  // Later writes win: the head pulse, then the doorbell lanes (whose used count already
   // includes their queue's pulse), then the resets of the addressed queue.
-  always_comb begin
-    tail_d    = tail_q;
-    tail_id_d = tail_id_q;
-    head_d    = head_q;
-    head_id_d = head_id_q;
-    used_d    = used_q;
-    overrun_d = overrun_q;
-    r_cfg_d = r_cfg_q;
-    if (sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_CFG_OFFSET))) begin
-      r_cfg_d[32*q_sel +: 32] = (r_cfg_q[32*q_sel +: 32] & ~(32'h7f03ffff & req_wstrb_bits)) |
-                                  (wdata_m & 32'h7f03ffff);
-    end
-    r_rdrbp_low_d = r_rdrbp_low_q;
-    if (sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_OFFSET))) begin
-      r_rdrbp_low_d[32*q_sel +: 32] = (r_rdrbp_low_q[32*q_sel +: 32] & ~(32'hffffffc0 & req_wstrb_bits)) |
-                                  (wdata_m & 32'hffffffc0);
-    end
-    r_rdrbp_high_d = r_rdrbp_high_q;
-    if (sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_OFFSET))) begin
-      r_rdrbp_high_d[32*q_sel +: 32] = (r_rdrbp_high_q[32*q_sel +: 32] & ~(32'hffffffff & req_wstrb_bits)) |
-                                  (wdata_m & 32'hffffffff);
-    end
-    r_rdrl_d = r_rdrl_q;
-    if (sel_we && (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRL_OFFSET))) begin
-      r_rdrl_d[32*q_sel +: 32] = (r_rdrl_q[32*q_sel +: 32] & ~(32'hffffff & req_wstrb_bits)) |
-                                  (wdata_m & 32'hffffff);
-    end
-    for (int unsigned q = 0; q < NQ; q++) begin
-      if (pop_req[q] && (used_q[UW*q +: UW] != '0)) begin
-        if (CW'(head_q[LW*q +: LW]) + CW'(1) >= CW'(ring_len[LW*q +: LW])) begin
-          head_d[LW*q +: LW]       = '0;
-          head_id_d[IDW*q +: IDW] = head_id_q[IDW*q +: IDW] + IDW'(1);
-        end else begin
-          head_d[LW*q +: LW]       = head_q[LW*q +: LW] + LW'(1);
-        end
-        used_d[UW*q +: UW] = used_q[UW*q +: UW] - UW'(1);
-      end
-    end
-    for (int unsigned l = 0; l < 2; l++) begin
-      if (lane_accept[l]) begin
-        tail_d[LW*lane_idx[QW*l +: QW] +: LW]       = lane_tail[LW*l +: LW];
-        tail_id_d[IDW*lane_idx[QW*l +: QW] +: IDW] = lane_tail_id[IDW*l +: IDW];
-        used_d[UW*lane_idx[QW*l +: QW] +: UW]       = lane_used[UW*l +: UW];
-      end
-      if (lane_refuse[l]) begin
-        overrun_d[lane_idx[QW*l +: QW]] = 1'b1;
-      end
-    end
-    if (rst_tail || rst_head) begin
-      used_d[UW*q_sel +: UW] = '0;
-    end
-    if (rst_tail) begin
-      tail_d[LW*q_sel +: LW]       = '0;
-      tail_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
-      overrun_d[q_sel]             = 1'b0;
-    end
-    if (rst_head) begin
-      head_d[LW*q_sel +: LW]       = '0;
-      head_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
-    end
-    if (rst_q) begin
-      tail_d[LW*q_sel +: LW]       = '0;
-      tail_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
-      head_d[LW*q_sel +: LW]       = '0;
-      head_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
-      used_d[UW*q_sel +: UW]       = '0;
-      overrun_d[q_sel]             = 1'b0;
-      r_cfg_d[32*q_sel +: 32] = xdie_udma_s2m_pkg::S2M_Q_CFG_RESET;
-      r_rdrbp_low_d[32*q_sel +: 32] = xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_RESET;
-      r_rdrbp_high_d[32*q_sel +: 32] = xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_RESET;
-      r_rdrl_d[32*q_sel +: 32] = xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET;
-    end
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tail_q    <= '0;
-      tail_id_q <= {NQ{RING_ID_INIT}};
-      head_q    <= '0;
-      head_id_q <= {NQ{RING_ID_INIT}};
-      used_q    <= '0;
-      overrun_q <= '0;
-      r_cfg_q <= {NQ{xdie_udma_s2m_pkg::S2M_Q_CFG_RESET}};
-      r_rdrbp_low_q <= {NQ{xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_RESET}};
-      r_rdrbp_high_q <= {NQ{xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_RESET}};
-      r_rdrl_q <= {NQ{xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET}};
+      for (int unsigned q = 0; q < NQ; q++) begin
+        tail_q[q]    <= '0;
+        tail_id_q[q] <= RING_ID_INIT;
+        head_q[q]    <= '0;
+        head_id_q[q] <= RING_ID_INIT;
+        used_q[q]    <= '0;
+      end
+      overrun_q  <= '0;
+      nonempty_q <= '0;
+      enable_q   <= {NQ{1'h0}};
+      r_cfg_v <= '0;
+      r_rdrbp_low_v <= '0;
+      r_rdrbp_high_v <= '0;
+      r_rdrl_v <= '0;
     end else begin
-      tail_q    <= tail_d;
-      tail_id_q <= tail_id_d;
-      head_q    <= head_d;
-      head_id_q <= head_id_d;
-      used_q    <= used_d;
-      overrun_q <= overrun_d;
-      r_cfg_q <= r_cfg_d;
-      r_rdrbp_low_q <= r_rdrbp_low_d;
-      r_rdrbp_high_q <= r_rdrbp_high_d;
-      r_rdrl_q <= r_rdrl_d;
+      if (pop_live) begin
+        if (CW'(head_q[hw_head_inc_idx_i]) + CW'(1) >= ring_len(hw_head_inc_idx_i)) begin
+          head_q[hw_head_inc_idx_i]    <= '0;
+          head_id_q[hw_head_inc_idx_i] <= head_id_q[hw_head_inc_idx_i] + IDW'(1);
+        end else begin
+          head_q[hw_head_inc_idx_i]    <= head_q[hw_head_inc_idx_i] + LW'(1);
+        end
+        used_q[hw_head_inc_idx_i]     <= used_q[hw_head_inc_idx_i] - UW'(1);
+        nonempty_q[hw_head_inc_idx_i] <= used_q[hw_head_inc_idx_i] != UW'(1);
+      end
+      for (int unsigned l = 0; l < 2; l++) begin
+        if (lane_accept[l]) begin
+          tail_q[lane_idx[l]]     <= lane_tail[l];
+          tail_id_q[lane_idx[l]]  <= lane_tail_id[l];
+          used_q[lane_idx[l]]     <= lane_used[l];
+          nonempty_q[lane_idx[l]] <= lane_used[l] != '0;
+        end
+        if (lane_refuse[l]) begin
+          overrun_q[lane_idx[l]] <= 1'b1;
+        end
+      end
+      if (sel_we) begin
+        if (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_CFG_OFFSET)) begin
+          r_cfg_m[q_sel] <= r_cfg_wr;
+          r_cfg_v[q_sel] <= 1'b1;
+          enable_q[q_sel]     <= r_cfg_wr[xdie_udma_s2m_pkg::S2M_Q_CFG_EN_PREF_LSB];
+        end
+        if (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_OFFSET)) begin
+          r_rdrbp_low_m[q_sel] <= r_rdrbp_low_wr;
+          r_rdrbp_low_v[q_sel] <= 1'b1;
+        end
+        if (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_OFFSET)) begin
+          r_rdrbp_high_m[q_sel] <= r_rdrbp_high_wr;
+          r_rdrbp_high_v[q_sel] <= 1'b1;
+        end
+        if (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRL_OFFSET)) begin
+          r_rdrl_m[q_sel] <= r_rdrl_wr;
+          r_rdrl_v[q_sel] <= 1'b1;
+        end
+        if (rst_tail || rst_head || rst_q) begin
+          used_q[q_sel]     <= '0;
+          nonempty_q[q_sel] <= 1'b0;
+        end
+        if (rst_tail || rst_q) begin
+          tail_q[q_sel]    <= '0;
+          tail_id_q[q_sel] <= RING_ID_INIT;
+          overrun_q[q_sel] <= 1'b0;
+        end
+        if (rst_head || rst_q) begin
+          head_q[q_sel]    <= '0;
+          head_id_q[q_sel] <= RING_ID_INIT;
+        end
+        if (rst_q) begin
+          enable_q[q_sel] <= 1'h0;
+          r_cfg_v[q_sel] <= 1'b0;
+          r_rdrbp_low_v[q_sel] <= 1'b0;
+          r_rdrbp_high_v[q_sel] <= 1'b0;
+          r_rdrl_v[q_sel] <= 1'b0;
+        end
+      end
     end
   end
 
   // ---------------------------------------------------------------- hardware outputs
-  assign q_ring_len_o     = ring_len;
-  assign q_head_o         = head_q;
-  assign q_head_ring_id_o = head_id_q;
-  assign q_used_o         = used_q;
-
-  for (genvar q = 0; q < NQ; q++) begin : g_out
-    assign q_ring_base_o[BW*q +: BW] = {r_rdrbp_high_q[32*q +: 32] & 32'hffffffff,
-                                        r_rdrbp_low_q[32*q +: 32] & 32'hffffffc0};
-    assign q_enable_o[q]             = r_cfg_q[32*q + xdie_udma_s2m_pkg::S2M_Q_CFG_EN_PREF_LSB];
-  end
+  assign q_enable_o        = enable_q;
+  assign q_nonempty_o      = nonempty_q;
+  assign rd_ring_base_o    = {r_rdrbp_high_rd(rd_idx_i) & 32'hffffffff,
+                              r_rdrbp_low_rd(rd_idx_i) & 32'hffffffc0};
+  assign rd_head_o         = head_q[rd_idx_i];
+  assign rd_head_ring_id_o = head_id_q[rd_idx_i];
 
   // ---------------------------------------------------------------- readback of the addressed queue
-  // The addressed queue's fields are selected once; the register read picks among them.
-  logic           q_hit, sel_overrun, sel_full;
+  // Only a bus request reads: in other cycles nothing here is evaluated.
+  logic           q_hit;
   logic [31:0]    q_rdata;
-  logic [LW-1:0]  sel_tail, sel_head, sel_len;
-  logic [IDW-1:0] sel_tail_id, sel_head_id;
-  logic [UW-1:0]  sel_used;
-  logic [31:0]    sel_r_cfg;
-  logic [31:0]    sel_r_rdrbp_low;
-  logic [31:0]    sel_r_rdrbp_high;
-  logic [31:0]    sel_r_rdrl;
-
-  assign sel_tail    = tail_q[LW*q_sel +: LW];
-  assign sel_tail_id = tail_id_q[IDW*q_sel +: IDW];
-  assign sel_head    = head_q[LW*q_sel +: LW];
-  assign sel_head_id = head_id_q[IDW*q_sel +: IDW];
-  assign sel_used    = used_q[UW*q_sel +: UW];
-  assign sel_overrun = overrun_q[q_sel];
-  assign sel_len     = ring_len[LW*q_sel +: LW];
-  // An unconfigured ring (length 0) is not full: status reads its reset value.
-  assign sel_full    = (sel_len != '0) && (CW'(sel_used) == CW'(sel_len));
-  assign sel_r_cfg = r_cfg_q[32*q_sel +: 32];
-  assign sel_r_rdrbp_low = r_rdrbp_low_q[32*q_sel +: 32];
-  assign sel_r_rdrbp_high = r_rdrbp_high_q[32*q_sel +: 32];
-  assign sel_r_rdrl = r_rdrl_q[32*q_sel +: 32];
 
   always_comb begin
     q_hit   = 1'b1;
     q_rdata = '0;
-    unique case (q_off)
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_CFG_OFFSET): q_rdata = sel_r_cfg & 32'h7f03ffff;
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_STATUS_OFFSET): q_rdata = {sel_full, 3'h0, sel_overrun, 2'h0, sel_used};
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_OFFSET): q_rdata = sel_r_rdrbp_low & 32'hffffffc0;
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_OFFSET): q_rdata = sel_r_rdrbp_high & 32'hffffffff;
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRL_OFFSET): q_rdata = sel_r_rdrl & 32'hffffff;
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRHP_OFFSET): q_rdata = {sel_head_id, 6'h0, sel_head};
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_OFFSET): q_rdata = 32'h0;
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_OFFSET): q_rdata = {sel_tail_id, 6'h0, sel_tail};
-      ROW'(xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_OFFSET): q_rdata = 32'h0;
-      default: q_hit = 1'b0;
-    endcase
+    if (req && in_q) begin
+      logic           sel_overrun, sel_full;
+      logic [LW-1:0]  sel_tail, sel_head;
+      logic [IDW-1:0] sel_tail_id, sel_head_id;
+      logic [UW-1:0]  sel_used;
+      logic [31:0]    sel_r_cfg;
+      logic [31:0]    sel_r_rdrbp_low;
+      logic [31:0]    sel_r_rdrbp_high;
+      logic [31:0]    sel_r_rdrl;
+      sel_tail    = tail_q[q_sel];
+      sel_tail_id = tail_id_q[q_sel];
+      sel_head    = head_q[q_sel];
+      sel_head_id = head_id_q[q_sel];
+      sel_used    = used_q[q_sel];
+      sel_overrun = overrun_q[q_sel];
+      // An unconfigured ring (length 0) is not full: status reads its reset value.
+      sel_full    = (ring_len(q_sel) != '0) && (CW'(sel_used) == ring_len(q_sel));
+      sel_r_cfg = r_cfg_rd(q_sel);
+      sel_r_rdrbp_low = r_rdrbp_low_rd(q_sel);
+      sel_r_rdrbp_high = r_rdrbp_high_rd(q_sel);
+      sel_r_rdrl = r_rdrl_rd(q_sel);
+      unique case (q_off)
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_CFG_OFFSET): q_rdata = sel_r_cfg & 32'h7f03ffff;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_STATUS_OFFSET): q_rdata = {sel_full, 3'h0, sel_overrun, 2'h0, sel_used};
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_OFFSET): q_rdata = sel_r_rdrbp_low & 32'hffffffc0;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_OFFSET): q_rdata = sel_r_rdrbp_high & 32'hffffffff;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRL_OFFSET): q_rdata = sel_r_rdrl & 32'hffffff;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRHP_OFFSET): q_rdata = {sel_head_id, 6'h0, sel_head};
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_INC_OFFSET): q_rdata = 32'h0;
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRTP_OFFSET): q_rdata = {sel_tail_id, 6'h0, sel_tail};
+        ROW'(xdie_udma_s2m_pkg::S2M_Q_Q_SW_CTRL_OFFSET): q_rdata = 32'h0;
+        default: q_hit = 1'b0;
+      endcase
+    end
   end
 
   // ---------------------------------------------------------------- block registers

@@ -47,10 +47,6 @@ fn pack(values: &[u64], w: u32) -> Vec<u32> {
     out
 }
 
-fn bit(words: &[u32], i: usize) -> bool {
-    (words[i / 32] >> (i % 32)) & 1 == 1
-}
-
 /// One ring of one queue group, as the generated block keeps it.
 #[derive(Clone)]
 struct Ring {
@@ -192,14 +188,17 @@ struct Tb {
     p: Ports,
 }
 
+/// The engine's queue-group side: per side, the parallel enable and non-empty vectors and the
+/// read port's data; for both sides, the read index and the head pulse.
 struct Ports {
+    en: [Port; 2],
+    nonempty: [Port; 2],
+    rd_idx: Port,
     base: [Port; 2],
-    len: [Port; 2],
     head: [Port; 2],
     hid: [Port; 2],
-    used: [Port; 2],
-    en: [Port; 2],
-    inc: [Port; 2],
+    inc_valid: Port,
+    inc_idx: Port,
     rid_err: [Port; 2],
     err: Port,
 }
@@ -214,13 +213,14 @@ impl Tb {
             ]
         };
         let p = Ports {
-            base: p2("ring_base_i"),
-            len: p2("ring_len_i"),
-            head: p2("head_i"),
-            hid: p2("head_ring_id_i"),
-            used: p2("used_i"),
             en: p2("enable_i"),
-            inc: p2("hw_head_inc_o"),
+            nonempty: p2("nonempty_i"),
+            rd_idx: sim.require_port("rd_idx_o").expect("port"),
+            base: p2("rd_ring_base_i"),
+            head: p2("rd_head_i"),
+            hid: p2("rd_head_ring_id_i"),
+            inc_valid: sim.require_port("head_inc_valid_o").expect("port"),
+            inc_idx: sim.require_port("head_inc_idx_o").expect("port"),
             rid_err: p2("ring_id_err_o"),
             err: sim.require_port("err_o").expect("port"),
         };
@@ -268,26 +268,26 @@ impl Tb {
         }
     }
 
+    /// Drives the queue groups' outputs: the parallel vectors, then (once the engine has
+    /// settled on the queue it reads) the read port's data for that queue.
     fn drive_rings(&mut self) {
         for (side, rings) in [&self.m2s, &self.s2m].into_iter().enumerate() {
-            let bw = self.p.base[side].info().width / self.q as u32;
-            let lw = self.p.len[side].info().width / self.q as u32;
-            let hw = self.p.head[side].info().width / self.q as u32;
-            let iw = self.p.hid[side].info().width / self.q as u32;
-            let uw = self.p.used[side].info().width / self.q as u32;
             let v = |f: &dyn Fn(&Ring) -> u64| rings.iter().map(f).collect::<Vec<_>>();
-            let base = pack(&v(&|r| r.base), bw);
-            let len = pack(&v(&|_| RING_SLOTS), lw);
-            let head = pack(&v(&|r| r.head), hw);
-            let hid = pack(&v(&|r| r.head_id), iw);
-            let used = pack(&v(&|r| r.used), uw);
             let en = pack(&v(&|r| u64::from(r.enable)), 1);
-            self.sim.set(self.p.base[side], &base);
-            self.sim.set(self.p.len[side], &len);
-            self.sim.set(self.p.head[side], &head);
-            self.sim.set(self.p.hid[side], &hid);
-            self.sim.set(self.p.used[side], &used);
+            let nonempty = pack(&v(&|r| u64::from(r.used != 0)), 1);
             self.sim.set(self.p.en[side], &en);
+            self.sim.set(self.p.nonempty[side], &nonempty);
+        }
+        self.sim.eval();
+        let idx = self.sim.get_u64(self.p.rd_idx) as usize;
+        for side in 0..2 {
+            let ring = if side == 0 { &self.m2s } else { &self.s2m };
+            // An index past the last queue reads what a queue group's array holds there: nothing
+            // defined, so the engine must not use it; zeros here.
+            let r = ring.get(idx).map_or((0, 0, 0), |r| (r.base, r.head, r.head_id));
+            self.sim.set_u64(self.p.base[side], r.0);
+            self.sim.set_u64(self.p.head[side], r.1);
+            self.sim.set_u64(self.p.hid[side], r.2);
         }
     }
 
@@ -326,15 +326,12 @@ impl Tb {
         self.sim.eval();
 
         // Head pulses and ring-id errors (registered outputs: the blocks apply them this edge).
-        let inc = [self.sim.get(self.p.inc[0]), self.sim.get(self.p.inc[1])];
-        for qi in 0..self.q {
-            let (m, s) = (bit(&inc[0], qi), bit(&inc[1], qi));
-            assert_eq!(m, s, "queue {qi}: the two head pulses must come together");
-            if m {
-                self.m2s[qi].pop();
-                self.s2m[qi].pop();
-                self.head_incs += 1;
-            }
+        if self.sim.get_u64(self.p.inc_valid) == 1 {
+            let qi = self.sim.get_u64(self.p.inc_idx) as usize;
+            assert!(qi < self.q, "head pulse for queue {qi} of {}", self.q);
+            self.m2s[qi].pop();
+            self.s2m[qi].pop();
+            self.head_incs += 1;
         }
         self.rid_err_m += self.sim.get_u64(self.p.rid_err[0]);
         self.rid_err_s += self.sim.get_u64(self.p.rid_err[1]);

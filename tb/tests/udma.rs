@@ -45,17 +45,20 @@ fn check_queue(tb: &mut BlockTb, q: &Q) {
     tb.check(l.err_log.offset);
 }
 
-/// Pulses the engine's head-increment input of queue `q` for one cycle.
+/// Pulses the engine's head-increment input for queue `q` for one cycle.
 fn pop(tb: &mut BlockTb, q: &Q) {
-    let port = tb
+    let valid = tb
         .sim
-        .require_port("hw_head_inc_i")
+        .require_port("hw_head_inc_valid_i")
         .expect("head increment port");
-    let mut words = vec![0u32; port.info().words as usize];
-    words[(q.q / 32) as usize] = 1 << (q.q % 32);
-    tb.sim.set(port, &words);
+    let idx = tb
+        .sim
+        .require_port("hw_head_inc_idx_i")
+        .expect("head increment queue port");
+    tb.sim.set_u64(idx, q.q);
+    tb.sim.set_u64(valid, 1);
     tb.sim.tick();
-    tb.sim.set(port, &vec![0; words.len()]);
+    tb.sim.set_u64(valid, 0);
     tb.model.hw_event(HwEvent::HeadInc { queue: q.q });
 }
 

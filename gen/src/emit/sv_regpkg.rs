@@ -189,6 +189,13 @@ pub fn consts(block: &Block) -> Vec<Const> {
             "add val",
         ));
     }
+    if block.udma().is_some() {
+        out.push(uint(
+            "RING_BASE_W".into(),
+            super::sv_udma::RING_BASE_W.into(),
+            "bits of the ring base the engine reads (high and low register side by side)",
+        ));
+    }
     for r in &block.registers {
         reg_consts(&mut out, aw, &[], r, "within the block");
     }

@@ -72,6 +72,8 @@ pub struct UdmaTpl {
     pub len_lsb: String,
     pub enable_reg: String,
     pub enable_lsb: String,
+    /// Reset value of the enable bit.
+    pub enable_reset: String,
     pub base_hi_reg: String,
     pub base_hi_mask: String,
     pub base_lo_reg: String,
@@ -83,12 +85,10 @@ pub struct UdmaTpl {
     pub err_rie_mask: String,
     pub err_reset: String,
     pub err_rmask: String,
-    // Port widths.
-    pub p_base: u64,
-    pub p_len: u64,
-    pub p_id: u64,
-    pub p_used: u64,
 }
+
+/// Bits of the ring base the engine reads: the high and the low 32-bit register side by side.
+pub const RING_BASE_W: u32 = 2 * 32;
 
 fn clog2(n: u64) -> u32 {
     if n <= 1 {
@@ -246,8 +246,7 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
 
     let (lo, hi) = (&l.ring_base_lo, &l.ring_base_hi);
     let (lo_addr, hi_addr) = (&l.ring_base_lo_addr, &l.ring_base_hi_addr);
-    // Two 32-bit registers make the 64-bit ring base.
-    let base_w = 2 * 32;
+    let base_w = RING_BASE_W;
 
     Ok(UdmaTpl {
         header: DO_NOT_EDIT,
@@ -286,6 +285,7 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         len_lsb: field_lsb(b, q, &l.ring_len, len),
         enable_reg: store_name(&l.cfg),
         enable_lsb: field_lsb(b, q, &l.cfg, &l.enable),
+        enable_reset: sv_hex(1, (l.enable.reset & 1).into()),
         base_hi_reg: store_name(hi),
         base_hi_mask: sv_hex(32, hi_addr.reg_mask().into()),
         base_lo_reg: store_name(lo),
@@ -296,10 +296,6 @@ fn build(csrs: &Csrs, b: &Block) -> Result<UdmaTpl, askama::Error> {
         err_rie_mask: sv_hex(32, l.err_ring_id_err.reg_mask().into()),
         err_reset: reg_const(b, None, err, "RESET"),
         err_rmask: sv_hex(32, err.read_mask().into()),
-        p_base: nq * u64::from(base_w),
-        p_len: nq * u64::from(lw),
-        p_id: nq * u64::from(idw),
-        p_used: nq * u64::from(uw),
     })
 }
 
@@ -363,7 +359,7 @@ mod tests {
             let text = t.render().expect("renders");
             let count = qualified(b, &[&q.name, "COUNT"]);
             assert!(text.contains(&format!("localparam int unsigned NQ = {count};")));
-            assert!(text.contains(&format!("[{}:0]           hw_head_inc_i", q.count - 1)));
+            assert!(text.contains(&format!("[{}:0]           q_enable_o", q.count - 1)));
         }
     }
 
@@ -390,7 +386,7 @@ mod tests {
         assert_eq!(t.qw, clog2(count).max(1));
         assert_eq!(1u64 << t.row, b.bundles[0].stride);
         let text = t.render().expect("renders");
-        assert!(text.contains(&format!("[{}:0]           hw_head_inc_i", count - 1)));
+        assert!(text.contains(&format!("[{}:0]           q_enable_o", count - 1)));
     }
 
     #[test]

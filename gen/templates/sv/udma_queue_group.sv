@@ -22,28 +22,39 @@
 // doorbell, broadcast or head pulse for that queue in the same cycle (those are dropped).
 // Software resets head and tail together (or uses rst_q) before reprogramming a ring.
 //
-// Hardware outputs are packed vectors indexed by queue: q_ring_base_o (bits below the base
-// address field read 0), q_ring_len_o, q_head_o, q_head_ring_id_o, q_used_o, q_enable_o.
+// Storage. The per-queue registers are arrays indexed by queue, written only at the index a
+// cycle touches (bus, broadcast, head pulse), so an FPGA maps the configuration registers to
+// LUT-RAM and a simulator does no work for queues nobody touches. Configuration arrays have no
+// reset: a valid bit per queue and register (cleared by reset and rst_q, set by the first
+// write) makes an unwritten entry read its reset value. The pointers, ring ids, used counts and
+// overrun flags are flop arrays (several of them change in one cycle).
+//
+// The engine sees two bit vectors in parallel (q_enable_o, q_nonempty_o: enough to pick a
+// queue) and reads one queue's ring base, head and head ring id through a read port it
+// addresses (rd_idx_i). It pulses at most one queue's head per cycle.
 
 module {{ module }} (
   input  logic                  clk_i,
   input  logic                  rst_ni,
 {%- call regs::axil_ports(aw, 16) %}{% endcall %}
-  // Engine: one pulse per descriptor fetched from a queue's head
-  input  logic [{{ nq - 1 }}:0]           hw_head_inc_i,
+  // Engine: one descriptor consumed from a queue's head (at most one queue per cycle)
+  input  logic                  hw_head_inc_valid_i,
+  input  logic [{{ qw - 1 }}:0]            hw_head_inc_idx_i,
   // Engine: a fetched descriptor's ring id differed from the head ring id
   input  logic                  hw_ring_id_err_i,
   // Broadcast doorbell
   input  logic                  bcast_inc_valid_i,
   input  logic [{{ qw - 1 }}:0]            bcast_inc_queue_i,
   input  logic [{{ iw - 1 }}:0]           bcast_inc_val_i,
-  // Per-queue ring state for the engine
-  output logic [{{ p_base - 1 }}:0]        q_ring_base_o,
-  output logic [{{ p_len - 1 }}:0]         q_ring_len_o,
-  output logic [{{ p_len - 1 }}:0]         q_head_o,
-  output logic [{{ p_id - 1 }}:0]          q_head_ring_id_o,
-  output logic [{{ p_used - 1 }}:0]         q_used_o,
-  output logic [{{ nq - 1 }}:0]           q_enable_o
+  // Engine: every queue's enable bit and "holds a posted descriptor" (used != 0)
+  output logic [{{ nq - 1 }}:0]           q_enable_o,
+  output logic [{{ nq - 1 }}:0]           q_nonempty_o,
+  // Engine read port: ring base (bits below the base address field read 0), head offset and
+  // head ring id of queue rd_idx_i
+  input  logic [{{ qw - 1 }}:0]            rd_idx_i,
+  output logic [{{ base_w - 1 }}:0]           rd_ring_base_o,
+  output logic [{{ lw - 1 }}:0]           rd_head_o,
+  output logic [{{ idw - 1 }}:0]            rd_head_ring_id_o
 );
   localparam int unsigned NQ = {{ q_count }};
   localparam int unsigned QW = {{ qw }};
@@ -54,7 +65,6 @@ module {{ module }} (
   localparam int unsigned IW = {{ iw_c }};
   localparam int unsigned IDW = {{ idw_c }};
   localparam int unsigned CW = {{ cw }};
-  localparam int unsigned BW = {{ base_w }};
   localparam logic [{{ aw }}:0] QBASE = {1'b0, {{ q_base }}};
   localparam logic [{{ aw }}:0] QEND = {1'b0, {{ q_last }}} + {{ aw + 1 }}'(1);
   localparam logic [QRW-1:0] QBASE_LOW = QRW'({{ q_base }});
@@ -121,210 +131,228 @@ module {{ module }} (
   assign any_rst    = rst_tail || rst_head || rst_q;
 
   // ---------------------------------------------------------------- queue state
-  // Each per-queue field of all queues is one packed vector, queue q at [W*q +: W]. A cycle
-  // changes only the queue the bus addresses, the broadcast target and the queues the engine
-  // pulses, so the next-state logic below updates those slices alone instead of evaluating a
-  // full copy of the queue logic for every queue.
-  logic [NQ*LW-1:0]  tail_q, tail_d, head_q, head_d, ring_len;
-  logic [NQ*IDW-1:0] tail_id_q, tail_id_d, head_id_q, head_id_d;
-  logic [NQ*UW-1:0]  used_q, used_d;
-  logic [NQ-1:0]     overrun_q, overrun_d, pop_req;
+  logic [LW-1:0]  tail_q [NQ];
+  logic [LW-1:0]  head_q [NQ];
+  logic [IDW-1:0] tail_id_q [NQ];
+  logic [IDW-1:0] head_id_q [NQ];
+  logic [UW-1:0]  used_q [NQ];
+  logic [NQ-1:0]  overrun_q, nonempty_q, enable_q;
 {%- for s in q_stores %}
-  logic [NQ*32-1:0]  {{ s.name }}_q, {{ s.name }}_d;
+  // {{ s.name }}: no reset (see above); {{ s.name }}_v marks the entries written since
+  logic [31:0]    {{ s.name }}_m [NQ];
+  logic [NQ-1:0]  {{ s.name }}_v;
 {%- endfor %}
 
-  for (genvar q = 0; q < NQ; q++) begin : g_len
-    assign ring_len[LW*q +: LW] = {{ len_reg }}_q[32*q + {{ len_lsb }} +: LW];
+  // A configuration register of queue q as software reads it.
+{%- for s in q_stores %}
+  function automatic logic [31:0] {{ s.name }}_rd(input logic [QW-1:0] q);
+    return {{ s.name }}_v[q] ? {{ s.name }}_m[q] : {{ s.reset }};
+  endfunction
+{%- endfor %}
+
+  function automatic logic [CW-1:0] ring_len(input logic [QW-1:0] q);
+    return CW'(LW'({{ len_reg }}_rd(q) >> {{ len_lsb }}));
+  endfunction
+
+  // The bus write's new value of each configuration register of the addressed queue.
+{%- for s in q_stores %}
+  logic [31:0] {{ s.name }}_wr;
+{%- endfor %}
+
+  always_comb begin
+{%- for s in q_stores %}
+    {{ s.name }}_wr = '0;
+{%- endfor %}
+    if (sel_we) begin
+{%- for s in q_stores %}
+      {{ s.name }}_wr = ({{ s.name }}_rd(q_sel) & ~({{ s.wmask }} & req_wstrb_bits)) | (wdata_m & {{ s.wmask }});
+{%- endfor %}
+    end
   end
 
   // ---------------------------------------------------------------- doorbell lanes
   // At most two queues receive an increment in a cycle: the one the bus rings (lane 0) and the
   // broadcast target (lane 1). A broadcast to the queue the bus rings in that cycle joins lane
   // 0's sum instead. Each lane reads its queue's state, checks for overrun and computes the new
-  // tail, so the modular arithmetic exists twice rather than once per queue.
-  logic              bus_db, bc_same;
+  // tail, so the modular arithmetic exists twice rather than once per queue. A lane that is not
+  // ringing computes nothing.
+  logic              bus_db, bc_same, pop_live;
   logic [IW-1:0]     bus_val;
-  logic [1:0]        lane_valid;
-  logic [2*QW-1:0]   lane_idx;
-  logic [2*CW-1:0]   lane_n;
-  logic [1:0]        lane_refuse, lane_accept;
-  logic [2*LW-1:0]   lane_tail;
-  logic [2*IDW-1:0]  lane_tail_id;
-  logic [2*UW-1:0]   lane_used;
+  logic [1:0]        lane_valid, lane_refuse, lane_accept;
+  logic [QW-1:0]     lane_idx [2];
+  logic [CW-1:0]     lane_n [2];
+  logic [LW-1:0]     lane_tail [2];
+  logic [IDW-1:0]    lane_tail_id [2];
+  logic [UW-1:0]     lane_used [2];
 
-  assign bus_db   = sel_we && (q_off == {{ off_tail_inc }});
-  assign bc_same  = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
-  assign bus_val  = wdata_m{{ inc_slice }};
-  assign lane_idx = {bcast_inc_queue_i, q_sel};
-  assign lane_valid = {bcast_inc_valid_i && !bc_same, bus_db};
-  assign lane_n[CW-1:0]    = CW'(bus_val) + (bc_same ? CW'(bcast_inc_val_i) : '0);
-  assign lane_n[2*CW-1:CW] = CW'(bcast_inc_val_i);
+  assign bus_db      = sel_we && (q_off == {{ off_tail_inc }});
+  assign bc_same     = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
+  assign bus_val     = wdata_m{{ inc_slice }};
+  assign lane_idx[0] = q_sel;
+  assign lane_idx[1] = bcast_inc_queue_i;
+  assign lane_valid  = {bcast_inc_valid_i && !bc_same, bus_db};
+  assign lane_n[0]   = CW'(bus_val) + (bc_same ? CW'(bcast_inc_val_i) : '0);
+  assign lane_n[1]   = CW'(bcast_inc_val_i);
+  // The head pulse, unless the bus resets its queue in this cycle; a pulse on an empty queue is
+  // ignored.
+  assign pop_live    = hw_head_inc_valid_i && (32'(hw_head_inc_idx_i) < NQ)
+                    && !(any_rst && (hw_head_inc_idx_i == q_sel))
+                    && nonempty_q[hw_head_inc_idx_i];
 
   for (genvar l = 0; l < 2; l++) begin : g_lane
-    logic [QW-1:0] idx;
-    logic [CW-1:0] n, used, len, tail_sum;
-    logic [LW-1:0] tail_sub;
-    logic          known, live, wrap, over, pop;
+    logic [QW-1:0] q;
+    logic [CW-1:0] used, len, tail_sum;
+    logic          wrap, over, pop;
 
-    assign idx      = lane_idx[QW*l +: QW];
-    assign n        = lane_n[CW*l +: CW];
-    assign used     = CW'(used_q[UW*idx +: UW]);
-    assign len      = CW'(ring_len[LW*idx +: LW]);
-    assign tail_sum = CW'(tail_q[LW*idx +: LW]) + n;
-    assign tail_sub = LW'(tail_sum - len);
-    assign wrap     = tail_sum >= len;
-    assign over     = used + n > len;
-    // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue is
-    // reset in the same cycle is dropped, not refused.
-    assign known    = {1'b0, idx} < (QW+1)'(NQ);
-    assign live     = lane_valid[l] && known && (n != '0) && !(any_rst && (idx == q_sel));
-    // The queue's head pulse in this cycle, which the lane's new used count includes.
-    assign pop      = hw_head_inc_i[idx] && (used != '0);
-
-    assign lane_refuse[l]           = live && over;
-    assign lane_accept[l]           = live && !over;
-    assign lane_tail[LW*l +: LW]    = wrap ? tail_sub : LW'(tail_sum);
-    assign lane_tail_id[IDW*l +: IDW] = tail_id_q[IDW*idx +: IDW] + IDW'(wrap);
-    // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor wraps.
-    assign lane_used[UW*l +: UW]    = UW'(used + n - CW'(pop));
+    always_comb begin
+      q        = lane_idx[l];
+      used     = '0;
+      len      = '0;
+      tail_sum = '0;
+      wrap     = 1'b0;
+      over     = 1'b0;
+      pop      = 1'b0;
+      lane_refuse[l]  = 1'b0;
+      lane_accept[l]  = 1'b0;
+      lane_tail[l]    = '0;
+      lane_tail_id[l] = '0;
+      lane_used[l]    = '0;
+      // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue
+      // is reset in the same cycle is dropped, not refused.
+      if (lane_valid[l] && (32'(q) < NQ) && (lane_n[l] != '0) && !(any_rst && (q == q_sel))) begin
+        used     = CW'(used_q[q]);
+        len      = ring_len(q);
+        tail_sum = CW'(tail_q[q]) + lane_n[l];
+        wrap     = tail_sum >= len;
+        over     = used + lane_n[l] > len;
+        // The queue's head pulse in this cycle, which the lane's new used count includes.
+        pop      = pop_live && (hw_head_inc_idx_i == q);
+        lane_refuse[l]  = over;
+        lane_accept[l]  = !over;
+        lane_tail[l]    = wrap ? LW'(tail_sum - len) : LW'(tail_sum);
+        lane_tail_id[l] = tail_id_q[q] + IDW'(wrap);
+        // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor
+        // wraps.
+        lane_used[l]    = UW'(used + lane_n[l] - CW'(pop));
+      end
+    end
   end
 
   // ---------------------------------------------------------------- next state
-  // Head pulses the reset of the addressed queue drops; a pulse on an empty queue is ignored
-  // below.
-  assign pop_req = hw_head_inc_i & ~({NQ{any_rst}} & (NQ'(1) << q_sel));
-
-  // Later assignments win: head pulses, then the doorbell lanes (whose used count already
+  // Later writes win: the head pulse, then the doorbell lanes (whose used count already
   // includes their queue's pulse), then the resets of the addressed queue.
-  always_comb begin
-    tail_d    = tail_q;
-    tail_id_d = tail_id_q;
-    head_d    = head_q;
-    head_id_d = head_id_q;
-    used_d    = used_q;
-    overrun_d = overrun_q;
-{%- for s in q_stores %}
-    {{ s.name }}_d = {{ s.name }}_q;
-    if (sel_we && (q_off == {{ s.offset }})) begin
-      {{ s.name }}_d[32*q_sel +: 32] = ({{ s.name }}_q[32*q_sel +: 32] & ~({{ s.wmask }} & req_wstrb_bits)) |
-                                  (wdata_m & {{ s.wmask }});
-    end
-{%- endfor %}
-    for (int unsigned q = 0; q < NQ; q++) begin
-      if (pop_req[q] && (used_q[UW*q +: UW] != '0)) begin
-        if (CW'(head_q[LW*q +: LW]) + CW'(1) >= CW'(ring_len[LW*q +: LW])) begin
-          head_d[LW*q +: LW]       = '0;
-          head_id_d[IDW*q +: IDW] = head_id_q[IDW*q +: IDW] + IDW'(1);
-        end else begin
-          head_d[LW*q +: LW]       = head_q[LW*q +: LW] + LW'(1);
-        end
-        used_d[UW*q +: UW] = used_q[UW*q +: UW] - UW'(1);
-      end
-    end
-    for (int unsigned l = 0; l < 2; l++) begin
-      if (lane_accept[l]) begin
-        tail_d[LW*lane_idx[QW*l +: QW] +: LW]       = lane_tail[LW*l +: LW];
-        tail_id_d[IDW*lane_idx[QW*l +: QW] +: IDW] = lane_tail_id[IDW*l +: IDW];
-        used_d[UW*lane_idx[QW*l +: QW] +: UW]       = lane_used[UW*l +: UW];
-      end
-      if (lane_refuse[l]) begin
-        overrun_d[lane_idx[QW*l +: QW]] = 1'b1;
-      end
-    end
-    if (rst_tail || rst_head) begin
-      used_d[UW*q_sel +: UW] = '0;
-    end
-    if (rst_tail) begin
-      tail_d[LW*q_sel +: LW]       = '0;
-      tail_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
-      overrun_d[q_sel]             = 1'b0;
-    end
-    if (rst_head) begin
-      head_d[LW*q_sel +: LW]       = '0;
-      head_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
-    end
-    if (rst_q) begin
-      tail_d[LW*q_sel +: LW]       = '0;
-      tail_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
-      head_d[LW*q_sel +: LW]       = '0;
-      head_id_d[IDW*q_sel +: IDW] = RING_ID_INIT;
-      used_d[UW*q_sel +: UW]       = '0;
-      overrun_d[q_sel]             = 1'b0;
-{%- for s in q_stores %}
-      {{ s.name }}_d[32*q_sel +: 32] = {{ s.reset }};
-{%- endfor %}
-    end
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tail_q    <= '0;
-      tail_id_q <= {NQ{RING_ID_INIT}};
-      head_q    <= '0;
-      head_id_q <= {NQ{RING_ID_INIT}};
-      used_q    <= '0;
-      overrun_q <= '0;
+      for (int unsigned q = 0; q < NQ; q++) begin
+        tail_q[q]    <= '0;
+        tail_id_q[q] <= RING_ID_INIT;
+        head_q[q]    <= '0;
+        head_id_q[q] <= RING_ID_INIT;
+        used_q[q]    <= '0;
+      end
+      overrun_q  <= '0;
+      nonempty_q <= '0;
+      enable_q   <= {NQ{ {{- enable_reset -}} }};
 {%- for s in q_stores %}
-      {{ s.name }}_q <= {NQ{ {{- s.reset -}} }};
+      {{ s.name }}_v <= '0;
 {%- endfor %}
     end else begin
-      tail_q    <= tail_d;
-      tail_id_q <= tail_id_d;
-      head_q    <= head_d;
-      head_id_q <= head_id_d;
-      used_q    <= used_d;
-      overrun_q <= overrun_d;
+      if (pop_live) begin
+        if (CW'(head_q[hw_head_inc_idx_i]) + CW'(1) >= ring_len(hw_head_inc_idx_i)) begin
+          head_q[hw_head_inc_idx_i]    <= '0;
+          head_id_q[hw_head_inc_idx_i] <= head_id_q[hw_head_inc_idx_i] + IDW'(1);
+        end else begin
+          head_q[hw_head_inc_idx_i]    <= head_q[hw_head_inc_idx_i] + LW'(1);
+        end
+        used_q[hw_head_inc_idx_i]     <= used_q[hw_head_inc_idx_i] - UW'(1);
+        nonempty_q[hw_head_inc_idx_i] <= used_q[hw_head_inc_idx_i] != UW'(1);
+      end
+      for (int unsigned l = 0; l < 2; l++) begin
+        if (lane_accept[l]) begin
+          tail_q[lane_idx[l]]     <= lane_tail[l];
+          tail_id_q[lane_idx[l]]  <= lane_tail_id[l];
+          used_q[lane_idx[l]]     <= lane_used[l];
+          nonempty_q[lane_idx[l]] <= lane_used[l] != '0;
+        end
+        if (lane_refuse[l]) begin
+          overrun_q[lane_idx[l]] <= 1'b1;
+        end
+      end
+      if (sel_we) begin
 {%- for s in q_stores %}
-      {{ s.name }}_q <= {{ s.name }}_d;
+        if (q_off == {{ s.offset }}) begin
+          {{ s.name }}_m[q_sel] <= {{ s.name }}_wr;
+          {{ s.name }}_v[q_sel] <= 1'b1;
+{%- if s.name == enable_reg %}
+          enable_q[q_sel]     <= {{ s.name }}_wr[{{ enable_lsb }}];
+{%- endif %}
+        end
 {%- endfor %}
+        if (rst_tail || rst_head || rst_q) begin
+          used_q[q_sel]     <= '0;
+          nonempty_q[q_sel] <= 1'b0;
+        end
+        if (rst_tail || rst_q) begin
+          tail_q[q_sel]    <= '0;
+          tail_id_q[q_sel] <= RING_ID_INIT;
+          overrun_q[q_sel] <= 1'b0;
+        end
+        if (rst_head || rst_q) begin
+          head_q[q_sel]    <= '0;
+          head_id_q[q_sel] <= RING_ID_INIT;
+        end
+        if (rst_q) begin
+          enable_q[q_sel] <= {{ enable_reset }};
+{%- for s in q_stores %}
+          {{ s.name }}_v[q_sel] <= 1'b0;
+{%- endfor %}
+        end
+      end
     end
   end
 
   // ---------------------------------------------------------------- hardware outputs
-  assign q_ring_len_o     = ring_len;
-  assign q_head_o         = head_q;
-  assign q_head_ring_id_o = head_id_q;
-  assign q_used_o         = used_q;
-
-  for (genvar q = 0; q < NQ; q++) begin : g_out
-    assign q_ring_base_o[BW*q +: BW] = { {{- base_hi_reg }}_q[32*q +: 32] & {{ base_hi_mask }},
-                                        {{ base_lo_reg }}_q[32*q +: 32] & {{ base_lo_mask -}} };
-    assign q_enable_o[q]             = {{ enable_reg }}_q[32*q + {{ enable_lsb }}];
-  end
+  assign q_enable_o        = enable_q;
+  assign q_nonempty_o      = nonempty_q;
+  assign rd_ring_base_o    = { {{- base_hi_reg }}_rd(rd_idx_i) & {{ base_hi_mask }},
+                              {{ base_lo_reg }}_rd(rd_idx_i) & {{ base_lo_mask -}} };
+  assign rd_head_o         = head_q[rd_idx_i];
+  assign rd_head_ring_id_o = head_id_q[rd_idx_i];
 
   // ---------------------------------------------------------------- readback of the addressed queue
-  // The addressed queue's fields are selected once; the register read picks among them.
-  logic           q_hit, sel_overrun, sel_full;
+  // Only a bus request reads: in other cycles nothing here is evaluated.
+  logic           q_hit;
   logic [31:0]    q_rdata;
-  logic [LW-1:0]  sel_tail, sel_head, sel_len;
-  logic [IDW-1:0] sel_tail_id, sel_head_id;
-  logic [UW-1:0]  sel_used;
-{%- for s in q_stores %}
-  logic [31:0]    sel_{{ s.name }};
-{%- endfor %}
-
-  assign sel_tail    = tail_q[LW*q_sel +: LW];
-  assign sel_tail_id = tail_id_q[IDW*q_sel +: IDW];
-  assign sel_head    = head_q[LW*q_sel +: LW];
-  assign sel_head_id = head_id_q[IDW*q_sel +: IDW];
-  assign sel_used    = used_q[UW*q_sel +: UW];
-  assign sel_overrun = overrun_q[q_sel];
-  assign sel_len     = ring_len[LW*q_sel +: LW];
-  // An unconfigured ring (length 0) is not full: status reads its reset value.
-  assign sel_full    = (sel_len != '0) && (CW'(sel_used) == CW'(sel_len));
-{%- for s in q_stores %}
-  assign sel_{{ s.name }} = {{ s.name }}_q[32*q_sel +: 32];
-{%- endfor %}
 
   always_comb begin
     q_hit   = 1'b1;
     q_rdata = '0;
-    unique case (q_off)
-{%- for r in q_reads %}
-      {{ r.offset }}: q_rdata = {{ r.rdata }};
+    if (req && in_q) begin
+      logic           sel_overrun, sel_full;
+      logic [LW-1:0]  sel_tail, sel_head;
+      logic [IDW-1:0] sel_tail_id, sel_head_id;
+      logic [UW-1:0]  sel_used;
+{%- for s in q_stores %}
+      logic [31:0]    sel_{{ s.name }};
 {%- endfor %}
-      default: q_hit = 1'b0;
-    endcase
+      sel_tail    = tail_q[q_sel];
+      sel_tail_id = tail_id_q[q_sel];
+      sel_head    = head_q[q_sel];
+      sel_head_id = head_id_q[q_sel];
+      sel_used    = used_q[q_sel];
+      sel_overrun = overrun_q[q_sel];
+      // An unconfigured ring (length 0) is not full: status reads its reset value.
+      sel_full    = (ring_len(q_sel) != '0) && (CW'(sel_used) == ring_len(q_sel));
+{%- for s in q_stores %}
+      sel_{{ s.name }} = {{ s.name }}_rd(q_sel);
+{%- endfor %}
+      unique case (q_off)
+{%- for r in q_reads %}
+        {{ r.offset }}: q_rdata = {{ r.rdata }};
+{%- endfor %}
+        default: q_hit = 1'b0;
+      endcase
+    end
   end
 
   // ---------------------------------------------------------------- block registers
