@@ -50,43 +50,180 @@ pub fn check(root: &Path, files: &[OutFile]) -> Vec<Drift> {
     drift
 }
 
-/// Write every file under `root`. Each file is written to a temporary sibling and renamed over
-/// the old one, and nothing is renamed until every temporary file is complete: a failure leaves
-/// the previous outputs as they were. Files whose contents are unchanged are not touched, so
-/// their timestamps (and downstream rebuilds) stay put. Returns the number of files changed.
-pub fn write_all(root: &Path, files: &[OutFile]) -> std::io::Result<usize> {
-    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let result = (|| {
-        for f in files {
-            let dest = root.join(&f.path);
-            if std::fs::read_to_string(&dest).is_ok_and(|d| d == f.contents) {
-                continue;
+/// Why `write_all` stopped, and what state it left the tree in.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The output (or folder) that could not be written.
+    pub path: PathBuf,
+    pub cause: String,
+    /// Outputs that could not be put back after a failure in the commit phase (empty when the
+    /// tree is as it was before the call, which is the normal case).
+    pub not_restored: Vec<PathBuf>,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}; ", self.path.display(), self.cause)?;
+        if self.not_restored.is_empty() {
+            write!(
+                f,
+                "no output was changed (the previous files are as they were)"
+            )
+        } else {
+            write!(f, "these outputs could not be restored:")?;
+            for p in &self.not_restored {
+                write!(f, " {}", p.display())?;
             }
-            if let Some(dir) = dest.parent() {
-                std::fs::create_dir_all(dir)?;
+            Ok(())
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+fn fail(path: &Path, cause: impl std::fmt::Display) -> WriteError {
+    WriteError {
+        path: path.to_path_buf(),
+        cause: cause.to_string(),
+        not_restored: Vec::new(),
+    }
+}
+
+/// One output that differs from the disk: its destination, its previous contents (None when it
+/// is new) and its staged temporary file.
+struct Staged<'a> {
+    dest: PathBuf,
+    old: Option<Vec<u8>>,
+    tmp: PathBuf,
+    contents: &'a str,
+}
+
+/// Write every file under `root`, all or nothing. First every destination is checked (a folder
+/// where a file goes, a file where a folder goes, a path that would leave `root`), then every
+/// changed output is staged as a temporary sibling (creating missing folders), and only then
+/// are the temporary files renamed over the old ones. A failure before the renames removes the
+/// temporary files and the folders made for them; a failure during the renames also puts the
+/// renamed outputs back. Either way the tree is left byte-identical and the error says so.
+/// Files whose contents are unchanged are not touched, so their timestamps (and downstream
+/// rebuilds) stay put. Returns the number of files changed.
+pub fn write_all(root: &Path, files: &[OutFile]) -> Result<usize, WriteError> {
+    // 1. Check: nothing is created or changed yet.
+    let mut staged: Vec<Staged> = Vec::new();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for f in files {
+        let rel = &f.path;
+        if rel.as_os_str().is_empty()
+            || !rel
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(fail(rel, "an output path must stay inside the output root"));
+        }
+        let dest = root.join(rel);
+        let old = match std::fs::symlink_metadata(&dest) {
+            Ok(m) if m.is_dir() => {
+                return Err(fail(&dest, "is a directory where an output file goes"))
             }
-            let tmp = temp_name(&dest);
-            let mut out = std::fs::File::create(&tmp)?;
-            staged.push((tmp.clone(), dest));
-            out.write_all(f.contents.as_bytes())?;
-            out.sync_all()?;
+            Ok(_) => Some(std::fs::read(&dest).map_err(|e| fail(&dest, e))?),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(fail(&dest, e)),
+        };
+        if old.as_deref() == Some(f.contents.as_bytes()) {
+            continue;
+        }
+        let parent = dest.parent().unwrap_or(root);
+        for d in missing_dirs(parent)? {
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+        staged.push(Staged {
+            tmp: temp_name(&dest),
+            dest,
+            old,
+            contents: &f.contents,
+        });
+    }
+    // 2. Stage: folders, then complete temporary files.
+    let mut made: Vec<&Path> = Vec::new();
+    let mut written: Vec<&Path> = Vec::new();
+    let staging = (|| {
+        for d in &dirs {
+            std::fs::create_dir(d).map_err(|e| fail(d, e))?;
+            made.push(d);
+        }
+        for s in &staged {
+            let mut out = std::fs::File::create(&s.tmp).map_err(|e| fail(&s.dest, e))?;
+            written.push(&s.tmp);
+            out.write_all(s.contents.as_bytes())
+                .and_then(|()| out.sync_all())
+                .map_err(|e| fail(&s.dest, e))?;
         }
         Ok(())
     })();
-    if let Err(e) = result {
-        for (tmp, _) in &staged {
-            let _ = std::fs::remove_file(tmp);
+    if let Err(e) = staging {
+        for t in &written {
+            let _ = std::fs::remove_file(t);
         }
+        remove_dirs(&made);
         return Err(e);
     }
-    for (tmp, dest) in &staged {
-        std::fs::rename(tmp, dest)?;
+    // 3. Commit: rename; on failure put back what was renamed.
+    for (i, s) in staged.iter().enumerate() {
+        if let Err(e) = std::fs::rename(&s.tmp, &s.dest) {
+            let mut err = fail(&s.dest, e);
+            for t in &staged[i..] {
+                let _ = std::fs::remove_file(&t.tmp);
+            }
+            for done in &staged[..i] {
+                let back = match &done.old {
+                    Some(old) => std::fs::write(&done.tmp, old)
+                        .and_then(|()| std::fs::rename(&done.tmp, &done.dest)),
+                    None => std::fs::remove_file(&done.dest),
+                };
+                if back.is_err() {
+                    let _ = std::fs::remove_file(&done.tmp);
+                    err.not_restored.push(done.dest.clone());
+                }
+            }
+            remove_dirs(&made);
+            return Err(err);
+        }
     }
     Ok(staged.len())
 }
 
+/// The folders from the nearest existing ancestor of `dir` down to `dir` that do not exist yet,
+/// outermost first; an ancestor that exists but is not a folder is an error.
+fn missing_dirs(dir: &Path) -> Result<Vec<PathBuf>, WriteError> {
+    let mut missing = Vec::new();
+    let mut cur = Some(dir);
+    while let Some(d) = cur {
+        if d.as_os_str().is_empty() {
+            break;
+        }
+        match std::fs::metadata(d) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => return Err(fail(d, "is a file where a folder of outputs goes")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => missing.push(d.to_path_buf()),
+            Err(e) => return Err(fail(d, e)),
+        }
+        cur = d.parent();
+    }
+    missing.reverse();
+    Ok(missing)
+}
+
+/// Remove folders this call made (innermost first; only if empty).
+fn remove_dirs(made: &[&Path]) {
+    for d in made.iter().rev() {
+        let _ = std::fs::remove_dir(d);
+    }
+}
+
 fn temp_name(dest: &Path) -> PathBuf {
-    let mut name = dest.file_name().unwrap_or_default().to_os_string();
+    let mut name = std::ffi::OsString::from(".");
+    name.push(dest.file_name().unwrap_or_default());
     name.push(format!(".xdie-tmp-{}", std::process::id()));
     dest.with_file_name(name)
 }

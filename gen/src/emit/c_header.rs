@@ -5,6 +5,7 @@
 //! Every number is computed here; the templates print `#define NAME VALUE` lines.
 
 use super::sv_soc::SYSTEM_VIEWS;
+use super::escape;
 use super::{finish, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use xdie_csr::{BitField, Block, Csrs, Field, FoldSource, Register};
@@ -26,8 +27,8 @@ impl Define {
         }
     }
     fn doc(mut self, comment: &str) -> Self {
-        // A `*/` inside a description would end the comment early.
-        self.comment = comment.replace("*/", "* /");
+        // A description must not end, nest or break the `/* */` comment it lands in.
+        self.comment = escape::c_comment(comment);
         self
     }
     /// Name padded so that values line up within a section.
@@ -44,7 +45,7 @@ pub struct Section {
 impl Section {
     fn new(title: impl Into<String>) -> Self {
         Section {
-            title: title.into(),
+            title: escape::c_comment(&title.into()),
             defines: Vec::new(),
         }
     }
@@ -229,7 +230,7 @@ fn soc_folds(csrs: &Csrs) -> Vec<CFold> {
         .iter()
         .map(|fold| CFold {
             name: format!("xdie_{}", fold.name),
-            description: fold.description.clone(),
+            description: escape::c_comment(&fold.description),
             params: fold
                 .args
                 .iter()

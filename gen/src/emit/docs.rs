@@ -1,6 +1,7 @@
 //! `docs/register-map.md`: the human-readable view of everything csrs/ describes. Every number in
 //! it is computed here from the model; the template only lays out rows.
 
+use super::escape;
 use super::{finish, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use std::result::Result;
@@ -36,9 +37,20 @@ fn d2d_ip_name(ip: D2dIp) -> &'static str {
     }
 }
 
-/// Table cells must not break the Markdown table.
+/// Table cells must not break the Markdown table: one line, every `|` escaped (descriptions
+/// arrive escaped by `escape::markdown`; their `\\|` is kept as is).
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    let mut out = String::with_capacity(s.len());
+    let mut escaped = false;
+    for c in s.chars() {
+        match c {
+            '|' if !escaped => out.push_str("\\|"),
+            '\n' => out.push(' '),
+            _ => out.push(c),
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    out
 }
 
 fn hex(v: u64) -> String {
@@ -202,12 +214,12 @@ fn view_doc(v: &View) -> ViewDoc {
             bits(f.msb(), f.lsb),
             format!("`{}`", f.name),
             f.width.to_string(),
-            f.description.clone(),
+            escape::markdown(&f.description),
         ]);
     }
     ViewDoc {
         name: v.name.clone(),
-        description: v.description.clone(),
+        description: escape::markdown(&v.description),
         table: t.markdown(),
     }
 }
@@ -300,7 +312,7 @@ fn fold_doc(soc: &SocAddress, fold: &Fold) -> FoldDoc {
     }
     FoldDoc {
         signature: format!("{}({})", fold.name, fold.args.join(", ")),
-        description: fold.description.clone(),
+        description: escape::markdown(&fold.description),
         steps: steps.markdown(),
         example: fold_example(soc, fold),
     }
@@ -359,7 +371,7 @@ fn params_table(map: &DieMap) -> String {
         t.push(vec![
             format!("`{}`", p.name),
             format!("{} ({})", p.value, hex(p.value)),
-            p.description.clone(),
+            escape::markdown(&p.description),
         ]);
     }
     t.markdown()
@@ -393,7 +405,7 @@ fn apertures_table(csrs: &Csrs) -> String {
             },
             hex(a.end()),
             contents,
-            a.description.clone(),
+            escape::markdown(&a.description),
         ]);
     }
     t.markdown()
@@ -422,12 +434,12 @@ fn reg_doc(title: String, r: &Register) -> RegDoc {
             format!("`{}`", f.name),
             f.access.as_str().to_string(),
             hex(f.reset),
-            f.description.clone(),
+            escape::markdown(&f.description),
         ]);
     }
     RegDoc {
         title,
-        description: r.description.clone(),
+        description: escape::markdown(&r.description),
         reset: format!("0x{:08X}", r.reset()),
         fields: t.markdown(),
     }
@@ -481,7 +493,7 @@ fn block_doc(csrs: &Csrs, b: &Block) -> BlockDoc {
                 format!("`{}`", r.name),
                 "1".to_string(),
                 "-".to_string(),
-                r.description.clone(),
+                escape::markdown(&r.description),
             ],
         ));
     }
@@ -514,7 +526,7 @@ fn block_doc(csrs: &Csrs, b: &Block) -> BlockDoc {
     regs.sort_by_key(|r| r.offset);
     BlockDoc {
         name: b.name.clone(),
-        description: b.description.clone(),
+        description: escape::markdown(&b.description),
         facts,
         summary: summary.markdown(),
         registers: regs
@@ -585,13 +597,13 @@ fn desc_doc(d: &DescFormat) -> NamedTable {
             word_bits(f),
             format!("`{}`", f.name),
             f.width.to_string(),
-            f.description.clone(),
+            escape::markdown(&f.description),
         ]);
     }
     let used: u32 = d.fields.iter().map(|f| f.width).sum();
     NamedTable {
         name: d.name.clone(),
-        description: d.description.clone(),
+        description: escape::markdown(&d.description),
         facts: format!(
             "{} bytes = {} little-endian 32-bit words (word w holds bits [32w+31:32w]); \
              {} of {} bits assigned, the rest reserved (write 0).",
@@ -654,14 +666,14 @@ fn word_doc(w: &ExtWord) -> NamedTable {
             },
             f.bytes.to_string(),
             format!("`{}`", f.name),
-            f.description.clone(),
+            escape::markdown(&f.description),
         ]);
         next = f.offset + f.bytes;
     }
     reserved(&mut t, next, w.bytes);
     NamedTable {
         name: w.name.clone(),
-        description: w.description.clone(),
+        description: escape::markdown(&w.description),
         facts: format!(
             "Sub-opcode {}; {} bytes; multi-byte fields are little-endian.",
             w.sub_opcode, w.bytes
@@ -705,7 +717,7 @@ fn profiles_table(csrs: &Csrs) -> String {
                     d.join(", ")
                 }
             },
-            p.description.clone(),
+            escape::markdown(&p.description),
         ]);
     }
     t.markdown()

@@ -7,6 +7,7 @@ use xdie_csr::Csrs;
 pub mod arch_svg;
 pub mod c_header;
 pub mod docs;
+pub mod escape;
 pub mod filelist;
 pub mod fusesoc;
 pub mod html;

@@ -3,6 +3,7 @@
 //! every generated or hand-written module refers to the register map by name. Yosys 0.23 does
 //! not parse `import` clauses, so users write qualified names (`xdie_evt_sem_pkg::SEM_SET_BASE`).
 
+use super::escape;
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use std::collections::BTreeMap;
@@ -96,7 +97,8 @@ pub fn comment_lines(text: &str, indent: usize, width: usize) -> Vec<String> {
     if !cur.is_empty() {
         lines.push(cur);
     }
-    lines
+    // Each line opens a `//` comment of its own.
+    lines.iter().map(|l| escape::sv_comment(l)).collect()
 }
 
 fn sized(name: String, width: u32, value: u64, comment: impl Into<String>) -> Const {

@@ -3,6 +3,7 @@
 //! route codes. The decoder module and the C header read the same facts through this file's
 //! helpers, so every position and base below comes from the model exactly once.
 
+use super::escape;
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use xdie_csr::{Aperture, ApertureId, Csrs, FoldSource};
@@ -214,7 +215,8 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     if !line.is_empty() {
         lines.push(line);
     }
-    lines
+    // Each line opens a `//` comment of its own.
+    lines.iter().map(|l| escape::sv_comment(l)).collect()
 }
 
 fn sv_field(view: &str, f: &xdie_csr::BitField) -> SvField {
@@ -225,7 +227,7 @@ fn sv_field(view: &str, f: &xdie_csr::BitField) -> SvField {
         name_lc: f.name.to_lowercase(),
         lsb: f.lsb,
         width: f.width,
-        description: f.description.clone(),
+        description: escape::sv_comment(&f.description),
     }
 }
 
@@ -241,7 +243,7 @@ fn sv_aperture(index: usize, ap: &Aperture, local_w: u32, ap_w: u32) -> SvApertu
         count: ap.count,
         stride: sv_hex(local_w, ap.stride as u128),
         repeated: ap.count > 1,
-        description: ap.description.clone(),
+        description: escape::sv_comment(&ap.description),
     }
 }
 
@@ -306,7 +308,7 @@ pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
                 .collect();
             SvFold {
                 name: fold.name.clone(),
-                description: fold.description.clone(),
+                description: escape::sv_comment(&fold.description),
                 args,
                 steps,
             }
