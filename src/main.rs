@@ -8,6 +8,7 @@ use std::time::Instant;
 #[cfg(feature = "sim")]
 mod bench;
 mod fold;
+mod route;
 mod sim;
 
 #[derive(Parser)]
@@ -37,6 +38,8 @@ enum Cmd {
     },
     /// Compute or decode a routed SoC address.
     Fold(fold::FoldArgs),
+    /// Route tables of a topology (destination -> egress port per die), deadlock-checked.
+    Route(route::RouteArgs),
     /// Run a transfer scenario on the golden model and the RTL; report and compare.
     Sim(sim::SimArgs),
     /// Cosimulation benchmarks on the Verilated RTL.
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
     match cli.cmd {
         Cmd::Gen { csrs, out, check } => gen(&csrs, &out, check),
         Cmd::Fold(args) => fold::run(&args),
+        Cmd::Route(args) => route::run(&args),
         Cmd::Sim(args) => sim::run(&args),
         #[cfg(feature = "sim")]
         Cmd::Bench(cmd) => bench::run(&cmd),

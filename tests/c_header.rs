@@ -29,7 +29,11 @@ fn views(csrs: &Csrs) -> Vec<(&'static str, &xdie_csr::Fold, String)> {
     let v = &csrs.views.soc;
     vec![
         ("XDIE_VIEW_CHIP_ID", &v.fold_chip_id, v.local.name.clone()),
-        ("XDIE_VIEW_NEIGHBOR", &v.fold_neighbor, v.neighbor.name.clone()),
+        (
+            "XDIE_VIEW_NEIGHBOR",
+            &v.fold_neighbor,
+            v.neighbor.name.clone(),
+        ),
     ]
 }
 
@@ -46,12 +50,7 @@ fn build_checker(csrs: &Csrs, name: &str, view: &str) -> PathBuf {
 
 /// Compile `src` against freshly rendered headers with XDIE_SYSTEM_VIEW = `view` (none if
 /// empty).
-fn compile(
-    csrs: &Csrs,
-    name: &str,
-    view: &str,
-    src: &Path,
-) -> (PathBuf, std::process::Output) {
+fn compile(csrs: &Csrs, name: &str, view: &str, src: &Path) -> (PathBuf, std::process::Output) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c_header_{name}"));
     let inc = dir.join("include");
     std::fs::create_dir_all(&inc).expect("temp dir");
@@ -213,10 +212,16 @@ fn c_other_view_is_not_usable() {
         }
     }
     let src = dir.join("no_view.c");
-    std::fs::write(&src, "#include \"xdie_soc_addr.h\"\nint main(void) { return 0; }\n")
-        .expect("write");
+    std::fs::write(
+        &src,
+        "#include \"xdie_soc_addr.h\"\nint main(void) { return 0; }\n",
+    )
+    .expect("write");
     let (_, out) = compile(&csrs, "misuse", "", &src);
-    assert!(!out.status.success(), "a translation unit without a view compiled");
+    assert!(
+        !out.status.success(),
+        "a translation unit without a view compiled"
+    );
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("XDIE_SYSTEM_VIEW"),
         "the error names XDIE_SYSTEM_VIEW"

@@ -287,6 +287,9 @@ fn fold_neighbor_exit_port_sets_the_path_fields() {
     ]);
     let a = u64::from_str_radix(last_line(&out).trim_start_matches("0x"), 16).expect("hex");
     let get = |f: &xdie_csr::BitField| f.get(a as u128) as u64;
-    assert_eq!((get(&n.exit_seng), get(&n.exit_die), get(&n.die)), (2, 0, 0));
+    assert_eq!(
+        (get(&n.exit_seng), get(&n.exit_die), get(&n.die)),
+        (2, 0, 0)
+    );
     assert_eq!(get(&n.neighbor_route), 1);
 }

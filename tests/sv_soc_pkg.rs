@@ -122,7 +122,9 @@ fn cases(csrs: &Csrs) -> Vec<Case> {
                 // Every overlay value under the id-valid bit: every chip id in the chip-id view,
                 // every path form (and the reserved and out-of-range ones) in the neighbor view.
                 if local == csrs.views.apertures.sbuf.base {
-                    routed.extend((0..=chip_f.value_mask() as u64).map(|c| soc.fold_chip_id(local, die, c)));
+                    routed.extend(
+                        (0..=chip_f.value_mask() as u64).map(|c| soc.fold_chip_id(local, die, c)),
+                    );
                 }
                 // The two-hop neighbor form: cross to the sibling, then leave through a port.
                 let two_hop = n.exit_seng.set(soc.fold_neighbor(local, die) as u128, 1) as u64;
@@ -296,5 +298,9 @@ fn sv_package_and_decoder_match_model() {
             _ => {}
         }
     }
-    assert_eq!((nfold, ndec), (folds.len(), 2 * cases.len()), "lines missing");
+    assert_eq!(
+        (nfold, ndec),
+        (folds.len(), 2 * cases.len()),
+        "lines missing"
+    );
 }

@@ -4,8 +4,8 @@
 //! `include/xdie_regs.h` (die map, register blocks, descriptor fields, ExtendedInst words).
 //! Every number is computed here; the templates print `#define NAME VALUE` lines.
 
-use super::sv_soc::SYSTEM_VIEWS;
 use super::escape;
+use super::sv_soc::SYSTEM_VIEWS;
 use super::{finish, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use xdie_csr::{BitField, Block, Csrs, Field, FoldSource, Register};

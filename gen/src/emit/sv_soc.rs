@@ -187,7 +187,10 @@ pub struct SocFacts {
 /// code order: the decoder's VIEW parameter takes one of these codes. The first name is the
 /// one topology files and the CLI use; the second is the SoC-address view (csrs/) it reads.
 pub const SYSTEM_VIEWS: &[(&str, &str)] = &[
-    ("CHIP_ID", "CAYMAN_ID names the target package; every chip id is reachable."),
+    (
+        "CHIP_ID",
+        "CAYMAN_ID names the target package; every chip id is reachable.",
+    ),
     (
         "NEIGHBOR",
         "The overlay names a path (EXIT_DIE, EXIT_SENG) from the issuing die.",
