@@ -1,13 +1,14 @@
 //! Transfer scenarios: the YAML files under `scenarios/` that `xdie sim` runs.
 //!
-//! A scenario names the packages (chip ids) and a list of legs, each a gen/start pair between a
-//! TX core and an RX core. A leg may name an earlier leg in `after`: its TX context then first
-//! waits for that leg's remote_sem to reach its engine count and decrements it
-//! (wait_ge_and_dec), which chains legs the way a ring collective does. Unknown keys are
-//! rejected; every error names the file, the key path and the line.
+//! A scenario names the packages (chip ids), optionally the address view (`view: chip_id` or
+//! `neighbor`; default neighbor for one package, chip_id for more) and a list of legs, each a
+//! gen/start pair between a TX core and an RX core. A leg may name an earlier leg in `after`:
+//! its TX context then first waits for that leg's remote_sem to reach its engine count and
+//! decrements it (wait_ge_and_dec), which chains legs the way a ring collective does. Unknown
+//! keys are rejected; every error names the file, the key path and the line.
 //!
 //! Running a scenario on the model ([`Scenario::run_model`]) is also its validation: the model's
-//! typed errors (impossible geometry, missing engines, unknown cores, unroutable chip ids) come
+//! typed errors (impossible geometry, missing engines, unknown cores, destinations the view cannot name) come
 //! back with the key of the leg field they concern.
 
 use crate::error::ModelError;
@@ -21,6 +22,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use xdie_csr::locate::LineIndex;
 use xdie_csr::{Csrs, Location};
+
+/// Most packages of one scenario (the model keeps every die's state).
+pub const MAX_PACKAGES: usize = 64;
+/// Most legs of one scenario.
+pub const MAX_LEGS: usize = 1024;
+/// Most bytes all legs of a scenario move together: the model and the source data hold each
+/// byte in memory (the worked example moves 2 MiB).
+pub const MAX_SCENARIO_BYTES: u64 = 256 << 20;
 
 /// The classes of bad scenario. Each has its own test.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,7 +177,7 @@ impl LegSpec {
     }
 
     pub fn bytes(&self) -> u64 {
-        self.partitions * self.free_dim_bytes
+        self.partitions.saturating_mul(self.free_dim_bytes)
     }
 }
 
@@ -241,15 +250,16 @@ fn strip_position(msg: &str) -> String {
 impl Scenario {
     /// Reads and parses a scenario file (no model checks yet: see [`Scenario::run_model`]).
     pub fn load(path: &Path) -> Result<Scenario> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        // Bounded like a CSR file: size, UTF-8 (with the line of a bad byte) and nesting.
+        let text = xdie_csr::limits::read_text(path).map_err(|e| {
             Box::new(ScenarioError {
                 kind: ScenarioErrorKind::Io,
                 at: Location {
                     file: path.to_path_buf(),
                     key: String::new(),
-                    line: None,
+                    line: e.line,
                 },
-                message: format!("cannot read: {e}"),
+                message: e.message,
             })
         })?;
         Scenario::parse(path, &text)
@@ -257,6 +267,17 @@ impl Scenario {
 
     /// Parses scenario text; `path` names it in errors.
     pub fn parse(path: &Path, text: &str) -> Result<Scenario> {
+        xdie_csr::limits::check_depth(text).map_err(|e| {
+            Box::new(ScenarioError {
+                kind: ScenarioErrorKind::Syntax,
+                at: Location {
+                    file: path.to_path_buf(),
+                    key: String::new(),
+                    line: e.line,
+                },
+                message: e.message,
+            })
+        })?;
         let de = serde_yaml::Deserializer::from_str(text);
         let raw: RawScenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let key = e.path().to_string();
@@ -279,6 +300,32 @@ impl Scenario {
             legs: Vec::new(),
             index: LineIndex::new(text),
         };
+        if sc.packages.is_empty() || sc.packages.len() > MAX_PACKAGES {
+            return Err(sc.error(
+                ScenarioErrorKind::Reference,
+                "packages".into(),
+                format!(
+                    "{} packages; a scenario has 1..={MAX_PACKAGES}",
+                    sc.packages.len()
+                ),
+            ));
+        }
+        for (i, p) in sc.packages.iter().enumerate() {
+            if let Some(first) = sc.packages[..i].iter().position(|q| q == p) {
+                return Err(sc.error(
+                    ScenarioErrorKind::Reference,
+                    format!("packages[{i}]"),
+                    format!("package {p:#x} is listed twice (first as packages[{first}])"),
+                ));
+            }
+        }
+        if raw.legs.len() > MAX_LEGS {
+            return Err(sc.error(
+                ScenarioErrorKind::Reference,
+                "legs".into(),
+                format!("{} legs; a scenario has at most {MAX_LEGS}", raw.legs.len()),
+            ));
+        }
         for (i, l) in raw.legs.into_iter().enumerate() {
             if let Some(first) = sc.legs.iter().position(|p| p.name == l.name) {
                 return Err(sc.error(
@@ -388,6 +435,50 @@ impl Scenario {
         self.error(ScenarioErrorKind::Model(e), key, message)
     }
 
+    /// Every leg's size against the SBUF, and all legs together against `MAX_SCENARIO_BYTES`,
+    /// before the source data is made: the fills allocate `partitions * free_dim_bytes` bytes
+    /// per leg, and the model would refuse an oversized leg only after that. Same errors as the
+    /// model's own geometry check.
+    fn check_sizes(&self, csrs: &Csrs) -> Result<()> {
+        let p = &csrs.views.params;
+        let mut total: u64 = 0;
+        for (i, l) in self.legs.iter().enumerate() {
+            let me = |e| self.model_error(Some(i), e);
+            if l.partitions == 0 || l.partitions > p.sbuf_partitions {
+                return Err(me(ModelError::PartitionsOutOfRange {
+                    partitions: l.partitions,
+                    max: p.sbuf_partitions,
+                }));
+            }
+            for (which, off) in [("source", l.src_addr), ("destination", l.dst_addr)] {
+                if off
+                    .checked_add(l.free_dim_bytes)
+                    .is_none_or(|e| e > p.sbuf_backing_bytes)
+                {
+                    return Err(me(ModelError::OutsideSbufBacking {
+                        which,
+                        offset: off,
+                        len: l.free_dim_bytes,
+                        backing: p.sbuf_backing_bytes,
+                    }));
+                }
+            }
+            total = total.saturating_add(l.bytes());
+            if total > MAX_SCENARIO_BYTES {
+                return Err(self.error(
+                    ScenarioErrorKind::Reference,
+                    format!("legs[{i}].partitions"),
+                    format!(
+                        "the legs up to `{}` move {total:#x} bytes; a scenario moves at most \
+                         {MAX_SCENARIO_BYTES:#x} (the model holds every byte in memory)",
+                        l.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     pub fn topology(&self) -> Topology {
         let t = Topology::packages(&self.packages);
         match self.view {
@@ -442,6 +533,7 @@ impl Scenario {
                     .map_err(|e| self.model_error(Some(i), e))?;
             }
         }
+        self.check_sizes(csrs)?;
         let fills = self.fills(&sys, seed);
         for f in &fills {
             sys.fill_sbuf(f.die, f.partition, f.offset, &f.bytes)
