@@ -60,10 +60,12 @@ fn io_unreadable_file() {
     // Not UTF-8: the file exists but cannot be read as text.
     let f = csrs.join("profiles.yaml");
     let mut bytes = std::fs::read(&f).unwrap();
+    // The bad bytes start the line after the last one: the error names that line.
+    let line = bytes.iter().filter(|b| **b == b'\n').count() + 1;
     bytes.extend_from_slice(&[0xff, 0xfe, b'\n']);
     std::fs::write(&f, bytes).unwrap();
     let e = load_err(&csrs);
-    expect(&e, ErrorKind::Io, "profiles.yaml", "", None, "cannot read");
+    expect(&e, ErrorKind::Io, "profiles.yaml", "", Some(line), "not valid UTF-8");
 
     // A missing top-level file is an Io error too, naming what was expected.
     std::fs::remove_file(&f).unwrap();
