@@ -120,6 +120,9 @@ pub fn write_all(root: &Path, files: &[OutFile]) -> Result<usize, WriteError> {
             return Err(fail(rel, "an output path must stay inside the output root"));
         }
         let dest = root.join(rel);
+        // Folders first: a file in the way of one would otherwise show as "not a directory".
+        let parent = dest.parent().unwrap_or(root);
+        let missing = missing_dirs(parent)?;
         let old = match std::fs::symlink_metadata(&dest) {
             Ok(m) if m.is_dir() => {
                 return Err(fail(&dest, "is a directory where an output file goes"))
@@ -131,8 +134,7 @@ pub fn write_all(root: &Path, files: &[OutFile]) -> Result<usize, WriteError> {
         if old.as_deref() == Some(f.contents.as_bytes()) {
             continue;
         }
-        let parent = dest.parent().unwrap_or(root);
-        for d in missing_dirs(parent)? {
+        for d in missing {
             if !dirs.contains(&d) {
                 dirs.push(d);
             }
@@ -205,7 +207,15 @@ fn missing_dirs(dir: &Path) -> Result<Vec<PathBuf>, WriteError> {
         match std::fs::metadata(d) {
             Ok(m) if m.is_dir() => break,
             Ok(_) => return Err(fail(d, "is a file where a folder of outputs goes")),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => missing.push(d.to_path_buf()),
+            // Not a directory: an ancestor is a file; the walk up finds and names it.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                missing.push(d.to_path_buf())
+            }
             Err(e) => return Err(fail(d, e)),
         }
         cur = d.parent();
