@@ -30,9 +30,11 @@
 //! LOCAL, then REMOTE. TX writes the M2S entries: data BUF_PTR = the source in TX's SBUF
 //! (die-local: LOCAL | DIE = TX die), both semaphore entries read the constant 1 from TX HBM, the
 //! REMOTE one has WRITE_BARRIER set. RX writes the matching S2M entries into the same (TX-die)
-//! rings through a remap window: data BUF_PTR = the destination folded for the TX engines
-//! (`fold_neighbor(dst_local, rx_die)` for the other die of the package, `fold_chip_id(dst_local,
-//! rx_die, rx_chip)` for another package, die-local for the same die); LOCAL BUF_PTR = TX's
+//! rings through a remap window: data BUF_PTR = the destination folded for the TX engines in
+//! the system's address view ([`Topology::fold`], docs/mesh.md: die-local for the same die; in
+//! a neighbor system `fold_neighbor(dst_local, rx_die)` for the other die of the package and a
+//! neighbor path for a linked package; in a chip-id system `fold_chip_id(dst_local, rx_die,
+//! rx_chip)` for every other die); LOCAL BUF_PTR = TX's
 //! EVT_SEM INC window + 4 * local_sem (TX-die local); REMOTE BUF_PTR = RX's EVT_SEM INC window +
 //! 4 * remote_sem, folded like the data. Why each side writes that ring: every core writes only
 //! the ring whose doorbell it rings (TX: M2S, RX: S2M), so no doorbell ever publishes entries

@@ -129,10 +129,10 @@ impl Topology {
         Topology::packages(&[chip])
     }
 
-    /// Packages joined by nothing but their sibling links. One package routes in the neighbor
-    /// view (the seed's worked example), several in the chip-id view (the only view in which
-    /// packages with no link between them can still name each other; nothing routes between
-    /// them here, which is the model's business only as far as folds go).
+    /// Packages joined by nothing but their sibling links (port 0). One package routes in the
+    /// neighbor view (the seed's worked example); several in the chip-id view, the only view in
+    /// which packages with no link between them can still name each other. A topology file
+    /// (`crate::mesh`) gives the links and the view explicitly.
     pub fn packages(chips: &[u64]) -> Topology {
         let view = if chips.len() == 1 {
             AddrView::Neighbor

@@ -33,13 +33,11 @@ fn shipped() -> Vec<PathBuf> {
 fn rule_shortest(rt: &RouteTables, s: DieId, t: DieId) -> Option<u32> {
     let pos: BTreeMap<DieId, usize> = rt.dies.iter().enumerate().map(|(i, d)| (*d, i)).collect();
     let key = |d: &DieId| (rt.level[d], pos[d]);
-    let out = |u: DieId| -> Vec<DieId> {
-        rt.far
-            .iter()
-            .filter(|(p, _)| p.die == u)
-            .map(|(_, v)| *v)
-            .collect()
-    };
+    let mut adj: BTreeMap<DieId, Vec<DieId>> = BTreeMap::new();
+    for (p, v) in &rt.far {
+        adj.entry(p.die).or_default().push(*v);
+    }
+    let out = |u: DieId| -> Vec<DieId> { adj.get(&u).cloned().unwrap_or_default() };
     // Dies with a down-only path to t: closure backwards over down channels.
     let mut down_ok = BTreeSet::from([t]);
     loop {

@@ -86,3 +86,21 @@ fn neighbor_system_reaches_sibling_and_linked_packages_only() {
     let chip_fold = l.soc.fold_chip_id(local, 0, 0x3);
     assert!(topo.route(&l, d(0x12, 0), chip_fold).is_err());
 }
+
+/// A scenario names its view; a cross-package leg in a neighbor system with no link between the
+/// packages is refused at the leg's `rx`, with the line.
+#[test]
+fn scenario_view_is_the_systems() {
+    let csrs = csrs();
+    let text = "packages: [0x1, 0x2]\nview: neighbor\nlegs:\n  - name: x\n    tx: {chip: 0x1, core: 0}\n    rx: {chip: 0x2, core: 2}\n    dma_engine_mask: 0b1\n    partitions: 1\n    free_dim_bytes: 0x40\n    src_addr: 0x0\n    dst_addr: 0x0\n    local_sem: 1\n    remote_sem: 2\n    go_sem: 0\n    queue: 0\n";
+    let path = std::path::Path::new("v.yaml");
+    let sc = xdie_model::Scenario::parse(path, text).expect("parses");
+    assert_eq!(sc.topology().view, AddrView::Neighbor);
+    let e = sc.run_model(&csrs, 1).err().expect("refused");
+    assert_eq!(e.at.key, "legs[0].rx", "{e}");
+    assert_eq!(e.at.line, Some(6), "{e}");
+    // The same leg in a chip-id system runs.
+    let sc = xdie_model::Scenario::parse(path, &text.replace("view: neighbor", "view: chip_id"))
+        .expect("parses");
+    sc.run_model(&csrs, 1).expect("runs");
+}
