@@ -8,8 +8,8 @@
 //! keys are rejected; every error names the file, the key path and the line.
 //!
 //! Running a scenario on the model ([`Scenario::run_model`]) is also its validation: the model's
-//! typed errors (impossible geometry, missing engines, unknown cores, destinations the view cannot name) come
-//! back with the key of the leg field they concern.
+//! typed errors (impossible geometry, missing engines, unknown cores, destinations the view
+//! cannot name) come back with the key of the leg field they concern.
 
 use crate::error::ModelError;
 use crate::events::{check_leg, landed};
