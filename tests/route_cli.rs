@@ -41,7 +41,7 @@ fn ring_tables_reach_every_die() {
             table.insert(key, t["port"].as_u64().expect("port") as u32);
         }
     }
-    for (&(c, d, tc, td), _) in &table {
+    for &(c, d, tc, td) in table.keys() {
         let (mut at, mut n) = (xdie_model::DieId { chip: c, die: d }, 0);
         while (at.chip, at.die) != (tc, td) {
             let port = table[&(at.chip, at.die, tc, td)];

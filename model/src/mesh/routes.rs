@@ -77,8 +77,8 @@ impl RouteTables {
         while let Some(d) = q.pop_front() {
             let l = level[&d];
             for (_, f) in out(d) {
-                if !level.contains_key(&f) {
-                    level.insert(f, l + 1);
+                if let std::collections::btree_map::Entry::Vacant(e) = level.entry(f) {
+                    e.insert(l + 1);
                     q.push_back(f);
                 }
             }
