@@ -29,6 +29,9 @@ struct FileDoc {
     example_note: String,
     lang: &'static str,
     example: String,
+    /// The code fence around the example: longer than any run of backticks in it, so that no
+    /// line of the input file can close the fence and turn the rest into Markdown.
+    fence: String,
 }
 
 struct TableDoc {
@@ -162,6 +165,12 @@ fn example(csrs: &Csrs, f: &FileKind) -> (String, &'static str, String) {
     }
 }
 
+/// A backtick fence longer than the longest backtick run of `text` (at least three).
+fn fence_for(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat((longest + 1).max(3))
+}
+
 fn file_doc(csrs: &Csrs, f: &FileKind) -> FileDoc {
     let (example_note, lang, example) = example(csrs, f);
     FileDoc {
@@ -181,6 +190,7 @@ fn file_doc(csrs: &Csrs, f: &FileKind) -> FileDoc {
             })
             .collect(),
         example_note,
+        fence: fence_for(&example),
         lang,
         example,
     }
