@@ -37,6 +37,16 @@ pub struct FoldArgs {
     /// Use the chip-id fold with this package id (hex); chip-id view only.
     #[arg(long, value_parser = parse_hex)]
     chip_id: Option<u64>,
+    /// Topology file: fold in its view from --from to --to (PACKAGE.DIE names), with the path
+    /// its links allow.
+    #[arg(long, requires_all = ["from", "to", "local"], conflicts_with_all = ["view", "die", "neighbor", "chip_id", "decode"])]
+    topology: Option<PathBuf>,
+    /// With --topology: the issuing die, PACKAGE.DIE.
+    #[arg(long, requires = "topology")]
+    from: Option<String>,
+    /// With --topology: the target die, PACKAGE.DIE.
+    #[arg(long, requires = "topology")]
+    to: Option<String>,
     /// Decode a routed address (hex).
     #[arg(long, value_parser = parse_hex, conflicts_with_all = ["local", "neighbor", "chip_id"])]
     decode: Option<u64>,
@@ -99,6 +109,9 @@ pub fn run(a: &FoldArgs) -> ExitCode {
             }
         }
         return ExitCode::SUCCESS;
+    }
+    if let (Some(t), Some(from), Some(to), Some(local)) = (&a.topology, &a.from, &a.to, a.local) {
+        return fold_in_topology(&csrs, t, from, to, local);
     }
     let (Some(local), Some(die)) = (a.local, a.die) else {
         return fail(
@@ -169,6 +182,90 @@ pub fn run(a: &FoldArgs) -> ExitCode {
             f.msb(),
             f.lsb,
             f.get(routed as u128)
+        );
+    }
+    println!("{routed:#x}");
+    ExitCode::SUCCESS
+}
+
+/// `--topology`: the fold the system's view gives from one die to another, checked by routing
+/// it back hop by hop over the topology's links.
+fn fold_in_topology(
+    csrs: &xdie_csr::Csrs,
+    path: &std::path::Path,
+    from: &str,
+    to: &str,
+    local: u64,
+) -> ExitCode {
+    let l = xdie_model::Layout::new(csrs);
+    let m = match xdie_model::mesh::load(path, &l) {
+        Ok(m) => m,
+        Err(e) => return fail(e.to_string()),
+    };
+    let die = |s: &str| -> Result<xdie_model::DieId, String> {
+        let (pkg, d) = s
+            .split_once('.')
+            .ok_or_else(|| format!("`{s}` is not PACKAGE.DIE"))?;
+        let chip = m
+            .packages
+            .iter()
+            .find(|p| p.name == pkg)
+            .ok_or_else(|| format!("{} has no package `{pkg}`", path.display()))?
+            .cayman_id;
+        let die = d
+            .parse::<u64>()
+            .ok()
+            .filter(|d| *d < m.dies_per_package)
+            .ok_or_else(|| {
+                format!(
+                    "`{d}` is not a die of a package (0..{})",
+                    m.dies_per_package
+                )
+            })?;
+        Ok(xdie_model::DieId { chip, die })
+    };
+    let (f, t) = match (die(from), die(to)) {
+        (Ok(f), Ok(t)) => (f, t),
+        (Err(e), _) | (_, Err(e)) => return fail(e),
+    };
+    let topo = m.topology();
+    let routed = match topo.fold(&l, f, t, local) {
+        Ok(a) => a,
+        Err(e) => return fail(e.to_string()),
+    };
+    match topo.route(&l, f, routed) {
+        Ok((at, _)) if at == t => {}
+        other => {
+            return fail(format!(
+                "internal: {routed:#x} routes to {other:?}, not {t}"
+            ))
+        }
+    }
+    let sv = &csrs.views.soc;
+    let fields: Vec<&xdie_csr::BitField> = match m.view {
+        AddrView::ChipId => vec![
+            &sv.local.local,
+            &sv.local.die,
+            &sv.local.cayman_id,
+            &sv.local.cayman_id_valid,
+        ],
+        AddrView::Neighbor => vec![
+            &sv.neighbor.local,
+            &sv.neighbor.die,
+            &sv.neighbor.exit_seng,
+            &sv.neighbor.exit_die,
+            &sv.neighbor.neighbor_route,
+            &sv.neighbor.id_valid,
+        ],
+    };
+    println!("{} view: {f} -> {t}", m.view);
+    for x in fields {
+        println!(
+            "  {:<16} [{:>2}:{:<2}] = {:#x}",
+            x.name,
+            x.msb(),
+            x.lsb,
+            x.get(routed as u128)
         );
     }
     println!("{routed:#x}");

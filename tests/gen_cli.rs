@@ -293,3 +293,45 @@ fn fold_neighbor_exit_port_sets_the_path_fields() {
     );
     assert_eq!(get(&n.neighbor_route), 1);
 }
+
+/// `--topology`: the fold comes from the system's view; in the single package (neighbor view)
+/// it is the seed's worked example, and in the ring (chip-id view) it names the chip id.
+#[test]
+fn fold_in_a_topology_uses_its_view() {
+    let c = model(&repo().join("csrs"));
+    let soc = &c.views.soc;
+    let pkg = repo().join("topologies/package.yaml");
+    let out = fold_cli(&[
+        "--topology",
+        pkg.to_str().expect("utf-8"),
+        "--from",
+        "pkg.0",
+        "--to",
+        "pkg.1",
+        "--local",
+        &format!("{EX_LOCAL:#x}"),
+    ]);
+    assert_eq!(
+        last_line(&out),
+        format!("{:#x}", soc.fold_neighbor(EX_LOCAL, 1))
+    );
+    let ring = repo().join("topologies/ring4.yaml");
+    let csrs = xdie_csr::load(&repo().join("csrs")).expect("csrs");
+    let l = xdie_model::Layout::new(&csrs);
+    let m = xdie_model::mesh::load(&ring, &l).expect("ring4");
+    let p2 = &m.packages[2];
+    let out = fold_cli(&[
+        "--topology",
+        ring.to_str().expect("utf-8"),
+        "--from",
+        &format!("{}.0", m.packages[0].name),
+        "--to",
+        &format!("{}.1", p2.name),
+        "--local",
+        &format!("{EX_LOCAL:#x}"),
+    ]);
+    assert_eq!(
+        last_line(&out),
+        format!("{:#x}", soc.fold_chip_id(EX_LOCAL, 1, p2.cayman_id))
+    );
+}
