@@ -114,6 +114,38 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         .and_then(Block::remap)
         .cloned()
         .ok_or_else(|| wrong_kind(ApertureId::XtWindow, "a remap_windows block"))?;
+    // A window's SoC address and replacement are whole SoC addresses (lo and hi words).
+    let soc_w = l.soc.address.width;
+    for (what, lo, hi) in [
+        ("soc_lo/soc_hi", &remap.soc_lo, &remap.soc_hi),
+        (
+            "replace_lo/replace_hi",
+            &remap.replace_lo,
+            &remap.replace_hi,
+        ),
+    ] {
+        let w: u32 = [lo, hi]
+            .iter()
+            .flat_map(|r| &r.fields)
+            .map(|f| f.width)
+            .sum();
+        if w != soc_w {
+            let file = block_of(ApertureId::XtWindow)
+                .map(|b| b.source.clone())
+                .unwrap_or_else(|| l.map_src.path.clone());
+            return Err(crate::error::Error {
+                kind: ErrorKind::BadValue,
+                at: crate::error::Location {
+                    file,
+                    key: "Bundles".into(),
+                    line: None,
+                },
+                message: format!(
+                    "{what} hold {w} bits together but the SoC address is {soc_w} bits wide"
+                ),
+            });
+        }
+    }
     let desc = |(name, required): (&str, &[&str])| -> Result<DescLayout> {
         let fmt = l
             .descriptors

@@ -85,6 +85,34 @@ fn field(src: &Source, key: &str, r: &Register, role: F) -> Result<Field> {
     Ok(first.clone())
 }
 
+/// Width of a register that holds one number: exactly one RW field (the RTL stores and compares
+/// it whole).
+fn value_width(src: &Source, key: &str, r: &Register) -> Result<u32> {
+    match r.fields.as_slice() {
+        [f] if f.access == Access::Rw => Ok(f.width),
+        _ => Err(src.err(
+            ErrorKind::BadValue,
+            key,
+            format!(
+                "register `{}` must hold exactly one RW field (its value)",
+                r.name
+            ),
+        )),
+    }
+}
+
+/// A control flag: one RW bit.
+fn one_bit_rw(src: &Source, key: &str, r: &Register, f: &Field) -> Result<()> {
+    if f.width != 1 || f.access != Access::Rw {
+        return Err(src.err(
+            ErrorKind::BadValue,
+            key,
+            format!("field `{}.{}` must be a single RW bit", r.name, f.name),
+        ));
+    }
+    Ok(())
+}
+
 fn bundle<'a>(src: &'a Source, s: &'a Shape, role: B) -> Result<(Bundle, Scope<'a>)> {
     let mut hits = s
         .bundles
@@ -259,6 +287,24 @@ pub(super) fn resolve_kind(src: &Source, s: &Shape) -> Result<BlockKind> {
         Kind::Iatu => {
             let (region, r) = bundle(src, s, B::Region)?;
             let (ctrl, [enable]) = r.reg_fields(R::Ctrl, [F::Enable])?;
+            one_bit_rw(src, &r.key, &ctrl, &enable)?;
+            // The region compares and adds base, limit and target as one number each.
+            let pair = |lo: R, hi: R| -> Result<u32> {
+                Ok(value_width(src, &r.key, &r.reg(lo)?)? + value_width(src, &r.key, &r.reg(hi)?)?)
+            };
+            let base_w = pair(R::BaseLo, R::BaseHi)?;
+            for (what, w) in [
+                ("limit", pair(R::LimitLo, R::LimitHi)?),
+                ("target", pair(R::TargetLo, R::TargetHi)?),
+            ] {
+                if w != base_w {
+                    return Err(src.err(
+                        ErrorKind::BadValue,
+                        r.key.clone(),
+                        format!("the {what} is {w} bits but the base is {base_w}: they must be equally wide"),
+                    ));
+                }
+            }
             let (link_status, [link_up, credits]) =
                 top(src, s).reg_fields(R::LinkStatus, [F::LinkUp, F::Credits])?;
             BlockKind::Iatu(IatuLayout {
@@ -279,6 +325,27 @@ pub(super) fn resolve_kind(src: &Source, s: &Shape) -> Result<BlockKind> {
         Kind::RemapWindows => {
             let (window, w) = bundle(src, s, B::Window)?;
             let (ctrl, [valid, mode]) = w.reg_fields(R::Ctrl, [F::Valid, F::Mode])?;
+            one_bit_rw(src, &w.key, &ctrl, &valid)?;
+            one_bit_rw(src, &w.key, &ctrl, &mode)?;
+            // Every mask and the match word are compared bit for bit with the xt address.
+            let xt_w = value_width(src, &w.key, &w.reg(R::XtAddr)?)?;
+            for role in [R::UMask, R::LMask, R::Mask, R::Match] {
+                let reg = w.reg(role)?;
+                let width = value_width(src, &w.key, &reg)?;
+                if width != xt_w {
+                    return Err(src.err(
+                        ErrorKind::BadValue,
+                        w.key.clone(),
+                        format!(
+                            "`{}` is {width} bits but xt_addr is {xt_w}: they must be equally wide",
+                            reg.name
+                        ),
+                    ));
+                }
+            }
+            for role in [R::SocLo, R::SocHi, R::ReplaceLo, R::ReplaceHi] {
+                value_width(src, &w.key, &w.reg(role)?)?;
+            }
             BlockKind::RemapWindows(RemapLayout {
                 ctrl,
                 valid,
