@@ -72,7 +72,9 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
     let files = match xdie_gen::emit::render_all(&csrs) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: rendering failed: {e}");
+            // The loader checks every rule an emitter relies on, so this is a missing check: name
+            // the input set at least, and exit as for bad input.
+            eprintln!("error: {}: rendering failed: {e}", csrs_dir.display());
             return ExitCode::from(2);
         }
     };
