@@ -168,40 +168,36 @@ module xdie_udma_m2s (
 
   // A configuration register of queue q as software reads it.
   function automatic logic [31:0] r_cfg_rd(input logic [QW-1:0] q);
-    return r_cfg_v[q] ? r_cfg_m[q] : xdie_udma_m2s_pkg::M2S_Q_CFG_RESET;
+    r_cfg_rd = r_cfg_v[q] ? r_cfg_m[q] : xdie_udma_m2s_pkg::M2S_Q_CFG_RESET;
   endfunction
   function automatic logic [31:0] r_tdrbp_low_rd(input logic [QW-1:0] q);
-    return r_tdrbp_low_v[q] ? r_tdrbp_low_m[q] : xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_RESET;
+    r_tdrbp_low_rd = r_tdrbp_low_v[q] ? r_tdrbp_low_m[q] : xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_RESET;
   endfunction
   function automatic logic [31:0] r_tdrbp_high_rd(input logic [QW-1:0] q);
-    return r_tdrbp_high_v[q] ? r_tdrbp_high_m[q] : xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_RESET;
+    r_tdrbp_high_rd = r_tdrbp_high_v[q] ? r_tdrbp_high_m[q] : xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_RESET;
   endfunction
   function automatic logic [31:0] r_tdrl_rd(input logic [QW-1:0] q);
-    return r_tdrl_v[q] ? r_tdrl_m[q] : xdie_udma_m2s_pkg::M2S_Q_TDRL_RESET;
+    r_tdrl_rd = r_tdrl_v[q] ? r_tdrl_m[q] : xdie_udma_m2s_pkg::M2S_Q_TDRL_RESET;
   endfunction
 
   function automatic logic [CW-1:0] ring_len(input logic [QW-1:0] q);
-    return CW'(LW'(r_tdrl_rd(q) >> xdie_udma_m2s_pkg::M2S_Q_TDRL_LEN_LSB));
+    ring_len = CW'(LW'(r_tdrl_rd(q) >> xdie_udma_m2s_pkg::M2S_Q_TDRL_LEN_LSB));
   endfunction
 
-  // The bus write's new value of each configuration register of the addressed queue.
-  logic [31:0] r_cfg_wr;
-  logic [31:0] r_tdrbp_low_wr;
-  logic [31:0] r_tdrbp_high_wr;
-  logic [31:0] r_tdrl_wr;
-
-  always_comb begin
-    r_cfg_wr = '0;
-    r_tdrbp_low_wr = '0;
-    r_tdrbp_high_wr = '0;
-    r_tdrl_wr = '0;
-    if (sel_we) begin
-      r_cfg_wr = (r_cfg_rd(q_sel) & ~(32'h7f03ffff & req_wstrb_bits)) | (wdata_m & 32'h7f03ffff);
-      r_tdrbp_low_wr = (r_tdrbp_low_rd(q_sel) & ~(32'hffffffc0 & req_wstrb_bits)) | (wdata_m & 32'hffffffc0);
-      r_tdrbp_high_wr = (r_tdrbp_high_rd(q_sel) & ~(32'hffffffff & req_wstrb_bits)) | (wdata_m & 32'hffffffff);
-      r_tdrl_wr = (r_tdrl_rd(q_sel) & ~(32'hffffff & req_wstrb_bits)) | (wdata_m & 32'hffffff);
-    end
-  end
+  // The bus write's new value of a configuration register of the addressed queue: only the
+  // write-mask bits under a strobe change.
+  function automatic logic [31:0] r_cfg_wr(input logic [QW-1:0] q);
+    r_cfg_wr = (r_cfg_rd(q) & ~(32'h7f03ffff & req_wstrb_bits)) | (wdata_m & 32'h7f03ffff);
+  endfunction
+  function automatic logic [31:0] r_tdrbp_low_wr(input logic [QW-1:0] q);
+    r_tdrbp_low_wr = (r_tdrbp_low_rd(q) & ~(32'hffffffc0 & req_wstrb_bits)) | (wdata_m & 32'hffffffc0);
+  endfunction
+  function automatic logic [31:0] r_tdrbp_high_wr(input logic [QW-1:0] q);
+    r_tdrbp_high_wr = (r_tdrbp_high_rd(q) & ~(32'hffffffff & req_wstrb_bits)) | (wdata_m & 32'hffffffff);
+  endfunction
+  function automatic logic [31:0] r_tdrl_wr(input logic [QW-1:0] q);
+    r_tdrl_wr = (r_tdrl_rd(q) & ~(32'hffffff & req_wstrb_bits)) | (wdata_m & 32'hffffff);
+  endfunction
 
   // ---------------------------------------------------------------- doorbell lanes
   // At most two queues receive an increment in a cycle: the one the bus rings (lane 0) and the
@@ -314,20 +310,20 @@ module xdie_udma_m2s (
       end
       if (sel_we) begin
         if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_CFG_OFFSET)) begin
-          r_cfg_m[q_sel] <= r_cfg_wr;
+          r_cfg_m[q_sel] <= r_cfg_wr(q_sel);
           r_cfg_v[q_sel] <= 1'b1;
-          enable_q[q_sel]     <= r_cfg_wr[xdie_udma_m2s_pkg::M2S_Q_CFG_EN_PREF_LSB];
+          enable_q[q_sel]     <= 1'(r_cfg_wr(q_sel) >> xdie_udma_m2s_pkg::M2S_Q_CFG_EN_PREF_LSB);
         end
         if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_OFFSET)) begin
-          r_tdrbp_low_m[q_sel] <= r_tdrbp_low_wr;
+          r_tdrbp_low_m[q_sel] <= r_tdrbp_low_wr(q_sel);
           r_tdrbp_low_v[q_sel] <= 1'b1;
         end
         if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_OFFSET)) begin
-          r_tdrbp_high_m[q_sel] <= r_tdrbp_high_wr;
+          r_tdrbp_high_m[q_sel] <= r_tdrbp_high_wr(q_sel);
           r_tdrbp_high_v[q_sel] <= 1'b1;
         end
         if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRL_OFFSET)) begin
-          r_tdrl_m[q_sel] <= r_tdrl_wr;
+          r_tdrl_m[q_sel] <= r_tdrl_wr(q_sel);
           r_tdrl_v[q_sel] <= 1'b1;
         end
         if (rst_tail || rst_head || rst_q) begin
@@ -444,11 +440,13 @@ module xdie_udma_m2s (
   always_comb begin
     top_hit   = 1'b1;
     top_rdata = '0;
-    unique case (req_addr)
-      xdie_udma_m2s_pkg::ERR_LOG_OFFSET: top_rdata = err_log_q & 32'h20001;
-      xdie_udma_m2s_pkg::ERR_LOG_MASK_OFFSET: top_rdata = r_err_log_mask_q & 32'hffffffff;
-      default: top_hit = 1'b0;
-    endcase
+    if (req && !in_q) begin
+      unique case (req_addr)
+        xdie_udma_m2s_pkg::ERR_LOG_OFFSET: top_rdata = err_log_q & 32'h20001;
+        xdie_udma_m2s_pkg::ERR_LOG_MASK_OFFSET: top_rdata = r_err_log_mask_q & 32'hffffffff;
+        default: top_hit = 1'b0;
+      endcase
+    end
   end
 
   // ---------------------------------------------------------------- readback

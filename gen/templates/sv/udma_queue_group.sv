@@ -146,29 +146,21 @@ module {{ module }} (
   // A configuration register of queue q as software reads it.
 {%- for s in q_stores %}
   function automatic logic [31:0] {{ s.name }}_rd(input logic [QW-1:0] q);
-    return {{ s.name }}_v[q] ? {{ s.name }}_m[q] : {{ s.reset }};
+    {{ s.name }}_rd = {{ s.name }}_v[q] ? {{ s.name }}_m[q] : {{ s.reset }};
   endfunction
 {%- endfor %}
 
   function automatic logic [CW-1:0] ring_len(input logic [QW-1:0] q);
-    return CW'(LW'({{ len_reg }}_rd(q) >> {{ len_lsb }}));
+    ring_len = CW'(LW'({{ len_reg }}_rd(q) >> {{ len_lsb }}));
   endfunction
 
-  // The bus write's new value of each configuration register of the addressed queue.
+  // The bus write's new value of a configuration register of the addressed queue: only the
+  // write-mask bits under a strobe change.
 {%- for s in q_stores %}
-  logic [31:0] {{ s.name }}_wr;
+  function automatic logic [31:0] {{ s.name }}_wr(input logic [QW-1:0] q);
+    {{ s.name }}_wr = ({{ s.name }}_rd(q) & ~({{ s.wmask }} & req_wstrb_bits)) | (wdata_m & {{ s.wmask }});
+  endfunction
 {%- endfor %}
-
-  always_comb begin
-{%- for s in q_stores %}
-    {{ s.name }}_wr = '0;
-{%- endfor %}
-    if (sel_we) begin
-{%- for s in q_stores %}
-      {{ s.name }}_wr = ({{ s.name }}_rd(q_sel) & ~({{ s.wmask }} & req_wstrb_bits)) | (wdata_m & {{ s.wmask }});
-{%- endfor %}
-    end
-  end
 
   // ---------------------------------------------------------------- doorbell lanes
   // At most two queues receive an increment in a cycle: the one the bus rings (lane 0) and the
@@ -281,10 +273,10 @@ module {{ module }} (
       if (sel_we) begin
 {%- for s in q_stores %}
         if (q_off == {{ s.offset }}) begin
-          {{ s.name }}_m[q_sel] <= {{ s.name }}_wr;
+          {{ s.name }}_m[q_sel] <= {{ s.name }}_wr(q_sel);
           {{ s.name }}_v[q_sel] <= 1'b1;
 {%- if s.name == enable_reg %}
-          enable_q[q_sel]     <= {{ s.name }}_wr[{{ enable_lsb }}];
+          enable_q[q_sel]     <= 1'({{ s.name }}_wr(q_sel) >> {{ enable_lsb }});
 {%- endif %}
         end
 {%- endfor %}
@@ -401,13 +393,15 @@ module {{ module }} (
   always_comb begin
     top_hit   = 1'b1;
     top_rdata = '0;
-    unique case (req_addr)
-      {{ err_off }}: top_rdata = err_log_q & {{ err_rmask }};
+    if (req && !in_q) begin
+      unique case (req_addr)
+        {{ err_off }}: top_rdata = err_log_q & {{ err_rmask }};
 {%- for s in top_stores %}
-      {{ s.offset }}: top_rdata = {{ s.name }}_q & {{ s.rmask }};
+        {{ s.offset }}: top_rdata = {{ s.name }}_q & {{ s.rmask }};
 {%- endfor %}
-      default: top_hit = 1'b0;
-    endcase
+        default: top_hit = 1'b0;
+      endcase
+    end
   end
 
   // ---------------------------------------------------------------- readback
