@@ -13,6 +13,30 @@ use yaml_rust2::scanner::Marker;
 #[derive(Debug, Default, Clone)]
 pub struct LineIndex {
     lines: HashMap<String, usize>,
+    duplicate: Option<DuplicateKey>,
+}
+
+/// A key written twice in one mapping. serde keeps one of the two silently or, for struct
+/// fields, blames the whole mapping at the wrong line; this names the second key where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// Key path of the duplicate, in serde_path_to_error's notation.
+    pub key: String,
+    /// Line of the second occurrence.
+    pub line: usize,
+    /// Line of the first occurrence.
+    pub first_line: usize,
+}
+
+impl DuplicateKey {
+    /// What an error about it says (the CSR loader and the scenario reader say the same).
+    pub fn message(&self) -> String {
+        let name = self.key.rsplit('.').next().unwrap_or(&self.key);
+        format!(
+            "duplicate key `{name}`: given twice in one mapping (first on line {})",
+            self.first_line
+        )
+    }
 }
 
 impl LineIndex {
@@ -26,7 +50,13 @@ impl LineIndex {
         }
         LineIndex {
             lines: builder.lines,
+            duplicate: builder.duplicate,
         }
+    }
+
+    /// The first key (in text order) written twice in the same mapping, if any.
+    pub fn duplicate(&self) -> Option<&DuplicateKey> {
+        self.duplicate.as_ref()
     }
 
     /// The line of `key`, or of its nearest ancestor that has one.
@@ -48,6 +78,8 @@ enum Frame {
         path: String,
         /// The key just read, waiting for its value.
         pending_key: Option<String>,
+        /// Line of every key of this mapping so far.
+        keys: HashMap<String, usize>,
     },
     Seq {
         path: String,
@@ -59,6 +91,7 @@ enum Frame {
 struct Builder {
     stack: Vec<Frame>,
     lines: HashMap<String, usize>,
+    duplicate: Option<DuplicateKey>,
 }
 
 impl Builder {
@@ -71,7 +104,9 @@ impl Builder {
                 *next += 1;
                 Some(p)
             }
-            Some(Frame::Map { path, pending_key }) => match pending_key.take() {
+            Some(Frame::Map {
+                path, pending_key, ..
+            }) => match pending_key.take() {
                 Some(key) if path.is_empty() => Some(key),
                 Some(key) => Some(format!("{path}.{key}")),
                 None => None,
@@ -88,12 +123,28 @@ impl MarkedEventReceiver for Builder {
                     self.lines.entry(path).or_insert(mark.line());
                 }
                 None => {
-                    if let Some(Frame::Map { path, pending_key }) = self.stack.last_mut() {
+                    if let Some(Frame::Map {
+                        path,
+                        pending_key,
+                        keys,
+                    }) = self.stack.last_mut()
+                    {
                         let full = if path.is_empty() {
                             text.clone()
                         } else {
                             format!("{path}.{text}")
                         };
+                        if let Some(first) = keys.get(&text) {
+                            if self.duplicate.is_none() {
+                                self.duplicate = Some(DuplicateKey {
+                                    key: full.clone(),
+                                    line: mark.line(),
+                                    first_line: *first,
+                                });
+                            }
+                        } else {
+                            keys.insert(text.clone(), mark.line());
+                        }
                         // A key's line is where the key is written.
                         self.lines.insert(full, mark.line());
                         *pending_key = Some(text);
@@ -107,6 +158,7 @@ impl MarkedEventReceiver for Builder {
                     Frame::Map {
                         path,
                         pending_key: None,
+                        keys: HashMap::new(),
                     }
                 } else {
                     Frame::Seq { path, next: 0 }
@@ -134,6 +186,21 @@ mod tests {
         assert_eq!(idx.line_of("b[0].y"), Some(4));
         assert_eq!(idx.line_of("b[1].x"), Some(5));
         assert_eq!(idx.line_of("b[1].nothing"), Some(5));
+    }
+
+    #[test]
+    fn duplicate_keys_are_found_at_the_second_one() {
+        let idx = LineIndex::new("a: 1\nb:\n  x: 2\n  y: 3\n  x: 4\na: 5\n");
+        let d = idx.duplicate().expect("duplicate");
+        assert_eq!((d.key.as_str(), d.line, d.first_line), ("b.x", 5, 3));
+        let idx = LineIndex::new("{\n \"A\": 1,\n \"B\": {\"A\": 2},\n \"A\": 3\n}\n");
+        let d = idx.duplicate().expect("duplicate");
+        assert_eq!((d.key.as_str(), d.line, d.first_line), ("A", 4, 2));
+        assert!(
+            LineIndex::new("a: {x: 1}\nb: {x: 2}\nc: [{x: 1}, {x: 2}]\n")
+                .duplicate()
+                .is_none()
+        );
     }
 
     #[test]

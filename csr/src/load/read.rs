@@ -3,7 +3,7 @@
 
 use super::Source;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::locate::LineIndex;
+use crate::locate::{DuplicateKey, LineIndex};
 use serde::de::DeserializeOwned;
 use std::path::{Path, PathBuf};
 
@@ -65,6 +65,11 @@ pub(super) fn read<T: DeserializeOwned>(
         message: e.message,
     })?;
     sources.push(path.clone());
+    let index = LineIndex::new(&text);
+    // Before serde: it keeps one of two equal keys silently, or blames the whole mapping.
+    if let Some(d) = index.duplicate() {
+        return Err(duplicate_key(&path, d));
+    }
     let is_json = path.extension().is_some_and(|e| e == "json");
     let value = if is_json {
         let mut de = serde_json::Deserializer::from_str(&text);
@@ -80,13 +85,12 @@ pub(super) fn read<T: DeserializeOwned>(
             syntax_error(&path, e.path().to_string(), line, msg)
         })?
     };
-    Ok((
-        Source {
-            path,
-            index: LineIndex::new(&text),
-        },
-        value,
-    ))
+    Ok((Source { path, index }, value))
+}
+
+/// A key written twice in one mapping, at the second one.
+fn duplicate_key(path: &Path, d: &DuplicateKey) -> Error {
+    syntax_error(path, d.key.clone(), Some(d.line), d.message())
 }
 
 fn syntax_error(path: &Path, key: String, line: Option<usize>, message: String) -> Error {
