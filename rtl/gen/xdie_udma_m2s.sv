@@ -310,20 +310,16 @@ module xdie_udma_m2s (
       end
       if (sel_we) begin
         if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_CFG_OFFSET)) begin
-          r_cfg_m[q_sel] <= r_cfg_wr(q_sel);
           r_cfg_v[q_sel] <= 1'b1;
           enable_q[q_sel]     <= 1'(r_cfg_wr(q_sel) >> xdie_udma_m2s_pkg::M2S_Q_CFG_EN_PREF_LSB);
         end
         if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_OFFSET)) begin
-          r_tdrbp_low_m[q_sel] <= r_tdrbp_low_wr(q_sel);
           r_tdrbp_low_v[q_sel] <= 1'b1;
         end
         if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_OFFSET)) begin
-          r_tdrbp_high_m[q_sel] <= r_tdrbp_high_wr(q_sel);
           r_tdrbp_high_v[q_sel] <= 1'b1;
         end
         if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRL_OFFSET)) begin
-          r_tdrl_m[q_sel] <= r_tdrl_wr(q_sel);
           r_tdrl_v[q_sel] <= 1'b1;
         end
         if (rst_tail || rst_head || rst_q) begin
@@ -346,6 +342,25 @@ module xdie_udma_m2s (
           r_tdrbp_high_v[q_sel] <= 1'b0;
           r_tdrl_v[q_sel] <= 1'b0;
         end
+      end
+    end
+  end
+
+  // The configuration arrays are written in a process of their own, without reset, so that
+  // synthesis maps them to memories (a write port under an asynchronous reset is not one).
+  always_ff @(posedge clk_i) begin
+    if (sel_we) begin
+      if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_CFG_OFFSET)) begin
+        r_cfg_m[q_sel] <= r_cfg_wr(q_sel);
+      end
+      if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_OFFSET)) begin
+        r_tdrbp_low_m[q_sel] <= r_tdrbp_low_wr(q_sel);
+      end
+      if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRBP_HIGH_OFFSET)) begin
+        r_tdrbp_high_m[q_sel] <= r_tdrbp_high_wr(q_sel);
+      end
+      if (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRL_OFFSET)) begin
+        r_tdrl_m[q_sel] <= r_tdrl_wr(q_sel);
       end
     end
   end

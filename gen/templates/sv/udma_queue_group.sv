@@ -273,7 +273,6 @@ module {{ module }} (
       if (sel_we) begin
 {%- for s in q_stores %}
         if (q_off == {{ s.offset }}) begin
-          {{ s.name }}_m[q_sel] <= {{ s.name }}_wr(q_sel);
           {{ s.name }}_v[q_sel] <= 1'b1;
 {%- if s.name == enable_reg %}
           enable_q[q_sel]     <= 1'({{ s.name }}_wr(q_sel) >> {{ enable_lsb }});
@@ -300,6 +299,18 @@ module {{ module }} (
 {%- endfor %}
         end
       end
+    end
+  end
+
+  // The configuration arrays are written in a process of their own, without reset, so that
+  // synthesis maps them to memories (a write port under an asynchronous reset is not one).
+  always_ff @(posedge clk_i) begin
+    if (sel_we) begin
+{%- for s in q_stores %}
+      if (q_off == {{ s.offset }}) begin
+        {{ s.name }}_m[q_sel] <= {{ s.name }}_wr(q_sel);
+      end
+{%- endfor %}
     end
   end
 
