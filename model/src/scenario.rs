@@ -4,7 +4,8 @@
 //! `neighbor`; default neighbor for one package, chip_id for more) and a list of legs, each a
 //! gen/start pair between a TX core and an RX core. A leg may name an earlier leg in `after`:
 //! its TX context then first waits for that leg's remote_sem to reach its engine count and
-//! decrements it (wait_ge_and_dec), which chains legs the way a ring collective does. Unknown
+//! decrements it (wait_ge_and_dec), which chains legs the way a ring collective does. Legs not
+//! chained run at the same time, so they may share no semaphore of a die. Unknown and repeated
 //! keys are rejected; every error names the file, the key path and the line.
 //!
 //! Running a scenario on the model ([`Scenario::run_model`]) is also its validation: the model's
@@ -40,6 +41,9 @@ pub enum ScenarioErrorKind {
     Syntax,
     /// A leg name is used twice, or `after` names no earlier leg or a leg on another die.
     Reference,
+    /// Two legs that run at the same time (or one leg with itself) count into the same
+    /// semaphore of the same die: each would reach its target early and end at the sum.
+    SharedSemaphore,
     /// The model refuses the transfer (the typed reason).
     Model(ModelError),
 }
@@ -278,6 +282,19 @@ impl Scenario {
                 message: e.message,
             })
         })?;
+        let index = LineIndex::new(text);
+        // Before serde, which blames a repeated leg field on the whole leg at the wrong line.
+        if let Some(d) = index.duplicate() {
+            return Err(Box::new(ScenarioError {
+                kind: ScenarioErrorKind::Syntax,
+                at: Location {
+                    file: path.to_path_buf(),
+                    key: d.key.clone(),
+                    line: Some(d.line),
+                },
+                message: d.message(),
+            }));
+        }
         let de = serde_yaml::Deserializer::from_str(text);
         let raw: RawScenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let key = e.path().to_string();
@@ -298,7 +315,7 @@ impl Scenario {
             view: raw.view,
             ring_len: raw.ring_len.unwrap_or(Config::default().ring_len),
             legs: Vec::new(),
-            index: LineIndex::new(text),
+            index,
         };
         if sc.packages.is_empty() || sc.packages.len() > MAX_PACKAGES {
             return Err(sc.error(
@@ -479,6 +496,88 @@ impl Scenario {
         Ok(())
     }
 
+    /// Whether leg `j` starts only after leg `i` finished: `j` follows `i` through a chain of
+    /// `after` (its TX context waits for the remote_sem of the leg it names).
+    fn chained_after(&self, j: usize, i: usize) -> bool {
+        let mut at = self.legs[j].after;
+        while let Some(k) = at {
+            if k == i {
+                return true;
+            }
+            // `after` names only earlier legs, so the walk ends.
+            at = self.legs[k].after;
+        }
+        false
+    }
+
+    /// No semaphore is counted by two legs at once. A leg's local_sem and go_sem live on its TX
+    /// die and its remote_sem on its RX die (the RX context stores go_sem into the TX die's
+    /// EVT_SEM). Two legs run at the same time unless one is chained after the other, and then
+    /// only what the chain consumed may be used again: the earlier leg's go_sem (its own TX took
+    /// it) and remote_sem (the wait of the chain took it), never its local_sem, which stays at
+    /// its target. The later leg's go_sem is raised at the start of the run (its RX side waits
+    /// for nothing), so it may be no semaphore of the earlier leg. A leg's own three differ.
+    fn check_semaphores(&self, sys: &System) -> Result<()> {
+        let uses = |l: &LegSpec| {
+            let (tx, rx) = (sys.die_of(l.tx), sys.die_of(l.rx));
+            [
+                ("local_sem", tx, l.local_sem),
+                ("remote_sem", rx, l.remote_sem),
+                ("go_sem", tx, l.go_sem),
+            ]
+        };
+        for (j, lj) in self.legs.iter().enumerate() {
+            let mine = uses(lj);
+            for (a, &(fa, da, sa)) in mine.iter().enumerate() {
+                if let Some(&(fb, ..)) = mine[..a].iter().find(|&&(_, d, s)| (d, s) == (da, sa)) {
+                    return Err(self.error(
+                        ScenarioErrorKind::SharedSemaphore,
+                        format!("legs[{j}].{fa}"),
+                        format!(
+                            "leg `{}` uses semaphore {sa} of {da} as both {fb} and {fa}: \
+                             give each its own",
+                            lj.name
+                        ),
+                    ));
+                }
+            }
+            for (i, li) in self.legs[..j].iter().enumerate() {
+                let chained = self.chained_after(j, i);
+                for &(fj, dj, sj) in &mine {
+                    for &(fi, di, si) in &uses(li) {
+                        if (di, si) != (dj, sj) || (chained && fj != "go_sem" && fi != "local_sem")
+                        {
+                            continue;
+                        }
+                        let why = match (chained, fj) {
+                            (false, _) => {
+                                "the two run at the same time (chain them with `after`)".to_string()
+                            }
+                            (true, "go_sem") => {
+                                "its go_sem is raised at the start of the run, chain or not".into()
+                            }
+                            (true, _) => format!(
+                                "it follows `{}`, but nothing consumes that local_sem",
+                                li.name
+                            ),
+                        };
+                        return Err(self.error(
+                            ScenarioErrorKind::SharedSemaphore,
+                            format!("legs[{j}].{fj}"),
+                            format!(
+                                "leg `{}` counts semaphore {sj} of {dj} as its {fj}, which leg \
+                                 `{}` counts as its {fi} (legs[{i}].{fi}); {why}: the semaphore \
+                                 would reach its target early and end above it",
+                                lj.name, li.name
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn topology(&self) -> Topology {
         let t = Topology::packages(&self.packages);
         match self.view {
@@ -534,6 +633,7 @@ impl Scenario {
             }
         }
         self.check_sizes(csrs)?;
+        self.check_semaphores(&sys)?;
         let fills = self.fills(&sys, seed);
         for f in &fills {
             sys.fill_sbuf(f.die, f.partition, f.offset, &f.bytes)
