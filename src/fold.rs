@@ -52,12 +52,21 @@ pub struct FoldArgs {
     decode: Option<u64>,
 }
 
+/// A hex number, `0x` optional: the loader's number rule with the prefix implied, so `0x0x10`,
+/// `0x+10`, `-1`, `0x` and overflow are refused as in csrs/.
 fn parse_hex(s: &str) -> Result<u64, String> {
-    let t = s
-        .trim_start_matches("0x")
-        .trim_start_matches("0X")
-        .replace('_', "");
-    u64::from_str_radix(&t, 16).map_err(|e| format!("`{s}` is not a hex number: {e}"))
+    let t = s.trim();
+    let hex = if t.starts_with("0x") || t.starts_with("0X") {
+        t.to_string()
+    } else {
+        format!("0x{t}")
+    };
+    xdie_csr::limits::parse_number(&hex).ok_or_else(|| {
+        format!(
+            "`{s}` is not a hex number (one optional 0x, then hex digits that fit 64 bits, `_` only \
+             between digits, no sign)"
+        )
+    })
 }
 
 fn parse_view(s: &str) -> Result<AddrView, String> {

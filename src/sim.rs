@@ -12,6 +12,7 @@ use xdie_model::state::SemValue;
 use xdie_model::DieId;
 
 #[derive(Args)]
+#[command(after_help = EXIT_HELP)]
 pub struct SimArgs {
     /// Scenario file (YAML, see scenarios/).
     scenario: PathBuf,
@@ -32,6 +33,17 @@ pub struct SimArgs {
     #[arg(long)]
     model_only: bool,
 }
+
+/// What `xdie sim --help` says about the outcome (README's "Reading a failure" says the same).
+const EXIT_HELP: &str = "\
+Exit status: 0 the model passed and, if the RTL ran, matched it; 1 a mismatch or an RTL failure;
+2 bad input (the error names the scenario file, key and line) or CSRs the RTL was not built from.
+
+When the RTL cannot run (a scenario of several packages, --model-only, a build without the
+simulator) only the golden model runs: the text report ends in `MODEL ONLY: PASS ...` instead
+of `PASS`, and the JSON report has \"rtl\": \"not run\", \"rtl_ran\": false and the reason in
+\"rtl_not_run\". The exit status is then 0 too: check `rtl_ran` before taking a pass as an RTL
+pass.";
 
 /// Mismatches listed after the first one in the text report.
 const MORE_MISMATCHES: usize = 9;
@@ -310,7 +322,7 @@ impl Report {
 
     fn rtl_status(&self) -> String {
         match &self.rtl {
-            Rtl::NotAvailable(m) => format!("not available ({m})"),
+            Rtl::NotAvailable(m) => format!("not run ({m})"),
             Rtl::Failed(m) => format!("FAIL: {m}"),
             Rtl::Ran { mismatches, .. } if mismatches.is_empty() => "PASS".into(),
             Rtl::Ran { mismatches, .. } => format!("FAIL ({} mismatches)", mismatches.len()),
@@ -392,11 +404,18 @@ impl Report {
                 ));
             }
         }
-        line(format!(
-            "{} (seed {})",
-            if self.pass { "PASS" } else { "FAIL" },
-            self.seed
-        ));
+        match &self.rtl {
+            Rtl::NotAvailable(why) => line(format!(
+                "MODEL ONLY: PASS of the golden model; the RTL did not run ({why}), so nothing \
+                 was checked against it (seed {})",
+                self.seed
+            )),
+            _ => line(format!(
+                "{} (seed {})",
+                if self.pass { "PASS" } else { "FAIL" },
+                self.seed
+            )),
+        }
         s
     }
 
@@ -432,12 +451,19 @@ impl Report {
             } => (Some(*total_cycles), Some(monitor.clone())),
             _ => (None, None),
         };
+        // A pass of the model alone is flagged: `pass` is true, `rtl_ran` false.
+        let (rtl, rtl_ran, not_run) = match &self.rtl {
+            Rtl::NotAvailable(why) => ("not run".to_string(), false, Some(why.clone())),
+            _ => (self.rtl_status(), true, None),
+        };
         json!({
             "scenario": self.scenario,
             "seed": self.seed,
             "pass": self.pass,
             "model": "PASS",
-            "rtl": self.rtl_status(),
+            "rtl": rtl,
+            "rtl_ran": rtl_ran,
+            "rtl_not_run": not_run,
             "cycles": self.cycles(),
             "total_cycles": total,
             "bytes": self.bytes,

@@ -22,6 +22,13 @@ pub const MAX_DATA_BYTES: u64 = 1024;
 /// Longest name (identifiers of the generated code are built from names).
 pub const MAX_NAME_LEN: usize = 64;
 
+/// The loader's number rule, for numbers given elsewhere (the command line): decimal or one
+/// `0x` prefix and hex digits, `_` only between digits; no sign, no second prefix, no empty
+/// digits, no overflow. None when `s` breaks it.
+pub fn parse_number(s: &str) -> Option<u64> {
+    crate::raw::parse_num(s)
+}
+
 /// Why a file's text was refused, and the 1-based line when one is to blame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextError {
