@@ -172,10 +172,16 @@ fn testbench(n_folds: usize, n_cases: usize) -> String {
          logic [{p}::AP_W-1:0] apn;\n\
          logic [{p}::INST_W-1:0] instn;\n\
          logic [{p}::OFF_W-1:0] offn;\n\
-         xdie_addr_decoder #(.VIEW({p}::VIEW_CHIP_ID)) u (.addr_i(a), .my_die_i(die), .my_chip_i(chip),\n\
+         logic [{p}::ROUTE_W-1:0] rz;\n\
+         logic [{p}::AP_W-1:0] apz;\n\
+         logic [{p}::INST_W-1:0] instz;\n\
+         logic [{p}::OFF_W-1:0] offz;\n\
+         xdie_addr_decoder #(.VIEW({p}::VIEW_CHIP_ID)) u (.valid_i(1'b1), .addr_i(a), .my_die_i(die), .my_chip_i(chip),\n\
            .route_o(r), .aperture_o(ap), .instance_o(inst), .offset_o(off));\n\
-         xdie_addr_decoder #(.VIEW({p}::VIEW_NEIGHBOR)) un (.addr_i(a), .my_die_i(die), .my_chip_i(chip),\n\
+         xdie_addr_decoder #(.VIEW({p}::VIEW_NEIGHBOR)) un (.valid_i(1'b1), .addr_i(a), .my_die_i(die), .my_chip_i(chip),\n\
            .route_o(rn), .aperture_o(apn), .instance_o(instn), .offset_o(offn));\n\
+         xdie_addr_decoder #(.VIEW({p}::VIEW_CHIP_ID)) uz (.valid_i(1'b0), .addr_i(a), .my_die_i(die), .my_chip_i(chip),\n\
+           .route_o(rz), .aperture_o(apz), .instance_o(instz), .offset_o(offz));\n\
          initial begin\n\
            $readmemh(\"folds.hex\", folds);\n\
            $readmemh(\"cases.hex\", cases);\n\
@@ -187,6 +193,7 @@ fn testbench(n_folds: usize, n_cases: usize) -> String {
              a = cases[i]; die = cases[i+1]; chip = cases[i+2]; #1;\n\
              $display(\"D %h %h %h %h\", r, ap, inst, off);\n\
              $display(\"N %h %h %h %h\", rn, apn, instn, offn);\n\
+             $display(\"Z %h %h %h %h\", rz, apz, instz, offz);\n\
            end\n\
            $finish;\n\
          end\n\
@@ -268,6 +275,7 @@ fn sv_package_and_decoder_match_model() {
     let mut ci = cases.iter();
     let (mut nfold, mut ndec) = (0, 0);
     let mut last: Option<&Case> = None;
+    let mut nidle = 0;
     for line in text.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
         match w.first() {
@@ -295,9 +303,16 @@ fn sv_package_and_decoder_match_model() {
                 );
                 ndec += 1;
             }
+            // No request presented: nothing decoded.
+            Some(&"Z") => {
+                let got = [hex(w[1]), hex(w[2]), hex(w[3]), hex(w[4])];
+                assert_eq!(got, [route_code("DECERR"), 0, 0, 0], "decoder without valid_i: {line}");
+                nidle += 1;
+            }
             _ => {}
         }
     }
+    assert_eq!(nidle, cases.len(), "idle decoder lines missing");
     assert_eq!(
         (nfold, ndec),
         (folds.len(), 2 * cases.len()),

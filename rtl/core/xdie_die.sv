@@ -171,7 +171,8 @@ module xdie_die #(
     .s_rsp_err_i(s_rsp_err)
   );
 
-  // One decoder per master: route and aperture of its request address pick its slave.
+  // One decoder per master: route and aperture of its request address pick its slave (decoded
+  // only while the master presents a request; the crossbar reads the select only then).
   for (genvar m = 0; m < NM; m++) begin : g_dec
     logic [xdie_soc_addr_pkg::ROUTE_W-1:0] route;
     logic [xdie_soc_addr_pkg::AP_W-1:0]    ap;
@@ -179,7 +180,7 @@ module xdie_die #(
     logic [xdie_soc_addr_pkg::OFF_W-1:0]   off;
 
     xdie_addr_decoder u_dec (
-      .addr_i(m_req_addr[m*ADDR_W +: ADDR_W]), .my_die_i, .my_chip_i,
+      .valid_i(m_req_valid[m]), .addr_i(m_req_addr[m*ADDR_W +: ADDR_W]), .my_die_i, .my_chip_i,
       .route_o(route), .aperture_o(ap), .instance_o(inst), .offset_o(off)
     );
 

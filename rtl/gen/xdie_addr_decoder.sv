@@ -28,11 +28,14 @@
 //   aperture, or the gap between two instances of a strided aperture) -> ROUTE_DECERR.
 // aperture_o/instance_o/offset_o describe the LOCAL field whatever the route (for a remote
 // route, that is where the address lands on the target die); they are 0 when no aperture hits.
-// my_chip_i is read in the chip-id view only.
+// my_chip_i is read in the chip-id view only. Outside valid_i (no request presented) the outputs
+// are ROUTE_DECERR and zeros and nothing is decoded: a die has a decoder per bus master, and a
+// simulator then does no work for the idle ones.
 
 module xdie_addr_decoder #(
   parameter logic [xdie_soc_addr_pkg::VIEW_W-1:0] VIEW = xdie_soc_addr_pkg::VIEW_NEIGHBOR
 ) (
+  input  logic valid_i,
   input  logic [xdie_soc_addr_pkg::SOC_ADDR_W-1:0] addr_i,
   input  logic [xdie_soc_addr_pkg::LOCAL_DIE_WIDTH-1:0] my_die_i,
   input  logic [xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH-1:0] my_chip_i,
@@ -62,71 +65,77 @@ module xdie_addr_decoder #(
     aperture_o = '0;
     instance_o = '0;
     offset_o = '0;
-    if (xdie_soc_addr_pkg::ap_sbuf_hit(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = xdie_soc_addr_pkg::AP_SBUF;
-      offset_o = xdie_soc_addr_pkg::ap_sbuf_off(local_addr);
-    end
-    if (xdie_soc_addr_pkg::ap_hbm_hit(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = xdie_soc_addr_pkg::AP_HBM;
-      offset_o = xdie_soc_addr_pkg::ap_hbm_off(local_addr);
-    end
-    if (xdie_soc_addr_pkg::ap_evt_sem_hit(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = xdie_soc_addr_pkg::AP_EVT_SEM;
-      offset_o = xdie_soc_addr_pkg::ap_evt_sem_off(local_addr);
-    end
-    if (xdie_soc_addr_pkg::ap_sdma_m2s_hit(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = xdie_soc_addr_pkg::AP_SDMA_M2S;
-      instance_o = xdie_soc_addr_pkg::ap_sdma_m2s_inst(local_addr);
-      offset_o = xdie_soc_addr_pkg::ap_sdma_m2s_off(local_addr);
-    end
-    if (xdie_soc_addr_pkg::ap_sdma_s2m_hit(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = xdie_soc_addr_pkg::AP_SDMA_S2M;
-      instance_o = xdie_soc_addr_pkg::ap_sdma_s2m_inst(local_addr);
-      offset_o = xdie_soc_addr_pkg::ap_sdma_s2m_off(local_addr);
-    end
-    if (xdie_soc_addr_pkg::ap_sdma_bcast_hit(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = xdie_soc_addr_pkg::AP_SDMA_BCAST;
-      offset_o = xdie_soc_addr_pkg::ap_sdma_bcast_off(local_addr);
-    end
-    if (xdie_soc_addr_pkg::ap_d2d_hit(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = xdie_soc_addr_pkg::AP_D2D;
-      instance_o = xdie_soc_addr_pkg::ap_d2d_inst(local_addr);
-      offset_o = xdie_soc_addr_pkg::ap_d2d_off(local_addr);
-    end
-    if (xdie_soc_addr_pkg::ap_xt_window_hit(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = xdie_soc_addr_pkg::AP_XT_WINDOW;
-      offset_o = xdie_soc_addr_pkg::ap_xt_window_off(local_addr);
+    if (valid_i) begin
+      if (xdie_soc_addr_pkg::ap_sbuf_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_SBUF;
+        offset_o = xdie_soc_addr_pkg::ap_sbuf_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_hbm_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_HBM;
+        offset_o = xdie_soc_addr_pkg::ap_hbm_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_evt_sem_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_EVT_SEM;
+        offset_o = xdie_soc_addr_pkg::ap_evt_sem_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_sdma_m2s_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_SDMA_M2S;
+        instance_o = xdie_soc_addr_pkg::ap_sdma_m2s_inst(local_addr);
+        offset_o = xdie_soc_addr_pkg::ap_sdma_m2s_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_sdma_s2m_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_SDMA_S2M;
+        instance_o = xdie_soc_addr_pkg::ap_sdma_s2m_inst(local_addr);
+        offset_o = xdie_soc_addr_pkg::ap_sdma_s2m_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_sdma_bcast_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_SDMA_BCAST;
+        offset_o = xdie_soc_addr_pkg::ap_sdma_bcast_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_d2d_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_D2D;
+        instance_o = xdie_soc_addr_pkg::ap_d2d_inst(local_addr);
+        offset_o = xdie_soc_addr_pkg::ap_d2d_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_xt_window_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_XT_WINDOW;
+        offset_o = xdie_soc_addr_pkg::ap_xt_window_off(local_addr);
+      end
     end
   end
 
   always_comb begin
-    arrived = ap_hit ? xdie_soc_addr_pkg::ROUTE_LOCAL : xdie_soc_addr_pkg::ROUTE_DECERR;
-    // DIE means the same in both views.
-    die_route = (xdie_soc_addr_pkg::local_get_die(addr_i) != my_die_i) ? xdie_soc_addr_pkg::ROUTE_PEER_DIE : arrived;
+    arrived = xdie_soc_addr_pkg::ROUTE_DECERR;
+    die_route = xdie_soc_addr_pkg::ROUTE_DECERR;
     route_o = xdie_soc_addr_pkg::ROUTE_DECERR;
-    if (xdie_soc_addr_pkg::local_get_cayman_id_valid(addr_i) == '0) begin
-      if (xdie_soc_addr_pkg::local_get_cayman_id(addr_i) == '0) begin
+    if (valid_i) begin
+      arrived = ap_hit ? xdie_soc_addr_pkg::ROUTE_LOCAL : xdie_soc_addr_pkg::ROUTE_DECERR;
+      // DIE means the same in both views.
+      die_route = (xdie_soc_addr_pkg::local_get_die(addr_i) != my_die_i) ? xdie_soc_addr_pkg::ROUTE_PEER_DIE : arrived;
+      if (xdie_soc_addr_pkg::local_get_cayman_id_valid(addr_i) == '0) begin
+        if (xdie_soc_addr_pkg::local_get_cayman_id(addr_i) == '0) begin
+          route_o = die_route;
+        end
+      end else if (VIEW == xdie_soc_addr_pkg::VIEW_CHIP_ID) begin
+        route_o = (xdie_soc_addr_pkg::local_get_cayman_id(addr_i) != my_chip_i) ? xdie_soc_addr_pkg::ROUTE_REMOTE_PKG : die_route;
+      end else if (xdie_soc_addr_pkg::neighbor_get_neighbor_route(addr_i) == '0 || (addr_i & RESERVED_OVERLAY) != '0) begin
+        route_o = xdie_soc_addr_pkg::ROUTE_DECERR;
+      end else if (xdie_soc_addr_pkg::neighbor_get_exit_die(addr_i) != '0) begin
+        route_o = xdie_soc_addr_pkg::ROUTE_PEER_DIE;
+      end else if (xdie_soc_addr_pkg::neighbor_get_exit_seng(addr_i) != '0) begin
+        route_o = (32'(xdie_soc_addr_pkg::neighbor_get_exit_seng(addr_i)) < xdie_soc_addr_pkg::AP_D2D_COUNT) ?
+                  xdie_soc_addr_pkg::ROUTE_REMOTE_PKG : xdie_soc_addr_pkg::ROUTE_DECERR;
+      end else begin
         route_o = die_route;
       end
-    end else if (VIEW == xdie_soc_addr_pkg::VIEW_CHIP_ID) begin
-      route_o = (xdie_soc_addr_pkg::local_get_cayman_id(addr_i) != my_chip_i) ? xdie_soc_addr_pkg::ROUTE_REMOTE_PKG : die_route;
-    end else if (xdie_soc_addr_pkg::neighbor_get_neighbor_route(addr_i) == '0 || (addr_i & RESERVED_OVERLAY) != '0) begin
-      route_o = xdie_soc_addr_pkg::ROUTE_DECERR;
-    end else if (xdie_soc_addr_pkg::neighbor_get_exit_die(addr_i) != '0) begin
-      route_o = xdie_soc_addr_pkg::ROUTE_PEER_DIE;
-    end else if (xdie_soc_addr_pkg::neighbor_get_exit_seng(addr_i) != '0) begin
-      route_o = (32'(xdie_soc_addr_pkg::neighbor_get_exit_seng(addr_i)) < xdie_soc_addr_pkg::AP_D2D_COUNT) ?
-                xdie_soc_addr_pkg::ROUTE_REMOTE_PKG : xdie_soc_addr_pkg::ROUTE_DECERR;
-    end else begin
-      route_o = die_route;
     end
   end
 

@@ -28,11 +28,14 @@
 //   aperture, or the gap between two instances of a strided aperture) -> ROUTE_DECERR.
 // aperture_o/instance_o/offset_o describe the LOCAL field whatever the route (for a remote
 // route, that is where the address lands on the target die); they are 0 when no aperture hits.
-// my_chip_i is read in the chip-id view only.
+// my_chip_i is read in the chip-id view only. Outside valid_i (no request presented) the outputs
+// are ROUTE_DECERR and zeros and nothing is decoded: a die has a decoder per bus master, and a
+// simulator then does no work for the idle ones.
 
 module xdie_addr_decoder #(
   parameter logic [{{ pkg }}::VIEW_W-1:0] VIEW = {{ pkg }}::{{ f.default_view }}
 ) (
+  input  logic valid_i,
   input  logic [{{ pkg }}::SOC_ADDR_W-1:0] addr_i,
   input  logic [{{ pkg }}::{{ f.die_field.width_param() }}-1:0] my_die_i,
   input  logic [{{ pkg }}::{{ f.chip_field.width_param() }}-1:0] my_chip_i,
@@ -62,38 +65,44 @@ module xdie_addr_decoder #(
     aperture_o = '0;
     instance_o = '0;
     offset_o = '0;
+    if (valid_i) begin
 {%- for a in f.apertures %}
-    if ({{ pkg }}::{{ a.hit_fn() }}(local_addr)) begin
-      ap_hit = 1'b1;
-      aperture_o = {{ pkg }}::{{ a.index_param() }};
+      if ({{ pkg }}::{{ a.hit_fn() }}(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = {{ pkg }}::{{ a.index_param() }};
 {%- if a.repeated %}
-      instance_o = {{ pkg }}::{{ a.inst_fn() }}(local_addr);
+        instance_o = {{ pkg }}::{{ a.inst_fn() }}(local_addr);
 {%- endif %}
-      offset_o = {{ pkg }}::{{ a.off_fn() }}(local_addr);
-    end
+        offset_o = {{ pkg }}::{{ a.off_fn() }}(local_addr);
+      end
 {%- endfor %}
+    end
   end
 
   always_comb begin
-    arrived = ap_hit ? {{ pkg }}::ROUTE_LOCAL : {{ pkg }}::ROUTE_DECERR;
-    // DIE means the same in both views.
-    die_route = ({{ pkg }}::{{ f.die_field.getter() }}(addr_i) != my_die_i) ? {{ pkg }}::ROUTE_PEER_DIE : arrived;
+    arrived = {{ pkg }}::ROUTE_DECERR;
+    die_route = {{ pkg }}::ROUTE_DECERR;
     route_o = {{ pkg }}::ROUTE_DECERR;
-    if ({{ pkg }}::{{ f.valid_field.getter() }}(addr_i) == '0) begin
-      if ({{ pkg }}::{{ f.chip_field.getter() }}(addr_i) == '0) begin
+    if (valid_i) begin
+      arrived = ap_hit ? {{ pkg }}::ROUTE_LOCAL : {{ pkg }}::ROUTE_DECERR;
+      // DIE means the same in both views.
+      die_route = ({{ pkg }}::{{ f.die_field.getter() }}(addr_i) != my_die_i) ? {{ pkg }}::ROUTE_PEER_DIE : arrived;
+      if ({{ pkg }}::{{ f.valid_field.getter() }}(addr_i) == '0) begin
+        if ({{ pkg }}::{{ f.chip_field.getter() }}(addr_i) == '0) begin
+          route_o = die_route;
+        end
+      end else if (VIEW == {{ pkg }}::VIEW_CHIP_ID) begin
+        route_o = ({{ pkg }}::{{ f.chip_field.getter() }}(addr_i) != my_chip_i) ? {{ pkg }}::ROUTE_REMOTE_PKG : die_route;
+      end else if ({{ pkg }}::{{ f.route_field.getter() }}(addr_i) == '0 || (addr_i & RESERVED_OVERLAY) != '0) begin
+        route_o = {{ pkg }}::ROUTE_DECERR;
+      end else if ({{ pkg }}::{{ f.exit_die_field.getter() }}(addr_i) != '0) begin
+        route_o = {{ pkg }}::ROUTE_PEER_DIE;
+      end else if ({{ pkg }}::{{ f.exit_seng_field.getter() }}(addr_i) != '0) begin
+        route_o = (32'({{ pkg }}::{{ f.exit_seng_field.getter() }}(addr_i)) < {{ pkg }}::{{ f.ports_param }}) ?
+                  {{ pkg }}::ROUTE_REMOTE_PKG : {{ pkg }}::ROUTE_DECERR;
+      end else begin
         route_o = die_route;
       end
-    end else if (VIEW == {{ pkg }}::VIEW_CHIP_ID) begin
-      route_o = ({{ pkg }}::{{ f.chip_field.getter() }}(addr_i) != my_chip_i) ? {{ pkg }}::ROUTE_REMOTE_PKG : die_route;
-    end else if ({{ pkg }}::{{ f.route_field.getter() }}(addr_i) == '0 || (addr_i & RESERVED_OVERLAY) != '0) begin
-      route_o = {{ pkg }}::ROUTE_DECERR;
-    end else if ({{ pkg }}::{{ f.exit_die_field.getter() }}(addr_i) != '0) begin
-      route_o = {{ pkg }}::ROUTE_PEER_DIE;
-    end else if ({{ pkg }}::{{ f.exit_seng_field.getter() }}(addr_i) != '0) begin
-      route_o = (32'({{ pkg }}::{{ f.exit_seng_field.getter() }}(addr_i)) < {{ pkg }}::{{ f.ports_param }}) ?
-                {{ pkg }}::ROUTE_REMOTE_PKG : {{ pkg }}::ROUTE_DECERR;
-    end else begin
-      route_o = die_route;
     end
   end
 
