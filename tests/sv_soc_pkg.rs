@@ -306,7 +306,11 @@ fn sv_package_and_decoder_match_model() {
             // No request presented: nothing decoded.
             Some(&"Z") => {
                 let got = [hex(w[1]), hex(w[2]), hex(w[3]), hex(w[4])];
-                assert_eq!(got, [route_code("DECERR"), 0, 0, 0], "decoder without valid_i: {line}");
+                assert_eq!(
+                    got,
+                    [route_code("DECERR"), 0, 0, 0],
+                    "decoder without valid_i: {line}"
+                );
                 nidle += 1;
             }
             _ => {}

@@ -284,7 +284,9 @@ impl Tb {
             let ring = if side == 0 { &self.m2s } else { &self.s2m };
             // An index past the last queue reads what a queue group's array holds there: nothing
             // defined, so the engine must not use it; zeros here.
-            let r = ring.get(idx).map_or((0, 0, 0), |r| (r.base, r.head, r.head_id));
+            let r = ring
+                .get(idx)
+                .map_or((0, 0, 0), |r| (r.base, r.head, r.head_id));
             self.sim.set_u64(self.p.base[side], r.0);
             self.sim.set_u64(self.p.head[side], r.1);
             self.sim.set_u64(self.p.hid[side], r.2);
