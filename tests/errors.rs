@@ -65,7 +65,14 @@ fn io_unreadable_file() {
     bytes.extend_from_slice(&[0xff, 0xfe, b'\n']);
     std::fs::write(&f, bytes).unwrap();
     let e = load_err(&csrs);
-    expect(&e, ErrorKind::Io, "profiles.yaml", "", Some(line), "not valid UTF-8");
+    expect(
+        &e,
+        ErrorKind::Io,
+        "profiles.yaml",
+        "",
+        Some(line),
+        "not valid UTF-8",
+    );
 
     // A missing top-level file is an Io error too, naming what was expected.
     std::fs::remove_file(&f).unwrap();
