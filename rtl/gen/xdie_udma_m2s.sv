@@ -153,16 +153,16 @@ module xdie_udma_m2s (
   logic [IDW-1:0] head_id_q [NQ];
   logic [UW-1:0]  used_q [NQ];
   logic [NQ-1:0]  overrun_q, nonempty_q, enable_q;
-  // r_cfg: no reset (see above); r_cfg_v marks the entries written since
+  // r_cfg: no reset (see above); r_cfg_v marks the entries written since reset or rst_q
   logic [31:0]    r_cfg_m [NQ];
   logic [NQ-1:0]  r_cfg_v;
-  // r_tdrbp_low: no reset (see above); r_tdrbp_low_v marks the entries written since
+  // r_tdrbp_low: no reset (see above); r_tdrbp_low_v marks the entries written since reset or rst_q
   logic [31:0]    r_tdrbp_low_m [NQ];
   logic [NQ-1:0]  r_tdrbp_low_v;
-  // r_tdrbp_high: no reset (see above); r_tdrbp_high_v marks the entries written since
+  // r_tdrbp_high: no reset (see above); r_tdrbp_high_v marks the entries written since reset or rst_q
   logic [31:0]    r_tdrbp_high_m [NQ];
   logic [NQ-1:0]  r_tdrbp_high_v;
-  // r_tdrl: no reset (see above); r_tdrl_v marks the entries written since
+  // r_tdrl: no reset (see above); r_tdrl_v marks the entries written since reset or rst_q
   logic [31:0]    r_tdrl_m [NQ];
   logic [NQ-1:0]  r_tdrl_v;
 

@@ -153,16 +153,16 @@ module xdie_udma_s2m (
   logic [IDW-1:0] head_id_q [NQ];
   logic [UW-1:0]  used_q [NQ];
   logic [NQ-1:0]  overrun_q, nonempty_q, enable_q;
-  // r_cfg: no reset (see above); r_cfg_v marks the entries written since
+  // r_cfg: no reset (see above); r_cfg_v marks the entries written since reset or rst_q
   logic [31:0]    r_cfg_m [NQ];
   logic [NQ-1:0]  r_cfg_v;
-  // r_rdrbp_low: no reset (see above); r_rdrbp_low_v marks the entries written since
+  // r_rdrbp_low: no reset (see above); r_rdrbp_low_v marks the entries written since reset or rst_q
   logic [31:0]    r_rdrbp_low_m [NQ];
   logic [NQ-1:0]  r_rdrbp_low_v;
-  // r_rdrbp_high: no reset (see above); r_rdrbp_high_v marks the entries written since
+  // r_rdrbp_high: no reset (see above); r_rdrbp_high_v marks the entries written since reset or rst_q
   logic [31:0]    r_rdrbp_high_m [NQ];
   logic [NQ-1:0]  r_rdrbp_high_v;
-  // r_rdrl: no reset (see above); r_rdrl_v marks the entries written since
+  // r_rdrl: no reset (see above); r_rdrl_v marks the entries written since reset or rst_q
   logic [31:0]    r_rdrl_m [NQ];
   logic [NQ-1:0]  r_rdrl_v;
 

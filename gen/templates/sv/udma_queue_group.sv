@@ -138,7 +138,7 @@ module {{ module }} (
   logic [UW-1:0]  used_q [NQ];
   logic [NQ-1:0]  overrun_q, nonempty_q, enable_q;
 {%- for s in q_stores %}
-  // {{ s.name }}: no reset (see above); {{ s.name }}_v marks the entries written since
+  // {{ s.name }}: no reset (see above); {{ s.name }}_v marks the entries written since reset or rst_q
   logic [31:0]    {{ s.name }}_m [NQ];
   logic [NQ-1:0]  {{ s.name }}_v;
 {%- endfor %}
