@@ -246,6 +246,29 @@ fn bad_topologies_name_file_key_and_line() {
             "links[2].latency",
             8,
         ),
+        // A repeated key is blamed at its second line, before serde keeps one copy.
+        (
+            GOOD.replace("view: chip_id\n", "view: chip_id\nview: neighbor\n"),
+            MeshErrorKind::Syntax,
+            "view",
+            2,
+        ),
+        (
+            GOOD.replace(
+                "{name: b, cayman_id: 2}",
+                "{name: b, cayman_id: 2, name: c}",
+            ),
+            MeshErrorKind::Syntax,
+            "",
+            4,
+        ),
+        // Nesting is bounded before the parser recurses.
+        (
+            GOOD.replace("view: chip_id", &format!("view: {}", "[".repeat(10_000))),
+            MeshErrorKind::Syntax,
+            "",
+            1,
+        ),
     ];
     for (text, kind, key, line) in cases {
         let e = bad(&text);

@@ -110,15 +110,16 @@ fn strip_position(msg: &str) -> String {
 /// Reads and checks the topology at `path` against the die of `layout` (CAYMAN_ID width, dies
 /// per package, C2C ports per die, link defaults).
 pub fn load(path: &Path, layout: &Layout) -> Result<Mesh> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    // Bounded like a CSR file or a scenario: size, UTF-8 (with the line of a bad byte).
+    let text = xdie_csr::limits::read_text(path).map_err(|e| {
         Box::new(MeshError {
             kind: MeshErrorKind::Io,
             at: Location {
                 file: path.to_path_buf(),
                 key: String::new(),
-                line: None,
+                line: e.line,
             },
-            message: format!("cannot read: {e}"),
+            message: e.message,
         })
     })?;
     parse(path, &text, layout)
@@ -126,6 +127,23 @@ pub fn load(path: &Path, layout: &Layout) -> Result<Mesh> {
 
 /// Parses and checks topology text; `path` names it in errors.
 pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
+    let syntax = |key: String, line: Option<usize>, message: String| {
+        Box::new(MeshError {
+            kind: MeshErrorKind::Syntax,
+            at: Location {
+                file: path.to_path_buf(),
+                key,
+                line,
+            },
+            message,
+        })
+    };
+    // Nesting is bounded before the parser recurses; a repeated key is blamed at its second
+    // line before serde keeps one of the two silently.
+    xdie_csr::limits::check_depth(text).map_err(|e| syntax(String::new(), e.line, e.message))?;
+    if let Some(d) = LineIndex::new(text).duplicate() {
+        return Err(syntax(d.key.clone(), Some(d.line), d.message()));
+    }
     let de = serde_yaml::Deserializer::from_str(text);
     let raw: RawMesh = serde_path_to_error::deserialize(de).map_err(|e| {
         let key = e.path().to_string();
