@@ -43,8 +43,9 @@ impl TextError {
 }
 
 /// Read `path` as the text of an input file: a regular file of at most `MAX_FILE_BYTES` bytes,
-/// valid UTF-8, nested at most `MAX_DEPTH` deep. The size is checked while reading, so a huge
-/// or endless file costs at most `MAX_FILE_BYTES` of memory.
+/// valid UTF-8. The size is checked while reading, so a huge or endless file costs at most
+/// `MAX_FILE_BYTES` of memory. Nesting is the parser's caller's to check ([`check_depth`]), once,
+/// where text from a file and text given in memory meet.
 pub fn read_text(path: &Path) -> Result<String, TextError> {
     let meta =
         std::fs::metadata(path).map_err(|e| TextError::new(format!("cannot read: {e}"), None))?;
@@ -71,7 +72,6 @@ pub fn read_text(path: &Path) -> Result<String, TextError> {
             Some(line),
         )
     })?;
-    check_depth(&text)?;
     Ok(text)
 }
 

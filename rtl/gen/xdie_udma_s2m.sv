@@ -386,6 +386,7 @@ module xdie_udma_s2m (
       logic [LW-1:0]  sel_tail, sel_head;
       logic [IDW-1:0] sel_tail_id, sel_head_id;
       logic [UW-1:0]  sel_used;
+      logic [CW-1:0]  sel_len;
       logic [31:0]    sel_r_cfg;
       logic [31:0]    sel_r_rdrbp_low;
       logic [31:0]    sel_r_rdrbp_high;
@@ -397,7 +398,8 @@ module xdie_udma_s2m (
       sel_used    = used_q[q_sel];
       sel_overrun = overrun_q[q_sel];
       // An unconfigured ring (length 0) is not full: status reads its reset value.
-      sel_full    = (ring_len(q_sel) != '0) && (CW'(sel_used) == ring_len(q_sel));
+      sel_len     = ring_len(q_sel);
+      sel_full    = (sel_len != '0) && (CW'(sel_used) == sel_len);
       sel_r_cfg = r_cfg_rd(q_sel);
       sel_r_rdrbp_low = r_rdrbp_low_rd(q_sel);
       sel_r_rdrbp_high = r_rdrbp_high_rd(q_sel);

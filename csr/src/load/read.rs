@@ -55,15 +55,17 @@ pub(super) fn read<T: DeserializeOwned>(
             })
         }
     };
-    let text = crate::limits::read_text(&path).map_err(|e| Error {
-        kind: ErrorKind::Io,
-        at: Location {
-            file: path.clone(),
-            key: String::new(),
-            line: e.line,
-        },
-        message: e.message,
-    })?;
+    let text = crate::limits::read_text(&path)
+        .and_then(|t| crate::limits::check_depth(&t).map(|()| t))
+        .map_err(|e| Error {
+            kind: ErrorKind::Io,
+            at: Location {
+                file: path.clone(),
+                key: String::new(),
+                line: e.line,
+            },
+            message: e.message,
+        })?;
     sources.push(path.clone());
     let index = LineIndex::new(&text);
     // Before serde: it keeps one of two equal keys silently, or blames the whole mapping.

@@ -335,6 +335,7 @@ module {{ module }} (
       logic [LW-1:0]  sel_tail, sel_head;
       logic [IDW-1:0] sel_tail_id, sel_head_id;
       logic [UW-1:0]  sel_used;
+      logic [CW-1:0]  sel_len;
 {%- for s in q_stores %}
       logic [31:0]    sel_{{ s.name }};
 {%- endfor %}
@@ -345,7 +346,8 @@ module {{ module }} (
       sel_used    = used_q[q_sel];
       sel_overrun = overrun_q[q_sel];
       // An unconfigured ring (length 0) is not full: status reads its reset value.
-      sel_full    = (ring_len(q_sel) != '0) && (CW'(sel_used) == ring_len(q_sel));
+      sel_len     = ring_len(q_sel);
+      sel_full    = (sel_len != '0) && (CW'(sel_used) == sel_len);
 {%- for s in q_stores %}
       sel_{{ s.name }} = {{ s.name }}_rd(q_sel);
 {%- endfor %}
