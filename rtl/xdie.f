@@ -18,6 +18,7 @@ rtl/gen/xdie_remap_windows.sv
 rtl/gen/xdie_addr_decoder.sv
 rtl/core/xdie_fifo.sv
 rtl/core/xdie_rr_arbiter.sv
+rtl/core/xdie_clock_gate.sv
 rtl/core/xdie_sdma_engine.sv
 rtl/core/xdie_xbar.sv
 rtl/core/xdie_mem.sv

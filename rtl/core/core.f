@@ -5,6 +5,7 @@
 // files.
 xdie_fifo.sv
 xdie_rr_arbiter.sv
+xdie_clock_gate.sv
 xdie_sdma_engine.sv
 xdie_xbar.sv
 xdie_mem.sv

@@ -37,6 +37,10 @@ module xdie_die #(
   // Requests in flight per crossbar master and per slave; covers the link round trip so one
   // engine can keep the link busy
   parameter int unsigned OUTSTANDING   = 64,
+  // Clock each engine and its two queue groups only in cycles where something of theirs can
+  // change (xdie_clock_gate): a simulator then skips idle engines, and an ASIC saves their clock
+  // power. Off by default: an FPGA build keeps one clock tree.
+  parameter bit          CLOCK_GATE    = 1'b0,
   localparam int unsigned DIEW         = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH,
   localparam int unsigned CHIPW        = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH,
   localparam int unsigned LINK_CW      = $clog2(LINK_CREDITS + 1),
@@ -362,6 +366,7 @@ module xdie_die #(
 
   // ---------------------------------------------------------------- engines
   for (genvar e = 0; e < E; e++) begin : g_eng
+    logic             t_clk, t_wake, quiet;
     logic [QBW-1:0]   m_base, s_base;
     logic [QHW-1:0]   m_head, s_head;
     logic [QIW-1:0]   m_hid, s_hid;
@@ -373,8 +378,24 @@ module xdie_die #(
     localparam int unsigned MR = M_ENG + 2 * e;
     localparam int unsigned MW = M_ENG + 2 * e + 1;
 
+    // The engine's tile (engine and both queue groups) is clocked while the engine is not quiet,
+    // while either group's AXI4-Lite port has a transfer in progress (a request offered, an
+    // address or data taken and not yet answered: ready low, or a response waiting; the shared
+    // front-end holds state exactly then) and when the broadcast doorbell rings one of them.
+    // Everything else a tile flop depends on changes only through these.
+    assign t_wake = !quiet
+                 || b_awvalid[BM] || b_wvalid[BM] || b_arvalid[BM] || b_bvalid[BM] || b_rvalid[BM]
+                 || !b_awready[BM] || !b_wready[BM] || !b_arready[BM]
+                 || b_awvalid[BS] || b_wvalid[BS] || b_arvalid[BS] || b_bvalid[BS] || b_rvalid[BS]
+                 || !b_awready[BS] || !b_wready[BS] || !b_arready[BS]
+                 || (bc_known && (bc_m2s_valid[e] || bc_s2m_valid[e]));
+
+    xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_gate (
+      .clk_i, .rst_ni, .en_i(t_wake), .clk_o(t_clk)
+    );
+
     xdie_udma_m2s u_m2s (
-      .clk_i, .rst_ni,
+      .clk_i(t_clk), .rst_ni,
       .s_axil_awvalid_i(b_awvalid[BM]), .s_axil_awready_o(b_awready[BM]),
       .s_axil_awaddr_i(b_awaddr[xdie_udma_m2s_pkg::ADDR_WIDTH-1:0]),
       .s_axil_wvalid_i(b_wvalid[BM]), .s_axil_wready_o(b_wready[BM]),
@@ -394,7 +415,7 @@ module xdie_die #(
     );
 
     xdie_udma_s2m u_s2m (
-      .clk_i, .rst_ni,
+      .clk_i(t_clk), .rst_ni,
       .s_axil_awvalid_i(b_awvalid[BS]), .s_axil_awready_o(b_awready[BS]),
       .s_axil_awaddr_i(b_awaddr[xdie_udma_s2m_pkg::ADDR_WIDTH-1:0]),
       .s_axil_wvalid_i(b_wvalid[BS]), .s_axil_wready_o(b_wready[BS]),
@@ -417,7 +438,7 @@ module xdie_die #(
       .RD_DEPTH(8), .WR_DEPTH(OUTSTANDING),
       .Q(Q), .BW(QBW), .HW(QHW), .IDW(QIW)
     ) u_engine (
-      .clk_i, .rst_ni,
+      .clk_i(t_clk), .rst_ni,
       .m2s_enable_i(m_en), .m2s_nonempty_i(m_ne), .s2m_enable_i(s_en), .s2m_nonempty_i(s_ne),
       .rd_idx_o(rd_idx),
       .m2s_rd_ring_base_i(m_base), .m2s_rd_head_i(m_head), .m2s_rd_head_ring_id_i(m_hid),
@@ -434,7 +455,7 @@ module xdie_die #(
       .m_wr_req_wdata_o(m_req_wdata[MW*DATA_BYTES*8 +: DATA_BYTES*8]), .m_wr_req_wstrb_o(m_req_wstrb[MW*DATA_BYTES +: DATA_BYTES]),
       .m_wr_rsp_valid_i(m_rsp_valid[MW]), .m_wr_rsp_ready_o(m_rsp_ready[MW]),
       .m_wr_rsp_rdata_i(m_rsp_rdata[MW*DATA_BYTES*8 +: DATA_BYTES*8]), .m_wr_rsp_err_i(m_rsp_err[MW*2 +: 2]),
-      .err_o(eng_err_o[2*e +: 2]), .idle_o(eng_idle_o[e])
+      .err_o(eng_err_o[2*e +: 2]), .idle_o(eng_idle_o[e]), .quiet_o(quiet)
     );
   end
 

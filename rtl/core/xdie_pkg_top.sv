@@ -4,7 +4,11 @@
 // Every size comes from the generated packages through the defaults of the die and the link:
 // engines, beat width, SBUF geometry and backing, HBM size, link latency and credits.
 
-module xdie_pkg_top (
+module xdie_pkg_top #(
+  // Clock-gate idle engines (xdie_die): on here, where the package is simulated, because a
+  // simulator then does no work for an engine that has nothing to do.
+  parameter bit CLOCK_GATE = 1'b1
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   // package (chip) id of both dies
@@ -111,7 +115,7 @@ module xdie_pkg_top (
 
   for (genvar d = 0; d < 2; d++) begin : g_die
     // Every size is the die's default, which is the die map's value.
-    xdie_die u_die (
+    xdie_die #(.CLOCK_GATE(CLOCK_GATE)) u_die (
       .clk_i, .rst_ni,
       .my_die_i(DIEW'(d)), .my_chip_i(chip_id_i),
       .s_axil_awvalid_i(awvalid[d]), .s_axil_awready_o(awready[d]),

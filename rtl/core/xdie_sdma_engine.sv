@@ -83,7 +83,10 @@ module xdie_sdma_engine #(
   // Sticky: [0] a read was answered with an error, [1] a write was
   output logic [1:0]          err_o,
   // No pair in flight
-  output logic                idle_o
+  output logic                idle_o,
+  // Nothing of this engine changes at the next clock edge unless its inputs change: no pair in
+  // any stage, no queue eligible, no pulse to deliver (a clock gate may stop the engine's clock)
+  output logic                quiet_o
 );
   localparam int unsigned DBW  = DATA_BYTES * 8;
   localparam int unsigned OW   = $clog2(DATA_BYTES);
@@ -464,6 +467,12 @@ module xdie_sdma_engine #(
   assign s2m_ring_id_err_o = rid_err_s_q;
   assign err_o             = err_q;
   assign idle_o            = (busy_q == '0);
+  // Every term below is a reason for a flop of this engine to change at the next edge; the
+  // halt terms cover a halted ring that software has just emptied (its halt bit clears).
+  assign quiet_o = (a_state_q == A_IDLE) && !pick_valid && !pend_valid_q && !b_active_q
+                && !wq_valid_q && (wr_out_q == '0) && (rd_inflight_q == '0) && !fifo_valid
+                && !head_inc_valid_q && !rid_err_m_q && !rid_err_s_q
+                && ((halt_m_q & ~m2s_nonempty_i) == '0) && ((halt_s_q & ~s2m_nonempty_i) == '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
