@@ -8,6 +8,7 @@ use std::time::Instant;
 #[cfg(feature = "sim")]
 mod bench;
 mod fold;
+mod numbers;
 mod route;
 mod sim;
 

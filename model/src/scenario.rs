@@ -517,7 +517,37 @@ impl Scenario {
     /// it) and remote_sem (the wait of the chain took it), never its local_sem, which stays at
     /// its target. The later leg's go_sem is raised at the start of the run (its RX side waits
     /// for nothing), so it may be no semaphore of the earlier leg. A leg's own three differ.
+    ///
+    /// At most one leg names a given leg in `after`: each follower's wait_ge_and_dec takes the
+    /// whole count the leg's engines add to its remote_sem (one increment per engine), so a
+    /// second follower would wait for increments the first already took and never start.
+    /// Two legs that follow different legs, or one that follows the other, are fine.
     fn check_semaphores(&self, sys: &System) -> Result<()> {
+        for (j, lj) in self.legs.iter().enumerate() {
+            let Some(a) = lj.after else { continue };
+            if let Some(i) = self.legs[..j].iter().position(|l| l.after == Some(a)) {
+                let prev = &self.legs[a];
+                return Err(self.error(
+                    ScenarioErrorKind::SharedSemaphore,
+                    format!("legs[{j}].after"),
+                    format!(
+                        "leg `{}` follows `{}`, which leg `{}` already follows (legs[{i}].after): \
+                         both would wait for semaphore {} of {} to reach {} and take those {} \
+                         increments, which come once, so one of them would never start; chain \
+                         `{}` after `{}` instead",
+                        lj.name,
+                        prev.name,
+                        self.legs[i].name,
+                        prev.remote_sem,
+                        sys.die_of(prev.rx),
+                        prev.n_engines(),
+                        prev.n_engines(),
+                        lj.name,
+                        self.legs[i].name
+                    ),
+                ));
+            }
+        }
         let uses = |l: &LegSpec| {
             let (tx, rx) = (sys.die_of(l.tx), sys.die_of(l.rx));
             [

@@ -258,14 +258,12 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
             .find(|q| q.name == pkg)
             .ok_or_else(|| bad(format!("no package is named `{pkg}`")))?
             .cayman_id;
-        let die: u64 = die
-            .parse()
-            .ok()
+        // The loader's number rule: `+1`, `0x+1` and empty digits are no die or port.
+        let die: u64 = xdie_csr::limits::parse_number(die)
             .filter(|d| *d < dies)
             .ok_or_else(|| bad(format!("die `{die}` is not 0..{dies}")))?;
-        let port: u32 = port
-            .parse()
-            .ok()
+        let port: u32 = xdie_csr::limits::parse_number(port)
+            .and_then(|p| u32::try_from(p).ok())
             .filter(|p| *p < ports)
             .ok_or_else(|| bad(format!("port `{port}` is not 0..{ports}")))?;
         Ok(PortId {
