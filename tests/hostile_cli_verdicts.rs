@@ -272,3 +272,32 @@ fn numeric_options_are_strict_and_named() {
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stderr(&o).contains("`+0`"), "{}", stderr(&o));
 }
+
+/// Topology package names are labels: a dot (which `PACKAGE.DIE` parsing would split) or a
+/// newline is refused at the name's key and line.
+#[test]
+fn topology_package_names_are_labels() {
+    let s = Scratch::new("topology-labels");
+    let text = std::fs::read_to_string(repo().join("topologies/ring4.yaml")).expect("ring4");
+    let first = text
+        .lines()
+        .position(|l| l.contains("{name: "))
+        .expect("a package");
+    let old = text.lines().nth(first).expect("line");
+    let name = old
+        .split("{name: ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .expect("name")
+        .to_string();
+    for bad in ["\"p.0\"", "\"p\\nPASS\""] {
+        let edited = text.replacen(old, &old.replacen(&name, bad, 1), 1);
+        let file = s.join("t.yaml");
+        std::fs::write(&file, &edited).expect("write");
+        let o = run(xdie().current_dir(repo()).arg("route").arg(&file));
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stdout(&o));
+        let want = format!("{}:{}: key `packages[0].name`", file.display(), first + 1);
+        assert!(stderr(&o).contains(&want), "{bad}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{bad}");
+    }
+}

@@ -344,6 +344,13 @@ impl Scenario {
             ));
         }
         for (i, l) in raw.legs.into_iter().enumerate() {
+            if let Some(why) = xdie_csr::ident::label_problem(&l.name) {
+                return Err(sc.error(
+                    ScenarioErrorKind::Syntax,
+                    format!("legs[{i}].name"),
+                    format!("bad leg name: {why}"),
+                ));
+            }
             if let Some(first) = sc.legs.iter().position(|p| p.name == l.name) {
                 return Err(sc.error(
                     ScenarioErrorKind::Reference,
@@ -362,7 +369,10 @@ impl Scenario {
                         return Err(sc.error(
                             ScenarioErrorKind::Reference,
                             format!("legs[{i}].after"),
-                            format!("`after` names `{name}`, which is no earlier leg"),
+                            format!(
+                                "`after` names `{}`, which is no earlier leg",
+                                name.escape_debug()
+                            ),
                         ))
                     }
                 },

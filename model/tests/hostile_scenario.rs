@@ -306,3 +306,24 @@ fn one_leg_has_at_most_one_follower() {
         "c's remote_sem ends at its target"
     );
 }
+
+#[test]
+fn leg_names_are_labels() {
+    let base = chain();
+    for bad in [
+        "\"a\\nPASS (seed 1)\"",
+        "\"a.b\"",
+        "\"\"",
+        "\"a\\u001b[2J\"",
+    ] {
+        let at = base.find("  - name: ").expect("a leg");
+        let end = at + base[at..].find('\n').expect("line end");
+        let text = format!("{}  - name: {bad}{}", &base[..at], &base[end..]);
+        let line = base[..at].matches('\n').count() + 1;
+        let e = refused(&text);
+        assert_eq!(e.kind, ScenarioErrorKind::Syntax, "{bad}: {e}");
+        assert_eq!(e.at.key, "legs[0].name", "{bad}: {e}");
+        assert_eq!(e.at.line, Some(line), "{bad}: {e}");
+        assert!(!e.to_string().contains('\n'), "{bad}: {e}");
+    }
+}

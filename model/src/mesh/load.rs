@@ -198,6 +198,13 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
 
     let mut packages: Vec<Package> = Vec::new();
     for (i, rp) in raw.packages.into_iter().enumerate() {
+        if let Some(why) = xdie_csr::ident::label_problem(&rp.name) {
+            return Err(cx.err(
+                MeshErrorKind::BadValue,
+                format!("packages[{i}].name"),
+                format!("bad package name: {why}"),
+            ));
+        }
         if let Some(j) = packages.iter().position(|q| q.name == rp.name) {
             return Err(cx.err(
                 MeshErrorKind::Duplicate,
