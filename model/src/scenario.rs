@@ -432,6 +432,11 @@ impl Scenario {
                     ModelError::UnknownCore(c) if *c == l.tx => "tx",
                     ModelError::UnknownCore(_) => "rx",
                     ModelError::PartitionsOutOfRange { .. } => "partitions",
+                    // A length that alone exceeds what a partition backs is the length's fault,
+                    // whatever the offset.
+                    ModelError::OutsideSbufBacking { len, backing, .. } if len > backing => {
+                        "free_dim_bytes"
+                    }
                     ModelError::OutsideSbufBacking { which, .. } if *which == "source" => {
                         "src_addr"
                     }
