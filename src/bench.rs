@@ -1,5 +1,6 @@
 //! `xdie bench`: cosimulation throughput of the Rust harness against a plain C++ loop.
 
+use crate::numbers;
 use clap::{Args, Subcommand};
 use std::process::ExitCode;
 
@@ -17,13 +18,13 @@ pub enum BenchCmd {
 #[derive(Args)]
 pub struct CopyArgs {
     /// Bytes per copy.
-    #[arg(long, default_value_t = 2 << 20)]
+    #[arg(long, default_value = "0x200000", value_parser = numbers::positive)]
     bytes: u64,
     /// Engine counts to run the copy over.
-    #[arg(long, value_delimiter = ',', default_values_t = [1, 4, 16])]
+    #[arg(long, value_delimiter = ',', default_values = ["1", "4", "16"], value_parser = numbers::positive)]
     engines: Vec<u64>,
     /// Rounds over all engine counts (interleaved); figures are medians with min and max.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value = "3", value_parser = numbers::positive_usize)]
     repeats: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -33,13 +34,13 @@ pub struct CopyArgs {
 #[derive(Args)]
 pub struct RegsArgs {
     /// Number of INC-window writes.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value = "1000000", value_parser = numbers::positive)]
     writes: u64,
     /// Workload seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value = "1", value_parser = numbers::number)]
     seed: u64,
     /// Rust/C++ pairs to run (interleaved, alternating which goes first); figures are medians.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value = "5", value_parser = numbers::positive_usize)]
     repeats: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]

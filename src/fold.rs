@@ -5,6 +5,7 @@
 //! and a fold that view cannot express is refused: the chip-id fold in a neighbor system, the
 //! neighbor fold in a chip-id system.
 
+use crate::numbers;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,22 +21,22 @@ pub struct FoldArgs {
     #[arg(long, value_parser = parse_view)]
     view: Option<AddrView>,
     /// Die-local destination address (hex).
-    #[arg(long, value_parser = parse_hex)]
+    #[arg(long, value_parser = numbers::hex)]
     local: Option<u64>,
     /// Destination die.
-    #[arg(long)]
+    #[arg(long, value_parser = numbers::number)]
     die: Option<u64>,
     /// Use the neighbor fold (other die of this package); neighbor view only.
     #[arg(long, conflicts_with = "chip_id")]
     neighbor: bool,
     /// Neighbor view: leave the package through this C2C port (EXIT_SENG) instead.
-    #[arg(long, requires = "neighbor")]
+    #[arg(long, requires = "neighbor", value_parser = numbers::number)]
     exit_port: Option<u64>,
     /// Neighbor view: cross to the sibling die before leaving through --exit-port (EXIT_DIE).
     #[arg(long, requires = "exit_port")]
     exit_die: bool,
     /// Use the chip-id fold with this package id (hex); chip-id view only.
-    #[arg(long, value_parser = parse_hex)]
+    #[arg(long, value_parser = numbers::hex)]
     chip_id: Option<u64>,
     /// Topology file: fold in its view from --from to --to (PACKAGE.DIE names), with the path
     /// its links allow.
@@ -48,25 +49,8 @@ pub struct FoldArgs {
     #[arg(long, requires = "topology")]
     to: Option<String>,
     /// Decode a routed address (hex).
-    #[arg(long, value_parser = parse_hex, conflicts_with_all = ["local", "neighbor", "chip_id"])]
+    #[arg(long, value_parser = numbers::hex, conflicts_with_all = ["local", "neighbor", "chip_id"])]
     decode: Option<u64>,
-}
-
-/// A hex number, `0x` optional: the loader's number rule with the prefix implied, so `0x0x10`,
-/// `0x+10`, `-1`, `0x` and overflow are refused as in csrs/.
-fn parse_hex(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let hex = if t.starts_with("0x") || t.starts_with("0X") {
-        t.to_string()
-    } else {
-        format!("0x{t}")
-    };
-    xdie_csr::limits::parse_number(&hex).ok_or_else(|| {
-        format!(
-            "`{s}` is not a hex number (one optional 0x, then hex digits that fit 64 bits, `_` only \
-             between digits, no sign)"
-        )
-    })
 }
 
 fn parse_view(s: &str) -> Result<AddrView, String> {
@@ -150,7 +134,9 @@ pub fn run(a: &FoldArgs) -> ExitCode {
         _ => return fail("give exactly one of --neighbor and --chip-id HEX".into()),
     };
     // Refuse arguments that do not fit their fields instead of silently truncating them.
-    for (arg, value) in fold.args.iter().zip(&args) {
+    // `args` follows the order of the options that give them.
+    let options = ["--local", "--die", "--chip-id"];
+    for ((arg, value), option) in fold.args.iter().zip(&args).zip(options) {
         for step in fold
             .steps
             .iter()
@@ -158,7 +144,7 @@ pub fn run(a: &FoldArgs) -> ExitCode {
         {
             if (*value as u128) > step.field.value_mask() {
                 return fail(format!(
-                    "{arg} = {value:#x} does not fit the {}-bit field {}",
+                    "{option} {value:#x}: {arg} = {value:#x} does not fit the {}-bit field {}",
                     step.field.width, step.field.name
                 ));
             }
@@ -221,8 +207,7 @@ fn fold_in_topology(
             .find(|p| p.name == pkg)
             .ok_or_else(|| format!("{} has no package `{pkg}`", path.display()))?
             .cayman_id;
-        let die = d
-            .parse::<u64>()
+        let die = numbers::number(d)
             .ok()
             .filter(|d| *d < m.dies_per_package)
             .ok_or_else(|| {

@@ -8,6 +8,7 @@ use std::time::Instant;
 #[cfg(feature = "sim")]
 mod bench;
 mod fold;
+mod numbers;
 mod route;
 mod sim;
 
@@ -71,6 +72,10 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
     };
     let files = match xdie_gen::emit::render_all(&csrs) {
         Ok(f) => f,
+        Err(xdie_gen::emit::RenderError::Input(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
         Err(e) => {
             // The loader checks every rule an emitter relies on, so this is a missing check: name
             // the input set at least, and exit as for bad input.

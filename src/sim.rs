@@ -20,7 +20,7 @@ pub struct SimArgs {
     #[arg(long)]
     json: bool,
     /// Seed of the source data and of the host ports' random handshake delays.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value = "1", value_parser = crate::numbers::number)]
     seed: u64,
     /// Write an FST trace of the RTL run to this file.
     #[arg(long)]

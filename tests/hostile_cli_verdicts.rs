@@ -164,3 +164,140 @@ fn fold_refuses_malformed_numbers() {
         assert!(outs.windows(2).all(|w| w[0] == w[1]), "{flag}: {outs:?}");
     }
 }
+
+/// Every numeric option follows the number rule (decimal or 0x hex; no sign, no empty digits,
+/// no overflow) and an error names the option; a value out of its field's range names the
+/// option too. Topology link ends and `--from`/`--to` dies follow the same rule.
+#[test]
+fn numeric_options_are_strict_and_named() {
+    let fold = ["fold", "--local", "0x100000", "--neighbor"];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        ([&fold[..], &["--die"]].concat(), "--die"),
+        (
+            [&fold[..], &["--die", "1", "--exit-port"]].concat(),
+            "--exit-port",
+        ),
+        (
+            vec!["sim", "scenarios/chain.yaml", "--model-only", "--seed"],
+            "--seed",
+        ),
+    ];
+    // `--option=VALUE`, so that `-1` is read as a value.
+    let with = |args: &[&str], v: &str| -> Vec<String> {
+        let (last, head) = args.split_last().expect("an option");
+        let mut a: Vec<String> = head.iter().map(|s| s.to_string()).collect();
+        a.push(format!("{last}={v}"));
+        a
+    };
+    for (args, option) in &cases {
+        for bad in [
+            "+1",
+            "-1",
+            "",
+            "0x",
+            "0x+1",
+            "1e3",
+            "1__0",
+            "18446744073709551616",
+        ] {
+            let o = run(xdie().current_dir(repo()).args(with(args, bad)));
+            assert_eq!(o.status.code(), Some(2), "{option} {bad:?}: {}", stdout(&o));
+            let err = stderr(&o);
+            assert!(
+                err.contains(&format!("'{option} <")) && err.contains("is not a number"),
+                "{option} {bad:?}: {err}"
+            );
+            assert!(stdout(&o).is_empty(), "{option} {bad:?}");
+        }
+        // Decimal and hex of the same value give the same result.
+        let outs: Vec<String> = ["1", "0x1", "0X0_1"]
+            .iter()
+            .map(|v| {
+                let o = run(xdie().current_dir(repo()).args(with(args, v)));
+                assert!(o.status.success(), "{option} {v}: {}", stderr(&o));
+                stdout(&o)
+            })
+            .collect();
+        assert!(outs.windows(2).all(|w| w[0] == w[1]), "{option}: {outs:?}");
+    }
+    // In range for the number rule, out of range for the field: the option is named.
+    let csrs = xdie_csr::load(&repo().join("csrs")).expect("csrs");
+    let dies = 1u64 << csrs.views.soc.neighbor.die.width;
+    let o = run(xdie()
+        .current_dir(repo())
+        .args(fold)
+        .args(["--die", &dies.to_string()]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("--die {dies:#x}")),
+        "{}",
+        stderr(&o)
+    );
+    // Link ends and --from/--to of a topology.
+    let s = Scratch::new("strict-topology");
+    let text = std::fs::read_to_string(repo().join("topologies/ring4.yaml")).expect("ring4");
+    let link = text
+        .lines()
+        .find(|l| l.contains("{a: ") && l.contains(".1.1"))
+        .expect("a link on port 1");
+    let bad = text.replacen(link, &link.replacen(".1.1", ".+1.1", 1), 1);
+    let file = s.join("ring4.yaml");
+    std::fs::write(&file, &bad).expect("write");
+    let o = run(xdie().current_dir(repo()).arg("route").arg(&file));
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let line = bad
+        .lines()
+        .position(|l| l.contains(".+1.1"))
+        .expect("edited")
+        + 1;
+    assert!(
+        stderr(&o).contains(&format!("{}:{line}: key `links[", file.display())),
+        "{}",
+        stderr(&o)
+    );
+    let topo = repo().join("topologies/ring4.yaml");
+    let o = run(xdie()
+        .current_dir(repo())
+        .args([
+            "fold",
+            "--local",
+            "0x10",
+            "--from",
+            "p0.+0",
+            "--to",
+            "p1.1",
+            "--topology",
+        ])
+        .arg(&topo));
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("`+0`"), "{}", stderr(&o));
+}
+
+/// Topology package names are labels: a dot (which `PACKAGE.DIE` parsing would split) or a
+/// newline is refused at the name's key and line.
+#[test]
+fn topology_package_names_are_labels() {
+    let s = Scratch::new("topology-labels");
+    let text = std::fs::read_to_string(repo().join("topologies/ring4.yaml")).expect("ring4");
+    let first = text
+        .lines()
+        .position(|l| l.contains("{name: "))
+        .expect("a package");
+    let old = text.lines().nth(first).expect("line");
+    let name = old
+        .split("{name: ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .expect("name")
+        .to_string();
+    for bad in ["\"p.0\"", "\"p\\nPASS\""] {
+        let edited = text.replacen(old, &old.replacen(&name, bad, 1), 1);
+        let file = s.join("t.yaml");
+        std::fs::write(&file, &edited).expect("write");
+        let o = run(xdie().current_dir(repo()).arg("route").arg(&file));
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stdout(&o));
+        let want = format!("{}:{}: key `packages[0].name`", file.display(), first + 1);
+        assert!(stderr(&o).contains(&want), "{bad}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{bad}");
+    }
+}

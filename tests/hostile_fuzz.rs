@@ -5,7 +5,11 @@
 //! and `xdie gen` exits 0 or 2, leaving `--out` byte-identical on 2.
 //!
 //! Deterministic: XDIE_FUZZ_SEED picks the sequence (default 1), XDIE_FUZZ_CASES its length
-//! (default 300). A failure prints the seed, the case and the mutation.
+//! (default 300). The accepted sets that are linted and compiled are a sample drawn from a
+//! second stream of the same seed, spread over the whole run (at most XDIE_FUZZ_LINTS, default
+//! 8), so one seed always checks the same cases and another seed other ones; the run prints the
+//! cases it sampled. A failure prints the seed, the case, the mutation and the command that
+//! reproduces it (XDIE_FUZZ_LINT_CASE=N lints case N whatever the sample).
 
 mod common;
 
@@ -217,17 +221,31 @@ fn tools() -> bool {
         .all(|t| Command::new(t).arg("--version").output().is_ok())
 }
 
+/// A number from the environment, or `default`; a value that is not a number stops the run
+/// rather than silently running another sequence.
+fn env_number(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Err(_) => default,
+        Ok(s) => xdie_csr::limits::parse_number(&s)
+            .unwrap_or_else(|| panic!("{name}=`{s}` is not a number")),
+    }
+}
+
+/// Of the accepted sets that differ from the shipped one, about one in this many is linted.
+const LINT_ONE_IN: usize = 8;
+
 #[test]
 fn random_mutations_of_the_real_csrs() {
-    let seed: u64 = std::env::var("XDIE_FUZZ_SEED")
+    let seed = env_number("XDIE_FUZZ_SEED", 1);
+    let cases = env_number("XDIE_FUZZ_CASES", 300) as usize;
+    let max_lints = env_number("XDIE_FUZZ_LINTS", 8) as usize;
+    let forced = std::env::var("XDIE_FUZZ_LINT_CASE")
         .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let cases: usize = std::env::var("XDIE_FUZZ_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
+        .map(|_| env_number("XDIE_FUZZ_LINT_CASE", 0) as usize);
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    // The sample's own stream: which cases are linted does not shift the mutations.
+    let mut pick = Rng(seed.wrapping_mul(0xd1b5_4a32_d192_ed03) | 1);
+    let mut sampled = Vec::new();
     let (s, csrs) = csrs_copy("fuzz");
     let names = files(&csrs);
     let originals: Vec<Vec<u8>> = names
@@ -245,11 +263,17 @@ fn random_mutations_of_the_real_csrs() {
         let text = String::from_utf8_lossy(&originals[fi]).into_owned();
         let (bytes, what) = mutate(&mut rng, &text);
         std::fs::write(csrs.join(&names[fi]), &bytes).expect("write");
-        let tag = format!("seed {seed} case {case}: {}: {what}", names[fi].display());
+        let tag = format!(
+            "seed {seed} case {case}: {}: {what}\nreproduce: XDIE_FUZZ_SEED={seed} \
+             XDIE_FUZZ_CASES={} XDIE_FUZZ_LINT_CASE={case} cargo test --release --test \
+             hostile_fuzz",
+            names[fi].display(),
+            case + 1
+        );
 
         let t = Instant::now();
         let result = std::panic::catch_unwind(|| {
-            xdie_csr::load(&csrs).map(|c| xdie_gen::emit::render_all(&c).map_err(|e| e.to_string()))
+            xdie_csr::load(&csrs).map(|c| xdie_gen::emit::render_all(&c))
         });
         assert!(t.elapsed() < FAST, "{tag}: took {:?}", t.elapsed());
         match result {
@@ -258,14 +282,23 @@ fn random_mutations_of_the_real_csrs() {
                 e.at.file.starts_with(&csrs) && e.at.file.file_name().is_some(),
                 "{tag}: error names no file of the set: {e}"
             ),
+            // Names valid one by one that meet once joined: refused naming a file of the set.
+            Ok(Ok(Err(xdie_gen::emit::RenderError::Input(e)))) => assert!(
+                e.at.file.starts_with(&csrs) && e.at.line.is_some(),
+                "{tag}: error names no line of a file of the set: {e}"
+            ),
             Ok(Ok(Err(e))) => panic!("{tag}: loaded but did not render: {e}"),
             Ok(Ok(Ok(files))) => {
                 accepted += 1;
-                // Sample the slow tools: the first few accepted sets that differ from the shipped.
+                // Sample the slow tools over the run: accepted sets that differ from the shipped.
                 let changed = files.iter().any(|f| {
                     baseline.get(&f.path).map(|b| b.as_slice()) != Some(f.contents.as_bytes())
                 });
-                if lint && changed && linted < 8 {
+                let drawn = changed && pick.below(LINT_ONE_IN) == 0 && sampled.len() < max_lints;
+                if drawn {
+                    sampled.push(case);
+                }
+                if lint && (drawn || forced == Some(case)) {
                     linted += 1;
                     let dir = s.join(format!("lint{case}"));
                     xdie_gen::output::write_all(&dir, &files).expect("write accepted outputs");
@@ -302,5 +335,13 @@ fn random_mutations_of_the_real_csrs() {
         }
         std::fs::write(csrs.join(&names[fi]), &originals[fi]).expect("restore");
     }
-    eprintln!("{cases} mutations (seed {seed}): {accepted} accepted, {linted} linted and compiled");
+    eprintln!(
+        "{cases} mutations (seed {seed}): {accepted} accepted, {linted} linted and compiled \
+         (sampled cases {sampled:?}{})",
+        if lint {
+            ""
+        } else {
+            "; cc or verilator missing, none linted"
+        }
+    );
 }

@@ -57,12 +57,12 @@ fn huge_sizes_are_refused_before_allocating() {
         (
             "free_dim_bytes",
             "0xFFFFFFFFFFFFFFFF".to_string(),
-            "legs[0].src_addr",
+            "legs[0].free_dim_bytes",
         ),
         (
             "free_dim_bytes",
             format!("{}", p.sbuf_backing_bytes + 1),
-            "legs[0].src_addr",
+            "legs[0].free_dim_bytes",
         ),
         (
             "src_addr",

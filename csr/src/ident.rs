@@ -320,6 +320,36 @@ pub fn syntax_problem(name: &str) -> Option<String> {
     None
 }
 
+/// The rule for labels that name things in reports and other input files but never become
+/// identifiers of generated code (scenario legs, topology packages): 1 to `MAX_NAME_LEN` ASCII
+/// letters, digits, `_` and `-`. A label holds no newline, control character, quote or dot, so
+/// it can neither forge a line of a report nor be misread where `PACKAGE.DIE` is parsed.
+pub fn label_problem(name: &str) -> Option<String> {
+    let shown: String = name
+        .chars()
+        .take(MAX_NAME_LEN)
+        .flat_map(char::escape_debug)
+        .collect();
+    if name.is_empty() {
+        return Some("the name is empty".into());
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return Some(format!(
+            "`{shown}` holds `{}`: a name is ASCII letters, digits, `_` and `-` only",
+            c.escape_debug()
+        ));
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Some(format!(
+            "`{shown}...` is longer than {MAX_NAME_LEN} characters"
+        ));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,6 +380,10 @@ mod tests {
         }
         assert!(problem(&"a".repeat(MAX_NAME_LEN + 1)).is_some());
         assert_eq!(syntax_problem("local"), None);
+        assert_eq!(label_problem("seed-leg"), None);
+        for bad in ["", "a.b", "a\nPASS", "a\u{1b}[31m", "a b", "\"a\""] {
+            assert!(label_problem(bad).is_some(), "{bad:?} accepted");
+        }
         assert!(problem("local").is_some());
     }
 }

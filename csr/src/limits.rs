@@ -19,6 +19,9 @@ pub const MAX_INSTANCES: u64 = 4096;
 pub const MAX_ARRAY_SIZE: u64 = 1 << 16;
 /// Widest internal bus beat (DATA_BYTES): 8192 bits.
 pub const MAX_DATA_BYTES: u64 = 1024;
+/// Deepest receive buffer of a link channel (LINK_CREDITS, one flit each); with the round-trip
+/// rule it bounds LINK_LATENCY to 2047 cycles. The shipped map uses 40.
+pub const MAX_LINK_CREDITS: u64 = 4096;
 /// Longest name (identifiers of the generated code are built from names).
 pub const MAX_NAME_LEN: usize = 64;
 

@@ -39,6 +39,19 @@ impl DuplicateKey {
     }
 }
 
+/// Where `key` of the input file `path` is, for checks made after loading (the generator's
+/// name checks): the file is read again, and the line is left out when it cannot be.
+pub fn locate(path: &std::path::Path, key: &str) -> crate::Location {
+    let line = crate::limits::read_text(path)
+        .ok()
+        .and_then(|text| LineIndex::new(&text).line_of(key));
+    crate::Location {
+        file: path.to_path_buf(),
+        key: key.to_string(),
+        line,
+    }
+}
+
 impl LineIndex {
     /// Index `text`. A text the parser rejects yields an empty index: serde reports the syntax
     /// error itself, with its own position.

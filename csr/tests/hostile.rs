@@ -647,3 +647,130 @@ fn missing_cross_checks_are_made() {
         );
     }
 }
+
+// ---------------------------------------------------------------- 5. widths the RTL takes
+
+/// Key path of the value of die-map parameter `name`, from the shipped map.
+fn param_key(name: &str) -> String {
+    let c = xdie_csr::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs")).expect("csrs");
+    let i = c
+        .map
+        .params
+        .iter()
+        .position(|p| p.name == name)
+        .expect("parameter");
+    format!("parameters[{i}].value")
+}
+
+#[test]
+fn rtl_parameters_fit_32_bits_and_link_buffers_are_bounded() {
+    use xdie_csr::limits::MAX_LINK_CREDITS;
+    // Wider than the RTL's `int unsigned` parameter: refused, not cut to the low 32 bits.
+    for (name, value) in [
+        ("SBUF_PARTITION_STRIDE", format!("{:#x}", 1u64 << 33)),
+        ("LINK_LATENCY", format!("{}", 1u64 << 32)),
+        ("SBUF_PARTITIONS", format!("{:#x}", u64::from(u32::MAX) + 1)),
+    ] {
+        let c = Copy::new("rtl-width");
+        let anchor = format!("{{name: {name}, value: ");
+        let t = c.text("address_map.yaml");
+        let at = t.find(&anchor).expect("parameter line") + anchor.len();
+        let old: String = t[at..].chars().take_while(|ch| *ch != ',').collect();
+        let line = c.edit(
+            "address_map.yaml",
+            &anchor,
+            &format!("{anchor}{old}"),
+            &format!("{anchor}{value}"),
+        );
+        if name == "LINK_LATENCY" {
+            // Enough credits for the latency, so only the width is wrong.
+            let anchor = "{name: LINK_CREDITS, value: ";
+            let t = c.text("address_map.yaml");
+            let at = t.find(anchor).expect("LINK_CREDITS") + anchor.len();
+            let old: String = t[at..].chars().take_while(|ch| *ch != ',').collect();
+            c.edit(
+                "address_map.yaml",
+                anchor,
+                &format!("{anchor}{old}"),
+                &format!("{anchor}{}", (1u64 << 33) + 2),
+            );
+        }
+        let e = c.reject();
+        blame(
+            &e,
+            "address_map.yaml",
+            &param_key(name),
+            Some(line),
+            "does not fit 32 bits",
+        );
+    }
+    // A link buffer deeper than the bound, however consistent with the latency.
+    let c = Copy::new("link-credits");
+    let t = c.text("address_map.yaml");
+    let anchor = "{name: LINK_CREDITS, value: ";
+    let at = t.find(anchor).expect("LINK_CREDITS") + anchor.len();
+    let old: String = t[at..].chars().take_while(|ch| *ch != ',').collect();
+    let line = c.edit(
+        "address_map.yaml",
+        anchor,
+        &format!("{anchor}{old}"),
+        &format!("{anchor}{}", MAX_LINK_CREDITS + 1),
+    );
+    let e = c.reject();
+    blame(
+        &e,
+        "address_map.yaml",
+        &param_key("LINK_CREDITS"),
+        Some(line),
+        "more than",
+    );
+    // More engines than engine apertures: blamed at SDMA_ENGINES's value, not the whole list.
+    let c = Copy::new("engines-key");
+    let xc = xdie_csr::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs")).expect("csrs");
+    let n = xc.views.apertures.sdma_m2s.count;
+    let anchor = "{name: SDMA_ENGINES, value: ";
+    let t = c.text("address_map.yaml");
+    let at = t.find(anchor).expect("SDMA_ENGINES") + anchor.len();
+    let old: String = t[at..].chars().take_while(|ch| *ch != ',').collect();
+    let line = c.edit(
+        "address_map.yaml",
+        anchor,
+        &format!("{anchor}{old}"),
+        &format!("{anchor}{}", n + 1),
+    );
+    let e = c.reject();
+    blame(
+        &e,
+        "address_map.yaml",
+        &param_key("SDMA_ENGINES"),
+        Some(line),
+        "SDMA_ENGINES",
+    );
+}
+
+/// A reference that names nothing is shown escaped: a newline in it cannot forge a line.
+#[test]
+fn unresolved_names_are_shown_escaped() {
+    let c = Copy::new("escaped");
+    let t = c.text("profiles.yaml");
+    let line = t
+        .lines()
+        .position(|l| l.starts_with("default:"))
+        .expect("default")
+        + 1;
+    let fixed: String = t
+        .lines()
+        .map(|l| {
+            if l.starts_with("default:") {
+                "default: \"X\\nPASS\"".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    c.write("profiles.yaml", &fixed);
+    let e = c.reject();
+    blame(&e, "profiles.yaml", "default", Some(line), "X\\nPASS");
+    assert!(!e.to_string().contains('\n'), "{e}");
+}

@@ -344,6 +344,13 @@ impl Scenario {
             ));
         }
         for (i, l) in raw.legs.into_iter().enumerate() {
+            if let Some(why) = xdie_csr::ident::label_problem(&l.name) {
+                return Err(sc.error(
+                    ScenarioErrorKind::Syntax,
+                    format!("legs[{i}].name"),
+                    format!("bad leg name: {why}"),
+                ));
+            }
             if let Some(first) = sc.legs.iter().position(|p| p.name == l.name) {
                 return Err(sc.error(
                     ScenarioErrorKind::Reference,
@@ -362,7 +369,10 @@ impl Scenario {
                         return Err(sc.error(
                             ScenarioErrorKind::Reference,
                             format!("legs[{i}].after"),
-                            format!("`after` names `{name}`, which is no earlier leg"),
+                            format!(
+                                "`after` names `{}`, which is no earlier leg",
+                                name.escape_debug()
+                            ),
                         ))
                     }
                 },
@@ -422,6 +432,11 @@ impl Scenario {
                     ModelError::UnknownCore(c) if *c == l.tx => "tx",
                     ModelError::UnknownCore(_) => "rx",
                     ModelError::PartitionsOutOfRange { .. } => "partitions",
+                    // A length that alone exceeds what a partition backs is the length's fault,
+                    // whatever the offset.
+                    ModelError::OutsideSbufBacking { len, backing, .. } if len > backing => {
+                        "free_dim_bytes"
+                    }
                     ModelError::OutsideSbufBacking { which, .. } if *which == "source" => {
                         "src_addr"
                     }
@@ -517,7 +532,37 @@ impl Scenario {
     /// it) and remote_sem (the wait of the chain took it), never its local_sem, which stays at
     /// its target. The later leg's go_sem is raised at the start of the run (its RX side waits
     /// for nothing), so it may be no semaphore of the earlier leg. A leg's own three differ.
+    ///
+    /// At most one leg names a given leg in `after`: each follower's wait_ge_and_dec takes the
+    /// whole count the leg's engines add to its remote_sem (one increment per engine), so a
+    /// second follower would wait for increments the first already took and never start.
+    /// Two legs that follow different legs, or one that follows the other, are fine.
     fn check_semaphores(&self, sys: &System) -> Result<()> {
+        for (j, lj) in self.legs.iter().enumerate() {
+            let Some(a) = lj.after else { continue };
+            if let Some(i) = self.legs[..j].iter().position(|l| l.after == Some(a)) {
+                let prev = &self.legs[a];
+                return Err(self.error(
+                    ScenarioErrorKind::SharedSemaphore,
+                    format!("legs[{j}].after"),
+                    format!(
+                        "leg `{}` follows `{}`, which leg `{}` already follows (legs[{i}].after): \
+                         both would wait for semaphore {} of {} to reach {} and take those {} \
+                         increments, which come once, so one of them would never start; chain \
+                         `{}` after `{}` instead",
+                        lj.name,
+                        prev.name,
+                        self.legs[i].name,
+                        prev.remote_sem,
+                        sys.die_of(prev.rx),
+                        prev.n_engines(),
+                        prev.n_engines(),
+                        lj.name,
+                        self.legs[i].name
+                    ),
+                ));
+            }
+        }
         let uses = |l: &LegSpec| {
             let (tx, rx) = (sys.die_of(l.tx), sys.die_of(l.rx));
             [

@@ -236,3 +236,94 @@ fn a_repeated_key_is_blamed_at_its_second_occurrence() {
         );
     }
 }
+
+/// chain.yaml with a third leg `c`, a copy of b on its own queue, semaphores and destination,
+/// following `after`.
+fn third_leg(after: &str) -> String {
+    let base = chain();
+    let sc = Scenario::parse(Path::new("x.yaml"), &base).expect("parse");
+    let b = &sc.legs[1];
+    let top = sc
+        .legs
+        .iter()
+        .flat_map(|l| [l.local_sem, l.remote_sem, l.go_sem])
+        .max()
+        .expect("legs");
+    let start = base.find("  - name: b").expect("leg b");
+    let mut leg = base[start..].replace("  - name: b", "  - name: c");
+    for (i, f) in ["local_sem", "remote_sem", "go_sem"].iter().enumerate() {
+        let (t, _) = set(&leg, 0, f, &(top + 1 + i as u64).to_string());
+        leg = t;
+    }
+    leg = set(&leg, 0, "queue", &(b.queue + 1).to_string()).0;
+    leg = set(&leg, 0, "after", after).0;
+    if after == "b" {
+        // A follower's TX is on the RX die of the leg it follows: c runs the other way.
+        let line = |f: &str| {
+            leg.lines()
+                .find(|l| l.starts_with(&format!("    {f}:")))
+                .expect("tx and rx")
+                .split_once(':')
+                .expect("key")
+                .1
+                .trim()
+                .to_string()
+        };
+        let (tx, rx) = (line("tx"), line("rx"));
+        leg = set(&set(&leg, 0, "tx", &rx).0, 0, "rx", &tx).0;
+    }
+    let dst = b.dst_addr + 2 * b.free_dim_bytes;
+    leg = set(&leg, 0, "dst_addr", &format!("{dst:#x}")).0;
+    format!("{base}{leg}")
+}
+
+#[test]
+fn one_leg_has_at_most_one_follower() {
+    // c and b both follow a: each would wait for a's remote_sem and take its count.
+    let text = third_leg("a");
+    let line = 1 + text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("    after:"))
+        .nth(1)
+        .map(|(i, _)| i)
+        .expect("c's after");
+    let e = refused(&text);
+    shared_at(&e, "legs[2].after", line);
+    assert!(e.message.contains("legs[1].after"), "{e}");
+    let sc = Scenario::parse(Path::new("x.yaml"), &chain()).expect("parse");
+    assert!(
+        e.message
+            .contains(&format!("semaphore {} of", sc.legs[0].remote_sem)),
+        "{e}"
+    );
+    // The same leg chained after b instead runs: the check refuses only the contradiction.
+    let (sc, run) = outcome(&third_leg("b")).unwrap_or_else(|e| panic!("c after b: {e}"));
+    let c = &sc.legs[2];
+    assert_eq!(
+        run.sys.sem(run.legs[2].rx_die, c.remote_sem),
+        c.n_engines() as i64,
+        "c's remote_sem ends at its target"
+    );
+}
+
+#[test]
+fn leg_names_are_labels() {
+    let base = chain();
+    for bad in [
+        "\"a\\nPASS (seed 1)\"",
+        "\"a.b\"",
+        "\"\"",
+        "\"a\\u001b[2J\"",
+    ] {
+        let at = base.find("  - name: ").expect("a leg");
+        let end = at + base[at..].find('\n').expect("line end");
+        let text = format!("{}  - name: {bad}{}", &base[..at], &base[end..]);
+        let line = base[..at].matches('\n').count() + 1;
+        let e = refused(&text);
+        assert_eq!(e.kind, ScenarioErrorKind::Syntax, "{bad}: {e}");
+        assert_eq!(e.at.key, "legs[0].name", "{bad}: {e}");
+        assert_eq!(e.at.line, Some(line), "{bad}: {e}");
+        assert!(!e.to_string().contains('\n'), "{bad}: {e}");
+    }
+}

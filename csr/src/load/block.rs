@@ -53,7 +53,7 @@ pub(super) fn read_blocks(
                 "Name",
                 format!(
                     "block file is named `{}` but the address map refers to it as `{name}`",
-                    block.name
+                    block.name.escape_debug()
                 ),
             ));
         }

@@ -9,7 +9,7 @@
 use super::Source;
 use crate::error::{Error, ErrorKind, Result};
 use crate::layouts::UdmaLayout;
-use crate::limits::MAX_DATA_BYTES;
+use crate::limits::{MAX_DATA_BYTES, MAX_LINK_CREDITS};
 use crate::locate::LineIndex;
 use crate::model::{Aperture, Block, Csrs, Field, Register};
 use crate::roles::ApertureId;
@@ -18,6 +18,13 @@ use crate::views::SideView;
 /// Every rule checked here: (name, what it requires). The schema reference prints this table, so
 /// the documentation and the checks cannot disagree about which rules exist.
 pub const RULES: &[(&str, &str)] = &[
+    (
+        "rtl_parameter_widths",
+        "address_map: SBUF_PARTITIONS, SBUF_PARTITION_STRIDE, SBUF_BACKING_BYTES, SDMA_ENGINES, \
+         LINK_LATENCY and LINK_CREDITS fit 32 bits (the hand-written RTL takes them as `int \
+         unsigned` parameters), and LINK_CREDITS is at most 4096 (each credit is one flit of \
+         receive buffer per link channel)",
+    ),
     (
         "link_credits",
         "address_map: LINK_LATENCY >= 1 and LINK_CREDITS >= 2 * LINK_LATENCY + 2 (a credit is out \
@@ -96,6 +103,7 @@ pub(super) fn check_constraints(
         desc,
         prof,
     };
+    rtl_parameter_widths(&cx)?;
     link_credits(&cx)?;
     data_beat(&cx)?;
     desc_bytes(&cx)?;
@@ -236,6 +244,45 @@ fn clog2(n: u64) -> u32 {
 }
 
 // ---------------------------------------------------------------- rules
+
+/// Why: xdie_die, xdie_sbuf and the link modules declare these as `int unsigned` parameters
+/// with the package constants as defaults; a wider value would be cut to 32 bits without a word
+/// (the package declares it `longint unsigned`, the module takes the low half). A link channel
+/// holds LINK_CREDITS flits of receive buffer, so its depth is bounded like every other size.
+fn rtl_parameter_widths(cx: &Cx) -> Result<()> {
+    for name in [
+        "SBUF_PARTITIONS",
+        "SBUF_PARTITION_STRIDE",
+        "SBUF_BACKING_BYTES",
+        "SDMA_ENGINES",
+        "LINK_LATENCY",
+        "LINK_CREDITS",
+    ] {
+        let p = cx.param(name)?;
+        if p.value > u64::from(u32::MAX) {
+            return Err(cx.bad_param(
+                &p,
+                format!(
+                    "{} {:#x} does not fit 32 bits: the RTL takes it as an `int unsigned` \
+                     parameter",
+                    p.name, p.value
+                ),
+            ));
+        }
+    }
+    let cred = cx.param("LINK_CREDITS")?;
+    if cred.value > MAX_LINK_CREDITS {
+        return Err(cx.bad_param(
+            &cred,
+            format!(
+                "LINK_CREDITS {} is more than {MAX_LINK_CREDITS} (the receive buffer of a link \
+                 channel holds one flit per credit)",
+                cred.value
+            ),
+        ));
+    }
+    Ok(())
+}
 
 /// Why: xdie_d2d_channel returns a credit LATENCY cycles after the pop of a flit that took
 /// LATENCY cycles to arrive, so a credit is out for 2 * LATENCY cycles; fewer credits than the

@@ -89,9 +89,18 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
             })?;
         let aperture: Aperture = apertures.get(id).clone();
         if aperture.count < params.sdma_engines {
+            // Blame the value of SDMA_ENGINES (the list as a whole when it cannot be found).
+            let key = l
+                .map
+                .params
+                .iter()
+                .position(|p| p.name == "SDMA_ENGINES")
+                .map_or("parameters".to_string(), |i| {
+                    format!("parameters[{i}].value")
+                });
             return Err(l.map_src.err(
                 ErrorKind::BadValue,
-                "parameters",
+                key,
                 format!(
                     "SDMA_ENGINES is {} but aperture `{id}` has only {} instances",
                     params.sdma_engines, aperture.count

@@ -43,7 +43,10 @@ pub(super) fn build_profiles(src: &Source, raw: raw::ProfileFile) -> Result<(Vec
             src.err(
                 ErrorKind::BadReference,
                 "default",
-                format!("default profile `{}` is not defined", raw.default),
+                format!(
+                    "default profile `{}` is not defined",
+                    raw.default.escape_debug()
+                ),
             )
         })?;
     Ok((out, default))

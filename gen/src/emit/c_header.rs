@@ -5,6 +5,7 @@
 //! Every number is computed here; the templates print `#define NAME VALUE` lines.
 
 use super::escape;
+use super::names::{self, Origin, Origins};
 use super::sv_soc::SYSTEM_VIEWS;
 use super::{finish, OutFile, DO_NOT_EDIT};
 use askama::Template;
@@ -16,6 +17,8 @@ pub struct Define {
     pub name: String,
     pub value: String,
     pub comment: String,
+    /// The CSR name this define is made from (none: the generator's own).
+    pub origin: Option<Origin>,
 }
 
 impl Define {
@@ -24,7 +27,12 @@ impl Define {
             name: name.into(),
             value: value.into(),
             comment: String::new(),
+            origin: None,
         }
+    }
+    fn from(mut self, origin: &Origin) -> Self {
+        self.origin = Some(origin.clone());
+        self
     }
     fn doc(mut self, comment: &str) -> Self {
         // A description must not end, nest or break the `/* */` comment it lands in.
@@ -178,33 +186,41 @@ fn soc_sections(csrs: &Csrs) -> Vec<Section> {
         Define::new("XDIE_SOC_ADDR_MASK", u64c(soc.mask())).doc("All bits of a routed address."),
     );
     let mut out = vec![top];
-    for v in &soc.views {
+    let file = names::source(csrs, "soc_address");
+    for (vi, v) in soc.views.iter().enumerate() {
         let mut s = Section::new(format!("{} view: {}", v.name, v.description));
-        for f in &v.fields {
+        for (fi, f) in v.fields.iter().enumerate() {
+            let o = Origin::new(&file, format!("views[{vi}].fields[{fi}].name"));
             let p = |suffix: &str| ident(&[&v.name, &f.name, suffix]);
             let get = ident(&[&v.name, "GET", &f.name]);
             let set = ident(&[&v.name, "SET", &f.name]);
+            s.defines.push(
+                Define::new(p("LSB"), dec(f.lsb as u64))
+                    .doc(&format!("[{}:{}] {}", f.msb(), f.lsb, f.description))
+                    .from(&o),
+            );
             s.defines
-                .push(Define::new(p("LSB"), dec(f.lsb as u64)).doc(&format!(
-                    "[{}:{}] {}",
-                    f.msb(),
-                    f.lsb,
-                    f.description
-                )));
-            s.defines.push(Define::new(p("WIDTH"), dec(f.width as u64)));
-            s.defines.push(Define::new(p("MASK"), u64c(value_mask(f))));
-            s.defines.push(Define::new(
-                format!("{get}(a)"),
-                format!("(((uint64_t)(a) >> {}) & {})", p("LSB"), p("MASK")),
-            ));
-            s.defines.push(Define::new(
-                format!("{set}(a, v)"),
-                format!(
-                    "(((uint64_t)(a) & ~({m} << {l})) | (((uint64_t)(v) & {m}) << {l}))",
-                    m = p("MASK"),
-                    l = p("LSB")
-                ),
-            ));
+                .push(Define::new(p("WIDTH"), dec(f.width as u64)).from(&o));
+            s.defines
+                .push(Define::new(p("MASK"), u64c(value_mask(f))).from(&o));
+            s.defines.push(
+                Define::new(
+                    format!("{get}(a)"),
+                    format!("(((uint64_t)(a) >> {}) & {})", p("LSB"), p("MASK")),
+                )
+                .from(&o),
+            );
+            s.defines.push(
+                Define::new(
+                    format!("{set}(a, v)"),
+                    format!(
+                        "(((uint64_t)(a) & ~({m} << {l})) | (((uint64_t)(v) & {m}) << {l}))",
+                        m = p("MASK"),
+                        l = p("LSB")
+                    ),
+                )
+                .from(&o),
+            );
         }
         // An X-macro list of the view's fields, so code can walk every field without naming
         // each: `#define SHOW(F) ... XDIE_LOCAL_GET_##F(a) ...` then `XDIE_LOCAL_FIELDS(SHOW)`.
@@ -217,7 +233,8 @@ fn soc_sections(csrs: &Csrs) -> Vec<Section> {
                     .collect::<Vec<_>>()
                     .join(" "),
             )
-            .doc("Every field of this view, in bit order of the description."),
+            .doc("Every field of this view, in bit order of the description.")
+            .from(&Origin::new(&file, format!("views[{vi}].name"))),
         );
         out.push(s);
     }
@@ -275,32 +292,43 @@ fn map_section(csrs: &Csrs) -> Section {
         "XDIE_MAP_APERTURES",
         dec(map.apertures.len() as u64),
     ));
-    for p in &map.params {
-        s.defines
-            .push(Define::new(ident(&["MAP", &p.name]), num(p.value)).doc(&p.description));
+    let file = names::source(csrs, "address_map");
+    for (i, p) in map.params.iter().enumerate() {
+        s.defines.push(
+            Define::new(ident(&["MAP", &p.name]), num(p.value))
+                .doc(&p.description)
+                .from(&Origin::new(&file, format!("parameters[{i}].name"))),
+        );
     }
     for (i, a) in map.apertures.iter().enumerate() {
+        let o = Origin::new(&file, format!("apertures[{i}].name"));
         let p = |suffix: &str| ident(&["AP", &a.name, suffix]);
         s.defines.push(
             Define::new(p("INDEX"), dec(i as u64))
-                .doc(&format!("{} (decoder aperture index)", a.description)),
+                .doc(&format!("{} (decoder aperture index)", a.description))
+                .from(&o),
         );
-        s.defines.push(Define::new(p("BASE"), u64c(a.base)));
-        s.defines.push(Define::new(p("SIZE"), u64c(a.size)));
-        s.defines.push(Define::new(p("COUNT"), dec(a.count)));
-        s.defines.push(Define::new(p("STRIDE"), u64c(a.stride)));
+        s.defines
+            .push(Define::new(p("BASE"), u64c(a.base)).from(&o));
+        s.defines
+            .push(Define::new(p("SIZE"), u64c(a.size)).from(&o));
+        s.defines
+            .push(Define::new(p("COUNT"), dec(a.count)).from(&o));
+        s.defines
+            .push(Define::new(p("STRIDE"), u64c(a.stride)).from(&o));
         s.defines.push(
             Define::new(
                 format!("{}(i)", p("INST")),
                 format!("({} + (uint64_t)(i) * {})", p("BASE"), p("STRIDE")),
             )
-            .doc("Base of instance i."),
+            .doc("Base of instance i.")
+            .from(&o),
         );
     }
     s
 }
 
-fn field_defines(out: &mut Vec<Define>, prefix: &[&str], f: &Field) {
+fn field_defines(out: &mut Vec<Define>, prefix: &[&str], f: &Field, o: &Origin) {
     let mut parts = prefix.to_vec();
     parts.push(&f.name);
     let p = |suffix: &str| {
@@ -308,19 +336,30 @@ fn field_defines(out: &mut Vec<Define>, prefix: &[&str], f: &Field) {
         q.push(suffix);
         ident(&q)
     };
-    out.push(Define::new(p("LSB"), dec(f.lsb as u64)).doc(&format!(
-        "[{}:{}] {} {}",
-        f.msb(),
-        f.lsb,
-        f.access.as_str(),
-        f.description
-    )));
-    out.push(Define::new(p("WIDTH"), dec(f.width as u64)));
-    out.push(Define::new(p("MASK"), u32c((1u64 << f.width) - 1)));
-    out.push(Define::new(p("RESET"), u32c(f.reset)));
+    out.push(
+        Define::new(p("LSB"), dec(f.lsb as u64))
+            .doc(&format!(
+                "[{}:{}] {} {}",
+                f.msb(),
+                f.lsb,
+                f.access.as_str(),
+                f.description
+            ))
+            .from(o),
+    );
+    out.push(Define::new(p("WIDTH"), dec(f.width as u64)).from(o));
+    out.push(Define::new(p("MASK"), u32c((1u64 << f.width) - 1)).from(o));
+    out.push(Define::new(p("RESET"), u32c(f.reset)).from(o));
 }
 
-fn register_defines(out: &mut Vec<Define>, prefix: &[&str], r: &Register, offset_doc: &str) {
+/// `o` is the origin of the register's name; its fields' names are `Fields[i]` below it.
+fn register_defines(
+    out: &mut Vec<Define>,
+    prefix: &[&str],
+    r: &Register,
+    offset_doc: &str,
+    o: &Origin,
+) {
     let mut parts = prefix.to_vec();
     parts.push(&r.name);
     let name = |suffix: &str| {
@@ -329,35 +368,47 @@ fn register_defines(out: &mut Vec<Define>, prefix: &[&str], r: &Register, offset
         ident(&q)
     };
     out.push(
-        Define::new(name("OFFSET"), u32c(r.offset)).doc(&format!("{offset_doc}{}", r.description)),
+        Define::new(name("OFFSET"), u32c(r.offset))
+            .doc(&format!("{offset_doc}{}", r.description))
+            .from(o),
     );
-    out.push(Define::new(name("RESET"), u32c(r.reset() as u64)));
-    for f in &r.fields {
-        field_defines(out, &parts, f);
+    out.push(Define::new(name("RESET"), u32c(r.reset() as u64)).from(o));
+    let reg_key = o.key.strip_suffix(".Name").unwrap_or(&o.key);
+    for (i, f) in r.fields.iter().enumerate() {
+        let fo = Origin::new(&o.file, format!("{reg_key}.Fields[{i}].Name"));
+        field_defines(out, &parts, f, &fo);
     }
 }
 
 fn block_section(b: &Block) -> Section {
     let mut s = Section::new(format!("block `{}`: {}", b.name, b.description));
+    let src = &b.source;
     s.defines
-        .push(Define::new(ident(&[&b.name, "SIZE"]), u32c(b.size)));
-    for r in &b.registers {
-        register_defines(&mut s.defines, &[&b.name], r, "");
+        .push(Define::new(ident(&[&b.name, "SIZE"]), u32c(b.size)).from(&Origin::new(src, "Name")));
+    for (i, r) in b.registers.iter().enumerate() {
+        let o = Origin::new(src, format!("Registers[{i}].Name"));
+        register_defines(&mut s.defines, &[&b.name], r, "", &o);
     }
-    for bu in &b.bundles {
+    for (bi, bu) in b.bundles.iter().enumerate() {
+        let bo = Origin::new(src, format!("Bundles[{bi}].Name"));
         let p = |suffix: &str| ident(&[&b.name, &bu.name, suffix]);
         s.defines.push(
             Define::new(p("BASE"), u32c(bu.offset))
-                .doc(&format!("bundle {} x {}", bu.name, bu.count)),
+                .doc(&format!("bundle {} x {}", bu.name, bu.count))
+                .from(&bo),
         );
-        s.defines.push(Define::new(p("STRIDE"), u32c(bu.stride)));
-        s.defines.push(Define::new(p("COUNT"), dec(bu.count)));
-        for r in &bu.registers {
+        s.defines
+            .push(Define::new(p("STRIDE"), u32c(bu.stride)).from(&bo));
+        s.defines
+            .push(Define::new(p("COUNT"), dec(bu.count)).from(&bo));
+        for (ri, r) in bu.registers.iter().enumerate() {
+            let o = Origin::new(src, format!("Bundles[{bi}].Registers[{ri}].Name"));
             register_defines(
                 &mut s.defines,
                 &[&b.name, &bu.name],
                 r,
                 "offset within one bundle instance. ",
+                &o,
             );
             s.defines.push(
                 Define::new(
@@ -369,7 +420,8 @@ fn block_section(b: &Block) -> Section {
                         ident(&[&b.name, &bu.name, &r.name, "OFFSET"])
                     ),
                 )
-                .doc("Block offset of this register of instance i."),
+                .doc("Block offset of this register of instance i.")
+                .from(&o),
             );
         }
     }
@@ -378,31 +430,33 @@ fn block_section(b: &Block) -> Section {
 
 fn descriptor_sections(csrs: &Csrs) -> Vec<Section> {
     let mut out = Vec::new();
-    for d in &csrs.descriptors {
+    let file = names::source(csrs, "descriptors");
+    for (di, d) in csrs.descriptors.iter().enumerate() {
         let mut s = Section::new(format!(
             "descriptor `{}` ({} bytes, little-endian 32-bit words; BIT is the bit of the whole \
              descriptor, WORD/WORD_LSB the word holding the LSB and the bit within it): {}",
             d.name, d.bytes, d.description
         ));
-        s.defines.push(Define::new(
-            ident(&["DESC", &d.name, "BYTES"]),
-            dec(d.bytes as u64),
-        ));
-        for f in &d.fields {
+        s.defines.push(
+            Define::new(ident(&["DESC", &d.name, "BYTES"]), dec(d.bytes as u64))
+                .from(&Origin::new(&file, format!("descriptors[{di}].name"))),
+        );
+        for (fi, f) in d.fields.iter().enumerate() {
+            let o = Origin::new(&file, format!("descriptors[{di}].fields[{fi}].name"));
             let p = |suffix: &str| ident(&["DESC", &d.name, &f.name, suffix]);
+            s.defines.push(
+                Define::new(p("BIT"), dec(f.lsb as u64))
+                    .doc(&format!("[{}:{}] {}", f.msb(), f.lsb, f.description))
+                    .from(&o),
+            );
             s.defines
-                .push(Define::new(p("BIT"), dec(f.lsb as u64)).doc(&format!(
-                    "[{}:{}] {}",
-                    f.msb(),
-                    f.lsb,
-                    f.description
-                )));
-            s.defines.push(Define::new(p("WIDTH"), dec(f.width as u64)));
+                .push(Define::new(p("WIDTH"), dec(f.width as u64)).from(&o));
             s.defines
-                .push(Define::new(p("WORD"), dec((f.lsb / 32) as u64)));
+                .push(Define::new(p("WORD"), dec((f.lsb / 32) as u64)).from(&o));
             s.defines
-                .push(Define::new(p("WORD_LSB"), dec((f.lsb % 32) as u64)));
-            s.defines.push(Define::new(p("MASK"), u64c(value_mask(f))));
+                .push(Define::new(p("WORD_LSB"), dec((f.lsb % 32) as u64)).from(&o));
+            s.defines
+                .push(Define::new(p("MASK"), u64c(value_mask(f))).from(&o));
         }
         out.push(s);
     }
@@ -429,39 +483,75 @@ fn descriptor_sections(csrs: &Csrs) -> Vec<Section> {
 }
 
 fn word_sections(csrs: &Csrs) -> Vec<Section> {
+    let file = names::source(csrs, "ext_inst");
     csrs.words
         .iter()
-        .map(|w| {
+        .enumerate()
+        .map(|(wi, w)| {
+            let o = Origin::new(&file, format!("words[{wi}].name"));
             let mut s = Section::new(format!(
                 "ExtendedInst word `{}` (sub-opcode {}, {} bytes; OFFSET/SIZE in bytes, \
                  little-endian): {}",
                 w.name, w.sub_opcode, w.bytes, w.description
             ));
-            s.defines.push(Define::new(
-                ident(&["EXT", &w.name, "SUB_OPCODE"]),
-                dec(w.sub_opcode as u64),
-            ));
-            s.defines.push(Define::new(
-                ident(&["EXT", &w.name, "BYTES"]),
-                dec(w.bytes as u64),
-            ));
-            for f in &w.fields {
+            s.defines.push(
+                Define::new(
+                    ident(&["EXT", &w.name, "SUB_OPCODE"]),
+                    dec(w.sub_opcode as u64),
+                )
+                .from(&o),
+            );
+            s.defines
+                .push(Define::new(ident(&["EXT", &w.name, "BYTES"]), dec(w.bytes as u64)).from(&o));
+            for (fi, f) in w.fields.iter().enumerate() {
+                let fo = Origin::new(&file, format!("words[{wi}].fields[{fi}].name"));
                 s.defines.push(
                     Define::new(
                         ident(&["EXT", &w.name, &f.name, "OFFSET"]),
                         dec(f.offset as u64),
                     )
-                    .doc(&f.description),
+                    .doc(&f.description)
+                    .from(&fo),
                 );
-                s.defines.push(Define::new(
-                    ident(&["EXT", &w.name, &f.name, "SIZE"]),
-                    dec(f.bytes as u64),
-                ));
+                s.defines.push(
+                    Define::new(
+                        ident(&["EXT", &w.name, &f.name, "SIZE"]),
+                        dec(f.bytes as u64),
+                    )
+                    .from(&fo),
+                );
             }
             s
         })
         .collect()
 }
+
+/// Where each name of the C headers comes from, for [`names::check`].
+pub fn origins(csrs: &Csrs) -> Origins {
+    let mut o = Origins::default();
+    let mut sections = soc_sections(csrs);
+    sections.push(map_section(csrs));
+    sections.extend(csrs.blocks.iter().map(block_section));
+    sections.extend(descriptor_sections(csrs));
+    sections.extend(word_sections(csrs));
+    for d in sections.iter().flat_map(|s| &s.defines) {
+        if let Some(origin) = &d.origin {
+            let name = d.name.split('(').next().unwrap_or(&d.name);
+            o.add(name, origin);
+        }
+    }
+    let file = names::source(csrs, "soc_address");
+    for (i, f) in csrs.soc.folds.iter().enumerate() {
+        o.add(
+            format!("xdie_{}", f.name),
+            &Origin::new(&file, format!("folds[{i}].name")),
+        );
+    }
+    o
+}
+
+/// Names a fold function's parameter may not take: the type and the local the body uses.
+pub const FOLD_BODY_NAMES: &[&str] = &["a", "uint64_t", "UINT64_C"];
 
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     let soc = SocHeader {

@@ -11,6 +11,7 @@ pub mod escape;
 pub mod filelist;
 pub mod fusesoc;
 pub mod html;
+pub mod names;
 pub mod schema;
 pub mod sv_bcast;
 pub mod sv_common;
@@ -45,8 +46,36 @@ impl OutFile {
     }
 }
 
-/// Render every output. Pure: reads the model, writes nothing.
-pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
+/// Why the outputs could not be rendered.
+#[derive(Debug)]
+pub enum RenderError {
+    /// Names that are valid one by one meet once joined into generated identifiers (or paths):
+    /// the input is to blame, and the error names the file, key and line.
+    Input(xdie_csr::Error),
+    /// A template failed: a generator bug.
+    Template(askama::Error),
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderError::Input(e) => write!(f, "{e}"),
+            RenderError::Template(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+impl From<askama::Error> for RenderError {
+    fn from(e: askama::Error) -> Self {
+        RenderError::Template(e)
+    }
+}
+
+/// Render every output. Pure: reads the model, writes nothing. Every generated name is checked
+/// to be declared once in its namespace ([`names::check`]).
+pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, RenderError> {
     let mut files = Vec::new();
     files.extend(sv_soc::render(csrs)?);
     files.extend(sv_common::render()?);
@@ -68,6 +97,7 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     files.extend(schema::render(csrs)?);
     files.extend(html::render(csrs)?);
     files.push(arch_svg::render(csrs));
+    names::check(csrs, &files).map_err(RenderError::Input)?;
     Ok(files)
 }
 

@@ -99,6 +99,32 @@ fn consts(csrs: &Csrs) -> Vec<SvConst> {
     ]
 }
 
+/// Where each name of the package made from a CSR name comes from, for
+/// [`super::names::check`].
+pub fn origins(csrs: &Csrs) -> super::names::Origins {
+    use super::names::{source, Origin, Origins};
+    let mut o = Origins::default();
+    let file = source(csrs, "descriptors");
+    for (di, d) in csrs.descriptors.iter().enumerate() {
+        let f = format(d, None);
+        o.add(
+            format!("{}_len_bytes", f.name),
+            &Origin::new(&file, format!("descriptors[{di}].name")),
+        );
+        for (fi, x) in f.fields.iter().enumerate() {
+            let at = Origin::new(&file, format!("descriptors[{di}].fields[{fi}].name"));
+            for n in [
+                format!("{}_LSB", x.prefix),
+                format!("{}_WIDTH", x.prefix),
+                x.getter.clone(),
+            ] {
+                o.add(n, &at);
+            }
+        }
+    }
+    o
+}
+
 /// `len` is the format's LEN field when the loader resolved one (the formats the engines read).
 fn format(d: &DescFormat, len: Option<&BitField>) -> SvFormat {
     let fmt_uc = d.name.to_ascii_uppercase();

@@ -4,9 +4,9 @@
 //! not parse `import` clauses, so users write qualified names (`xdie_evt_sem_pkg::SEM_SET_BASE`).
 
 use super::escape;
+use super::names::{Origin, Origins};
 use super::{finish, sv_hex, OutFile, DO_NOT_EDIT};
 use askama::Template;
-use std::collections::BTreeMap;
 use xdie_csr::{Block, Csrs, Field, Register};
 
 /// One `localparam` line.
@@ -136,7 +136,26 @@ fn field_consts(out: &mut Vec<Const>, prefix: &[&str], f: &Field) {
     ));
 }
 
-fn reg_consts(out: &mut Vec<Const>, aw: u32, prefix: &[&str], r: &Register, within: &str) {
+/// Names made from one CSR name (key path `key` of the block file) go to `o`.
+fn record(o: &mut Origins, block: &Block, key: String, made: &[Const]) {
+    let origin = Origin::new(&block.source, key);
+    for c in made {
+        o.add(c.name.clone(), &origin);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn reg_consts(
+    out: &mut Vec<Const>,
+    o: &mut Origins,
+    block: &Block,
+    key: &str,
+    aw: u32,
+    prefix: &[&str],
+    r: &Register,
+    within: &str,
+) {
+    let start = out.len();
     let mut p = prefix.to_vec();
     p.push(&r.name);
     out.push(sized(
@@ -151,13 +170,22 @@ fn reg_consts(out: &mut Vec<Const>, aw: u32, prefix: &[&str], r: &Register, with
         r.reset() as u64,
         "",
     ));
-    for f in &r.fields {
+    record(o, block, format!("{key}.Name"), &out[start..]);
+    for (i, f) in r.fields.iter().enumerate() {
+        let start = out.len();
         field_consts(out, &p, f);
+        record(o, block, format!("{key}.Fields[{i}].Name"), &out[start..]);
     }
 }
 
 /// Every constant of a block's package, in model order.
 pub fn consts(block: &Block) -> Vec<Const> {
+    consts_and_origins(block).0
+}
+
+/// The constants and, for each name made from a CSR name, where that name is.
+pub fn consts_and_origins(block: &Block) -> (Vec<Const>, Origins) {
+    let mut o = Origins::default();
     let aw = block.addr_bits();
     let mut out = vec![
         bytes("BLOCK_SIZE".into(), block.size, "bytes the block decodes"),
@@ -198,11 +226,22 @@ pub fn consts(block: &Block) -> Vec<Const> {
             "bits of the ring base the engine reads (high and low register side by side)",
         ));
     }
-    for r in &block.registers {
-        reg_consts(&mut out, aw, &[], r, "within the block");
+    for (i, r) in block.registers.iter().enumerate() {
+        let key = format!("Registers[{i}]");
+        reg_consts(
+            &mut out,
+            &mut o,
+            block,
+            &key,
+            aw,
+            &[],
+            r,
+            "within the block",
+        );
     }
-    for b in &block.bundles {
+    for (bi, b) in block.bundles.iter().enumerate() {
         let n = b.name.as_str();
+        let start = out.len();
         out.push(sized(
             ident(&[n, "BASE"]),
             aw,
@@ -217,27 +256,30 @@ pub fn consts(block: &Block) -> Vec<Const> {
         ));
         out.push(bytes(ident(&[n, "STRIDE"]), b.stride, "bytes per instance"));
         out.push(uint(ident(&[n, "COUNT"]), b.count, "instances"));
-        for r in &b.registers {
-            reg_consts(&mut out, aw, &[n], r, "within one instance");
+        record(&mut o, block, format!("Bundles[{bi}].Name"), &out[start..]);
+        for (ri, r) in b.registers.iter().enumerate() {
+            let key = format!("Bundles[{bi}].Registers[{ri}]");
+            reg_consts(
+                &mut out,
+                &mut o,
+                block,
+                &key,
+                aw,
+                &[n],
+                r,
+                "within one instance",
+            );
         }
     }
-    out
+    (out, o)
 }
 
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     let mut files = Vec::new();
     for block in &csrs.blocks {
+        // CSR names are unique per scope, but joined with `_` two may still meet: the name
+        // check (`names::check`) reads the rendered package.
         let consts = consts(block);
-        // CSR names are unique per scope, but joined with `_` two may still meet.
-        let mut seen = BTreeMap::new();
-        for c in &consts {
-            if let Some(()) = seen.insert(c.name.as_str(), ()) {
-                return Err(askama::Error::custom(format!(
-                    "block `{}`: two package constants are both named {}",
-                    block.name, c.name
-                )));
-            }
-        }
         let t = RegPkg {
             header: DO_NOT_EDIT,
             package: package(block),

@@ -250,6 +250,52 @@ fn sv_aperture(index: usize, ap: &Aperture, local_w: u32, ap_w: u32) -> SvApertu
     }
 }
 
+/// Where each name of the package made from a CSR name comes from (fields, apertures,
+/// parameters, folds), for [`super::names::check`].
+pub fn origins(csrs: &Csrs) -> super::names::Origins {
+    use super::names::{source, Origin, Origins};
+    let mut o = Origins::default();
+    let soc = source(csrs, "soc_address");
+    for (vi, v) in csrs.soc.views.iter().enumerate() {
+        for (fi, f) in v.fields.iter().enumerate() {
+            let x = sv_field(&v.name, f);
+            let at = Origin::new(&soc, format!("views[{vi}].fields[{fi}].name"));
+            for n in [
+                format!("{}_{}_LSB", x.view_uc, x.name_uc),
+                x.width_param(),
+                x.getter(),
+                x.setter(),
+            ] {
+                o.add(n, &at);
+            }
+        }
+    }
+    for (i, f) in csrs.soc.folds.iter().enumerate() {
+        o.add(
+            f.name.clone(),
+            &Origin::new(&soc, format!("folds[{i}].name")),
+        );
+    }
+    let map = source(csrs, "address_map");
+    for (i, p) in sv_params(csrs).iter().enumerate() {
+        o.add(
+            p.name.clone(),
+            &Origin::new(&map, format!("parameters[{i}].name")),
+        );
+    }
+    for (i, ap) in csrs.map.apertures.iter().enumerate() {
+        let a = sv_aperture(i, ap, csrs.map.local_width, 1);
+        let at = Origin::new(&map, format!("apertures[{i}].name"));
+        for n in [a.index_param(), a.hit_fn(), a.inst_fn(), a.off_fn()] {
+            o.add(n, &at);
+        }
+        for s in ["BASE", "SIZE", "COUNT", "STRIDE", "SHIFT"] {
+            o.add(format!("AP_{}_{s}", a.name_uc), &at);
+        }
+    }
+    o
+}
+
 pub fn facts(csrs: &Csrs) -> Result<SocFacts, askama::Error> {
     let soc = &csrs.soc;
     let map = &csrs.map;

@@ -198,6 +198,13 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
 
     let mut packages: Vec<Package> = Vec::new();
     for (i, rp) in raw.packages.into_iter().enumerate() {
+        if let Some(why) = xdie_csr::ident::label_problem(&rp.name) {
+            return Err(cx.err(
+                MeshErrorKind::BadValue,
+                format!("packages[{i}].name"),
+                format!("bad package name: {why}"),
+            ));
+        }
         if let Some(j) = packages.iter().position(|q| q.name == rp.name) {
             return Err(cx.err(
                 MeshErrorKind::Duplicate,
@@ -258,14 +265,12 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
             .find(|q| q.name == pkg)
             .ok_or_else(|| bad(format!("no package is named `{pkg}`")))?
             .cayman_id;
-        let die: u64 = die
-            .parse()
-            .ok()
+        // The loader's number rule: `+1`, `0x+1` and empty digits are no die or port.
+        let die: u64 = xdie_csr::limits::parse_number(die)
             .filter(|d| *d < dies)
             .ok_or_else(|| bad(format!("die `{die}` is not 0..{dies}")))?;
-        let port: u32 = port
-            .parse()
-            .ok()
+        let port: u32 = xdie_csr::limits::parse_number(port)
+            .and_then(|p| u32::try_from(p).ok())
             .filter(|p| *p < ports)
             .ok_or_else(|| bad(format!("port `{port}` is not 0..{ports}")))?;
         Ok(PortId {
