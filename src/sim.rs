@@ -60,6 +60,10 @@ enum Rtl {
         sems: Vec<SemValue>,
         mismatches: Vec<String>,
         monitor: String,
+        /// What drove the RTL ("firmware": the reference C firmware of every context).
+        driver: String,
+        /// MMIO accesses the firmware made.
+        fw_accesses: u64,
         trace: Option<PathBuf>,
     },
 }
@@ -157,6 +161,8 @@ fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl 
             sems: o.sems,
             mismatches: o.mismatches,
             monitor: o.monitor.to_string(),
+            driver: o.driver.to_string(),
+            fw_accesses: o.fw_accesses,
             trace: o.trace,
         },
         Err(RtlError::NotAvailable(m)) => Rtl::NotAvailable(m),
@@ -352,10 +358,16 @@ impl Report {
         if let Rtl::Ran {
             total_cycles,
             monitor,
+            driver,
+            fw_accesses,
             trace,
             ..
         } = &self.rtl
         {
+            line(format!(
+                "driver: {driver} (the reference C firmware of every context, {fw_accesses} MMIO \
+                 accesses over the host ports)"
+            ));
             line(format!(
                 "cycles: {} transfer (first launch to last completion), {} total",
                 self.cycles().unwrap_or(0),
@@ -443,13 +455,20 @@ impl Report {
                 |v| json!({"chip": v.die.chip, "die": v.die.die, "index": v.sem, "value": v.value}),
             )
             .collect();
-        let (total, monitor) = match &self.rtl {
+        let (total, monitor, driver, accesses) = match &self.rtl {
             Rtl::Ran {
                 total_cycles,
                 monitor,
+                driver,
+                fw_accesses,
                 ..
-            } => (Some(*total_cycles), Some(monitor.clone())),
-            _ => (None, None),
+            } => (
+                Some(*total_cycles),
+                Some(monitor.clone()),
+                Some(driver.clone()),
+                Some(*fw_accesses),
+            ),
+            _ => (None, None, None, None),
         };
         // A pass of the model alone is flagged: `pass` is true, `rtl_ran` false.
         let (rtl, rtl_ran, not_run) = match &self.rtl {
@@ -474,6 +493,8 @@ impl Report {
             "semaphores": sems,
             "first_mismatch": self.first_mismatch,
             "monitor": monitor,
+            "driver": driver,
+            "fw_accesses": accesses,
         })
     }
 }
