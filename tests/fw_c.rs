@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use xdie_csr::Csrs;
-use xdie_model::{Config, GenWord, StartWord, System, Topology};
+use xdie_model::{Config, GenWord, Lane, Scenario, StartWord, System, Topology};
 
 const VIEWS: [&str; 2] = ["XDIE_VIEW_CHIP_ID", "XDIE_VIEW_NEIGHBOR"];
 
@@ -367,4 +367,54 @@ fn ring_placement_matches_the_model() {
         }
         assert_eq!(ask(&exe, &input), want, "ring_len {ring_len}");
     }
+}
+
+/// The firmware's DescriptorStream guard and parity check, on a bus that accepts everything:
+/// num_descriptors must be each engine's count (the model's), not the total over engines; a
+/// start on a PRID of the other parity is refused; the right start goes through.
+#[test]
+fn firmware_start_guards_like_the_model() {
+    let csrs = xdie_csr::load(&repo().join("csrs")).expect("csrs");
+    let s = Scratch::new("fw-guard");
+    let exe = harness(&csrs, &s);
+    let sc = Scenario::load(&repo().join("scenarios/worked-example.yaml")).expect("scenario");
+    let model = sc.run_model(&csrs, 1).expect("model");
+    let (l, run) = (&sc.legs[0], &model.legs[0]);
+    let per_engine = run.tx_gen.num_descriptors;
+    let total = per_engine * l.n_engines();
+    let (core, prid) = (l.tx.id, l.tx.prid(Lane::Tx));
+    let word = |w: Vec<u8>| hex(&w);
+    let gen = word(l.gen_word(Lane::Tx).encode(&csrs).expect("gen"));
+    let start = |n| word(l.start_word(Lane::Tx, n).encode(&csrs).expect("start"));
+    let input = format!(
+        "run {core} {prid} {gen}\nrun {core} {prid} {}\nrun {core} {} {}\nrun {core} {prid} {}\n",
+        start(total),
+        prid ^ 1,
+        start(per_engine),
+        start(per_engine)
+    );
+    let out = ask(&exe, &input);
+    let field = |line: &str, i: usize| -> u64 {
+        line.split(' ')
+            .nth(i)
+            .expect("field")
+            .parse()
+            .expect("number")
+    };
+    // gen: every descriptor is 16 bytes of 32-bit stores, plus the window setup (none here: TX
+    // writes its own die).
+    assert_eq!(field(&out[0], 1), 0, "{out:?}");
+    let desc_words = csrs.views.params.desc_bytes / 4;
+    assert_eq!(field(&out[0], 4), per_engine * l.n_engines() * desc_words);
+    // start with the total: the count guard, naming what it got and what each ring holds.
+    assert_ne!(field(&out[1], 1), 0);
+    assert_eq!((field(&out[1], 2), field(&out[1], 3)), (total, per_engine));
+    assert_eq!(field(&out[1], 4), 0, "a refused start stores nothing");
+    // the other lane's PRID: refused (parity), nothing stored.
+    assert_ne!(field(&out[2], 1), 0);
+    assert_ne!(field(&out[2], 1), field(&out[1], 1));
+    assert_eq!(field(&out[2], 4), 0);
+    // the right start: left_pop (a DEC store) and one doorbell per engine.
+    assert_eq!(field(&out[3], 1), 0, "{out:?}");
+    assert_eq!(field(&out[3], 4), 1 + l.n_engines());
 }

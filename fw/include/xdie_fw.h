@@ -41,7 +41,8 @@ enum xdie_fw_status {
     XDIE_FW_ERR_NO_GEN,      /* start without a pending gen, or too many pending gens */
     XDIE_FW_ERR_MISMATCH,    /* start names another mask, queue or peer than its gen */
     XDIE_FW_ERR_COUNT,       /* DescriptorStream wrote `detail[0]`, expected `detail[1]` */
-    XDIE_FW_ERR_TIMEOUT      /* a wait exceeded the context's poll budget */
+    XDIE_FW_ERR_TIMEOUT,     /* a wait exceeded the context's poll budget */
+    XDIE_FW_ERR_UNSUPPORTED  /* an option this build does not implement */
 };
 
 /* ---- limits of the bookkeeping (the platform owns the memory) */
@@ -67,7 +68,7 @@ enum xdie_fw_launch { XDIE_FW_LAUNCH_PER_ENGINE = 0, XDIE_FW_LAUNCH_BROADCAST = 
 /* How a context waits on its own EVT_SEM (left_pop, chain waits). */
 enum xdie_fw_wait_mode {
     XDIE_FW_WAIT_POLL = 0, /* poll READ, then write DEC: not atomic (one waiter per semaphore) */
-    XDIE_FW_WAIT_SEQ = 1   /* the sequencer command block: wait_ge_and_dec done in hardware */
+    XDIE_FW_WAIT_SEQ = 1   /* the sequencer command block (not in the RTL yet: unsupported) */
 };
 
 /* Software position of one ring: absolute descriptor counts since reset. */

@@ -540,6 +540,9 @@ int xdie_fw_wait_ge_and_dec(struct xdie_fw_ctx *ctx, uint32_t sem, uint32_t valu
     if (sem >= FW_SEM_COUNT) {
         return XDIE_FW_ERR_GEOMETRY;
     }
+    if (ctx->wait_mode != XDIE_FW_WAIT_POLL) {
+        return XDIE_FW_ERR_UNSUPPORTED;
+    }
     for (uint32_t polls = 0;; polls++) {
         int32_t v = (int32_t)read_local(ctx, XDIE_AP_EVT_SEM_BASE + XDIE_EVT_SEM_SEM_READ_SEM_READ(sem));
         if ((int64_t)v >= (int64_t)value) {

@@ -43,6 +43,8 @@ pub struct RtlOutcome {
     pub driver: &'static str,
     /// MMIO accesses of all firmware contexts (each one AXI4-Lite transaction).
     pub fw_accesses: u64,
+    /// Cycles those accesses took together (issue to response each).
+    pub fw_bus_cycles: u64,
     /// Every store the firmware made, where it landed.
     pub fw_stores: Vec<FwStore>,
     pub trace: Option<PathBuf>,
@@ -83,8 +85,9 @@ pub(crate) struct Driver<'a> {
     pub pkg: Package,
     pub model: &'a ModelRun,
     pub chip: u64,
-    /// MMIO accesses the firmware made.
+    /// MMIO accesses the firmware made, and the cycles they took.
     pub accesses: u64,
+    pub bus_cycles: u64,
     /// Every firmware store the driver made, so the monitor's log can tell them from DMA writes.
     pub stores: Vec<FwStore>,
     /// What the write monitor saw during the legs, in landing order.
@@ -227,6 +230,7 @@ impl<'a> Driver<'a> {
         let run = fw::run(&mut self.pkg, sys, self.chip, &fw_sys, progs, budget)
             .map_err(RtlError::Driver)?;
         self.accesses = run.accesses;
+        self.bus_cycles = run.bus_cycles;
         self.stores.extend(run.stores.into_iter().map(|s| FwStore {
             core: s.core,
             die: s.die.die as u32,
@@ -298,8 +302,8 @@ impl<'a> Driver<'a> {
 }
 
 pub const MONITOR: &str = "write monitor: the RTL's simulation hooks report every SBUF write and \
-every EVT_SEM increment of both dies in the cycle it lands; that log, with the driver's own \
-stores marked as firmware, goes through the model's leg checker (every byte lands once inside \
+every EVT_SEM increment of both dies in the cycle it lands; that log, with the firmware's \
+stores marked as such, goes through the model's leg checker (every byte lands once inside \
 its destination, remote_sem completes only after the last data byte, local_sem rises by the \
 engine count). Sources are loaded and SBUF is read back through the memories' backdoor";
 
@@ -342,6 +346,7 @@ pub fn run(
         model,
         chip,
         accesses: 0,
+        bus_cycles: 0,
         stores: Vec::new(),
         writes: Vec::new(),
     };
@@ -368,6 +373,7 @@ pub fn run(
         monitor: MONITOR,
         driver: DRIVER,
         fw_accesses: d.accesses,
+        fw_bus_cycles: d.bus_cycles,
         fw_stores: d.stores.clone(),
         trace,
     })

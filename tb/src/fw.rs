@@ -125,12 +125,15 @@ const STATUS: &[&str] = &[
     "start differs from its gen",
     "DescriptorStream count mismatch",
     "wait budget exceeded",
+    "option not supported by this firmware",
 ];
 
 /// How a context waits on its EVT_SEM (`enum xdie_fw_wait_mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WaitMode {
+    /// Poll READ, then write DEC.
     Poll = 0,
+    /// The sequencer command block (not in the RTL yet; the firmware refuses it).
     Sequencer = 1,
 }
 
@@ -317,6 +320,8 @@ pub struct FwRun {
     pub first_launch: Option<u64>,
     /// MMIO accesses (reads and writes) of all contexts.
     pub accesses: u64,
+    /// Cycles those accesses took, each from its issue to its response.
+    pub bus_cycles: u64,
 }
 
 /// The remap-window registers of one die as its firmware programmed them (to tell where a
@@ -581,6 +586,7 @@ pub fn run(
                 };
                 let (i, a, began) = active[die].take().expect("in flight");
                 out.accesses += 1;
+                out.bus_cycles += pkg.cycle() - began;
                 if resp != Resp::Okay {
                     return Err(format!(
                         "firmware of {}: {:?} answered {resp:?}",

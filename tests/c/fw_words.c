@@ -5,6 +5,10 @@
  *   start HEX   -> likewise for rdma_desc_start
  *   ring LEN E SIDE Q -> "ring <die-local base, hex>"
  *   one LEN     -> "one <die-local address of the constant 1, hex>"
+ *   run CORE PRID HEX -> runs the word (gen or start) on a context of core CORE with PRID PRID
+ *                 (one context per PRID, one shared system of 512-slot rings) against a bus
+ *                 that accepts every store and reads 1 everywhere; answers
+ *                 "rc <status> <detail0> <detail1> <stores>"
  * HEX is the 64-byte word, two hex digits per byte, byte 0 first.
  */
 #include <stdio.h>
@@ -13,19 +17,20 @@
 
 #include "xdie_fw.h"
 
-/* The codec never touches the bus. */
+/* A bus that takes every store (counted) and reads 1 (every wait is satisfied at once). */
+static unsigned long stores;
 uint32_t xdie_hal_read32(void *plat, uint32_t xt)
 {
     (void)plat;
     (void)xt;
-    abort();
+    return 1u;
 }
 void xdie_hal_write32(void *plat, uint32_t xt, uint32_t value)
 {
     (void)plat;
     (void)xt;
     (void)value;
-    abort();
+    stores++;
 }
 void xdie_hal_wait(void *plat, uint32_t cycles)
 {
@@ -58,7 +63,12 @@ static void print_hex(const uint8_t *w, size_t n)
 int main(void)
 {
     static struct xdie_fw_system sys;
+    static struct xdie_fw_system run_sys;
+    static struct xdie_fw_ctx ctxs[64];
+    static int ctx_ready[64];
     char line[512];
+    unsigned core, prid;
+    xdie_fw_system_init(&run_sys, 512, 1);
     while (fgets(line, sizeof line, stdin) != NULL) {
         uint8_t w[64];
         char hex[256];
@@ -88,6 +98,21 @@ int main(void)
                    s.remote_core_id, s.remote_routing_id, (unsigned long long)s.dst_addr);
             xdie_fw_encode_start(&s, w);
             print_hex(w, XDIE_EXT_RDMA_DESC_START_BYTES);
+        } else if (sscanf(line, "run %u %u %255s", &core, &prid, hex) == 3 && prid < 64) {
+            if (parse_hex(hex, w, XDIE_EXT_RDMA_DESC_GEN_BYTES) != 0) {
+                printf("error\n");
+                continue;
+            }
+            if (!ctx_ready[prid]) {
+                xdie_fw_ctx_init(&ctxs[prid], &run_sys, NULL, 0x12, core, prid, prid % 16u);
+                ctx_ready[prid] = 1;
+            }
+            stores = 0;
+            int rc = w[XDIE_EXT_RDMA_DESC_GEN_SUB_OPCODE_OFFSET] == XDIE_EXT_RDMA_DESC_GEN_SUB_OPCODE
+                         ? xdie_fw_rdma_desc_gen(&ctxs[prid], w)
+                         : xdie_fw_rdma_desc_start(&ctxs[prid], w);
+            printf("rc %d %u %u %lu\n", rc, xdie_fw_ctx_detail(&ctxs[prid], 0),
+                   xdie_fw_ctx_detail(&ctxs[prid], 1), stores);
         } else if (sscanf(line, "ring %u %u %u %u", &len, &e, &side, &q) == 4) {
             xdie_fw_system_init(&sys, len, 1);
             printf("ring %llx\n", (unsigned long long)xdie_fw_ring_base(&sys, e, side, q));
