@@ -973,6 +973,9 @@
 /* Queue of every engine the leg uses. */
 #define XDIE_EXT_RDMA_DESC_START_QUEUE_OFFSET             10u
 #define XDIE_EXT_RDMA_DESC_START_QUEUE_SIZE               1u
+/* 0 = one tail increment per engine, 1 = one write to the die's broadcast doorbell for every engine of the mask (seed 4.4). */
+#define XDIE_EXT_RDMA_DESC_START_LAUNCH_OFFSET            12u
+#define XDIE_EXT_RDMA_DESC_START_LAUNCH_SIZE              1u
 /* TX-side semaphore RX raises to say its rings are armed. */
 #define XDIE_EXT_RDMA_DESC_START_GO_SEM_OFFSET            13u
 #define XDIE_EXT_RDMA_DESC_START_GO_SEM_SIZE              1u

@@ -60,6 +60,11 @@ enum Rtl {
         sems: Vec<SemValue>,
         mismatches: Vec<String>,
         monitor: String,
+        /// What drove the RTL ("firmware": the reference C firmware of every context).
+        driver: String,
+        /// MMIO accesses the firmware made, and the bus cycles they took together.
+        fw_accesses: u64,
+        fw_bus_cycles: u64,
         trace: Option<PathBuf>,
     },
 }
@@ -157,6 +162,9 @@ fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl 
             sems: o.sems,
             mismatches: o.mismatches,
             monitor: o.monitor.to_string(),
+            driver: o.driver.to_string(),
+            fw_accesses: o.fw_accesses,
+            fw_bus_cycles: o.fw_bus_cycles,
             trace: o.trace,
         },
         Err(RtlError::NotAvailable(m)) => Rtl::NotAvailable(m),
@@ -352,10 +360,18 @@ impl Report {
         if let Rtl::Ran {
             total_cycles,
             monitor,
+            driver,
+            fw_accesses,
+            fw_bus_cycles,
             trace,
             ..
         } = &self.rtl
         {
+            line(format!(
+                "driver: {driver} (the reference C firmware of every context: {fw_accesses} MMIO \
+                 accesses over the host ports, {:.1} cycles each on average)",
+                *fw_bus_cycles as f64 / (*fw_accesses).max(1) as f64
+            ));
             line(format!(
                 "cycles: {} transfer (first launch to last completion), {} total",
                 self.cycles().unwrap_or(0),
@@ -443,13 +459,22 @@ impl Report {
                 |v| json!({"chip": v.die.chip, "die": v.die.die, "index": v.sem, "value": v.value}),
             )
             .collect();
-        let (total, monitor) = match &self.rtl {
+        let (total, monitor, driver, accesses, bus) = match &self.rtl {
             Rtl::Ran {
                 total_cycles,
                 monitor,
+                driver,
+                fw_accesses,
+                fw_bus_cycles,
                 ..
-            } => (Some(*total_cycles), Some(monitor.clone())),
-            _ => (None, None),
+            } => (
+                Some(*total_cycles),
+                Some(monitor.clone()),
+                Some(driver.clone()),
+                Some(*fw_accesses),
+                Some(*fw_bus_cycles),
+            ),
+            _ => (None, None, None, None, None),
         };
         // A pass of the model alone is flagged: `pass` is true, `rtl_ran` false.
         let (rtl, rtl_ran, not_run) = match &self.rtl {
@@ -474,6 +499,9 @@ impl Report {
             "semaphores": sems,
             "first_mismatch": self.first_mismatch,
             "monitor": monitor,
+            "driver": driver,
+            "fw_accesses": accesses,
+            "fw_bus_cycles": bus,
         })
     }
 }

@@ -151,9 +151,55 @@ fn main() {
     cxx_flags(&mut shim);
     shim.compile("xdie_tb_shim");
 
+    // The reference firmware (fw/), against the headers generated from the design's csrs/, for
+    // the package top's address view (one package: the neighbor view), warnings as errors. Like
+    // RTL that does not verilate, firmware that does not compile against stale headers must not
+    // stop the build (`xdie gen` repairs the headers): the crate then says why
+    // (`xdie_tb::FW_UNAVAILABLE`) and the firmware-driven runs report it.
+    let fw = manifest.parent().expect("repository root").join("fw");
+    println!("cargo:rerun-if-changed={}", fw.display());
+    println!("cargo:rerun-if-changed={}", repo.join("include").display());
+    println!("cargo:rustc-check-cfg=cfg(xdie_fw_built)");
+    let fw_built = cc::Build::new()
+        .file(fw.join("src/xdie_fw.c"))
+        .include(fw.join("include"))
+        .include(repo.join("include"))
+        .define("XDIE_SYSTEM_VIEW", "XDIE_VIEW_NEIGHBOR")
+        .flag("-std=c11")
+        .flag("-ffreestanding")
+        .warnings(true)
+        .extra_warnings(true)
+        .warnings_into_errors(true)
+        .opt_level(2)
+        .cargo_metadata(false)
+        .out_dir(&lib_dir)
+        .try_compile("xdie_fw");
+    match &fw_built {
+        Ok(()) => {
+            println!("cargo:rustc-cfg=xdie_fw_built");
+            write_if_changed(
+                &out.join("fw_unavailable.rs"),
+                "pub const FW_UNAVAILABLE: Option<&str> = None;\n",
+            );
+        }
+        Err(e) => {
+            println!("cargo:warning=fw/ does not compile, so the firmware is not linked: {e}");
+            let why = format!(
+                "fw/ does not compile against include/ (regenerate with `xdie gen` and rebuild): {e}"
+            );
+            write_if_changed(
+                &out.join("fw_unavailable.rs"),
+                &format!("pub const FW_UNAVAILABLE: Option<&str> = Some({why:?});\n"),
+            );
+        }
+    }
+
     // Static archives resolve left to right: shim, then models, then the runtime they all use.
     println!("cargo:rustc-link-search=native={}", lib_dir.display());
     println!("cargo:rustc-link-lib=static=xdie_tb_shim");
+    if fw_built.is_ok() {
+        println!("cargo:rustc-link-lib=static=xdie_fw");
+    }
     for d in &duts {
         println!("cargo:rustc-link-search=native={}", d.lib_dir.display());
         println!("cargo:rustc-link-lib=static={}", d.lib);

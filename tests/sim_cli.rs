@@ -88,7 +88,7 @@ fn bad_scenario_exits_2_naming_file_key_and_line() {
 fn impossible_transfer_exits_2_with_the_models_reason() {
     let s = Scratch::new("sim-impossible");
     let good = std::fs::read_to_string(repo().join("scenarios/same-die.yaml")).expect("read");
-    let bad = good.replace("partitions: 7", "partitions: 100000");
+    let bad = good.replace("partitions: 8", "partitions: 100000");
     let line = line_at(&bad, bad.find("partitions: 100000").expect("edited"));
     let file = s.join("impossible.yaml");
     std::fs::write(&file, bad).expect("write");
@@ -151,4 +151,14 @@ fn other_csrs_than_the_built_rtl_exit_2_unless_model_only() {
         .args(["sim", scenario, "--model-only", "--csrs"])
         .arg(&csrs));
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// On the RTL the report names its driver: the reference C firmware of every context.
+#[test]
+fn rtl_report_says_the_firmware_drove_it() {
+    let r = sim_json("scenarios/same-die.yaml", &[]);
+    assert_eq!(r["rtl_ran"], Value::Bool(true), "{r}");
+    assert_eq!(r["rtl"], "PASS", "{r}");
+    assert_eq!(r["driver"], "firmware");
+    assert!(r["fw_accesses"].as_u64().is_some_and(|n| n > 0), "{r}");
 }

@@ -148,6 +148,7 @@ word_layout!(
         dma_engine_mask,
         num_descriptors,
         queue,
+        launch,
         go_sem,
         local_sem,
         remote_sem,

@@ -32,10 +32,18 @@ pub enum ModelError {
     },
     #[error("role {0} is neither 0 (RX) nor 1 (TX)")]
     BadRole(u64),
+    #[error("launch {0} is neither 0 (one doorbell per engine) nor 1 (broadcast doorbell)")]
+    BadLaunch(u64),
     #[error("impossible transfer: {0}")]
     Impossible(String),
     #[error("partitions {partitions} out of range 1..={max}")]
     PartitionsOutOfRange { partitions: u64, max: u64 },
+    #[error(
+        "partitions {partitions} do not split evenly over the {engines} engines of the mask: \
+         num_descriptors is one tail increment for every engine's ring, so every engine moves \
+         the same number of partitions"
+    )]
+    UnevenSplit { partitions: u64, engines: u64 },
     #[error(
         "{which} range [{offset:#x}, {offset:#x}+{len:#x}) of every partition leaves the {backing:#x} \
          bytes SBUF backs per partition"

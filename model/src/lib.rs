@@ -24,7 +24,8 @@
 //!
 //! # rdma_desc_gen (op 8)
 //! Partitions `0..partitions` are split over the mask's engines in ascending engine order,
-//! contiguously, as evenly as possible (the first `partitions % n` engines take one more). For
+//! contiguously and evenly: `partitions` must be a multiple of the engine count, because
+//! rdma_desc_start's `num_descriptors` is one count for every engine's ring (below). For
 //! each engine, one entry per partition of its share and per `max_len_code` chunk of
 //! `free_dim_bytes` (LEN = chunk bytes, LEN 0 encodes max_len_code), then two semaphore entries:
 //! LOCAL, then REMOTE. TX writes the M2S entries: data BUF_PTR = the source in TX's SBUF
@@ -43,11 +44,17 @@
 //! # rdma_desc_start (op 9)
 //! `role != PRID & 1` is a hard error, and so is a PRID that is not the core's. The
 //! DescriptorStream guard: `num_descriptors` must equal the descriptors the matching gen wrote
-//! (all engines together), and each engine's unposted entries must equal its share's data
-//! entries + 2; anything else is a hard error. RX then writes, per engine, S2M RDRTP_inc = that
+//! into each engine's ring (not the total over engines: the seed's start stores the same
+//! `num_descriptors` register into the tail-increment doorbell, which advances one queue's tail
+//! by that many descriptors, §4.2, and one broadcast write advances every selected queue by it,
+//! §4.4), and each engine's unposted entries must equal its share's data entries + 2; anything
+//! else is a hard error. RX then writes, per engine, S2M RDRTP_inc = that
 //! engine's count, and right_push: a routed INC of `go_sem` (1) in TX's EVT_SEM. TX waits
 //! `go_sem >= 1` and decrements it (left_pop, sequencer subop wait_ge_and_dec), then writes, per
-//! engine, M2S TDRTP_inc = that engine's count: the launch. An engine executes a queue's pair only
+//! engine, M2S TDRTP_inc = that engine's count: the launch. With the start word's `launch` = 1
+//! each side instead writes the TX die's broadcast doorbell (seed §4.4): its engine mask
+//! (`dma_engine_mask`), its queue select, then the side's increment register = num_descriptors,
+//! which posts that many descriptors on the queue of every engine of the mask. An engine executes a queue's pair only
 //! while both rings hold posted descriptors, so a TX that fires early is held, never lost.
 //!
 //! # Completion and chains
@@ -60,8 +67,8 @@
 //! # What a driver must do besides gen and start
 //! Program every (engine, side, queue) ring it uses: base = [`System::ring_base`], length =
 //! `Config::ring_len`, prefetch enabled; store the constant 1 (`sem_bytes` little-endian bytes)
-//! at [`System::const_one_addr`] in every die's HBM. Doorbells are per-engine queue registers
-//! (shares may differ by one partition, so one broadcast value would not fit every engine).
+//! at [`System::const_one_addr`] in every die's HBM. Every engine's share is the same, so the
+//! doorbells may be per-engine queue registers or one broadcast write.
 //! `peer_base`, when nonzero, must name the peer's die in its DIE bit (seed §2.4); the peer's
 //! die otherwise comes from the topology.
 //!

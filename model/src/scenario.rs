@@ -106,6 +106,8 @@ struct RawLeg {
     queue: u64,
     #[serde(default)]
     after: Option<String>,
+    #[serde(default)]
+    launch: LaunchMode,
 }
 
 /// One leg of a scenario.
@@ -125,6 +127,20 @@ pub struct LegSpec {
     pub queue: u64,
     /// Index of the earlier leg whose remote_sem this leg's TX context waits on.
     pub after: Option<usize>,
+    /// How both starts of the leg announce their descriptors.
+    pub launch: LaunchMode,
+}
+
+/// How a start announces its descriptors (the start word's `launch` field).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LaunchMode {
+    /// One tail-increment store per engine of the mask.
+    #[default]
+    PerEngine = 0,
+    /// One store to the die's broadcast doorbell (seed 4.4), after setting its engine mask and
+    /// queue, for every engine of the mask at once.
+    Broadcast = 1,
 }
 
 impl LegSpec {
@@ -167,6 +183,7 @@ impl LegSpec {
             dma_engine_mask: self.dma_engine_mask,
             num_descriptors,
             queue: self.queue,
+            launch: self.launch as u64,
             go_sem: self.go_sem,
             local_sem: self.local_sem,
             remote_sem: self.remote_sem,
@@ -397,6 +414,7 @@ impl Scenario {
                 go_sem: l.go_sem,
                 queue: l.queue,
                 after,
+                launch: l.launch,
             });
         }
         Ok(sc)
@@ -432,6 +450,7 @@ impl Scenario {
                     ModelError::UnknownCore(c) if *c == l.tx => "tx",
                     ModelError::UnknownCore(_) => "rx",
                     ModelError::PartitionsOutOfRange { .. } => "partitions",
+                    ModelError::UnevenSplit { .. } => "partitions",
                     // A length that alone exceeds what a partition backs is the length's fault,
                     // whatever the offset.
                     ModelError::OutsideSbufBacking { len, backing, .. } if len > backing => {

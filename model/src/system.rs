@@ -68,6 +68,9 @@ struct DieState {
     sems: Vec<i64>,
     /// (engine, queue) -> [M2S, S2M]
     rings: BTreeMap<(u32, u32), [Ring; 2]>,
+    /// The broadcast doorbell's engine mask and queue select.
+    bcast_mask: u64,
+    bcast_queue: u64,
 }
 
 /// A store a firmware context performs.
@@ -136,8 +139,11 @@ impl System {
         }
         let one = sys.const_one_bytes();
         for die in sys.topology.dies(sys.layout.soc.dies_per_package()) {
+            let b = &sys.layout.bcast;
             let mut st = DieState {
                 sems: vec![0; sys.layout.sem_count() as usize],
+                bcast_mask: b.mask.reset,
+                bcast_queue: b.queue.reset,
                 ..DieState::default()
             };
             st.mem.write(sys.const_one_addr(), &one);

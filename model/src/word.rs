@@ -27,9 +27,11 @@ pub struct GenWord {
 pub struct StartWord {
     pub role: u64,
     pub dma_engine_mask: u64,
-    /// Descriptors of the whole leg on this side (all engines together).
+    /// Descriptors each engine's ring holds for this leg (the tail increment of each doorbell).
     pub num_descriptors: u64,
     pub queue: u64,
+    /// 0: one tail increment per engine; 1: one broadcast-doorbell write for all engines.
+    pub launch: u64,
     pub go_sem: u64,
     pub local_sem: u64,
     pub remote_sem: u64,
@@ -139,6 +141,7 @@ word_codec!(
         dma_engine_mask,
         num_descriptors,
         queue,
+        launch,
         go_sem,
         local_sem,
         remote_sem,

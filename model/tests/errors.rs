@@ -323,3 +323,70 @@ fn go_sem_may_not_be_local_sem_and_peer_base_must_name_the_peer_die() {
     )
     .expect("peer_base on the peer's die");
 }
+
+#[test]
+fn num_descriptors_is_each_engines_count() {
+    let (mut sys, s) = setup();
+    let txg = sys.gen(s.tx, &gen_word(&s, Lane::Tx)).expect("gen");
+    assert!(txg.engines.len() > 1, "the leg spans several engines");
+    for e in &txg.engines {
+        assert_eq!(
+            e.entries.len() as u64,
+            txg.num_descriptors,
+            "engine {}",
+            e.engine
+        );
+    }
+    // The total over engines (the old reading) is refused by the stream guard.
+    let total: u64 = txg.engines.iter().map(|e| e.entries.len() as u64).sum();
+    let e = sys
+        .start(s.tx, s.tx.prid(Lane::Tx), &start_word(&s, Lane::Tx, total))
+        .expect_err("total over engines");
+    assert!(
+        matches!(e, ModelError::DescriptorCount { engine: None, wrote, expected }
+            if wrote == total && expected == txg.num_descriptors),
+        "{e}"
+    );
+    // Each doorbell of the start advances its queue by num_descriptors.
+    let steps = sys
+        .start(
+            s.tx,
+            s.tx.prid(Lane::Tx),
+            &start_word(&s, Lane::Tx, txg.num_descriptors),
+        )
+        .expect("start");
+    let inc = &sys.layout.m2s.layout.inc;
+    let stores: Vec<_> = steps
+        .iter()
+        .filter_map(|st| match st {
+            FwStep::Store(w) => Some(w),
+            FwStep::WaitGeDec { .. } => None,
+        })
+        .collect();
+    assert_eq!(stores.len(), txg.engines.len());
+    for w in stores {
+        let v = u32::from_le_bytes(w.bytes[..4].try_into().expect("4 bytes"));
+        assert_eq!(
+            u64::from((v & inc.reg_mask()) >> inc.lsb),
+            txg.num_descriptors
+        );
+    }
+}
+
+#[test]
+fn partitions_must_split_evenly_over_the_engines() {
+    let (mut sys, s) = setup();
+    let n = u64::from(s.mask.count_ones());
+    let e = gen_err(
+        &mut sys,
+        &LegSpec {
+            partitions: s.partitions + 1,
+            ..s
+        },
+    );
+    assert!(
+        matches!(e, ModelError::UnevenSplit { partitions, engines }
+            if partitions == s.partitions + 1 && engines == n),
+        "{e}"
+    );
+}

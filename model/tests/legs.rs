@@ -119,7 +119,7 @@ fn cross_package_leg_uses_the_chip_id_fold() {
             id: 2,
         },
         mask: 0b0110,
-        partitions: 5,
+        partitions: 6,
         free: 0x300,
         src: 0x40,
         dst: 0x1000,
@@ -153,7 +153,7 @@ fn same_die_leg_uses_die_local_addresses() {
         tx: Core { chip: 0x3, id: 0 },
         rx: Core { chip: 0x3, id: 1 },
         mask: 0x8001,
-        partitions: 7,
+        partitions: 8,
         free: 0x123,
         src: 0x10,
         dst: 0x2005,
@@ -419,7 +419,7 @@ fn back_to_back_legs_on_one_queue_before_any_run() {
     let csrs = csrs();
     let mut sys = System::new(&csrs, Topology::package(0x12)).expect("system");
     let a = LegSpec {
-        partitions: 5,
+        partitions: 6,
         mask: 0b101,
         free: 0x44,
         ..seed_leg(&sys)

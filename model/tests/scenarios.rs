@@ -254,3 +254,21 @@ fn an_impossible_transfer_keeps_its_model_variant() {
         ScenarioErrorKind::Model(ModelError::MissingEngine { .. })
     ));
 }
+
+#[test]
+fn an_uneven_split_is_blamed_on_partitions() {
+    let n = line_of("partitions");
+    let e = err(&with_line(n, "    partitions: 5"));
+    assert!(
+        matches!(
+            e.kind,
+            ScenarioErrorKind::Model(ModelError::UnevenSplit {
+                partitions: 5,
+                engines: 2
+            })
+        ),
+        "{e}"
+    );
+    assert_eq!(e.at.key, "legs[0].partitions");
+    assert_eq!(e.at.line, Some(n));
+}

@@ -61,6 +61,7 @@ fn start_word_round_trips() {
         dma_engine_mask: 0x8421,
         num_descriptors: 136,
         queue: 5,
+        launch: 1,
         go_sem: 3,
         local_sem: 12,
         remote_sem: 20,

@@ -284,3 +284,135 @@ impl AxilMaster {
         })
     }
 }
+
+/// One AXI4-Lite transaction for [`AxilMaster::begin`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AxilOp {
+    Read { addr: u64 },
+    Write { addr: u64, data: u32, strb: u8 },
+}
+
+/// A transaction in flight on a stepped master.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Active {
+    op: AxilOp,
+    cyc: u32,
+    /// Cycles before AW (or AR) and W rise.
+    addr_at: u32,
+    data_at: u32,
+    addr_done: bool,
+    data_done: bool,
+    ready: u64,
+    addr_valid: bool,
+    data_valid: bool,
+}
+
+impl Active {
+    pub(crate) fn op(&self) -> AxilOp {
+        self.op
+    }
+}
+
+impl AxilMaster {
+    /// Starts a transaction that [`drive`](Self::drive) and [`sample`](Self::sample) carry out
+    /// one clock cycle at a time, so several masters of one model share its clock: per cycle,
+    /// `drive` every master, falling edge, `sample` every master, rising edge.
+    pub(crate) fn begin(&mut self, op: AxilOp) -> Active {
+        let (addr_at, data_at) = (self.delay(), self.delay());
+        // SAFETY: slots of the live `sim` this master was built on.
+        unsafe {
+            match op {
+                AxilOp::Read { addr } => self.p.araddr.write(addr),
+                AxilOp::Write { addr, data, strb } => {
+                    self.p.awaddr.write(addr);
+                    self.p.wdata.write(u64::from(data));
+                    self.p.wstrb.write(u64::from(strb));
+                }
+            }
+        }
+        Active {
+            op,
+            cyc: 0,
+            addr_at,
+            data_at,
+            addr_done: false,
+            data_done: matches!(op, AxilOp::Read { .. }),
+            ready: 0,
+            addr_valid: false,
+            data_valid: false,
+        }
+    }
+
+    /// Sets this cycle's VALID and READY inputs (before the falling edge). With nothing in
+    /// flight every VALID and READY is low.
+    pub(crate) fn drive(&mut self, a: Option<&mut Active>) {
+        let p = &self.p;
+        let Some(a) = a else {
+            // SAFETY: slots of the live `sim`.
+            unsafe {
+                p.awvalid.write(0);
+                p.wvalid.write(0);
+                p.arvalid.write(0);
+                p.bready.write(0);
+                p.rready.write(0);
+            }
+            return;
+        };
+        let ready = self.ready();
+        let p = &self.p;
+        a.ready = ready;
+        a.addr_valid = !a.addr_done && a.cyc >= a.addr_at;
+        a.data_valid = !a.data_done && a.cyc >= a.data_at;
+        // SAFETY: slots of the live `sim`.
+        unsafe {
+            match a.op {
+                AxilOp::Read { .. } => {
+                    p.arvalid.write(u64::from(a.addr_valid));
+                    p.rready.write(ready);
+                }
+                AxilOp::Write { .. } => {
+                    p.awvalid.write(u64::from(a.addr_valid));
+                    p.wvalid.write(u64::from(a.data_valid));
+                    p.bready.write(ready);
+                }
+            }
+        }
+    }
+
+    /// Samples the handshakes after the falling edge; the response once it was accepted this
+    /// cycle (read data, or 0 for a write).
+    pub(crate) fn sample(&mut self, a: &mut Active) -> Result<Option<(u32, Resp)>, AxilError> {
+        let p = &self.p;
+        // SAFETY: slots of the live `sim`.
+        let done = unsafe {
+            match a.op {
+                AxilOp::Read { .. } => {
+                    a.addr_done |= a.addr_valid && p.arready.read() != 0;
+                    (a.ready != 0 && p.rvalid.read() != 0)
+                        .then(|| (p.rdata.read() as u32, Resp::from_bits(p.rresp.read())))
+                }
+                AxilOp::Write { .. } => {
+                    a.addr_done |= a.addr_valid && p.awready.read() != 0;
+                    a.data_done |= a.data_valid && p.wready.read() != 0;
+                    (a.ready != 0 && p.bvalid.read() != 0)
+                        .then(|| (0, Resp::from_bits(p.bresp.read())))
+                }
+            }
+        };
+        a.cyc += 1;
+        if done.is_some() {
+            self.cycles += u64::from(a.cyc);
+        } else if a.cyc >= self.timeout {
+            let (write, addr) = match a.op {
+                AxilOp::Read { addr } => (false, addr),
+                AxilOp::Write { addr, .. } => (true, addr),
+            };
+            return Err(AxilError::Timeout {
+                write,
+                addr,
+                cycles: self.timeout,
+            });
+        }
+        Ok(done)
+    }
+}

@@ -1,27 +1,22 @@
-//! The firmware-like scenario driver: replays, on the package top, exactly the firmware steps the
-//! golden model ran for a scenario (its gen stores, its start doorbells and semaphore stores, its
-//! waits), each through the host port of the die whose core issues it, then hands the end state
-//! to the [`scoreboard`](crate::scoreboard).
-//!
-//! A store whose routed SoC address lands on the issuing die goes through the host port's direct
-//! window; any other store (RX writing its S2M entries into the TX die's rings, its doorbells and
-//! right_push) goes through remap window 0 of the issuing die, programmed with the routed SoC
-//! address, so it travels the fabric, the iATU and the link like the firmware's. A
-//! wait_ge_and_dec is played by polling the READ window and writing the DEC window (the host port
-//! has no sequencer port).
+//! The scenario driver: boots the package top (iATU, rings, the constant 1, the sources), runs
+//! the reference firmware (fw/) of every context the scenario uses against it ([`crate::fw`]:
+//! one thread per context, every MMIO access an AXI4-Lite transaction on the host port of the
+//! context's die), waits for completion and hands the end state to the
+//! [`scoreboard`](crate::scoreboard), which compares the descriptor rings byte for byte with the
+//! model's first.
 
 use crate::axil::Timing;
+use crate::fw::{self, FwSystem, Op, Program, WaitMode};
 use crate::hooks::MonWrite;
 use crate::package::{Package, PkgError};
-use crate::regmodel::views;
 use crate::scoreboard;
 use crate::sim::Sim;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use xdie_model::layout::SemOp;
 use xdie_model::scenario::{ModelRun, Scenario};
 use xdie_model::state::SemValue;
-use xdie_model::system::{FwStep, FwWrite};
-use xdie_model::topology::Core;
+use xdie_model::topology::{Core, Lane};
 use xdie_model::{DieId, Side};
 
 /// Phase and fraction done, for a progress bar.
@@ -44,8 +39,19 @@ pub struct RtlOutcome {
     pub mismatches: Vec<String>,
     /// How landed writes were observed.
     pub monitor: &'static str,
+    /// What drove the RTL: [`DRIVER`].
+    pub driver: &'static str,
+    /// MMIO accesses of all firmware contexts (each one AXI4-Lite transaction).
+    pub fw_accesses: u64,
+    /// Cycles those accesses took together (issue to response each).
+    pub fw_bus_cycles: u64,
+    /// Every store the firmware made, where it landed.
+    pub fw_stores: Vec<FwStore>,
     pub trace: Option<PathBuf>,
 }
+
+/// The RTL is driven by the reference C firmware of every context.
+pub const DRIVER: &str = "firmware";
 
 #[derive(Debug, Clone)]
 pub enum RtlError {
@@ -72,10 +78,6 @@ impl From<PkgError> for RtlError {
     }
 }
 
-/// The xt range the driver's remap window claims: the bottom of the remapped xt space, one
-/// naturally aligned block of 2^WINDOW_BITS bytes (the whole HBM aperture fits in one).
-const WINDOW_BITS: u32 = 24;
-
 /// Cycles between two completion polls.
 const POLL: u64 = 256;
 
@@ -83,8 +85,9 @@ pub(crate) struct Driver<'a> {
     pub pkg: Package,
     pub model: &'a ModelRun,
     pub chip: u64,
-    /// SoC block remap window 0 of each die maps now.
-    windows: [Option<u64>; 2],
+    /// MMIO accesses the firmware made, and the cycles they took.
+    pub accesses: u64,
+    pub bus_cycles: u64,
     /// Every firmware store the driver made, so the monitor's log can tell them from DMA writes.
     pub stores: Vec<FwStore>,
     /// What the write monitor saw during the legs, in landing order.
@@ -105,13 +108,6 @@ pub struct FwStore {
 impl<'a> Driver<'a> {
     pub(crate) fn die(&self, d: DieId) -> u32 {
         d.die as u32
-    }
-
-    fn die_id(&self, die: u32) -> DieId {
-        DieId {
-            chip: self.chip,
-            die: u64::from(die),
-        }
     }
 
     /// Iatu region 0 of both dies, every ring the model used, the constant 1 in each HBM.
@@ -164,77 +160,56 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
-    /// Points remap window 0 of `die` at the SoC block holding `soc`; returns the xt address.
-    fn window(&mut self, die: u32, soc: u64) -> Result<u64, RtlError> {
-        let low = (1u64 << WINDOW_BITS) - 1;
-        let block = soc & !low;
-        if self.windows[die as usize] != Some(block) {
-            let (v, r) = (views(), &views().remap);
-            let reg = |reg| v.remap_reg(0, reg);
-            let first = self.windows[die as usize].is_none();
-            self.pkg.write32(die, reg(&r.soc_lo), block as u32)?;
-            self.pkg
-                .write32(die, reg(&r.soc_hi), (block >> 32) as u32)?;
-            if first {
-                self.pkg.write32(die, reg(&r.xt_addr), 0)?;
-                self.pkg.write32(die, reg(&r.u_mask), !(low as u32))?;
-                self.pkg.write32(die, reg(&r.l_mask), low as u32)?;
-                self.pkg.write32(die, reg(&r.ctrl), r.valid.reg_mask())?;
+    /// Every context's program: per leg in file order, TX: gen, the chain wait, start; RX: gen,
+    /// start. The words are the model's encoding (csrs/ext_inst.yaml); num_descriptors is the
+    /// count the model's gen reports for each engine's ring.
+    fn programs(&self, sc: &Scenario) -> Result<Vec<Program>, RtlError> {
+        let csrs = crate::regmodel::csrs();
+        let enc = |r: xdie_model::Result<Vec<u8>>| r.map_err(|e| RtlError::Driver(e.to_string()));
+        let mut progs: Vec<Program> = Vec::new();
+        let mut at = |core: Core, lane: Lane| -> usize {
+            if let Some(i) = progs.iter().position(|p| p.core == core && p.lane == lane) {
+                return i;
             }
-            self.windows[die as usize] = Some(block);
-        }
-        Ok(soc & low)
-    }
-
-    /// A firmware store of `core` (on die `from`), remembered for the monitor's log.
-    fn store(&mut self, core: Core, from: u32, w: &FwWrite) -> Result<(), RtlError> {
-        let start = self.pkg.cycle();
-        self.issue(from, w)?;
-        self.stores.push(FwStore {
-            core,
-            die: w.die.die as u32,
-            local: w.local,
-            len: w.bytes.len() as u64,
-            cycles: (start, self.pkg.cycle()),
-        });
-        Ok(())
-    }
-
-    /// Puts a firmware store on die `from`'s host port: directly when it lands there, through
-    /// remap window 0 otherwise.
-    fn issue(&mut self, from: u32, w: &FwWrite) -> Result<(), RtlError> {
-        let (to, local) = self
-            .model
-            .sys
-            .route(self.die_id(from), w.soc)
-            .map_err(|e| RtlError::Driver(e.to_string()))?;
-        if to.chip == self.chip && to.die == u64::from(from) {
-            self.pkg.write_bytes(from, local, &w.bytes)?;
-            return Ok(());
-        }
-        let mut at = 0usize;
-        while at < w.bytes.len() {
-            let soc = w.soc + at as u64;
-            let lane = (soc & 3) as usize;
-            let n = (4 - lane).min(w.bytes.len() - at);
-            let mut data = 0u32;
-            let mut strb = 0u8;
-            for i in 0..n {
-                data |= u32::from(w.bytes[at + i]) << (8 * (lane + i));
-                strb |= 1 << (lane + i);
+            progs.push(Program {
+                core,
+                lane,
+                ops: Vec::new(),
+                wait_mode: WaitMode::Poll,
+            });
+            progs.len() - 1
+        };
+        let mut plan: Vec<(usize, Op)> = Vec::new();
+        for (i, l) in sc.legs.iter().enumerate() {
+            let run = &self.model.legs[i];
+            let tx = at(l.tx, Lane::Tx);
+            let rx = at(l.rx, Lane::Rx);
+            plan.push((tx, Op::Gen(enc(l.gen_word(Lane::Tx).encode(csrs))?)));
+            plan.push((rx, Op::Gen(enc(l.gen_word(Lane::Rx).encode(csrs))?)));
+            if let Some(j) = l.after {
+                let prev = &sc.legs[j];
+                plan.push((
+                    tx,
+                    Op::WaitGeDec {
+                        sem: prev.remote_sem as u32,
+                        value: prev.n_engines() as u32,
+                    },
+                ));
             }
-            let xt = self.window(from, soc & !3)?;
-            match self.pkg.write_xt(from, xt, data, strb)? {
-                crate::Resp::Okay => {}
-                resp => {
-                    return Err(RtlError::Driver(format!(
-                        "die {from}: routed store to {soc:#x} answered {resp:?}"
-                    )))
-                }
-            }
-            at += n;
+            let n = |g: &xdie_model::GenOutput| g.num_descriptors;
+            plan.push((
+                rx,
+                Op::Start(enc(l.start_word(Lane::Rx, n(&run.rx_gen)).encode(csrs))?),
+            ));
+            plan.push((
+                tx,
+                Op::Start(enc(l.start_word(Lane::Tx, n(&run.tx_gen)).encode(csrs))?),
+            ));
         }
-        Ok(())
+        for (i, op) in plan {
+            progs[i].ops.push(op);
+        }
+        Ok(progs)
     }
 
     fn sem_read(&mut self, die: u32, sem: u64) -> Result<i64, RtlError> {
@@ -242,71 +217,28 @@ impl<'a> Driver<'a> {
         Ok(i64::from(self.pkg.read32(die, a)? as i32))
     }
 
-    /// wait_ge_and_dec on `die`'s EVT_SEM, played by the host: poll READ, then write DEC.
-    fn wait_ge_dec(&mut self, die: u32, sem: u64, value: u64) -> Result<(), RtlError> {
-        let start = self.pkg.cycle();
-        loop {
-            let v = self.sem_read(die, sem)?;
-            if v >= value as i64 {
-                break;
-            }
-
-            if self.pkg.cycle() - start > self.pkg.budget {
-                return Err(RtlError::Driver(format!(
-                    "die {die}: semaphore {sem} stayed at {v}, below {value}, for {} cycles",
-                    self.pkg.budget
-                )));
-            }
-            self.pkg.sim.ticks(POLL / 4);
-        }
-        let dec = self.model.sys.layout.sem_addr(SemOp::Dec, sem);
-        self.pkg.write32(die, dec, value as u32)?;
-        Ok(())
-    }
-
-    fn steps(
-        &mut self,
-        core: Core,
-        die: u32,
-        steps: &[FwStep],
-        first_launch: &mut Option<u64>,
-        tx: bool,
-    ) -> Result<(), RtlError> {
-        for s in steps {
-            match s {
-                FwStep::WaitGeDec { sem, value, .. } => self.wait_ge_dec(die, *sem, *value)?,
-                FwStep::Store(w) => {
-                    if tx && first_launch.is_none() {
-                        *first_launch = Some(self.pkg.cycle());
-                    }
-                    self.store(core, die, w)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Every leg in file order: TX gen, RX gen, RX start, the chain wait, TX start.
+    /// Runs every context's firmware to its end; returns the cycle of the first launch.
     fn legs(&mut self, sc: &Scenario) -> Result<u64, RtlError> {
-        let mut first_launch = None;
-        let model = self.model;
-        for (i, l) in model.legs.iter().enumerate() {
-            let (txd, rxd) = (self.die(l.tx_die), self.die(l.rx_die));
-            let (txc, rxc) = (sc.legs[i].tx, sc.legs[i].rx);
-            for w in &l.tx_gen.writes {
-                self.store(txc, txd, w)?;
-            }
-            for w in &l.rx_gen.writes {
-                self.store(rxc, rxd, w)?;
-            }
-            self.steps(rxc, rxd, &l.rx_start, &mut first_launch, false)?;
-            if let Some(j) = sc.legs[i].after {
-                let prev = &sc.legs[j];
-                self.wait_ge_dec(txd, prev.remote_sem, prev.n_engines())?;
-            }
-            self.steps(txc, txd, &l.tx_start, &mut first_launch, true)?;
+        if let Some(why) = crate::FW_UNAVAILABLE {
+            return Err(RtlError::Driver(why.to_string()));
         }
-        Ok(first_launch.unwrap_or_else(|| self.pkg.cycle()))
+        let progs = self.programs(sc)?;
+        let model = self.model;
+        let sys = &model.sys;
+        let fw_sys = Arc::new(FwSystem::new(sys.config.ring_len, sys.topology.die_bit));
+        let budget = self.pkg.budget;
+        let run = fw::run(&mut self.pkg, sys, self.chip, &fw_sys, progs, budget)
+            .map_err(RtlError::Driver)?;
+        self.accesses = run.accesses;
+        self.bus_cycles = run.bus_cycles;
+        self.stores.extend(run.stores.into_iter().map(|s| FwStore {
+            core: s.core,
+            die: s.die.die as u32,
+            local: s.local,
+            len: 4,
+            cycles: s.cycles,
+        }));
+        Ok(run.first_launch.unwrap_or_else(|| self.pkg.cycle()))
     }
 
     /// Polls every used queue's head until it reaches the model's, and every semaphore the model
@@ -370,8 +302,8 @@ impl<'a> Driver<'a> {
 }
 
 pub const MONITOR: &str = "write monitor: the RTL's simulation hooks report every SBUF write and \
-every EVT_SEM increment of both dies in the cycle it lands; that log, with the driver's own \
-stores marked as firmware, goes through the model's leg checker (every byte lands once inside \
+every EVT_SEM increment of both dies in the cycle it lands; that log, with the firmware's \
+stores marked as such, goes through the model's leg checker (every byte lands once inside \
 its destination, remote_sem completes only after the last data byte, local_sem rises by the \
 engine count). Sources are loaded and SBUF is read back through the memories' backdoor";
 
@@ -413,7 +345,8 @@ pub fn run(
         pkg,
         model,
         chip,
-        windows: [None; 2],
+        accesses: 0,
+        bus_cycles: 0,
         stores: Vec::new(),
         writes: Vec::new(),
     };
@@ -438,6 +371,10 @@ pub fn run(
         sems: board.sems,
         mismatches: board.mismatches,
         monitor: MONITOR,
+        driver: DRIVER,
+        fw_accesses: d.accesses,
+        fw_bus_cycles: d.bus_cycles,
+        fw_stores: d.stores.clone(),
         trace,
     })
 }

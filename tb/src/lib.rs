@@ -13,6 +13,7 @@ pub mod bench;
 pub mod bench_copy;
 pub mod block;
 pub mod driver;
+pub mod fw;
 pub mod harness;
 pub mod hooks;
 pub mod lookup;
@@ -36,6 +37,13 @@ pub mod build_status {
     include!(concat!(env!("OUT_DIR"), "/rtl_unavailable.rs"));
 }
 pub use build_status::RTL_UNAVAILABLE;
+
+/// Why the reference firmware is not linked (the C compiler's message), when fw/ did not compile
+/// against the generated headers.
+pub mod fw_status {
+    include!(concat!(env!("OUT_DIR"), "/fw_unavailable.rs"));
+}
+pub use fw_status::FW_UNAVAILABLE;
 
 pub use axil::{AxilError, AxilMaster, Resp, Timing};
 pub use duts::DutKind;

@@ -140,7 +140,7 @@ pub struct Copy {
 
 pub struct Package {
     pub sim: Sim,
-    host: [AxilMaster; 2],
+    pub(crate) host: [AxilMaster; 2],
     idle: [Port; 2],
     err: [Port; 2],
     rings: BTreeMap<(u32, Side, u64, u64), Ring>,

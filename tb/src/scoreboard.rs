@@ -1,5 +1,6 @@
-//! The scenario scoreboard: compares the RTL's end state with the golden model's `EndState`
-//! (SBUF ranges of both dies, read through the memories' backdoor; every semaphore; every used
+//! The scenario scoreboard: first the descriptor rings the firmware wrote, byte for byte against
+//! the rings the model's gens wrote (read through the HBM backdoor); then the RTL's end state
+//! against the golden model's `EndState` (SBUF ranges of both dies, read through the memories' backdoor; every semaphore; every used
 //! queue's head, tail and used count), checks guard words around each destination, and runs
 //! the model's leg checker on the write monitor's log of the run.
 
@@ -32,6 +33,29 @@ pub(crate) fn compare(
     let sys = &model.sys;
     let end = sys.end_state();
     let mut mis: Vec<String> = Vec::new();
+
+    // Descriptor rings: every used ring of every die, whole.
+    let desc_bytes = sys.layout.params.desc_bytes;
+    let ring_bytes = sys.config.ring_len * desc_bytes;
+    for q in &end.queues {
+        let base = sys.ring_base(q.engine, q.side, q.queue);
+        let want = sys.read_local(q.die, base, ring_bytes);
+        let got = d.pkg.peek(q.die.die as u32, base, ring_bytes)?;
+        if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
+            let slot = i as u64 / desc_bytes;
+            let at = (slot * desc_bytes) as usize..((slot + 1) * desc_bytes) as usize;
+            mis.push(format!(
+                "{} engine {} {} queue {} ring slot {slot} (byte {}): RTL {:02x?}, model {:02x?}",
+                q.die,
+                q.engine,
+                q.side.as_str(),
+                q.queue,
+                i as u64 % desc_bytes,
+                &got[at.clone()],
+                &want[at]
+            ));
+        }
+    }
 
     // SBUF ranges: sources and destinations of both dies.
     let total: u64 = end.sbuf.iter().map(|r| r.bytes.len() as u64).sum();

@@ -65,7 +65,8 @@ pub struct GenOutput {
     pub engines: Vec<EngineRing>,
     /// The descriptor stores, in order.
     pub writes: Vec<FwWrite>,
-    /// All engines together: the value rdma_desc_start's num_descriptors must carry.
+    /// Descriptors each engine's ring holds for this leg (every engine the same): the value
+    /// rdma_desc_start's num_descriptors must carry, the tail increment of every doorbell.
     pub num_descriptors: u64,
 }
 
@@ -120,26 +121,26 @@ impl System {
                 });
             }
         }
-        let engines = (0..l.engine_count())
+        let engines: Vec<u32> = (0..l.engine_count())
             .filter(|e| (w.dma_engine_mask >> e) & 1 == 1)
             .collect();
+        if !w.partitions.is_multiple_of(engines.len() as u64) {
+            return Err(ModelError::UnevenSplit {
+                partitions: w.partitions,
+                engines: engines.len() as u64,
+            });
+        }
         Ok((w.queue as u32, engines))
     }
 
-    /// Partitions split over the engines in mask order: contiguous, the first `p % n` engines
-    /// take one more.
+    /// Partitions split over the engines in mask order, contiguously and evenly (the caller
+    /// checked that the engine count divides the partitions).
     fn split(partitions: u64, engines: &[u32]) -> Vec<(u32, std::ops::Range<u64>)> {
-        let n = engines.len() as u64;
-        let mut start = 0;
+        let take = partitions / engines.len() as u64;
         engines
             .iter()
-            .enumerate()
-            .map(|(i, &e)| {
-                let take = partitions / n + u64::from((i as u64) < partitions % n);
-                let r = start..start + take;
-                start += take;
-                (e, r)
-            })
+            .zip(0u64..)
+            .map(|(&e, i)| (e, i * take..(i + 1) * take))
             .collect()
     }
 
@@ -369,7 +370,7 @@ impl System {
                 });
             }
             counts.push((e, entries.len() as u64));
-            out.num_descriptors += entries.len() as u64;
+            out.num_descriptors = entries.len() as u64;
             out.engines.push(EngineRing {
                 engine: e,
                 queue,

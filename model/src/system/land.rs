@@ -3,7 +3,7 @@
 
 use super::{side_idx, System, SIDES};
 use crate::events::{Event, Landed, Writer};
-use crate::layout::{SemOp, Target};
+use crate::layout::{SemOp, Side, Target};
 use crate::topology::{Core, DieId};
 
 impl System {
@@ -64,6 +64,44 @@ impl System {
     }
 
     pub(super) fn doorbell(&mut self, die: DieId, local: u64, value: u64, by: Core) -> bool {
+        // The broadcast doorbell (seed 4.4): mask and queue registers, and one increment per
+        // side that posts `value` on that queue of every engine of the mask.
+        let b = &self.layout.bcast;
+        let base = self.layout.apertures.sdma_bcast.base;
+        let field = |f: &xdie_csr::Field| (value >> f.lsb) & ((1u64 << f.width) - 1);
+        if local == base + b.group.offset || local == base + b.queue_reg.offset {
+            let (mask, queue) = (field(&b.mask), field(&b.queue));
+            let is_group = local == base + b.group.offset;
+            if let Some(st) = self.dies.get_mut(&die) {
+                if is_group {
+                    st.bcast_mask = mask;
+                } else {
+                    st.bcast_queue = queue;
+                }
+            }
+            return true;
+        }
+        let incs = [
+            (Side::M2s, base + b.m2s_inc.offset),
+            (Side::S2m, base + b.s2m_inc.offset),
+        ];
+        let n = field(&b.inc);
+        for (side, at) in incs {
+            if local != at {
+                continue;
+            }
+            let Some(st) = self.dies.get(&die) else {
+                return false;
+            };
+            let (mask, q) = (st.bcast_mask, st.bcast_queue);
+            if n != 0 {
+                for e in (0..self.layout.engine_count()).filter(|e| (mask >> e) & 1 == 1) {
+                    let db = self.layout.side(side).doorbell(e.into(), q);
+                    self.doorbell(die, db, n, by);
+                }
+            }
+            return true;
+        }
         for side in SIDES {
             let sl = self.layout.side(side);
             for e in 0..self.layout.engine_count() {

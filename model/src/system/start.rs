@@ -37,6 +37,9 @@ impl System {
             });
         }
         let role = Self::role(w.role)?;
+        if w.launch > 1 {
+            return Err(ModelError::BadLaunch(w.launch));
+        }
         if w.go_sem >= self.layout.sem_count() {
             return Err(ModelError::SemOutOfRange {
                 sem: w.go_sem,
@@ -71,12 +74,14 @@ impl System {
             Lane::Tx => Side::M2s,
             Lane::Rx => Side::S2m,
         };
-        let total: u64 = counts.iter().map(|(_, n)| n).sum();
-        if w.num_descriptors != total {
+        // num_descriptors is each engine's count (seed 4.2: one tail increment per doorbell);
+        // gen gave every engine the same share.
+        let per_engine = counts.first().map_or(0, |&(_, n)| n);
+        if w.num_descriptors != per_engine {
             return Err(ModelError::DescriptorCount {
                 engine: None,
                 wrote: w.num_descriptors,
-                expected: total,
+                expected: per_engine,
             });
         }
         // The stream guard: what sits unposted in each ring must be exactly this leg's share.
@@ -123,10 +128,30 @@ impl System {
                 bytes,
             })
         };
-        let doorbells: Vec<FwWrite> = counts
-            .iter()
-            .map(|&(e, n)| store(l.side(side).doorbell(e.into(), leg.queue.into()), n))
-            .collect::<Result<_>>()?;
+        let doorbells: Vec<FwWrite> = match w.launch {
+            0 => counts
+                .iter()
+                .map(|&(e, n)| store(l.side(side).doorbell(e.into(), leg.queue.into()), n))
+                .collect::<Result<_>>()?,
+            1 => {
+                // Seed 4.4: the die's broadcast doorbell, engine mask and queue first.
+                let b = &l.bcast;
+                let base = l.apertures.sdma_bcast.base;
+                let inc = match side {
+                    Side::M2s => &b.m2s_inc,
+                    Side::S2m => &b.s2m_inc,
+                };
+                vec![
+                    store(base + b.group.offset, leg.mask << b.mask.lsb)?,
+                    store(
+                        base + b.queue_reg.offset,
+                        u64::from(leg.queue) << b.queue.lsb,
+                    )?,
+                    store(base + inc.offset, per_engine << b.inc.lsb)?,
+                ]
+            }
+            v => return Err(ModelError::BadLaunch(v)),
+        };
         match role {
             Lane::Rx => {
                 for d in doorbells {

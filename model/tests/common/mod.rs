@@ -64,6 +64,7 @@ pub fn start_word(s: &LegSpec, role: Lane, num_descriptors: u64) -> StartWord {
         dma_engine_mask: s.mask,
         num_descriptors,
         queue: s.queue,
+        launch: 0,
         go_sem: s.go_sem,
         local_sem: s.local_sem,
         remote_sem: s.remote_sem,

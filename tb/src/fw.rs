@@ -1,0 +1,638 @@
+//! The reference firmware (fw/, C, compiled into this crate by `build.rs`) running every Q7
+//! context of a scenario against the package top.
+//!
+//! Each context (a core's TX or RX lane) runs its program (rdma_desc_gen, waits,
+//! rdma_desc_start, as 64-byte ExtendedInst words) on its own thread. The firmware's HAL calls
+//! are rendezvous with the cycle loop here: a `read32`/`write32` becomes one AXI4-Lite
+//! transaction on the host port of the context's die, a `wait` lets that many cycles pass. Only
+//! one firmware thread runs at a time (the loop resumes one and waits until it calls the HAL
+//! again or ends), so runs are deterministic and the firmware's shared bookkeeping needs no
+//! lock; in simulated time the contexts run concurrently. Both dies' host ports move in the same
+//! clock cycles; contexts of one die take turns on its port (round robin), one transaction each.
+//!
+//! Firmware time: computing takes no cycles; each MMIO access costs the cycles of its
+//! AXI4-Lite transaction (address, data and response handshakes with the port's random valid
+//! delays and ready stalls), a poll back-off `wait` costs its cycles.
+
+use crate::axil::{Active, AxilOp, Resp};
+use crate::package::Package;
+use crate::regmodel::views;
+use std::ffi::c_void;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use xdie_model::topology::{Core, Lane};
+use xdie_model::DieId;
+
+#[cfg(xdie_fw_built)]
+mod c {
+    use std::ffi::c_void;
+    extern "C" {
+        pub fn xdie_fw_system_size() -> usize;
+        pub fn xdie_fw_ctx_size() -> usize;
+        pub fn xdie_fw_system_init(sys: *mut c_void, ring_len: u32, core_die_bit: u32);
+        pub fn xdie_fw_ctx_init(
+            ctx: *mut c_void,
+            sys: *mut c_void,
+            plat: *mut c_void,
+            chip: u32,
+            core: u32,
+            prid: u32,
+            window: u32,
+        );
+        pub fn xdie_fw_ctx_options(
+            ctx: *mut c_void,
+            wait_mode: u32,
+            poll_cycles: u32,
+            max_polls: u32,
+        );
+        pub fn xdie_fw_ctx_detail(ctx: *const c_void, i: u32) -> u32;
+        pub fn xdie_fw_rdma_desc_gen(ctx: *mut c_void, word: *const u8) -> i32;
+        pub fn xdie_fw_rdma_desc_start(ctx: *mut c_void, word: *const u8) -> i32;
+        pub fn xdie_fw_wait_ge_and_dec(ctx: *mut c_void, sem: u32, value: u32) -> i32;
+        pub fn xdie_fw_ring_base(sys: *const c_void, engine: u32, side: u32, queue: u32) -> u64;
+        pub fn xdie_fw_const_one_addr(sys: *const c_void) -> u64;
+    }
+}
+
+/// Without the firmware linked (`crate::FW_UNAVAILABLE`), nothing here runs: [`run`] and
+/// [`FwSystem::new`] refuse first.
+#[cfg(not(xdie_fw_built))]
+#[allow(clippy::missing_safety_doc, unused_variables)]
+mod c {
+    use std::ffi::c_void;
+    fn absent() -> ! {
+        unreachable!("the firmware is not linked: {:?}", crate::FW_UNAVAILABLE)
+    }
+    pub unsafe fn xdie_fw_system_size() -> usize {
+        absent()
+    }
+    pub unsafe fn xdie_fw_ctx_size() -> usize {
+        absent()
+    }
+    pub unsafe fn xdie_fw_system_init(sys: *mut c_void, ring_len: u32, core_die_bit: u32) {
+        absent()
+    }
+    pub unsafe fn xdie_fw_ctx_init(
+        ctx: *mut c_void,
+        sys: *mut c_void,
+        plat: *mut c_void,
+        chip: u32,
+        core: u32,
+        prid: u32,
+        window: u32,
+    ) {
+        absent()
+    }
+    pub unsafe fn xdie_fw_ctx_options(
+        ctx: *mut c_void,
+        wait_mode: u32,
+        poll_cycles: u32,
+        max_polls: u32,
+    ) {
+        absent()
+    }
+    pub unsafe fn xdie_fw_ctx_detail(ctx: *const c_void, i: u32) -> u32 {
+        absent()
+    }
+    pub unsafe fn xdie_fw_rdma_desc_gen(ctx: *mut c_void, word: *const u8) -> i32 {
+        absent()
+    }
+    pub unsafe fn xdie_fw_rdma_desc_start(ctx: *mut c_void, word: *const u8) -> i32 {
+        absent()
+    }
+    pub unsafe fn xdie_fw_wait_ge_and_dec(ctx: *mut c_void, sem: u32, value: u32) -> i32 {
+        absent()
+    }
+    pub unsafe fn xdie_fw_ring_base(sys: *const c_void, e: u32, side: u32, q: u32) -> u64 {
+        absent()
+    }
+    pub unsafe fn xdie_fw_const_one_addr(sys: *const c_void) -> u64 {
+        absent()
+    }
+}
+
+/// `enum xdie_fw_status`, in order (fw/include/xdie_fw.h).
+const STATUS: &[&str] = &[
+    "ok",
+    "not this op (sub-opcode)",
+    "role is neither RX (0) nor TX (1)",
+    "role differs from PRID parity",
+    "geometry out of range",
+    "partitions do not split evenly over the engines",
+    "peer not routable in this address view",
+    "ring full",
+    "start without a pending gen (or too many pending gens)",
+    "start differs from its gen",
+    "DescriptorStream count mismatch",
+    "wait budget exceeded",
+    "option not supported by this firmware",
+];
+
+/// How a context waits on its EVT_SEM (`enum xdie_fw_wait_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitMode {
+    /// Poll READ, then write DEC.
+    Poll = 0,
+    /// The sequencer command block (not in the RTL yet; the firmware refuses it).
+    Sequencer = 1,
+}
+
+/// One firmware call.
+#[derive(Debug, Clone)]
+pub enum Op {
+    /// rdma_desc_gen with this 64-byte word.
+    Gen(Vec<u8>),
+    /// rdma_desc_start with this 64-byte word.
+    Start(Vec<u8>),
+    /// wait_ge_and_dec on the context's own EVT_SEM.
+    WaitGeDec { sem: u32, value: u32 },
+}
+
+/// What one context runs, in order.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub core: Core,
+    pub lane: Lane,
+    pub ops: Vec<Op>,
+    pub wait_mode: WaitMode,
+}
+
+/// Cycles a polling wait lets pass between two reads.
+pub const POLL_CYCLES: u32 = 64;
+
+/// Zeroed, 8-byte aligned memory the C side uses as one of its structures.
+struct CMem {
+    ptr: *mut u64,
+    words: usize,
+}
+
+impl CMem {
+    fn new(bytes: usize) -> CMem {
+        let words = bytes.div_ceil(8).max(1);
+        let ptr = Box::into_raw(vec![0u64; words].into_boxed_slice()) as *mut u64;
+        CMem { ptr, words }
+    }
+    fn ptr(&self) -> *mut c_void {
+        self.ptr as *mut c_void
+    }
+}
+
+impl Drop for CMem {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from a boxed slice of `words` words and is freed once.
+        unsafe {
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                self.ptr, self.words,
+            )))
+        };
+    }
+}
+
+// SAFETY: the memory is owned; the firmware threads touch it one at a time (the rendezvous).
+unsafe impl Send for CMem {}
+unsafe impl Sync for CMem {}
+
+/// The firmware's shared bookkeeping (`struct xdie_fw_system`). Only the one firmware thread
+/// the loop resumed touches it at a time.
+pub struct FwSystem(CMem);
+
+impl FwSystem {
+    pub fn new(ring_len: u64, core_die_bit: u32) -> FwSystem {
+        // SAFETY: plain C functions on memory of the size the C side asks for.
+        unsafe {
+            let m = CMem::new(c::xdie_fw_system_size());
+            c::xdie_fw_system_init(m.ptr(), ring_len as u32, core_die_bit);
+            FwSystem(m)
+        }
+    }
+    /// Where the firmware places the ring of (engine, side, queue): die-local.
+    pub fn ring_base(&self, engine: u32, side: xdie_model::Side, queue: u32) -> u64 {
+        let s = match side {
+            xdie_model::Side::M2s => 0,
+            xdie_model::Side::S2m => 1,
+        };
+        // SAFETY: initialized system memory.
+        unsafe { c::xdie_fw_ring_base(self.0.ptr(), engine, s, queue) }
+    }
+    pub fn const_one_addr(&self) -> u64 {
+        // SAFETY: initialized system memory.
+        unsafe { c::xdie_fw_const_one_addr(self.0.ptr()) }
+    }
+}
+
+enum Req {
+    Read(u32),
+    Write(u32, u32),
+    Wait(u32),
+    Done(Result<(), String>),
+}
+
+/// A firmware thread's end of the rendezvous; the C context's `plat` points at it.
+struct Plat {
+    req: Sender<Req>,
+    resp: Receiver<u32>,
+}
+
+fn park_forever() -> ! {
+    // The run was abandoned (an error elsewhere): this thread never runs firmware again.
+    loop {
+        std::thread::park();
+    }
+}
+
+fn rendezvous(plat: *mut c_void, req: Req) -> u32 {
+    // SAFETY: `plat` is the `Plat` the thread created and keeps alive while the firmware runs.
+    let p = unsafe { &*(plat as *const Plat) };
+    if p.req.send(req).is_err() {
+        park_forever();
+    }
+    p.resp.recv().unwrap_or_else(|_| park_forever())
+}
+
+/// HAL read of the firmware (fw/include/xdie_fw.h).
+#[no_mangle]
+pub extern "C" fn xdie_hal_read32(plat: *mut c_void, xt: u32) -> u32 {
+    rendezvous(plat, Req::Read(xt))
+}
+
+/// HAL write of the firmware.
+#[no_mangle]
+pub extern "C" fn xdie_hal_write32(plat: *mut c_void, xt: u32, value: u32) {
+    rendezvous(plat, Req::Write(xt, value));
+}
+
+/// HAL wait of the firmware.
+#[no_mangle]
+pub extern "C" fn xdie_hal_wait(plat: *mut c_void, cycles: u32) {
+    rendezvous(plat, Req::Wait(cycles));
+}
+
+fn describe(op: &Op, rc: i32, detail: [u32; 2]) -> String {
+    let what = match op {
+        Op::Gen(_) => "rdma_desc_gen".to_string(),
+        Op::Start(_) => "rdma_desc_start".to_string(),
+        Op::WaitGeDec { sem, value } => format!("wait_ge_and_dec(sem {sem}, {value})"),
+    };
+    let why = STATUS.get(rc as usize).copied().unwrap_or("unknown status");
+    let extra = match STATUS.get(rc as usize) {
+        Some(s) if s.starts_with("DescriptorStream") => {
+            format!(": wrote {}, expected {}", detail[0], detail[1])
+        }
+        Some(s) if s.starts_with("partitions") => {
+            format!(": {} partitions, {} engines", detail[0], detail[1])
+        }
+        _ => String::new(),
+    };
+    format!("{what} returned {rc} ({why}{extra})")
+}
+
+struct Thread {
+    label: String,
+    die: u32,
+    core: Core,
+    go: Sender<u32>,
+    req: Receiver<Req>,
+    state: State,
+}
+
+enum State {
+    /// Waiting for its turn on the host port.
+    Bus(AxilOp),
+    InFlight,
+    Sleep(u64),
+    Done,
+}
+
+/// A firmware store: where it landed and the cycles between its issue and its response.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pub core: Core,
+    pub die: DieId,
+    pub local: u64,
+    pub cycles: (u64, u64),
+}
+
+/// What the firmware did on the bus.
+#[derive(Debug, Default)]
+pub struct FwRun {
+    pub stores: Vec<Store>,
+    /// Cycle the first M2S launch doorbell store was issued.
+    pub first_launch: Option<u64>,
+    /// MMIO accesses (reads and writes) of all contexts.
+    pub accesses: u64,
+    /// Cycles those accesses took, each from its issue to its response.
+    pub bus_cycles: u64,
+}
+
+/// The remap-window registers of one die as its firmware programmed them (to tell where a
+/// store through a window lands).
+#[derive(Debug, Clone, Copy, Default)]
+struct WinShadow {
+    ctrl: u32,
+    xt: u32,
+    u_mask: u32,
+    l_mask: u32,
+    soc_lo: u32,
+    soc_hi: u32,
+}
+
+struct Decoder {
+    chip: u64,
+    wins: [Vec<WinShadow>; 2],
+}
+
+impl Decoder {
+    /// Die and die-local address of a store of `die`'s host port at `xt`.
+    fn target(&self, sys: &xdie_model::System, die: u32, xt: u32) -> Option<(DieId, u64)> {
+        let v = views();
+        let me = DieId {
+            chip: self.chip,
+            die: u64::from(die),
+        };
+        let base = v.params.host_direct_base;
+        if u64::from(xt) >= base {
+            return Some((me, u64::from(xt) - base));
+        }
+        let valid = v.remap.valid.reg_mask();
+        let w = self.wins[die as usize]
+            .iter()
+            .find(|w| w.ctrl & valid != 0 && (xt & w.u_mask) == (w.xt & w.u_mask))?;
+        let soc = ((u64::from(w.soc_hi) << 32 | u64::from(w.soc_lo)) & !u64::from(w.l_mask))
+            | u64::from(xt & w.l_mask);
+        sys.route(me, soc).ok()
+    }
+
+    /// Follows a store to a remap-window register of `die`.
+    fn snoop(&mut self, die: u32, local: u64, value: u32) {
+        let v = views();
+        let r = &v.remap;
+        for w in 0..r.window.count {
+            let at = |reg| v.remap_reg(w, reg);
+            let s = &mut self.wins[die as usize][w as usize];
+            for (reg, slot) in [
+                (&r.ctrl, &mut s.ctrl),
+                (&r.xt_addr, &mut s.xt),
+                (&r.u_mask, &mut s.u_mask),
+                (&r.l_mask, &mut s.l_mask),
+                (&r.soc_lo, &mut s.soc_lo),
+                (&r.soc_hi, &mut s.soc_hi),
+            ] {
+                if at(reg) == local {
+                    *slot = value;
+                }
+            }
+        }
+    }
+}
+
+/// Is die-local `local` an M2S launch doorbell (a queue's TDRTP_inc or the broadcast one)?
+fn is_launch(local: u64) -> bool {
+    let v = views();
+    if local == v.apertures.sdma_bcast.base + v.bcast.m2s_inc.offset {
+        return true;
+    }
+    let l = &v.m2s.layout;
+    (0..v.engines()).any(|e| (0..l.queues()).any(|q| v.m2s.doorbell(e, q) == local))
+}
+
+/// Runs `programs` (one per context, concurrently) to their ends on `pkg`.
+pub fn run(
+    pkg: &mut Package,
+    sys_model: &xdie_model::System,
+    chip: u64,
+    fw_sys: &Arc<FwSystem>,
+    programs: Vec<Program>,
+    budget: u64,
+) -> Result<FwRun, String> {
+    let v = views();
+    let windows = v.remap.window.count as usize;
+    let mut per_die = [0usize; 2];
+    let mut threads = Vec::new();
+    // SAFETY: plain C function.
+    let ctx_bytes = unsafe { c::xdie_fw_ctx_size() };
+    for prog in programs {
+        let die = sys_model.die_of(prog.core).die as u32;
+        let window = per_die[die as usize];
+        per_die[die as usize] += 1;
+        if window >= windows {
+            return Err(format!(
+                "die {die} runs more firmware contexts than it has remap windows ({windows})"
+            ));
+        }
+        let (req_tx, req_rx) = channel();
+        let (go_tx, go_rx) = channel::<u32>();
+        let label = format!("core {} {:?} (die {die})", prog.core.id, prog.lane);
+        let sys = Arc::clone(fw_sys);
+        let core = prog.core;
+        let prid = core.prid(prog.lane) as u32;
+        std::thread::Builder::new()
+            .name(label.clone())
+            .spawn(move || {
+                let plat = Box::new(Plat {
+                    req: req_tx,
+                    resp: go_rx,
+                });
+                // Wait for the loop's first go before running any firmware.
+                if plat.resp.recv().is_err() {
+                    return;
+                }
+                let ctx = CMem::new(ctx_bytes);
+                let pp = &*plat as *const Plat as *mut c_void;
+                // SAFETY: memory of the size the C side asks for; `plat` outlives every call.
+                unsafe {
+                    c::xdie_fw_ctx_init(
+                        ctx.ptr(),
+                        sys.0.ptr(),
+                        pp,
+                        core.chip as u32,
+                        core.id as u32,
+                        prid,
+                        window as u32,
+                    );
+                    c::xdie_fw_ctx_options(ctx.ptr(), prog.wait_mode as u32, POLL_CYCLES, 0);
+                }
+                for op in &prog.ops {
+                    // SAFETY: words are 64 bytes (the op sizes), context initialized above.
+                    let rc = unsafe {
+                        match op {
+                            Op::Gen(w) => c::xdie_fw_rdma_desc_gen(ctx.ptr(), w.as_ptr()),
+                            Op::Start(w) => c::xdie_fw_rdma_desc_start(ctx.ptr(), w.as_ptr()),
+                            Op::WaitGeDec { sem, value } => {
+                                c::xdie_fw_wait_ge_and_dec(ctx.ptr(), *sem, *value)
+                            }
+                        }
+                    };
+                    if rc != 0 {
+                        // SAFETY: initialized context.
+                        let detail = unsafe {
+                            [
+                                c::xdie_fw_ctx_detail(ctx.ptr(), 0),
+                                c::xdie_fw_ctx_detail(ctx.ptr(), 1),
+                            ]
+                        };
+                        let _ = plat.req.send(Req::Done(Err(describe(op, rc, detail))));
+                        return;
+                    }
+                }
+                let _ = plat.req.send(Req::Done(Ok(())));
+            })
+            .map_err(|e| format!("cannot start a firmware thread: {e}"))?;
+        threads.push(Thread {
+            label,
+            die,
+            core,
+            go: go_tx,
+            req: req_rx,
+            state: State::Done,
+        });
+    }
+
+    let mut out = FwRun::default();
+    let mut dec = Decoder {
+        chip,
+        wins: [
+            vec![WinShadow::default(); windows],
+            vec![WinShadow::default(); windows],
+        ],
+    };
+    // Resumes thread `i` with `value` and takes its next request.
+    let resume = |t: &mut Thread, value: u32, now: u64| -> Result<(), String> {
+        let lost = |t: &Thread| format!("firmware of {} stopped unexpectedly", t.label);
+        t.go.send(value).map_err(|_| lost(t))?;
+        t.state = match t.req.recv().map_err(|_| lost(t))? {
+            Req::Read(xt) => State::Bus(AxilOp::Read {
+                addr: u64::from(xt),
+            }),
+            Req::Write(xt, data) => State::Bus(AxilOp::Write {
+                addr: u64::from(xt),
+                data,
+                strb: 0xF,
+            }),
+            Req::Wait(c) => State::Sleep(now + u64::from(c.max(1))),
+            Req::Done(Ok(())) => State::Done,
+            Req::Done(Err(m)) => return Err(format!("firmware of {}: {m}", t.label)),
+        };
+        Ok(())
+    };
+    let start = pkg.cycle();
+    for t in &mut threads {
+        resume(t, 0, start)?;
+    }
+    let mut active: [Option<(usize, Active, u64)>; 2] = [None, None];
+    let mut rr = [0usize; 2];
+    let n = threads.len();
+    loop {
+        let now = pkg.cycle();
+        for die in 0..2 {
+            if active[die].is_some() {
+                continue;
+            }
+            let pick = (0..n).map(|k| (rr[die] + k) % n).find(|&i| {
+                threads[i].die == die as u32 && matches!(threads[i].state, State::Bus(_))
+            });
+            if let Some(i) = pick {
+                let State::Bus(op) = threads[i].state else {
+                    unreachable!()
+                };
+                threads[i].state = State::InFlight;
+                rr[die] = (i + 1) % n;
+                if let AxilOp::Write { addr, .. } = op {
+                    if out.first_launch.is_none() {
+                        if let Some((_, local)) = dec.target(sys_model, die as u32, addr as u32) {
+                            if is_launch(local) {
+                                out.first_launch = Some(now);
+                            }
+                        }
+                    }
+                }
+                let a = pkg.host[die].begin(op);
+                active[die] = Some((i, a, now));
+            }
+        }
+        if active.iter().all(Option::is_none) {
+            let wake = threads
+                .iter()
+                .filter_map(|t| match t.state {
+                    State::Sleep(at) => Some(at),
+                    _ => None,
+                })
+                .min();
+            match wake {
+                None if threads.iter().all(|t| matches!(t.state, State::Done)) => break,
+                None => return Err("firmware contexts wait on nothing".into()),
+                Some(at) if at > now => {
+                    for h in pkg.host.iter_mut() {
+                        h.drive(None);
+                    }
+                    pkg.sim.ticks(at - now)
+                }
+                Some(_) => {}
+            }
+        } else {
+            for (die, slot) in active.iter_mut().enumerate() {
+                pkg.host[die].drive(slot.as_mut().map(|s| &mut s.1));
+            }
+            pkg.sim.clk_low();
+            let mut finished = [None, None];
+            for (die, slot) in active.iter_mut().enumerate() {
+                if let Some((_, a, _)) = slot.as_mut() {
+                    finished[die] = pkg.host[die].sample(a).map_err(|e| e.to_string())?;
+                }
+            }
+            pkg.sim.clk_high();
+            for die in 0..2 {
+                let Some((data, resp)) = finished[die] else {
+                    continue;
+                };
+                let (i, a, began) = active[die].take().expect("in flight");
+                out.accesses += 1;
+                out.bus_cycles += pkg.cycle() - began;
+                if resp != Resp::Okay {
+                    return Err(format!(
+                        "firmware of {}: {:?} answered {resp:?}",
+                        threads[i].label,
+                        a.op()
+                    ));
+                }
+                if let AxilOp::Write {
+                    addr, data: value, ..
+                } = a.op()
+                {
+                    if let Some((to, local)) = dec.target(sys_model, die as u32, addr as u32) {
+                        if to.chip == chip && to.die == die as u64 {
+                            dec.snoop(die as u32, local, value);
+                        }
+                        out.stores.push(Store {
+                            core: threads[i].core,
+                            die: to,
+                            local,
+                            cycles: (began, pkg.cycle()),
+                        });
+                    }
+                }
+                resume(&mut threads[i], data, pkg.cycle())?;
+            }
+        }
+        let now = pkg.cycle();
+        for t in threads.iter_mut() {
+            if matches!(t.state, State::Sleep(at) if at <= now) {
+                resume(t, 0, now)?;
+            }
+        }
+        if pkg.cycle() - start > budget {
+            let waiting: Vec<&str> = threads
+                .iter()
+                .filter(|t| !matches!(t.state, State::Done))
+                .map(|t| t.label.as_str())
+                .collect();
+            return Err(format!(
+                "the firmware did not finish within {budget} cycles (still running: {})",
+                waiting.join(", ")
+            ));
+        }
+    }
+    for die in 0..2 {
+        pkg.host[die].drive(None);
+    }
+    Ok(out)
+}
