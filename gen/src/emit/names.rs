@@ -177,6 +177,7 @@ pub fn sv_units(text: &str) -> Vec<String> {
 /// test compares this list with rtl/core/.
 pub const HAND_WRITTEN_MODULES: &[&str] = &[
     "xdie_axil_demux",
+    "xdie_clock_gate",
     "xdie_d2d_channel",
     "xdie_d2d_link",
     "xdie_d2d_port",
