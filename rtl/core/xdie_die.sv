@@ -16,7 +16,8 @@
 //
 // Register-block side channels: the CSR bridge's EVT_SEM increment fast path feeds EVT_SEM
 // hardware increment port 0 (requests from the D2D inbound side reach it through the crossbar
-// too, so port 1 is unused and tied off, as is the sequencer port); the broadcast doorbell's
+// too, so port 1 is unused and tied off, as is the sequencer port; the bridge accepts no request
+// until EVT_SEM's init_done says every semaphore has been initialised after reset); the broadcast doorbell's
 // per-engine pulses feed each engine's two queue groups; D2D controller 0's iATU serves the D2D
 // port's lookup and shows its link health (controllers 1..3 are registers only); the remap
 // windows serve the host port's lookup.
@@ -242,9 +243,10 @@ module xdie_die #(
   logic             sem_inc_valid;
   logic [SEMW-1:0]  sem_inc_idx;
   logic [31:0]      sem_inc_val;
+  logic             sem_init_done;
 
   xdie_xbus_csr u_csr (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni, .hold_i(!sem_init_done),
     .s_req_valid_i(s_req_valid[S_CSR]), .s_req_ready_o(s_req_ready[S_CSR]),
     .s_req_write_i(s_req_write[S_CSR]), .s_req_addr_i(s_req_addr[S_CSR*ADDR_W +: ADDR_W]),
     .s_req_wdata_i(s_req_wdata[S_CSR*DATA_BYTES*8 +: DATA_BYTES*8]), .s_req_wstrb_i(s_req_wstrb[S_CSR*DATA_BYTES +: DATA_BYTES]),
@@ -311,7 +313,7 @@ module xdie_die #(
     .hw_inc_val_i({32'h0, sem_inc_val}),
     .seq_valid_i(1'b0), .seq_ready_o(seq_ready), .seq_subop_i(SEQW'(0)),
     .seq_idx_i(SEMW'(0)), .seq_val_i(32'h0), .seq_err_o(seq_err),
-    .event_o(events)
+    .event_o(events), .init_done_o(sem_init_done)
   );
 
 `ifdef XDIE_SIM_HOOKS

@@ -13,6 +13,10 @@
 // increment port, which never refuses) and is answered OKAY at once, so DMA semaphore
 // increments do not queue behind register traffic. Writes to INC with partial strobes take the
 // normal AXI path.
+//
+// While hold_i is high the bridge accepts no request (s_req_ready_o low): the die holds it until
+// EVT_SEM has initialised its semaphores after reset, since the fast path's increments cannot be
+// refused once accepted.
 
 module xdie_xbus_csr #(
   localparam int unsigned CAW  = xdie_soc_addr_pkg::LOCAL_W,
@@ -22,6 +26,7 @@ module xdie_xbus_csr #(
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
+  input  logic            hold_i,
   // xbus slave
   input  logic            s_req_valid_i,
   output logic            s_req_ready_o,
@@ -118,7 +123,7 @@ module xdie_xbus_csr #(
   logic [1:0]      rsp_err_q, rsp_err_d;
   logic            acc;
 
-  assign s_req_ready_o = !busy_q && (!rsp_valid_q || s_rsp_ready_i);
+  assign s_req_ready_o = !hold_i && !busy_q && (!rsp_valid_q || s_rsp_ready_i);
   assign acc           = s_req_valid_i && s_req_ready_o;
 
   assign inc_valid_o = acc && s_req_write_i && !stray_strb && inc_hit;

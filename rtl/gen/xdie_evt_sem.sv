@@ -17,25 +17,33 @@
 // and no comparator network merges same-index updates: two ports naming one semaphore in one
 // cycle add into different banks, and the sum sees both. A bus SET stores (value - sum of the
 // hardware banks) in the main bank, so SET plus same-cycle hardware increments reads back as the
-// SET value plus the increments, as before. The read-modify-write completes in the cycle (the
-// reads are asynchronous, the write lands at the edge, the next cycle reads it), so no pipeline
-// and no forwarding are needed; the bus front-end presents each request for one cycle, from flops.
-// Why not fewer write ports: the hardware ports have no ready (the die's fast increment path
-// answers at once), so they cannot be queued behind each other without a pending buffer that
-// could overflow; a bank per port costs one more LUT-RAM copy per read port and loses nothing.
+// SET value plus the increments. Why not fewer write ports: the hardware ports have no ready (the
+// die's fast increment path answers at once), so they cannot be queued behind each other without
+// a pending buffer that could overflow; a bank per port costs one more LUT-RAM copy per read
+// port and loses nothing.
+//
+// Pipeline: every bank's read-modify-write takes two cycles. In the cycle an update is presented
+// its bank entry is read and registered with the amount (read stage); in the next cycle the adder
+// runs and the sum is written (write stage). Each bank forwards its write stage: a read of the
+// entry being written takes the write stage's sum instead of the memory, so back-to-back updates
+// of one semaphore chain through the adder and every read (bus, sequencer compare, a port's own
+// read) sees every update presented in earlier cycles, exactly as if the update had completed in
+// its cycle. Updates of one cycle still land in different banks, so none is merged or lost.
 //
 // Reads: the bus and the sequencer share one value read port (main + every hardware bank at one
 // index). The sequencer is the only source with a handshake, so it yields: seq_ready_o is low in
 // a cycle with a bus access to a semaphore window, and wait_ge_and_dec compares against the
-// stored value. The sequencer accepts and ignores an unknown subop or an index past the last
-// semaphore and pulses seq_err_o for one cycle, one cycle after the acceptance. Hardware
-// increments to an index past the last semaphore are dropped.
+// value seen by that port. The sequencer accepts and ignores an unknown subop or an index past
+// the last semaphore and pulses seq_err_o for one cycle, one cycle after the acceptance.
+// Hardware increments to an index past the last semaphore are dropped.
 //
-// Reset: the banks are not reset (LUT-RAM has no reset). One valid flop per entry and bank, reset
-// to 0, says whether the entry was written since reset; an entry not written reads as the
-// semaphore's reset value (main bank) or 0 (hardware banks). So reads during and right after
-// reset behave exactly as if every semaphore had been reset, with no clearing sweep and no
-// window in which the bus must wait. Offsets and resets come from xdie_evt_sem_pkg.
+// Reset: the banks are not reset (LUT-RAM has no reset). After reset a sweep writes every entry
+// once, one index per cycle (256 cycles): the semaphore's reset value into the main bank and 0
+// into every hardware bank; the entries below the sweep pointer are initialised, and init_done_o
+// rises once the pointer has passed the last semaphore. Until then nothing may update a
+// semaphore: the bus is held (AXI ready low), the sequencer is not ready, and hardware
+// increments are dropped, so a source of hardware increments must wait for init_done_o (the die
+// holds its CSR bridge). Offsets and resets come from xdie_evt_sem_pkg.
 
 module xdie_evt_sem (
   input  logic                      clk_i,
@@ -71,7 +79,9 @@ module xdie_evt_sem (
   input  logic [31:0]               seq_val_i,
   output logic                      seq_err_o,
   // Event flags
-  output logic [255:0]              event_o
+  output logic [255:0]              event_o,
+  // High once the reset sweep has initialised every semaphore (see Reset above)
+  output logic                      init_done_o
 );
   localparam int unsigned AW     = 13;
   localparam int unsigned N_EVT  = 256;
@@ -98,7 +108,32 @@ module xdie_evt_sem (
   localparam logic [AW-1:0] DEC_BASE = xdie_evt_sem_pkg::SEM_DEC_BASE;
   localparam logic [AW-1:0] DEC_OFF  = xdie_evt_sem_pkg::SEM_DEC_SEM_DEC_OFFSET;
 
+  // ------------------------------------------------------------------ reset sweep
+  // Entries below clr_idx_q are initialised; the sweep ends after the last semaphore.
+  logic [IW-1:0] clr_idx_q;
+  logic          init_done_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      clr_idx_q   <= '0;
+      init_done_q <= 1'b0;
+    end else if (!init_done_q) begin
+      clr_idx_q   <= clr_idx_q + IW'(1);
+      init_done_q <= (clr_idx_q == IW'(N_SEM - 1));
+    end
+  end
+  assign init_done_o = init_done_q;
+
   // ------------------------------------------------------------------ bus front-end
+  // No AXI handshake before the sweep has ended, so the front-end presents no request.
+  logic          awvalid, awready, wvalid, wready, arvalid, arready;
+  assign awvalid          = s_axil_awvalid_i && init_done_q;
+  assign wvalid           = s_axil_wvalid_i && init_done_q;
+  assign arvalid          = s_axil_arvalid_i && init_done_q;
+  assign s_axil_awready_o = awready && init_done_q;
+  assign s_axil_wready_o  = wready && init_done_q;
+  assign s_axil_arready_o = arready && init_done_q;
+
   logic          req, req_we, req_err;
   logic [AW-1:0] req_addr;
   logic [31:0]   req_wdata, req_rdata;
@@ -107,18 +142,18 @@ module xdie_evt_sem (
   xdie_axil_regif #(.AW(AW)) u_regif (
     .clk_i,
     .rst_ni,
-    .s_awvalid_i (s_axil_awvalid_i),
-    .s_awready_o (s_axil_awready_o),
+    .s_awvalid_i (awvalid),
+    .s_awready_o (awready),
     .s_awaddr_i  (s_axil_awaddr_i),
-    .s_wvalid_i  (s_axil_wvalid_i),
-    .s_wready_o  (s_axil_wready_o),
+    .s_wvalid_i  (wvalid),
+    .s_wready_o  (wready),
     .s_wdata_i   (s_axil_wdata_i),
     .s_wstrb_i   (s_axil_wstrb_i),
     .s_bvalid_o  (s_axil_bvalid_o),
     .s_bready_i  (s_axil_bready_i),
     .s_bresp_o   (s_axil_bresp_o),
-    .s_arvalid_i (s_axil_arvalid_i),
-    .s_arready_o (s_axil_arready_o),
+    .s_arvalid_i (arvalid),
+    .s_arready_o (arready),
     .s_araddr_i  (s_axil_araddr_i),
     .s_rvalid_o  (s_axil_rvalid_o),
     .s_rready_i  (s_axil_rready_i),
@@ -173,32 +208,46 @@ module xdie_evt_sem (
   assign bus_sem = req && hit_sem;
   assign v_idx   = bus_sem ? bus_idx : seq_idx_i;
 
-  // Main bank (bus and sequencer) and its valid flops.
-  logic [SW-1:0]    main_q [N_SEM];
-  logic [N_SEM-1:0] main_ok_q;
-  logic [SW-1:0]    v_main;
-  assign v_main = main_ok_q[v_idx] ? main_q[v_idx] : SW'(xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET);
+  // Main bank (bus and sequencer) and its write stage: m_we_q writes m_base_q + m_add_q at
+  // m_idx_q at the end of this cycle; a read of that entry takes the sum (forwarding).
+  logic [SW-1:0] main_q [N_SEM];
+  logic          m_we_q;
+  logic [IW-1:0] m_idx_q;
+  logic [SW-1:0] m_base_q, m_add_q, m_new, v_main;
+  assign m_new  = m_base_q + m_add_q;
+  assign v_main = (m_we_q && (m_idx_q == v_idx)) ? m_new : main_q[v_idx];
 
-  // Hardware banks: port p's increment and its share of the value read.
+  // Hardware banks: port p's two-stage increment and its share of the value read.
   logic [HW-1:0]    hw_we;
   logic [HW*SW-1:0] hw_share;
   for (genvar p = 0; p < HW; p++) begin : g_hw
-    logic [SW-1:0]    acc_q [N_SEM];
-    logic [N_SEM-1:0] ok_q;
-    logic [IW-1:0]    idx;
-    logic [SW-1:0]    own, add;
+    logic [SW-1:0] acc_q [N_SEM];
+    logic [IW-1:0] idx;
+    logic [SW-1:0] own;
+    // Write stage
+    logic          w_q;
+    logic [IW-1:0] w_idx_q;
+    logic [SW-1:0] w_base_q, w_add_q, w_new;
     assign idx = hw_inc_idx_i[p*IW +: IW];
-    assign hw_we[p] = hw_inc_valid_i[p];
-    assign own = ok_q[idx] ? acc_q[idx] : '0;
-    assign add = own + hw_inc_val_i[p*SW +: SW];
-    assign hw_share[p*SW +: SW] = ok_q[v_idx] ? acc_q[v_idx] : '0;
+    assign hw_we[p] = hw_inc_valid_i[p] && init_done_q;
+    assign w_new = w_base_q + w_add_q;
+    assign own   = (w_q && (w_idx_q == idx)) ? w_new : acc_q[idx];
+    assign hw_share[p*SW +: SW] = (w_q && (w_idx_q == v_idx)) ? w_new : acc_q[v_idx];
 
     always_ff @(posedge clk_i) begin
-      if (hw_we[p]) acc_q[idx] <= add;
+      if (hw_we[p]) begin
+        w_idx_q  <= idx;
+        w_base_q <= own;
+        w_add_q  <= hw_inc_val_i[p*SW +: SW];
+      end
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni)       ok_q      <= '0;
-      else if (hw_we[p]) ok_q[idx] <= 1'b1;
+      if (!rst_ni) w_q <= 1'b0;
+      else         w_q <= hw_we[p];
+    end
+    always_ff @(posedge clk_i) begin
+      if (!init_done_q) acc_q[clr_idx_q] <= '0;
+      else if (w_q)     acc_q[w_idx_q]   <= w_new;
     end
   end
 
@@ -238,48 +287,60 @@ module xdie_evt_sem (
   assign seq_idx_ok  = 1'b1;
   // The sequencer waits while the bus holds the value port; wait_ge_and_dec also holds it until
   // the stored value reaches val.
-  assign seq_ready_o = !bus_sem &&
+  assign seq_ready_o = init_done_q && !bus_sem &&
                        (!(seq_is_wait && seq_idx_ok) || ($signed(v_cur) >= $signed(seq_val_i)));
   assign seq_accept  = seq_valid_i && seq_ready_o;
   assign seq_err_d   = seq_accept && !(seq_idx_ok && (seq_is_wait || seq_is_inc));
   assign seq_err_o   = seq_err_q;
 
-  // ------------------------------------------------------------------ main bank write
-  // At most one of bus and sequencer writes per cycle (the sequencer yields). A SET stores the
-  // loaded value minus the hardware banks' share, so the banks' sum reads back as the SET value
-  // plus this cycle's hardware increments; INC, DEC and the sequencer add their delta.
+  // ------------------------------------------------------------------ main bank update
+  // At most one of bus and sequencer updates per cycle (the sequencer yields). The read stage
+  // registers a base and an amount; the write stage adds them. A SET stores the loaded value
+  // minus the hardware banks' share, so the banks' sum reads back as the SET value plus this
+  // cycle's hardware increments; INC, DEC and the sequencer add their delta to the main entry.
   logic          main_we;
-  logic [SW-1:0] bus_load_val, main_base, main_delta, main_new;
+  logic [SW-1:0] bus_load_val, main_base, main_add;
   assign bus_load_val = (v_cur & ~strb_mask[SEM_LSB +: SW]) | bus_val;
 
   always_comb begin
-    main_we    = 1'b0;
-    main_base  = v_main;
-    main_delta = '0;
+    main_we   = 1'b0;
+    main_base = v_main;
+    main_add  = '0;
     if (bus_sem) begin
       main_we = bus_wr && (hit_set || hit_inc || hit_dec);
-      if (hit_set) main_base = bus_load_val - v_hw;
-      if (hit_inc) main_delta = bus_val;
-      if (hit_dec) main_delta = -bus_val;
+      if (hit_set) begin
+        main_base = bus_load_val;
+        main_add  = -v_hw;
+      end
+      if (hit_inc) main_add = bus_val;
+      if (hit_dec) main_add = -bus_val;
     end else if (seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc)) begin
-      main_we    = 1'b1;
-      main_delta = seq_is_inc ? seq_val_i : -seq_val_i;
+      main_we  = 1'b1;
+      main_add = seq_is_inc ? seq_val_i : -seq_val_i;
     end
   end
-  assign main_new = main_base + main_delta;
 
   always_ff @(posedge clk_i) begin
-    if (main_we) main_q[v_idx] <= main_new;
+    if (main_we) begin
+      m_idx_q  <= v_idx;
+      m_base_q <= main_base;
+      m_add_q  <= main_add;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!init_done_q) main_q[clr_idx_q] <= SW'(xdie_evt_sem_pkg::SEM_READ_SEM_READ_VALUE_RESET);
+    else if (m_we_q)  main_q[m_idx_q]   <= m_new;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       evt_q     <= {N_EVT{xdie_evt_sem_pkg::EVENT_EVENT_SET_RESET}};
-      main_ok_q <= '0;
+      m_we_q    <= 1'b0;
       seq_err_q <= 1'b0;
     end else begin
       if (evt_we) evt_q[evt_idx] <= req_wdata[EVT_LSB];
-      if (main_we) main_ok_q[v_idx] <= 1'b1;
+      m_we_q    <= main_we;
       seq_err_q <= seq_err_d;
     end
   end

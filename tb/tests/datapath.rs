@@ -882,8 +882,14 @@ fn csr_bridge_lanes_errors_and_inc_fast_path() {
             p.set_u("m_axil_rvalid_i", 0, 1, u64::from(rv));
             p.set_u("m_axil_rdata_i", 0, 32, s.r.map_or(0, |r| u64::from(r.1)));
             p.set_u("m_axil_rresp_i", 0, 2, s.r.map_or(0, |r| r.2));
+            // Now and then the die holds the bridge (EVT_SEM still initialising).
+            let hold = rng.chance(15);
+            p.set_u("hold_i", 0, 1, u64::from(hold));
             p.apply(&mut sim);
             let g = |n: &str, w: usize| Pins::get_u(&sim, &p, n, 0, w);
+            if hold {
+                assert_eq!(g("s_req_ready_o", 1), 0, "cycle {cycle}: ready while held");
+            }
             if g("inc_valid_o", 1) != 0 {
                 let want = incs.pop_front().expect("unexpected increment");
                 assert_eq!(
