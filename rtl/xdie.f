@@ -18,6 +18,7 @@ rtl/gen/xdie_d2d_iatu.sv
 rtl/gen/xdie_remap_windows.sv
 rtl/gen/xdie_addr_decoder.sv
 rtl/gen/xdie_die_fpga.sv
+rtl/gen/xdie_die_ecp5_85.sv
 rtl/core/xdie_fifo.sv
 rtl/core/xdie_rr_arbiter.sv
 rtl/core/xdie_clock_gate.sv

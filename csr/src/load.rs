@@ -96,8 +96,7 @@ pub fn load(dir: &Path) -> Result<Csrs> {
         desc_src: &desc_src,
         word_src: &word_src,
     })?;
-    let (sizings, default_sizing) = sizing::build_sizings(&size_src, size_raw, &views)?;
-    let csrs = Csrs {
+    let mut csrs = Csrs {
         soc,
         map,
         blocks,
@@ -106,12 +105,16 @@ pub fn load(dir: &Path) -> Result<Csrs> {
         words,
         profiles,
         default_profile,
-        sizings,
-        default_sizing,
+        sizings: Vec::new(),
+        default_sizing: 0,
         sources,
         views,
     };
     udma::check_ring_ids(&csrs)?;
     constraints::check_constraints(&csrs, &map_src, &desc_src, &prof_src)?;
+    // Last: a profile is checked against the die map, whose own rules come first.
+    let (sizings, default_sizing) = sizing::build_sizings(&size_src, size_raw, &csrs.views)?;
+    csrs.sizings = sizings;
+    csrs.default_sizing = default_sizing;
     Ok(csrs)
 }

@@ -45,6 +45,24 @@ package xdie_sizing_pkg;
   // source beats an engine buffers (its reads in flight)
   localparam int unsigned FPGA_ENGINE_READ_BEATS = 8;
 
+  // ---------------------------------------------------------------- profile `ecp5_85`
+  // The fpga profile with 2 KiB per SBUF partition, so that SBUF (128 block RAMs) and HBM (8) fit
+  // the 208 DP16KD of an LFE5UM-85F; 4 KiB per partition needs 256 for SBUF alone.
+  // SDMA engines wired (each with its M2S and S2M queue groups)
+  localparam int unsigned ECP5_85_SDMA_ENGINES = 2;
+  // D2D controller register blocks wired (controller 0 serves the port)
+  localparam int unsigned ECP5_85_D2D_CONTROLLERS = 4;
+  // bytes backed per SBUF partition
+  localparam int unsigned ECP5_85_SBUF_BACKING_BYTES = 2048;
+  // bytes of HBM backed
+  localparam int unsigned ECP5_85_HBM_BYTES = 16384;
+  // receive buffer depth per link channel (credits)
+  localparam int unsigned ECP5_85_LINK_CREDITS = 16;
+  // requests in flight per crossbar master and slave, writes per engine
+  localparam int unsigned ECP5_85_OUTSTANDING = 16;
+  // source beats an engine buffers (its reads in flight)
+  localparam int unsigned ECP5_85_ENGINE_READ_BEATS = 8;
+
   // ---------------------------------------------------------------- default: `full`
   // SDMA engines wired (each with its M2S and S2M queue groups)
   localparam int unsigned DEFAULT_SDMA_ENGINES = 16;
