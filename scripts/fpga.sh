@@ -170,6 +170,6 @@ if ((docs)); then
   yv=$("$YOSYS" -V 2>/dev/null | head -1 | sed 's/ (git.*//')
   nv=""; ((pnr)) && nv=$("$NEXTPNR" --version 2>&1 | grep -o 'nextpnr-[0-9][^ )]*' | head -1)
   python3 scripts/fpga_docs.py --yosys "$yv" --nextpnr "$nv" --freq "$freq" --seed "$seed" \
-    --command "scripts/fpga.sh ${args[*]}" <<<"$report"
+    --rtl-hash "$rtl_hash" --command "scripts/fpga.sh ${args[*]}" <<<"$report"
 fi
 exit $status

@@ -67,6 +67,7 @@ def main():
     ap.add_argument("--freq", required=True)
     ap.add_argument("--seed", required=True)
     ap.add_argument("--command", required=True)
+    ap.add_argument("--rtl-hash", required=True)
     a = ap.parse_args()
     rows = json.load(sys.stdin)
     for r in rows:
@@ -93,6 +94,7 @@ def main():
 
     meta = {
         "command": a.command,
+        "rtl_sha256": a.rtl_hash,
         "yosys": a.yosys,
         "nextpnr": a.nextpnr if pnr else None,
         "device": "LFE5UM-85F CABGA381 (out of context)" if pnr else None,
@@ -121,6 +123,8 @@ def main():
                    "target %s MHz, seed %s. Fit compares nextpnr's device utilisation with the "
                    "device; a design over capacity names the cell type, used/available and the "
                    "excess." % (a.freq, a.seed))
+    out.append("RTL: the files of rtl/xdie.f, sha256 of their concatenation `%s` (a rerun on "
+               "other RTL gives other figures)." % a.rtl_hash)
     out.append("The same RTL maps to other figures with other yosys versions; compare rows of one "
                "run. Machine-readable: [fpga-results.json](fpga-results.json). Discussion: "
                "[fpga-fit.md](fpga-fit.md).")
