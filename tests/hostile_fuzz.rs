@@ -194,7 +194,12 @@ fn lint_and_compile(out: &Path) -> Result<(), String> {
         }
     }
     let list = std::fs::read_to_string(out.join("rtl/xdie.f")).map_err(|e| e.to_string())?;
-    let generated: Vec<&str> = list.lines().filter(|l| l.starts_with("rtl/gen/")).collect();
+    // The sizing wrapper tops (rtl/gen/xdie_die_<profile>.sv) instantiate the hand-written die,
+    // which this lint does not read; tests/rtl_quality.rs lints them together with it.
+    let generated: Vec<&str> = list
+        .lines()
+        .filter(|l| l.starts_with("rtl/gen/") && !l.starts_with("rtl/gen/xdie_die_"))
+        .collect();
     let o = Command::new("verilator")
         .current_dir(out)
         .args(["--lint-only", "-Wall", "-Wno-MULTITOP"])

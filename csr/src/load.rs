@@ -8,6 +8,7 @@
 //!   descriptors.*   ring descriptor formats and ring rules
 //!   ext_inst.*      ExtendedInst words
 //!   profiles.*      accelerator generations
+//!   sizing.*        die sizing profiles (what a build wires up and backs)
 //!
 //! Each file kind has its own module; `load` reads them in dependency order (the map needs the
 //! SoC address and the blocks) and checks what spans files last.
@@ -32,10 +33,12 @@ mod read;
 mod register;
 mod roles;
 mod sdma_bcast;
+mod sizing;
 mod soc;
 mod udma;
 
 pub use constraints::RULES;
+pub use sizing::MAX_DEPTH as MAX_SIZING_DEPTH;
 // For the schema reference: the tables the loader checks with.
 pub(crate) use block::KindName;
 pub(crate) use cross_refs::DESCRIPTOR_FIELDS;
@@ -80,6 +83,8 @@ pub fn load(dir: &Path) -> Result<Csrs> {
     let (prof_src, prof_raw): (_, raw::ProfileFile) = read::read(dir, "profiles", &mut sources)?;
     let (profiles, default_profile) = profiles::build_profiles(&prof_src, prof_raw)?;
 
+    let (size_src, size_raw): (_, raw::SizingFile) = read::read(dir, "sizing", &mut sources)?;
+
     let views = cross_refs::resolve_views(cross_refs::Loaded {
         map: &map,
         blocks: &blocks,
@@ -91,7 +96,7 @@ pub fn load(dir: &Path) -> Result<Csrs> {
         desc_src: &desc_src,
         word_src: &word_src,
     })?;
-    let csrs = Csrs {
+    let mut csrs = Csrs {
         soc,
         map,
         blocks,
@@ -100,10 +105,16 @@ pub fn load(dir: &Path) -> Result<Csrs> {
         words,
         profiles,
         default_profile,
+        sizings: Vec::new(),
+        default_sizing: 0,
         sources,
         views,
     };
     udma::check_ring_ids(&csrs)?;
     constraints::check_constraints(&csrs, &map_src, &desc_src, &prof_src)?;
+    // Last: a profile is checked against the die map, whose own rules come first.
+    let (sizings, default_sizing) = sizing::build_sizings(&size_src, size_raw, &csrs.views)?;
+    csrs.sizings = sizings;
+    csrs.default_sizing = default_sizing;
     Ok(csrs)
 }

@@ -454,6 +454,43 @@ pub struct Profile {
     pub description: String,
 }
 
+/// A die sizing profile (`sizing.*`), every value resolved (a key left out took the die map's
+/// or the default profile's value) and checked. The register map is the same in every profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sizing {
+    pub name: String,
+    pub description: String,
+    /// SDMA engines wired.
+    pub sdma_engines: u64,
+    /// D2D controller register blocks wired.
+    pub d2d_controllers: u64,
+    /// Bytes backed per SBUF partition.
+    pub sbuf_backing_bytes: u64,
+    /// Bytes of HBM backed.
+    pub hbm_bytes: u64,
+    /// Receive buffer depth per link channel.
+    pub link_credits: u64,
+    /// Requests in flight per crossbar master and slave; writes in flight per engine.
+    pub outstanding: u64,
+    /// Source beats an engine buffers.
+    pub engine_read_beats: u64,
+}
+
+impl Sizing {
+    /// Every value with its key name in `sizing.*`, in file order.
+    pub fn values(&self) -> [(&'static str, u64); 7] {
+        [
+            ("sdma_engines", self.sdma_engines),
+            ("d2d_controllers", self.d2d_controllers),
+            ("sbuf_backing_bytes", self.sbuf_backing_bytes),
+            ("hbm_bytes", self.hbm_bytes),
+            ("link_credits", self.link_credits),
+            ("outstanding", self.outstanding),
+            ("engine_read_beats", self.engine_read_beats),
+        ]
+    }
+}
+
 /// Everything `csrs/` describes.
 #[derive(Debug, Clone)]
 pub struct Csrs {
@@ -465,6 +502,9 @@ pub struct Csrs {
     pub words: Vec<ExtWord>,
     pub profiles: Vec<Profile>,
     pub default_profile: usize,
+    /// Die sizing profiles; `default_sizing` indexes the one the simulation follows.
+    pub sizings: Vec<Sizing>,
+    pub default_sizing: usize,
     /// Every file read, in reading order (for drift messages and docs).
     pub sources: Vec<PathBuf>,
     /// The typed views every layer reads: die parameters, apertures, block layouts, descriptor
@@ -475,6 +515,10 @@ pub struct Csrs {
 impl Csrs {
     pub fn profile(&self) -> &Profile {
         &self.profiles[self.default_profile]
+    }
+    /// The sizing the simulation and `xdie_die`'s defaults follow.
+    pub fn sizing(&self) -> &Sizing {
+        &self.sizings[self.default_sizing]
     }
     /// The block an aperture instantiates.
     pub fn aperture_block(&self, ap: &Aperture) -> Option<&Block> {

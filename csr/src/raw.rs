@@ -712,6 +712,77 @@ impl RawProfile {
     ];
 }
 
+// ---------------------------------------------------------------- sizing.yaml
+
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(serde::Serialize, Default))]
+#[serde(deny_unknown_fields)]
+pub struct SizingFile {
+    pub default: String,
+    pub profiles: Vec<RawSizing>,
+}
+
+impl SizingFile {
+    /// The keys of this table for the schema reference (`schema.rs`).
+    pub const KEYS: &'static [Key] = &[
+        Key::req(
+            "default",
+            Ty::Str,
+            "Sizing the model, the testbench and `xdie_die`'s parameter defaults follow.",
+        )
+        .allowed("a sizing profile name"),
+        Key::req("profiles", Ty::List("profiles[]"), "The sizing profiles."),
+    ];
+}
+
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(serde::Serialize, Default))]
+#[serde(deny_unknown_fields)]
+pub struct RawSizing {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub sdma_engines: Option<Num>,
+    #[serde(default)]
+    pub d2d_controllers: Option<Num>,
+    #[serde(default)]
+    pub sbuf_backing_bytes: Option<Num>,
+    #[serde(default)]
+    pub hbm_bytes: Option<Num>,
+    #[serde(default)]
+    pub link_credits: Option<Num>,
+    #[serde(default)]
+    pub outstanding: Option<Num>,
+    #[serde(default)]
+    pub engine_read_beats: Option<Num>,
+}
+
+impl RawSizing {
+    /// The keys of this table for the schema reference (`schema.rs`).
+    pub const KEYS: &'static [Key] = &[
+        Key::req("name", Ty::Str, "Profile name, unique; names the wrapper top `xdie_die_<name>`.")
+            .allowed("lower-case letter, then lower-case letters, digits, `_`; at most 32"),
+        Key::opt("description", Ty::Str, "What the profile is for."),
+        Key::opt("sdma_engines", Ty::Num, "SDMA engines wired (each with its two queue groups).")
+            .allowed("1 ..= SDMA_ENGINES of the die map; default profile: equal to it"),
+        Key::opt("d2d_controllers", Ty::Num, "D2D controller register blocks wired (controller 0 serves the port).")
+            .allowed("1 ..= the D2D aperture's count; default profile: equal to it"),
+        Key::opt("sbuf_backing_bytes", Ty::Num, "Bytes backed per SBUF partition.")
+            .unit("bytes")
+            .allowed("nonzero multiple of DATA_BYTES, at most SBUF_PARTITION_STRIDE; default profile: SBUF_BACKING_BYTES"),
+        Key::opt("hbm_bytes", Ty::Num, "Bytes of HBM backed (from the aperture base).")
+            .unit("bytes")
+            .allowed("nonzero multiple of DATA_BYTES, at most the HBM aperture; default profile: its size"),
+        Key::opt("link_credits", Ty::Num, "Receive buffer depth per link channel (credits).")
+            .allowed("1 ..= 2^16; default profile: LINK_CREDITS"),
+        Key::opt("outstanding", Ty::Num, "Requests in flight per crossbar master and slave, writes in flight per engine.")
+            .allowed("1 ..= 2^16; required in the default profile"),
+        Key::opt("engine_read_beats", Ty::Num, "Source beats an engine buffers (its reads in flight).")
+            .allowed("1 ..= 2^16; required in the default profile"),
+    ];
+}
+
 #[cfg(test)]
 mod schema_tests {
     use super::*;
@@ -796,5 +867,7 @@ mod schema_tests {
         check::<RawWordField>(RawWordField::KEYS);
         check::<ProfileFile>(ProfileFile::KEYS);
         check::<RawProfile>(RawProfile::KEYS);
+        check::<SizingFile>(SizingFile::KEYS);
+        check::<RawSizing>(RawSizing::KEYS);
     }
 }

@@ -199,6 +199,17 @@ pub fn schema() -> Schema {
                 t("profiles[]", raw::RawProfile::KEYS),
             ],
         },
+        FileKind {
+            stem: "sizing",
+            about: "Die sizing profiles: engines and D2D controllers wired, SBUF and HBM backing, \
+                    link buffers and requests in flight, per build (the register map is the same \
+                    in every profile). `xdie gen` writes one constant set per profile and a \
+                    wrapper top `xdie_die_<name>` per profile other than the default.",
+            tables: vec![
+                t("", raw::SizingFile::KEYS),
+                t("profiles[]", raw::RawSizing::KEYS),
+            ],
+        },
     ];
     Schema {
         files,

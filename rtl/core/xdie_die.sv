@@ -19,25 +19,33 @@
 // too, so port 1 is unused and tied off, as is the sequencer port; the bridge accepts no request
 // until EVT_SEM's init_done says every semaphore has been initialised after reset); the broadcast doorbell's
 // per-engine pulses feed each engine's two queue groups; D2D controller 0's iATU serves the D2D
-// port's lookup and shows its link health (controllers 1..3 are registers only); the remap
+// port's lookup and shows its link health (the others are registers only); the remap
 // windows serve the host port's lookup.
 //
-// Every size defaults to the generated packages' value (die map, register packages).
+// Every size defaults to the default sizing profile (csrs/sizing.*, xdie_sizing_pkg::DEFAULT_*),
+// which equals the die map's values; the generated wrapper tops xdie_die_<profile> pass the
+// other profiles' values. The register map is the same at any size: an engine or D2D controller
+// aperture instance beyond E or D2D_CTRLS is answered DECERR.
 
 module xdie_die #(
   // SDMA engines (at most the SDMA_M2S aperture's instance count)
-  parameter int unsigned E             = xdie_soc_addr_pkg::P_SDMA_ENGINES,
+  parameter int unsigned E             = xdie_sizing_pkg::DEFAULT_SDMA_ENGINES,
+  // D2D controller register blocks (1 .. the D2D aperture's instance count); controller 0
+  // serves the D2D port's lookup
+  parameter int unsigned D2D_CTRLS     = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS,
   // SBUF geometry and backing
   parameter int unsigned SBUF_PARTS    = xdie_soc_addr_pkg::P_SBUF_PARTITIONS,
   parameter int unsigned SBUF_STRIDE   = xdie_soc_addr_pkg::P_SBUF_PARTITION_STRIDE,
-  parameter int unsigned SBUF_BACKING  = xdie_soc_addr_pkg::P_SBUF_BACKING_BYTES,
+  parameter int unsigned SBUF_BACKING  = xdie_sizing_pkg::DEFAULT_SBUF_BACKING_BYTES,
   // HBM bytes
-  parameter int unsigned HBM_BYTES     = 32'(xdie_soc_addr_pkg::AP_HBM_SIZE),
+  parameter int unsigned HBM_BYTES     = xdie_sizing_pkg::DEFAULT_HBM_BYTES,
   // Link receive buffers per channel
-  parameter int unsigned LINK_CREDITS  = xdie_soc_addr_pkg::P_LINK_CREDITS,
-  // Requests in flight per crossbar master and per slave; covers the link round trip so one
-  // engine can keep the link busy
-  parameter int unsigned OUTSTANDING   = 64,
+  parameter int unsigned LINK_CREDITS  = xdie_sizing_pkg::DEFAULT_LINK_CREDITS,
+  // Requests in flight per crossbar master and per slave, and writes in flight per engine;
+  // covers the link round trip so one engine can keep the link busy
+  parameter int unsigned OUTSTANDING   = xdie_sizing_pkg::DEFAULT_OUTSTANDING,
+  // Source beats each engine buffers (its reads in flight)
+  parameter int unsigned ENG_READ_BEATS = xdie_sizing_pkg::DEFAULT_ENGINE_READ_BEATS,
   // Clock each engine and its two queue groups only in cycles where something of theirs can
   // change (xdie_clock_gate): a simulator then skips idle engines, and an ASIC saves their clock
   // power. Off by default: an FPGA build keeps one clock tree.
@@ -93,7 +101,7 @@ module xdie_die #(
 
   // ---------------------------------------------------------------- sizes from the packages
   localparam int unsigned CAW    = xdie_soc_addr_pkg::LOCAL_W;
-  localparam int unsigned ND     = xdie_soc_addr_pkg::AP_D2D_COUNT;
+  localparam int unsigned ND     = D2D_CTRLS;
   // Register-block slots behind the demultiplexer
   localparam int unsigned B_EVT  = 0;
   localparam int unsigned B_M2S  = 1;
@@ -138,6 +146,12 @@ module xdie_die #(
   end
   if (E > BCE) begin : g_bad_bcast
     $error("xdie_die: E exceeds the broadcast doorbell's group mask width");
+  end
+  if (D2D_CTRLS < 1 || D2D_CTRLS > xdie_soc_addr_pkg::AP_D2D_COUNT) begin : g_bad_d2d
+    $error("xdie_die: D2D_CTRLS must be 1 .. the D2D aperture instance count");
+  end
+  if (ENG_READ_BEATS < 1) begin : g_bad_read_beats
+    $error("xdie_die: ENG_READ_BEATS must be at least 1");
   end
   if (SBUF_PARTS < 1 || SBUF_BACKING > SBUF_STRIDE || OUTSTANDING < 1 ||
       LINK_CREDITS < 1) begin : g_bad_param
@@ -211,22 +225,28 @@ module xdie_die #(
 
   // ---------------------------------------------------------------- register blocks
   // Demultiplexer slot of a die-local address: the block instance it falls in, NB for none.
+  // The instance numbers are computed before any condition reads them: yosys 0.70 infers a latch
+  // for the loop variable of an aperture function called inside a short-circuit condition.
   function automatic logic [BSELW-1:0] block_sel(input logic [CAW-1:0] a);
+    logic [xdie_soc_addr_pkg::INST_W-1:0] m2s, s2m, d2d;
+    m2s = xdie_soc_addr_pkg::ap_sdma_m2s_inst(a);
+    s2m = xdie_soc_addr_pkg::ap_sdma_s2m_inst(a);
+    d2d = xdie_soc_addr_pkg::ap_d2d_inst(a);
     block_sel = BSELW'(NB);
     if (xdie_soc_addr_pkg::ap_evt_sem_hit(a)) begin
       block_sel = BSELW'(B_EVT);
     end
-    if (xdie_soc_addr_pkg::ap_sdma_m2s_hit(a) && 32'(xdie_soc_addr_pkg::ap_sdma_m2s_inst(a)) < E) begin
-      block_sel = BSELW'(B_M2S + 32'(xdie_soc_addr_pkg::ap_sdma_m2s_inst(a)));
+    if (xdie_soc_addr_pkg::ap_sdma_m2s_hit(a) && 32'(m2s) < E) begin
+      block_sel = BSELW'(B_M2S + 32'(m2s));
     end
-    if (xdie_soc_addr_pkg::ap_sdma_s2m_hit(a) && 32'(xdie_soc_addr_pkg::ap_sdma_s2m_inst(a)) < E) begin
-      block_sel = BSELW'(B_S2M + 32'(xdie_soc_addr_pkg::ap_sdma_s2m_inst(a)));
+    if (xdie_soc_addr_pkg::ap_sdma_s2m_hit(a) && 32'(s2m) < E) begin
+      block_sel = BSELW'(B_S2M + 32'(s2m));
     end
     if (xdie_soc_addr_pkg::ap_sdma_bcast_hit(a)) begin
       block_sel = BSELW'(B_BC);
     end
-    if (xdie_soc_addr_pkg::ap_d2d_hit(a)) begin
-      block_sel = BSELW'(B_D2D + 32'(xdie_soc_addr_pkg::ap_d2d_inst(a)));
+    if (xdie_soc_addr_pkg::ap_d2d_hit(a) && 32'(d2d) < ND) begin
+      block_sel = BSELW'(B_D2D + 32'(d2d));
     end
     if (xdie_soc_addr_pkg::ap_xt_window_hit(a)) begin
       block_sel = BSELW'(B_XT);
@@ -437,7 +457,7 @@ module xdie_die #(
     );
 
     xdie_sdma_engine #(
-      .RD_DEPTH(8), .WR_DEPTH(OUTSTANDING),
+      .RD_DEPTH(ENG_READ_BEATS), .WR_DEPTH(OUTSTANDING),
       .Q(Q), .BW(QBW), .HW(QHW), .IDW(QIW)
     ) u_engine (
       .clk_i(t_clk), .rst_ni,

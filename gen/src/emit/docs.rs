@@ -173,6 +173,8 @@ struct RegisterMap {
     words: Vec<NamedTable>,
     profiles: String,
     profile_diffs: Vec<String>,
+    sizing: String,
+    sizing_tops: String,
 }
 
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
@@ -196,6 +198,8 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
         words: csrs.words.iter().map(word_doc).collect(),
         profiles: profiles_table(csrs),
         profile_diffs: profile_diffs(csrs),
+        sizing: sizing_table(csrs),
+        sizing_tops: sizing_tops(csrs),
     };
     Ok(vec![OutFile::new(
         "docs/register-map.md",
@@ -721,6 +725,73 @@ fn profiles_table(csrs: &Csrs) -> String {
         ]);
     }
     t.markdown()
+}
+
+/// One column per sizing profile, one row per key (as `csrs/sizing.*` spells it).
+fn sizing_table(csrs: &Csrs) -> String {
+    let mut head = vec!["Key".to_string()];
+    for (i, s) in csrs.sizings.iter().enumerate() {
+        head.push(if i == csrs.default_sizing {
+            format!("**{}** (default)", s.name)
+        } else {
+            format!("`{}`", s.name)
+        });
+    }
+    let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
+    let mut t = Table::new(&head_refs);
+    let keys = csrs.sizing().values();
+    for (k, (key, _)) in keys.iter().enumerate() {
+        let mut row = vec![format!("`{key}`")];
+        for s in &csrs.sizings {
+            let v = s.values()[k].1;
+            row.push(if key.ends_with("_bytes") {
+                bytes_text(v)
+            } else {
+                v.to_string()
+            });
+        }
+        t.push(row);
+    }
+    t.markdown()
+}
+
+/// `4096 (4 KiB)` for a byte count that is a whole number of KiB or MiB, else the number.
+fn bytes_text(v: u64) -> String {
+    if v >= 1 << 20 && v % (1 << 20) == 0 {
+        format!("{v:#x} ({} MiB)", v >> 20)
+    } else if v >= 1 << 10 && v % (1 << 10) == 0 {
+        format!("{v:#x} ({} KiB)", v >> 10)
+    } else {
+        format!("{v:#x}")
+    }
+}
+
+/// The wrapper top and FuseSoC target of every profile but the default, with its description.
+fn sizing_tops(csrs: &Csrs) -> String {
+    let mut out = Vec::new();
+    for (i, s) in csrs.sizings.iter().enumerate() {
+        let what = if i == csrs.default_sizing {
+            "`xdie_die` itself (FuseSoC target `die`)".to_string()
+        } else {
+            format!(
+                "top `{}` (rtl/gen/{}.sv, FuseSoC target `die_{}`)",
+                super::sv_sizing::wrapper_module(s),
+                super::sv_sizing::wrapper_module(s),
+                s.name
+            )
+        };
+        let desc = escape::markdown(&s.description);
+        out.push(format!(
+            "- `{}`: {what}.{}",
+            s.name,
+            if desc.is_empty() {
+                String::new()
+            } else {
+                format!(" {desc}")
+            }
+        ));
+    }
+    out.join("\n")
 }
 
 fn differences(a: &Profile, b: &Profile) -> Vec<String> {

@@ -3,14 +3,15 @@
 //! core lists exactly the files of `rtl/xdie.f`, in the same compile order.
 
 use super::filelist::LINT_CONFIG;
-use super::{OutFile, DO_NOT_EDIT};
+use super::{sv_sizing, OutFile, DO_NOT_EDIT};
+use xdie_csr::Csrs;
 
 /// The core's name: vendor:library:name:version. The version follows the crate's.
 fn vlnv() -> String {
     format!("xdie:rtl:xdie:{}", env!("CARGO_PKG_VERSION"))
 }
 
-pub fn render(filelist: &OutFile) -> OutFile {
+pub fn render(filelist: &OutFile, csrs: &Csrs) -> OutFile {
     let files: Vec<&str> = filelist
         .contents
         .lines()
@@ -37,11 +38,24 @@ pub fn render(filelist: &OutFile) -> OutFile {
          \x20 default: &default\n\
          \x20   filesets: [rtl]\n\
          \x20   toplevel: xdie_pkg_top\n\
-         \x20 # One die, for a single-die FPGA prototype.\n\
+         \x20 # One die at the default sizing (csrs/sizing.*).\n\
          \x20 die:\n\
          \x20   <<: *default\n\
-         \x20   toplevel: xdie_die\n\
-         \x20 # `fusesoc run --target lint xdie:rtl:xdie`: Verilator lint of the package top.\n\
+         \x20   toplevel: xdie_die\n",
+    );
+    // One target per sizing profile with a wrapper top (csrs/sizing.*).
+    for sz in sv_sizing::wrapped(csrs) {
+        t.push_str(&format!(
+            "  # One die sized by profile `{name}` (csrs/sizing.*), for an FPGA build.\n\
+             \x20 die_{name}:\n\
+             \x20   <<: *default\n\
+             \x20   toplevel: {top}\n",
+            name = sz.name,
+            top = sv_sizing::wrapper_module(sz)
+        ));
+    }
+    t.push_str(
+        "\x20 # `fusesoc run --target lint xdie:rtl:xdie`: Verilator lint of the package top.\n\
          \x20 lint:\n\
          \x20   filesets: [rtl, lint_config]\n\
          \x20   toplevel: xdie_pkg_top\n\
@@ -65,7 +79,10 @@ mod tests {
             filelist::FILELIST,
             "// header\nrtl/gen/a_pkg.sv\nrtl/core/b.sv\n".into(),
         );
-        let core = render(&fl).contents;
+        let csrs =
+            xdie_csr::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../csrs"))
+                .expect("the repository's csrs/ load");
+        let core = render(&fl, &csrs).contents;
         let a = core.find("- rtl/gen/a_pkg.sv").expect("a listed");
         let b = core.find("- rtl/core/b.sv").expect("b listed");
         assert!(a < b);

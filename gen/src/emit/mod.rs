@@ -22,6 +22,7 @@ pub mod sv_iatu;
 pub mod sv_regpkg;
 pub mod sv_regs;
 pub mod sv_remap;
+pub mod sv_sizing;
 pub mod sv_soc;
 pub mod sv_udma;
 pub mod sv_xbus;
@@ -88,9 +89,10 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, RenderError> {
     files.extend(sv_decoder::render(csrs)?);
     files.extend(sv_desc::render(csrs)?);
     files.extend(sv_xbus::render(csrs)?);
+    files.extend(sv_sizing::render(csrs)?);
     // The filelist names every .sv rendered so far, in compile order (packages first).
     let filelist = filelist::render(&files);
-    files.push(fusesoc::render(&filelist));
+    files.push(fusesoc::render(&filelist, csrs));
     files.push(filelist);
     files.extend(c_header::render(csrs)?);
     files.extend(docs::render(csrs)?);
