@@ -17,10 +17,10 @@
 // Register-block side channels: the CSR bridge's EVT_SEM increment fast path feeds EVT_SEM
 // hardware increment port 0 (requests from the D2D inbound side reach it through the crossbar
 // too, so port 1 is unused and tied off, as is the sequencer port; the bridge accepts no request
-// until EVT_SEM's init_done says every semaphore has been initialised after reset); the broadcast doorbell's
-// per-engine pulses feed each engine's two queue groups; D2D controller 0's iATU serves the D2D
-// port's lookup and shows its link health (the others are registers only); the remap
-// windows serve the host port's lookup.
+// until EVT_SEM's init_done says every semaphore has been initialised after reset); the
+// broadcast doorbell's per-engine pulses feed each engine's two queue groups; D2D controller 0's
+// iATU serves the D2D port's lookup and shows its link health (the others are registers only);
+// the remap windows serve the host port's lookup.
 //
 // Every size defaults to the default sizing profile (csrs/sizing.*, xdie_sizing_pkg::DEFAULT_*),
 // which equals the die map's values; the generated wrapper tops xdie_die_<profile> pass the
