@@ -173,26 +173,16 @@ pub fn sv_units(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Modules of the hand-written RTL (rtl/core/), which share the generated RTL's namespace. A
-/// test compares this list with rtl/core/.
-pub const HAND_WRITTEN_MODULES: &[&str] = &[
-    "xdie_axil_demux",
-    "xdie_clock_gate",
-    "xdie_d2d_channel",
-    "xdie_d2d_link",
-    "xdie_d2d_port",
-    "xdie_die",
-    "xdie_fifo",
-    "xdie_host_port",
-    "xdie_mem",
-    "xdie_pkg_top",
-    "xdie_rr_arbiter",
-    "xdie_sbuf",
-    "xdie_sdma_engine",
-    "xdie_xbar",
-    "xdie_xbus_csr",
-    "xdie_xbus_err",
-];
+/// Modules of the hand-written RTL (rtl/core/), which share the generated RTL's namespace: one
+/// per file of `rtl/core/core.f`, named as its file (a test checks that against rtl/core/).
+pub fn hand_written_modules() -> Vec<String> {
+    super::filelist::handwritten()
+        .filter_map(|path| {
+            let file = path.rsplit('/').next()?;
+            file.strip_suffix(".sv").map(str::to_string)
+        })
+        .collect()
+}
 
 /// Where the names of every namespace come from: "files" (output paths), "units" (SV modules
 /// and packages), "c" (both C headers), and each SV package by its path.
@@ -235,7 +225,7 @@ pub fn check(csrs: &Csrs, files: &[OutFile]) -> Result<(), Error> {
     let of = |scope: &str| origins.get(scope).unwrap_or(&none);
     let paths: Vec<String> = files.iter().map(|f| f.path.display().to_string()).collect();
     unique("the generated files", &paths, of("files"))?;
-    let mut units: Vec<String> = HAND_WRITTEN_MODULES.iter().map(|s| s.to_string()).collect();
+    let mut units = hand_written_modules();
     let mut c = Vec::new();
     let mut soc_pkg = Vec::new();
     let soc_path = format!("rtl/gen/{}.sv", super::sv_soc::PKG);
