@@ -288,6 +288,12 @@ module xdie_die #(
   logic [3:0]       b_wstrb;
   logic [NB*2-1:0]  b_bresp, b_rresp;
   logic [NB*32-1:0] b_rdata;
+  // A block's AXI4-Lite port has a transfer in progress: a request offered, an address or data
+  // taken and not yet answered (the shared front-end shows that as ready low), or a response
+  // waiting. The front-end holds state exactly then (clock gating of the engine tiles).
+  logic [NB-1:0]    b_busy;
+  assign b_busy = b_awvalid | b_wvalid | b_arvalid | b_bvalid | b_rvalid
+                | ~b_awready | ~b_wready | ~b_arready;
 
   xdie_axil_demux #(.N(NB), .ADDR_W(CAW)) u_demux (
     .clk_i, .rst_ni,
@@ -401,15 +407,9 @@ module xdie_die #(
     localparam int unsigned MW = M_ENG + 2 * e + 1;
 
     // The engine's tile (engine and both queue groups) is clocked while the engine is not quiet,
-    // while either group's AXI4-Lite port has a transfer in progress (a request offered, an
-    // address or data taken and not yet answered: ready low, or a response waiting; the shared
-    // front-end holds state exactly then) and when the broadcast doorbell rings one of them.
-    // Everything else a tile flop depends on changes only through these.
-    assign t_wake = !quiet
-                 || b_awvalid[BM] || b_wvalid[BM] || b_arvalid[BM] || b_bvalid[BM] || b_rvalid[BM]
-                 || !b_awready[BM] || !b_wready[BM] || !b_arready[BM]
-                 || b_awvalid[BS] || b_wvalid[BS] || b_arvalid[BS] || b_bvalid[BS] || b_rvalid[BS]
-                 || !b_awready[BS] || !b_wready[BS] || !b_arready[BS]
+    // while either group's register port is busy and when the broadcast doorbell rings one of
+    // them. Everything else a tile flop depends on changes only through these.
+    assign t_wake = !quiet || b_busy[BM] || b_busy[BS]
                  || (bc_known && (bc_m2s_valid[e] || bc_s2m_valid[e]));
 
     xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_gate (
