@@ -56,6 +56,8 @@ enum Rtl {
     #[cfg_attr(not(feature = "sim"), allow(dead_code))]
     Ran {
         transfer_cycles: u64,
+        /// Wall-clock seconds the transfer took to simulate (a speed figure, not a verdict).
+        transfer_seconds: f64,
         total_cycles: u64,
         sems: Vec<SemValue>,
         mismatches: Vec<String>,
@@ -158,6 +160,7 @@ fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl 
     match res {
         Ok(o) => Rtl::Ran {
             transfer_cycles: o.transfer_cycles,
+            transfer_seconds: o.transfer_seconds,
             total_cycles: o.total_cycles,
             sems: o.sems,
             mismatches: o.mismatches,
@@ -322,6 +325,18 @@ impl Report {
         }
     }
 
+    /// Simulated cycles per wall-clock second during the transfer (None without an RTL run).
+    fn speed(&self) -> Option<f64> {
+        match &self.rtl {
+            Rtl::Ran {
+                transfer_cycles,
+                transfer_seconds,
+                ..
+            } if *transfer_seconds > 0.0 => Some(*transfer_cycles as f64 / transfer_seconds),
+            _ => None,
+        }
+    }
+
     fn utilization(&self) -> Option<f64> {
         let c = self.cycles()?;
         (c > 0 && self.link_peak > 0)
@@ -377,6 +392,12 @@ impl Report {
                 self.cycles().unwrap_or(0),
                 total_cycles
             ));
+            if let Some(speed) = self.speed() {
+                line(format!(
+                    "speed: {speed:.0} simulated cycles/s during the transfer (wall clock on this \
+                     machine, firmware threads included; varies with the machine's load)"
+                ));
+            }
             line(format!("monitor: {monitor}"));
             if let Some(t) = trace {
                 line(format!("trace: {}", t.display()));
@@ -491,6 +512,7 @@ impl Report {
             "rtl_not_run": not_run,
             "cycles": self.cycles(),
             "total_cycles": total,
+            "transfer_cycles_per_second": self.speed(),
             "bytes": self.bytes,
             "link_bytes": self.link_bytes,
             "link_peak_bytes_per_cycle": self.link_peak,

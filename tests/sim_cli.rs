@@ -161,4 +161,11 @@ fn rtl_report_says_the_firmware_drove_it() {
     assert_eq!(r["rtl"], "PASS", "{r}");
     assert_eq!(r["driver"], "firmware");
     assert!(r["fw_accesses"].as_u64().is_some_and(|n| n > 0), "{r}");
+    // The simulation speed is reported (a figure, so only its presence is checked).
+    assert!(
+        r["transfer_cycles_per_second"]
+            .as_f64()
+            .is_some_and(|s| s > 0.0),
+        "{r}"
+    );
 }

@@ -11,11 +11,18 @@
 // so response routing needs no arbitration. Per slave, a FIFO of master ids (depth
 // OUTSTANDING) routes the in-order responses back; each master also has at most OUTSTANDING
 // requests in flight.
+//
+// The wide per-port fields (address, write data, strobes, read data) are unpacked arrays, one
+// element per port: each master or slave drives or reads its own element. As slices of one packed
+// vector they made a simulator assemble the whole vector from every port's piece on each cycle
+// (the die has tens of 256-bit masters). xdie_xbar_flat wraps this module with packed ports.
 
 module xdie_xbar #(
   parameter int unsigned NM          = 3,
   parameter int unsigned NS          = 3,
   parameter int unsigned OUTSTANDING = 4,
+  // Masters that read: only these get response data (a write-only master's is zero).
+  parameter logic [NM-1:0] READERS   = '1,
   localparam int unsigned SW         = (NS > 1) ? $clog2(NS) : 1,
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
   localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
@@ -26,24 +33,24 @@ module xdie_xbar #(
   input  logic [NM-1:0]     m_req_valid_i,
   output logic [NM-1:0]     m_req_ready_o,
   input  logic [NM-1:0]     m_req_write_i,
-  input  logic [NM*ADDR_W-1:0]  m_req_addr_i,
-  input  logic [NM*DATA_BYTES*8-1:0] m_req_wdata_i,
-  input  logic [NM*DATA_BYTES-1:0]  m_req_wstrb_i,
+  input  logic [ADDR_W-1:0]        m_req_addr_i  [NM],
+  input  logic [DATA_BYTES*8-1:0]  m_req_wdata_i [NM],
+  input  logic [DATA_BYTES-1:0]    m_req_wstrb_i [NM],
   input  logic [NM*SW-1:0]  m_sel_i,
   output logic [NM-1:0]     m_rsp_valid_o,
   input  logic [NM-1:0]     m_rsp_ready_i,
-  output logic [NM*DATA_BYTES*8-1:0] m_rsp_rdata_o,
+  output logic [DATA_BYTES*8-1:0]  m_rsp_rdata_o [NM],
   output logic [NM*2-1:0]   m_rsp_err_o,
   // slaves
   output logic [NS-1:0]     s_req_valid_o,
   input  logic [NS-1:0]     s_req_ready_i,
   output logic [NS-1:0]     s_req_write_o,
-  output logic [NS*ADDR_W-1:0]  s_req_addr_o,
-  output logic [NS*DATA_BYTES*8-1:0] s_req_wdata_o,
-  output logic [NS*DATA_BYTES-1:0]  s_req_wstrb_o,
+  output logic [ADDR_W-1:0]        s_req_addr_o  [NS],
+  output logic [DATA_BYTES*8-1:0]  s_req_wdata_o [NS],
+  output logic [DATA_BYTES-1:0]    s_req_wstrb_o [NS],
   input  logic [NS-1:0]     s_rsp_valid_i,
   output logic [NS-1:0]     s_rsp_ready_o,
-  input  logic [NS*DATA_BYTES*8-1:0] s_rsp_rdata_i,
+  input  logic [DATA_BYTES*8-1:0]  s_rsp_rdata_i [NS],
   input  logic [NS*2-1:0]   s_rsp_err_i
 );
 
@@ -102,30 +109,23 @@ module xdie_xbar #(
     assign gnt_any[s]         = (lock_q[s] || pick_valid) && !fifo_full[s];
   end
 
-  // The granted master's request goes to each slave. Selected by comparison with constant
-  // slices, not by an indexed part-select: the masters' fields arrive as wide vectors that a
-  // simulator would otherwise rebuild whole every cycle, and yosys would build a shifter.
+  // The granted master's request goes to each slave.
+  for (genvar s = 0; s < NS; s++) begin : g_req
+    logic [MW-1:0] g;
+    assign g                = gnt_id[s*MW +: MW];
+    assign s_req_write_o[s] = gnt_any[s] && m_req_write_i[g];
+    assign s_req_addr_o[s]  = gnt_any[s] ? m_req_addr_i[g]  : '0;
+    assign s_req_wdata_o[s] = gnt_any[s] ? m_req_wdata_i[g] : '0;
+    assign s_req_wstrb_o[s] = gnt_any[s] ? m_req_wstrb_i[g] : '0;
+  end
+
   always_comb begin
-    s_req_write_o = '0;
-    s_req_addr_o  = '0;
-    s_req_wdata_o = '0;
-    s_req_wstrb_o = '0;
-    lock_d        = lock_q;
-    lock_id_d     = lock_id_q;
-    last_d        = last_q;
+    lock_d    = lock_q;
+    lock_id_d = lock_id_q;
+    last_d    = last_q;
     for (int unsigned s = 0; s < NS; s++) begin
       logic [MW-1:0] g;
       g = gnt_id[s*MW +: MW];
-      if (gnt_any[s]) begin
-        for (int unsigned m = 0; m < NM; m++) begin
-          if (g == MW'(m)) begin
-            s_req_write_o[s]                              = m_req_write_i[m];
-            s_req_addr_o[s*ADDR_W +: ADDR_W]              = m_req_addr_i[m*ADDR_W +: ADDR_W];
-            s_req_wdata_o[s*DATA_BYTES*8 +: DATA_BYTES*8] = m_req_wdata_i[m*DATA_BYTES*8 +: DATA_BYTES*8];
-            s_req_wstrb_o[s*DATA_BYTES +: DATA_BYTES]     = m_req_wstrb_i[m*DATA_BYTES +: DATA_BYTES];
-          end
-        end
-      end
       s_req_valid_o[s]      = gnt_any[s];
       s_acc[s]              = gnt_any[s] && s_req_ready_i[s];
       lock_d[s]             = gnt_any[s] && !s_req_ready_i[s];
@@ -167,25 +167,30 @@ module xdie_xbar #(
     end
   end
 
-  // A master's requests in flight are all at the slave it issued to last (cur_q), so its
-  // response comes from there. Its data is that slave's data whether or not a response is
-  // valid (a master reads data only with valid), selected with constant slices (see above).
+  // The head of a slave's FIFO has requests in flight there, so that slave is its current one:
+  // each slave's response goes to its head master, one pass over the slaves.
   always_comb begin
-    for (int unsigned m = 0; m < NM; m++) begin
-      logic [SW-1:0] c;
-      c = cur_q[m*SW +: SW];
-      m_rsp_valid_o[m]      = 1'b0;
-      m_rsp_err_o[m*2 +: 2] = '0;
-      m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] = '0;
-      for (int unsigned s = 0; s < NS; s++) begin
-        if (c == SW'(s)) begin
-          m_rsp_rdata_o[m*DATA_BYTES*8 +: DATA_BYTES*8] = s_rsp_rdata_i[s*DATA_BYTES*8 +: DATA_BYTES*8];
-          if (s_rsp_valid_i[s] && !fifo_empty[s] && (head_id[s*MW +: MW] == MW'(m))) begin
-            m_rsp_valid_o[m]      = 1'b1;
-            m_rsp_err_o[m*2 +: 2] = s_rsp_err_i[s*2 +: 2];
-          end
-        end
+    m_rsp_valid_o = '0;
+    m_rsp_err_o   = '0;
+    for (int unsigned s = 0; s < NS; s++) begin
+      if (s_rsp_valid_i[s] && !fifo_empty[s]) begin
+        m_rsp_valid_o[head_id[s*MW +: MW]]        = 1'b1;
+        m_rsp_err_o[head_id[s*MW +: MW]*2 +: 2]   = s_rsp_err_i[s*2 +: 2];
       end
+    end
+  end
+
+  // A master's requests in flight are all at the slave it issued to last (cur_q), so its
+  // response data comes from there, whether or not a response is valid (a master reads data
+  // only with valid). Only the masters that read (READERS) get it: a write-only master's data
+  // is a constant zero, which a simulator does not copy each cycle.
+  for (genvar m = 0; m < NM; m++) begin : g_rdata
+    if (READERS[m]) begin : g_reader
+      logic [SW-1:0] c;
+      assign c                = cur_q[m*SW +: SW];
+      assign m_rsp_rdata_o[m] = (32'(c) < NS) ? s_rsp_rdata_i[c] : '0;
+    end else begin : g_writer
+      assign m_rsp_rdata_o[m] = '0;
     end
   end
 

@@ -33,6 +33,9 @@ pub struct RtlOutcome {
     pub total_cycles: u64,
     /// Cycles from the first launch doorbell to the cycle completion was observed.
     pub transfer_cycles: u64,
+    /// Wall-clock seconds those transfer cycles took to simulate (firmware threads included):
+    /// the simulation speed of the run, a figure for the report, never a pass criterion.
+    pub transfer_seconds: f64,
     /// Every nonzero semaphore read back from the RTL.
     pub sems: Vec<SemValue>,
     /// Scoreboard mismatches, first first.
@@ -355,9 +358,11 @@ pub fn run(
     d.setup()?;
     d.load(progress)?;
     d.pkg.monitor()?;
+    let wall = std::time::Instant::now();
     let t0 = d.legs(sc)?;
     let errs = d.wait_done(progress)?;
     let t1 = d.pkg.cycle();
+    let transfer_seconds = wall.elapsed().as_secs_f64();
     let seen = d.pkg.take_writes();
     d.writes.extend(seen);
     // Reading the end state back is test-bench traffic, not firmware: no random delays there.
@@ -368,6 +373,7 @@ pub fn run(
     Ok(RtlOutcome {
         total_cycles: d.pkg.cycle(),
         transfer_cycles: t1 - t0,
+        transfer_seconds,
         sems: board.sems,
         mismatches: board.mismatches,
         monitor: MONITOR,
