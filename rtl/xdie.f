@@ -24,7 +24,6 @@ rtl/core/xdie_rr_arbiter.sv
 rtl/core/xdie_clock_gate.sv
 rtl/core/xdie_sdma_engine.sv
 rtl/core/xdie_xbar.sv
-rtl/core/xdie_xbar_flat.sv
 rtl/core/xdie_mem.sv
 rtl/core/xdie_sbuf.sv
 rtl/core/xdie_xbus_csr.sv

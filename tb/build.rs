@@ -35,14 +35,12 @@ use verilate::{parse_ports, verilate, verilator_root, PortDecl};
 /// is simulated inside the package top (alone it would double the largest model's build). The
 /// FIFO and the round-robin arbiter are leaf primitives tested through the modules that use
 /// them (D2D port, SBUF, crossbar, SDMA engine): no test drives them alone, so a model of each
-/// would only cost build time. The crossbar's wide ports are unpacked arrays, which the port
-/// tables do not bind: it is tested through `xdie_xbar_flat`, the same crossbar with packed ports.
+/// would only cost build time.
 const NOT_A_DUT: &[&str] = &[
     "xdie_axil_regif",
     "xdie_die",
     "xdie_fifo",
     "xdie_rr_arbiter",
-    "xdie_xbar",
 ];
 
 /// Tops built only with the crate's `package` feature: tens of megabytes of model source. They
@@ -51,10 +49,15 @@ const NOT_A_DUT: &[&str] = &[
 /// modules instantiated once per parent and small ones (`--inline-mult 1`): the many identical
 /// engines and queue groups keep one class each (a small model to build), while the crossbar,
 /// decoders and FIFOs melt into their parent, whose port copies would otherwise run every cycle
-/// (no inlining at all cost 20 % more instructions per simulated cycle). Variables start at zero
+/// (docs/fpga-fit.md has the instruction counts). Variables start at zero
 /// (`--x-initial 0`): no test randomizes the initial state, and the default per-word random-reset
 /// calls over the 136 MB SBUF took as many instructions as the worked example's transfer.
 const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top"];
+
+/// The define that makes the crossbar's per-port fields unpacked arrays (see `xdie_xbar`): the
+/// form Verilator simulates fastest, for the package tops. The crossbar's own model keeps the
+/// default packed ports, which the port tables bind as flat vectors.
+const UNPACKED_PORTS_DEFINE: &str = "XDIE_UNPACKED_PORTS";
 
 /// The define that turns on the RTL's simulation hooks. Only one model of a link may have them:
 /// their DPI functions are global C symbols.
@@ -223,6 +226,7 @@ fn verilator_args(name: &str) -> Vec<String> {
     if PACKAGE_TOPS.contains(&name) {
         args.extend(["--inline-mult", "1", "--x-initial", "0"].map(String::from));
         args.push(format!("+define+{HOOKS_DEFINE}"));
+        args.push(format!("+define+{UNPACKED_PORTS_DEFINE}"));
     }
     args.extend(["--top-module".to_string(), name.to_string()]);
     args

@@ -162,20 +162,20 @@ module xdie_die #(
 
   // ---------------------------------------------------------------- crossbar wiring
   logic [NM-1:0]      m_req_valid, m_req_ready, m_req_write;
-  // Wide fields one element per port (see xdie_xbar: no vector rebuilt from every port's piece).
-  logic [ADDR_W-1:0]       m_req_addr  [NM];
-  logic [DATA_BYTES*8-1:0] m_req_wdata [NM];
-  logic [DATA_BYTES-1:0]   m_req_wstrb [NM];
   logic [NM*SW-1:0]   m_sel;
   logic [NM-1:0]      m_rsp_valid, m_rsp_ready;
-  logic [DATA_BYTES*8-1:0] m_rsp_rdata [NM];
   logic [NM*2-1:0]    m_rsp_err;
   logic [NS-1:0]      s_req_valid, s_req_ready, s_req_write;
-  logic [ADDR_W-1:0]       s_req_addr  [NS];
-  logic [DATA_BYTES*8-1:0] s_req_wdata [NS];
-  logic [DATA_BYTES-1:0]   s_req_wstrb [NS];
   logic [NS-1:0]      s_rsp_valid, s_rsp_ready;
-  logic [DATA_BYTES*8-1:0] s_rsp_rdata [NS];
+  // Wide fields, one element per port, flat or unpacked as xdie_xbar's ports (see there).
+  `XDIE_PORT_ARRAY(ADDR_W, m_req_addr, NM);
+  `XDIE_PORT_ARRAY(DATA_BYTES*8, m_req_wdata, NM);
+  `XDIE_PORT_ARRAY(DATA_BYTES, m_req_wstrb, NM);
+  `XDIE_PORT_ARRAY(DATA_BYTES*8, m_rsp_rdata, NM);
+  `XDIE_PORT_ARRAY(ADDR_W, s_req_addr, NS);
+  `XDIE_PORT_ARRAY(DATA_BYTES*8, s_req_wdata, NS);
+  `XDIE_PORT_ARRAY(DATA_BYTES, s_req_wstrb, NS);
+  `XDIE_PORT_ARRAY(DATA_BYTES*8, s_rsp_rdata, NS);
   logic [NS*2-1:0]    s_rsp_err;
 
   xdie_xbar #(
@@ -202,7 +202,7 @@ module xdie_die #(
     logic [xdie_soc_addr_pkg::OFF_W-1:0]   off;
 
     xdie_addr_decoder u_dec (
-      .valid_i(m_req_valid[m]), .addr_i(m_req_addr[m]), .my_die_i, .my_chip_i,
+      .valid_i(m_req_valid[m]), .addr_i(`XDIE_PORT(m_req_addr, m, ADDR_W)), .my_die_i, .my_chip_i,
       .route_o(route), .aperture_o(ap), .instance_o(inst), .offset_o(off)
     );
 
@@ -271,10 +271,10 @@ module xdie_die #(
   xdie_xbus_csr u_csr (
     .clk_i, .rst_ni, .hold_i(!sem_init_done),
     .s_req_valid_i(s_req_valid[S_CSR]), .s_req_ready_o(s_req_ready[S_CSR]),
-    .s_req_write_i(s_req_write[S_CSR]), .s_req_addr_i(s_req_addr[S_CSR]),
-    .s_req_wdata_i(s_req_wdata[S_CSR]), .s_req_wstrb_i(s_req_wstrb[S_CSR]),
+    .s_req_write_i(s_req_write[S_CSR]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_CSR, ADDR_W)),
+    .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_CSR, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_CSR, DATA_BYTES)),
     .s_rsp_valid_o(s_rsp_valid[S_CSR]), .s_rsp_ready_i(s_rsp_ready[S_CSR]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_CSR]), .s_rsp_err_o(s_rsp_err[S_CSR*2 +: 2]),
+    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_CSR, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_CSR*2 +: 2]),
     .m_axil_awvalid_o(c_awvalid), .m_axil_awready_i(c_awready), .m_axil_awaddr_o(c_awaddr),
     .m_axil_wvalid_o(c_wvalid), .m_axil_wready_i(c_wready), .m_axil_wdata_o(c_wdata),
     .m_axil_wstrb_o(c_wstrb), .m_axil_bvalid_i(c_bvalid), .m_axil_bready_o(c_bready),
@@ -471,15 +471,15 @@ module xdie_die #(
       .head_inc_valid_o(inc_valid), .head_inc_idx_o(inc_idx),
       .m2s_ring_id_err_o(m_rid_err), .s2m_ring_id_err_o(s_rid_err),
       .m_rd_req_valid_o(m_req_valid[MR]), .m_rd_req_ready_i(m_req_ready[MR]),
-      .m_rd_req_write_o(m_req_write[MR]), .m_rd_req_addr_o(m_req_addr[MR]),
-      .m_rd_req_wdata_o(m_req_wdata[MR]), .m_rd_req_wstrb_o(m_req_wstrb[MR]),
+      .m_rd_req_write_o(m_req_write[MR]), .m_rd_req_addr_o(`XDIE_PORT(m_req_addr, MR, ADDR_W)),
+      .m_rd_req_wdata_o(`XDIE_PORT(m_req_wdata, MR, DATA_BYTES*8)), .m_rd_req_wstrb_o(`XDIE_PORT(m_req_wstrb, MR, DATA_BYTES)),
       .m_rd_rsp_valid_i(m_rsp_valid[MR]), .m_rd_rsp_ready_o(m_rsp_ready[MR]),
-      .m_rd_rsp_rdata_i(m_rsp_rdata[MR]), .m_rd_rsp_err_i(m_rsp_err[MR*2 +: 2]),
+      .m_rd_rsp_rdata_i(`XDIE_PORT(m_rsp_rdata, MR, DATA_BYTES*8)), .m_rd_rsp_err_i(m_rsp_err[MR*2 +: 2]),
       .m_wr_req_valid_o(m_req_valid[MW]), .m_wr_req_ready_i(m_req_ready[MW]),
-      .m_wr_req_write_o(m_req_write[MW]), .m_wr_req_addr_o(m_req_addr[MW]),
-      .m_wr_req_wdata_o(m_req_wdata[MW]), .m_wr_req_wstrb_o(m_req_wstrb[MW]),
+      .m_wr_req_write_o(m_req_write[MW]), .m_wr_req_addr_o(`XDIE_PORT(m_req_addr, MW, ADDR_W)),
+      .m_wr_req_wdata_o(`XDIE_PORT(m_req_wdata, MW, DATA_BYTES*8)), .m_wr_req_wstrb_o(`XDIE_PORT(m_req_wstrb, MW, DATA_BYTES)),
       .m_wr_rsp_valid_i(m_rsp_valid[MW]), .m_wr_rsp_ready_o(m_rsp_ready[MW]),
-      .m_wr_rsp_rdata_i(m_rsp_rdata[MW]), .m_wr_rsp_err_i(m_rsp_err[MW*2 +: 2]),
+      .m_wr_rsp_rdata_i(`XDIE_PORT(m_rsp_rdata, MW, DATA_BYTES*8)), .m_wr_rsp_err_i(m_rsp_err[MW*2 +: 2]),
       .err_o(eng_err_o[2*e +: 2]), .idle_o(eng_idle_o[e]), .quiet_o(quiet)
     );
   end
@@ -530,16 +530,16 @@ module xdie_die #(
   ) u_d2d (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_D2D]), .s_req_ready_o(s_req_ready[S_D2D]),
-    .s_req_write_i(s_req_write[S_D2D]), .s_req_addr_i(s_req_addr[S_D2D]),
-    .s_req_wdata_i(s_req_wdata[S_D2D]), .s_req_wstrb_i(s_req_wstrb[S_D2D]),
+    .s_req_write_i(s_req_write[S_D2D]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_D2D, ADDR_W)),
+    .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_D2D, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_D2D, DATA_BYTES)),
     .s_rsp_valid_o(s_rsp_valid[S_D2D]), .s_rsp_ready_i(s_rsp_ready[S_D2D]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_D2D]), .s_rsp_err_o(s_rsp_err[S_D2D*2 +: 2]),
+    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_D2D, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_D2D*2 +: 2]),
     .iatu_lookup_addr_o(iatu_in), .iatu_lookup_hit_i(iatu_hit), .iatu_lookup_addr_i(iatu_out),
     .m_req_valid_o(m_req_valid[M_D2D]), .m_req_ready_i(m_req_ready[M_D2D]),
-    .m_req_write_o(m_req_write[M_D2D]), .m_req_addr_o(m_req_addr[M_D2D]),
-    .m_req_wdata_o(m_req_wdata[M_D2D]), .m_req_wstrb_o(m_req_wstrb[M_D2D]),
+    .m_req_write_o(m_req_write[M_D2D]), .m_req_addr_o(`XDIE_PORT(m_req_addr, M_D2D, ADDR_W)),
+    .m_req_wdata_o(`XDIE_PORT(m_req_wdata, M_D2D, DATA_BYTES*8)), .m_req_wstrb_o(`XDIE_PORT(m_req_wstrb, M_D2D, DATA_BYTES)),
     .m_rsp_valid_i(m_rsp_valid[M_D2D]), .m_rsp_ready_o(m_rsp_ready[M_D2D]),
-    .m_rsp_rdata_i(m_rsp_rdata[M_D2D]), .m_rsp_err_i(m_rsp_err[M_D2D*2 +: 2]),
+    .m_rsp_rdata_i(`XDIE_PORT(m_rsp_rdata, M_D2D, DATA_BYTES*8)), .m_rsp_err_i(m_rsp_err[M_D2D*2 +: 2]),
     .req_tx_valid_o(d2d_req_tx_valid_o), .req_tx_data_o(d2d_req_tx_data_o),
     .req_tx_credit_i(d2d_req_tx_credit_i),
     .req_rx_valid_i(d2d_req_rx_valid_i), .req_rx_ready_o(d2d_req_rx_ready_o),
@@ -585,10 +585,10 @@ module xdie_die #(
     .s_axil_rvalid_o, .s_axil_rready_i, .s_axil_rdata_o, .s_axil_rresp_o,
     .xt_addr_o(xt_addr), .hit_i(xt_hit), .soc_addr_i(xt_soc),
     .m_req_valid_o(m_req_valid[M_HOST]), .m_req_ready_i(m_req_ready[M_HOST]),
-    .m_req_write_o(m_req_write[M_HOST]), .m_req_addr_o(m_req_addr[M_HOST]),
-    .m_req_wdata_o(m_req_wdata[M_HOST]), .m_req_wstrb_o(m_req_wstrb[M_HOST]),
+    .m_req_write_o(m_req_write[M_HOST]), .m_req_addr_o(`XDIE_PORT(m_req_addr, M_HOST, ADDR_W)),
+    .m_req_wdata_o(`XDIE_PORT(m_req_wdata, M_HOST, DATA_BYTES*8)), .m_req_wstrb_o(`XDIE_PORT(m_req_wstrb, M_HOST, DATA_BYTES)),
     .m_rsp_valid_i(m_rsp_valid[M_HOST]), .m_rsp_ready_o(m_rsp_ready[M_HOST]),
-    .m_rsp_rdata_i(m_rsp_rdata[M_HOST]), .m_rsp_err_i(m_rsp_err[M_HOST*2 +: 2])
+    .m_rsp_rdata_i(`XDIE_PORT(m_rsp_rdata, M_HOST, DATA_BYTES*8)), .m_rsp_err_i(m_rsp_err[M_HOST*2 +: 2])
   );
 
   // ---------------------------------------------------------------- memories
@@ -604,10 +604,10 @@ module xdie_die #(
   ) u_sbuf (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_SBUF]), .s_req_ready_o(s_req_ready[S_SBUF]),
-    .s_req_write_i(s_req_write[S_SBUF]), .s_req_addr_i(s_req_addr[S_SBUF]),
-    .s_req_wdata_i(s_req_wdata[S_SBUF]), .s_req_wstrb_i(s_req_wstrb[S_SBUF]),
+    .s_req_write_i(s_req_write[S_SBUF]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_SBUF, ADDR_W)),
+    .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_SBUF, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_SBUF, DATA_BYTES)),
     .s_rsp_valid_o(s_rsp_valid[S_SBUF]), .s_rsp_ready_i(s_rsp_ready[S_SBUF]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_SBUF]), .s_rsp_err_o(s_rsp_err[S_SBUF*2 +: 2]),
+    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_SBUF, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_SBUF*2 +: 2]),
     .m_req_valid_o(sb_req_valid), .m_req_ready_i(sb_req_ready), .m_req_write_o(sb_req_write),
     .m_req_addr_o(sb_req_addr), .m_req_wdata_o(sb_req_wdata), .m_req_wstrb_o(sb_req_wstrb),
     .m_rsp_valid_i(sb_rsp_valid), .m_rsp_ready_o(sb_rsp_ready), .m_rsp_rdata_i(sb_rsp_rdata),
@@ -625,19 +625,19 @@ module xdie_die #(
   xdie_mem #(.BYTES(HBM_BYTES)) u_hbm (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_HBM]), .s_req_ready_o(s_req_ready[S_HBM]),
-    .s_req_write_i(s_req_write[S_HBM]), .s_req_addr_i(s_req_addr[S_HBM]),
-    .s_req_wdata_i(s_req_wdata[S_HBM]), .s_req_wstrb_i(s_req_wstrb[S_HBM]),
+    .s_req_write_i(s_req_write[S_HBM]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_HBM, ADDR_W)),
+    .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_HBM, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_HBM, DATA_BYTES)),
     .s_rsp_valid_o(s_rsp_valid[S_HBM]), .s_rsp_ready_i(s_rsp_ready[S_HBM]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_HBM]), .s_rsp_err_o(s_rsp_err[S_HBM*2 +: 2])
+    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_HBM, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_HBM*2 +: 2])
   );
 
   xdie_xbus_err #(.OUTSTANDING(OUTSTANDING)) u_err (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_ERR]), .s_req_ready_o(s_req_ready[S_ERR]),
-    .s_req_write_i(s_req_write[S_ERR]), .s_req_addr_i(s_req_addr[S_ERR]),
-    .s_req_wdata_i(s_req_wdata[S_ERR]), .s_req_wstrb_i(s_req_wstrb[S_ERR]),
+    .s_req_write_i(s_req_write[S_ERR]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_ERR, ADDR_W)),
+    .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_ERR, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_ERR, DATA_BYTES)),
     .s_rsp_valid_o(s_rsp_valid[S_ERR]), .s_rsp_ready_i(s_rsp_ready[S_ERR]),
-    .s_rsp_rdata_o(s_rsp_rdata[S_ERR]), .s_rsp_err_o(s_rsp_err[S_ERR*2 +: 2])
+    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_ERR, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_ERR*2 +: 2])
   );
 
 endmodule

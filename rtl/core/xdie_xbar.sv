@@ -12,10 +12,23 @@
 // OUTSTANDING) routes the in-order responses back; each master also has at most OUTSTANDING
 // requests in flight.
 //
-// The wide per-port fields (address, write data, strobes, read data) are unpacked arrays, one
-// element per port: each master or slave drives or reads its own element. As slices of one packed
-// vector they made a simulator assemble the whole vector from every port's piece on each cycle
-// (the die has tens of 256-bit masters). xdie_xbar_flat wraps this module with packed ports.
+// The wide per-port fields (address, write data, strobes, read data) hold one element per port.
+// By default each is one flat vector, port i's field at [i*W +: W], which every tool reads. With
+// XDIE_UNPACKED_PORTS defined they are unpacked arrays ([N]), for simulation: Verilator keeps
+// the elements apart, where a flat vector driven piece by piece from other modules' ports is
+// rebuilt whole, as nested concatenations, every cycle (34 masters x 256 bits in a die). yosys
+// reads neither unpacked ports nor (Debian's 0.23) multi-dimensional packed ones, hence the
+// choice. The two macros below declare such a field and select one element of it in either form;
+// xdie_die, which wires the crossbar, uses them too (it is compiled after this file).
+`ifndef XDIE_PORT_ARRAY
+`ifdef XDIE_UNPACKED_PORTS
+`define XDIE_PORT_ARRAY(W, NAME, N) logic [(W)-1:0] NAME [N]
+`define XDIE_PORT(NAME, I, W) NAME[I]
+`else
+`define XDIE_PORT_ARRAY(W, NAME, N) logic [(N)*(W)-1:0] NAME
+`define XDIE_PORT(NAME, I, W) NAME[(I)*(W) +: (W)]
+`endif
+`endif
 
 module xdie_xbar #(
   parameter int unsigned NM          = 3,
@@ -33,25 +46,26 @@ module xdie_xbar #(
   input  logic [NM-1:0]     m_req_valid_i,
   output logic [NM-1:0]     m_req_ready_o,
   input  logic [NM-1:0]     m_req_write_i,
-  input  logic [ADDR_W-1:0]        m_req_addr_i  [NM],
-  input  logic [DATA_BYTES*8-1:0]  m_req_wdata_i [NM],
-  input  logic [DATA_BYTES-1:0]    m_req_wstrb_i [NM],
   input  logic [NM*SW-1:0]  m_sel_i,
   output logic [NM-1:0]     m_rsp_valid_o,
   input  logic [NM-1:0]     m_rsp_ready_i,
-  output logic [DATA_BYTES*8-1:0]  m_rsp_rdata_o [NM],
   output logic [NM*2-1:0]   m_rsp_err_o,
   // slaves
   output logic [NS-1:0]     s_req_valid_o,
   input  logic [NS-1:0]     s_req_ready_i,
   output logic [NS-1:0]     s_req_write_o,
-  output logic [ADDR_W-1:0]        s_req_addr_o  [NS],
-  output logic [DATA_BYTES*8-1:0]  s_req_wdata_o [NS],
-  output logic [DATA_BYTES-1:0]    s_req_wstrb_o [NS],
   input  logic [NS-1:0]     s_rsp_valid_i,
   output logic [NS-1:0]     s_rsp_ready_o,
-  input  logic [DATA_BYTES*8-1:0]  s_rsp_rdata_i [NS],
-  input  logic [NS*2-1:0]   s_rsp_err_i
+  input  logic [NS*2-1:0]   s_rsp_err_i,
+  // wide fields, one element per port (see above)
+  input  `XDIE_PORT_ARRAY(ADDR_W, m_req_addr_i, NM),
+  input  `XDIE_PORT_ARRAY(DATA_BYTES*8, m_req_wdata_i, NM),
+  input  `XDIE_PORT_ARRAY(DATA_BYTES, m_req_wstrb_i, NM),
+  output `XDIE_PORT_ARRAY(DATA_BYTES*8, m_rsp_rdata_o, NM),
+  output `XDIE_PORT_ARRAY(ADDR_W, s_req_addr_o, NS),
+  output `XDIE_PORT_ARRAY(DATA_BYTES*8, s_req_wdata_o, NS),
+  output `XDIE_PORT_ARRAY(DATA_BYTES, s_req_wstrb_o, NS),
+  input  `XDIE_PORT_ARRAY(DATA_BYTES*8, s_rsp_rdata_i, NS)
 );
 
   if (NM < 1 || NS < 1 || OUTSTANDING < 1) begin : g_bad_param
@@ -114,9 +128,12 @@ module xdie_xbar #(
     logic [MW-1:0] g;
     assign g                = gnt_id[s*MW +: MW];
     assign s_req_write_o[s] = gnt_any[s] && m_req_write_i[g];
-    assign s_req_addr_o[s]  = gnt_any[s] ? m_req_addr_i[g]  : '0;
-    assign s_req_wdata_o[s] = gnt_any[s] ? m_req_wdata_i[g] : '0;
-    assign s_req_wstrb_o[s] = gnt_any[s] ? m_req_wstrb_i[g] : '0;
+    assign `XDIE_PORT(s_req_addr_o, s, ADDR_W) =
+        gnt_any[s] ? `XDIE_PORT(m_req_addr_i, g, ADDR_W) : '0;
+    assign `XDIE_PORT(s_req_wdata_o, s, DATA_BYTES*8) =
+        gnt_any[s] ? `XDIE_PORT(m_req_wdata_i, g, DATA_BYTES*8) : '0;
+    assign `XDIE_PORT(s_req_wstrb_o, s, DATA_BYTES) =
+        gnt_any[s] ? `XDIE_PORT(m_req_wstrb_i, g, DATA_BYTES) : '0;
   end
 
   always_comb begin
@@ -188,9 +205,10 @@ module xdie_xbar #(
     if (READERS[m]) begin : g_reader
       logic [SW-1:0] c;
       assign c                = cur_q[m*SW +: SW];
-      assign m_rsp_rdata_o[m] = (32'(c) < NS) ? s_rsp_rdata_i[c] : '0;
+      assign `XDIE_PORT(m_rsp_rdata_o, m, DATA_BYTES*8) =
+          (32'(c) < NS) ? `XDIE_PORT(s_rsp_rdata_i, c, DATA_BYTES*8) : '0;
     end else begin : g_writer
-      assign m_rsp_rdata_o[m] = '0;
+      assign `XDIE_PORT(m_rsp_rdata_o, m, DATA_BYTES*8) = '0;
     end
   end
 

@@ -393,7 +393,7 @@ impl MasterModel {
 /// Master m owns a region in every slave; the expected read data follows from m's own program
 /// order. The slave index sits in the address too, so a misrouted request is caught.
 fn xbar_traffic(ctx: &mut Ctx, ops_per_master: usize, slave_ready_pct: u32, max_delay: u64) {
-    let kind = dut("xdie_xbar_flat");
+    let kind = dut("xdie_xbar");
     let mut sim = ctx.sim(kind).expect("xbar model");
     let mut p = Pins::new(&sim);
     let (nm, dw, aw) = geometry(&p, &XBAR_MASTER_SIDE);
@@ -485,7 +485,7 @@ fn xbar_random_traffic_always_ready_slaves() {
 #[test]
 fn xbar_single_stream_moves_one_beat_per_cycle() {
     harness::run(1, |ctx| {
-        let mut sim = ctx.sim(dut("xdie_xbar_flat")).expect("xbar model");
+        let mut sim = ctx.sim(dut("xdie_xbar")).expect("xbar model");
         let mut p = Pins::new(&sim);
         let (_, dw, aw) = geometry(&p, &XBAR_MASTER_SIDE);
         let ns = p.width("s_req_valid_o");
