@@ -105,6 +105,11 @@ module xdie_sdma_engine #(
   if (DATA_BYTES < DSB || (DATA_BYTES & (DATA_BYTES - 1)) != 0) begin : g_bad_beat
     $error("xdie_sdma_engine: the beat (DATA_BYTES) must be a power of two of at least one descriptor");
   end
+  if ((1 << xdie_udma_m2s_pkg::M2S_Q_TDRBP_LOW_ADDR_LSB) < DSB
+      || (1 << xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_ADDR_LSB) < DSB
+      || (DSB & (DSB - 1)) != 0) begin : g_bad_ring_align
+    $error("xdie_sdma_engine: ring bases must be aligned to a descriptor (a power of two of bytes)");
+  end
 
 
   // ---------------------------------------------------------------- per-queue state
@@ -171,6 +176,16 @@ module xdie_sdma_engine #(
   assign mism_s  = xdie_desc_pkg::s2m_get_ring_id(desc_s_q) != s2m_rd_head_ring_id_i;
   assign nowrite = desc_err_q || (xdie_desc_pkg::m2s_get_dummy(desc_m_q) != '0);
 
+  // A descriptor response holds the descriptor at its address's offset in the beat. Ring bases
+  // are aligned to at least a descriptor (checked above) and descriptors are DSB bytes each, so
+  // the offset is a whole number of descriptors: one shifter by descriptor slots serves both
+  // descriptors (the M2S one first).
+  logic [OW-1:0]  desc_off;
+  logic [DSW-1:0] desc_word;
+  assign desc_off  = ((desc_got_q == 2'd0) ? m_desc_addr_q[OW-1:0] : s_desc_addr_q[OW-1:0])
+                   & ~OW'(DSB - 1);
+  assign desc_word = DSW'(m_rd_rsp_rdata_i >> (8 * desc_off));
+
   // Responses come back in request order and every source read was issued before the next
   // descriptor reads, so a response is a descriptor exactly when no source read is in flight.
   assign rsp_data = m_rd_rsp_valid_i && (rd_inflight_q != '0);
@@ -233,9 +248,9 @@ module xdie_sdma_engine #(
 
     if (rsp_desc) begin
       if (desc_got_q == 2'd0) begin
-        desc_m_d = DSW'(m_rd_rsp_rdata_i >> (8 * m_desc_addr_q[OW-1:0]));
+        desc_m_d = desc_word;
       end else begin
-        desc_s_d = DSW'(m_rd_rsp_rdata_i >> (8 * s_desc_addr_q[OW-1:0]));
+        desc_s_d = desc_word;
       end
       desc_got_d = desc_got_q + 2'd1;
       desc_err_d = desc_err_q || (m_rd_rsp_err_i != 2'b00);

@@ -21,12 +21,14 @@
 // doorbell, broadcast or head pulse for that queue in the same cycle (those are dropped).
 // Software resets head and tail together (or uses rst_q) before reprogramming a ring.
 //
-// Storage. The per-queue registers are arrays indexed by queue, written only at the index a
-// cycle touches (bus, broadcast, head pulse), so an FPGA maps the configuration registers to
-// LUT-RAM and a simulator does no work for queues nobody touches. Configuration arrays have no
-// reset: a valid bit per queue and register (cleared by reset and rst_q, set by the first
-// write) makes an unwritten entry read its reset value. The pointers, ring ids, used counts and
-// overrun flags are flop arrays (several of them change in one cycle).
+// Storage. The per-queue registers are memories indexed by queue, written only at the index a
+// cycle touches (bus, broadcast, head pulse), so an FPGA maps them to LUT-RAM and a simulator
+// does no work for queues nobody touches. Memories have no reset: a valid bit per queue and
+// configuration register (cleared by reset and rst_q, set by the first write) makes an unwritten
+// entry read its reset value. Each memory has one writer: the tail, used count and head, which
+// up to three sources change in one cycle, are kept in a bank per source with a flop per queue
+// naming the bank that holds the latest value (see "queue state"). The enable, nonempty and
+// overrun bits are flops (the engine sees the first two for every queue at once).
 //
 // The engine sees two bit vectors in parallel (q_enable_o, q_nonempty_o: enough to pick a
 // queue) and reads one queue's ring base, head and head ring id through a read port it
@@ -147,12 +149,24 @@ module xdie_udma_s2m (
   assign any_rst    = rst_tail || rst_head || rst_q;
 
   // ---------------------------------------------------------------- queue state
-  logic [LW-1:0]  tail_q [NQ];
-  logic [LW-1:0]  head_q [NQ];
-  logic [IDW-1:0] tail_id_q [NQ];
-  logic [IDW-1:0] head_id_q [NQ];
-  logic [UW-1:0]  used_q [NQ];
-  logic [NQ-1:0]  overrun_q, nonempty_q, enable_q;
+  // Pointers, ring ids and used counts are memories with one writer each, so that an FPGA maps
+  // them to LUT-RAM (one copy per read index) and no entry has a write select of its own:
+  // - the tail and its ring id, a bank per doorbell lane (bus, broadcast);
+  // - the used count, a bank per doorbell lane and one for the head pulse;
+  // - the head and its ring id, written by the head pulse only.
+  // A source flop per queue names the bank that holds the latest value (a live-value table) or
+  // says that the value is its reset value since reset or a software reset; the head has a
+  // written-since-reset bit instead. Writes of one cycle are at different queues (a broadcast to
+  // the queue the bus rings joins the bus lane; a reset drops the same queue's lanes and pulse;
+  // a lane that writes the pulse's queue already counts the pulse), so every write lands, and
+  // the result is the same as with one flop array written in that order.
+  localparam logic [1:0] SRC_RST = 2'd0, SRC_BUS = 2'd1, SRC_BC = 2'd2, SRC_POP = 2'd3;
+
+  logic [LW-1:0]  tail_bus_m [NQ], tail_bc_m [NQ], head_m [NQ];
+  logic [IDW-1:0] tail_id_bus_m [NQ], tail_id_bc_m [NQ], head_id_m [NQ];
+  logic [UW-1:0]  used_bus_m [NQ], used_bc_m [NQ], used_pop_m [NQ];
+  logic [1:0]     tail_src_q [NQ], used_src_q [NQ];
+  logic [NQ-1:0]  head_v, overrun_q, nonempty_q, enable_q;
   // r_cfg: no reset (see above); r_cfg_v marks the entries written since reset or rst_q
   logic [31:0]    r_cfg_m [NQ];
   logic [NQ-1:0]  r_cfg_v;
@@ -166,18 +180,57 @@ module xdie_udma_s2m (
   logic [31:0]    r_rdrl_m [NQ];
   logic [NQ-1:0]  r_rdrl_v;
 
-  // A configuration register of queue q as software reads it.
+  // Queue q's pointers and used count as the flop arrays would hold them.
+  function automatic logic [LW-1:0] tail_rd(input logic [QW-1:0] q);
+    unique case (tail_src_q[q])
+      SRC_BUS: tail_rd = tail_bus_m[q];
+      SRC_BC:  tail_rd = tail_bc_m[q];
+      default: tail_rd = '0;
+    endcase
+  endfunction
+
+  function automatic logic [IDW-1:0] tail_id_rd(input logic [QW-1:0] q);
+    unique case (tail_src_q[q])
+      SRC_BUS: tail_id_rd = tail_id_bus_m[q];
+      SRC_BC:  tail_id_rd = tail_id_bc_m[q];
+      default: tail_id_rd = RING_ID_INIT;
+    endcase
+  endfunction
+
+  function automatic logic [UW-1:0] used_rd(input logic [QW-1:0] q);
+    unique case (used_src_q[q])
+      SRC_BUS: used_rd = used_bus_m[q];
+      SRC_BC:  used_rd = used_bc_m[q];
+      SRC_POP: used_rd = used_pop_m[q];
+      default: used_rd = '0;
+    endcase
+  endfunction
+
+  function automatic logic [LW-1:0] head_rd(input logic [QW-1:0] q);
+    head_rd = head_v[q] ? head_m[q] : '0;
+  endfunction
+
+  function automatic logic [IDW-1:0] head_id_rd(input logic [QW-1:0] q);
+    head_id_rd = head_v[q] ? head_id_m[q] : RING_ID_INIT;
+  endfunction
+
+  // A configuration register of queue q as software reads it. Bits outside the write mask keep
+  // their reset value, so only the write-mask bits are read from the memory.
   function automatic logic [31:0] r_cfg_rd(input logic [QW-1:0] q);
-    r_cfg_rd = r_cfg_v[q] ? r_cfg_m[q] : xdie_udma_s2m_pkg::S2M_Q_CFG_RESET;
+    r_cfg_rd = r_cfg_v[q] ? ((r_cfg_m[q] & 32'h7f03ffff) | (xdie_udma_s2m_pkg::S2M_Q_CFG_RESET & ~32'h7f03ffff))
+                                        : xdie_udma_s2m_pkg::S2M_Q_CFG_RESET;
   endfunction
   function automatic logic [31:0] r_rdrbp_low_rd(input logic [QW-1:0] q);
-    r_rdrbp_low_rd = r_rdrbp_low_v[q] ? r_rdrbp_low_m[q] : xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_RESET;
+    r_rdrbp_low_rd = r_rdrbp_low_v[q] ? ((r_rdrbp_low_m[q] & 32'hffffffc0) | (xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_RESET & ~32'hffffffc0))
+                                        : xdie_udma_s2m_pkg::S2M_Q_RDRBP_LOW_RESET;
   endfunction
   function automatic logic [31:0] r_rdrbp_high_rd(input logic [QW-1:0] q);
-    r_rdrbp_high_rd = r_rdrbp_high_v[q] ? r_rdrbp_high_m[q] : xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_RESET;
+    r_rdrbp_high_rd = r_rdrbp_high_v[q] ? ((r_rdrbp_high_m[q] & 32'hffffffff) | (xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_RESET & ~32'hffffffff))
+                                        : xdie_udma_s2m_pkg::S2M_Q_RDRBP_HIGH_RESET;
   endfunction
   function automatic logic [31:0] r_rdrl_rd(input logic [QW-1:0] q);
-    r_rdrl_rd = r_rdrl_v[q] ? r_rdrl_m[q] : xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET;
+    r_rdrl_rd = r_rdrl_v[q] ? ((r_rdrl_m[q] & 32'hffffff) | (xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET & ~32'hffffff))
+                                        : xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET;
   endfunction
 
   function automatic logic [CW-1:0] ring_len(input logic [QW-1:0] q);
@@ -249,9 +302,9 @@ module xdie_udma_s2m (
       // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue
       // is reset in the same cycle is dropped, not refused.
       if (lane_valid[l] && (32'(q) < NQ) && (lane_n[l] != '0) && !(any_rst && (q == q_sel))) begin
-        used     = CW'(used_q[q]);
+        used     = CW'(used_rd(q));
         len      = ring_len(q);
-        tail_sum = CW'(tail_q[q]) + lane_n[l];
+        tail_sum = CW'(tail_rd(q)) + lane_n[l];
         wrap     = tail_sum >= len;
         over     = used + lane_n[l] > len;
         // The queue's head pulse in this cycle, which the lane's new used count includes.
@@ -259,7 +312,7 @@ module xdie_udma_s2m (
         lane_refuse[l]  = over;
         lane_accept[l]  = !over;
         lane_tail[l]    = wrap ? LW'(tail_sum - len) : LW'(tail_sum);
-        lane_tail_id[l] = tail_id_q[q] + IDW'(wrap);
+        lane_tail_id[l] = tail_id_rd(q) + IDW'(wrap);
         // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor
         // wraps.
         lane_used[l]    = UW'(used + lane_n[l] - CW'(pop));
@@ -267,18 +320,58 @@ module xdie_udma_s2m (
     end
   end
 
+  // ---------------------------------------------------------------- head pulse
+  logic [QW-1:0]  pop_idx;
+  logic           pop_wrap;
+  logic [LW-1:0]  pop_head;
+  logic [IDW-1:0] pop_head_id;
+  logic [UW-1:0]  pop_used;
+
+  assign pop_idx = hw_head_inc_idx_i;
+
+  always_comb begin
+    pop_wrap    = 1'b0;
+    pop_head    = '0;
+    pop_head_id = '0;
+    pop_used    = '0;
+    if (pop_live) begin
+      pop_head    = head_rd(pop_idx);
+      pop_head_id = head_id_rd(pop_idx);
+      pop_used    = used_rd(pop_idx);
+      pop_wrap    = CW'(pop_head) + CW'(1) >= ring_len(pop_idx);
+    end
+  end
+
   // ---------------------------------------------------------------- next state
   // Later writes win: the head pulse, then the doorbell lanes (whose used count already
-  // includes their queue's pulse), then the resets of the addressed queue.
+  // includes their queue's pulse), then the resets of the addressed queue. The memories are
+  // written in a process without reset (a write port under an asynchronous reset is not one);
+  // the source flops say which writes count.
+  always_ff @(posedge clk_i) begin
+    if (pop_live) begin
+      head_m[pop_idx]     <= pop_wrap ? '0 : pop_head + LW'(1);
+      head_id_m[pop_idx]  <= pop_head_id + IDW'(pop_wrap);
+      used_pop_m[pop_idx] <= pop_used - UW'(1);
+    end
+    if (lane_accept[0]) begin
+      tail_bus_m[lane_idx[0]]    <= lane_tail[0];
+      tail_id_bus_m[lane_idx[0]] <= lane_tail_id[0];
+      used_bus_m[lane_idx[0]]    <= lane_used[0];
+    end
+    if (lane_accept[1]) begin
+      tail_bc_m[lane_idx[1]]    <= lane_tail[1];
+      tail_id_bc_m[lane_idx[1]] <= lane_tail_id[1];
+      used_bc_m[lane_idx[1]]    <= lane_used[1];
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned q = 0; q < NQ; q++) begin
-        tail_q[q]    <= '0;
-        tail_id_q[q] <= RING_ID_INIT;
-        head_q[q]    <= '0;
-        head_id_q[q] <= RING_ID_INIT;
-        used_q[q]    <= '0;
+        tail_src_q[q] <= SRC_RST;
+        used_src_q[q] <= SRC_RST;
       end
+      head_v     <= '0;
       overrun_q  <= '0;
       nonempty_q <= '0;
       enable_q   <= {NQ{1'h0}};
@@ -288,22 +381,21 @@ module xdie_udma_s2m (
       r_rdrl_v <= '0;
     end else begin
       if (pop_live) begin
-        if (CW'(head_q[hw_head_inc_idx_i]) + CW'(1) >= ring_len(hw_head_inc_idx_i)) begin
-          head_q[hw_head_inc_idx_i]    <= '0;
-          head_id_q[hw_head_inc_idx_i] <= head_id_q[hw_head_inc_idx_i] + IDW'(1);
-        end else begin
-          head_q[hw_head_inc_idx_i]    <= head_q[hw_head_inc_idx_i] + LW'(1);
-        end
-        used_q[hw_head_inc_idx_i]     <= used_q[hw_head_inc_idx_i] - UW'(1);
-        nonempty_q[hw_head_inc_idx_i] <= used_q[hw_head_inc_idx_i] != UW'(1);
+        head_v[pop_idx]     <= 1'b1;
+        used_src_q[pop_idx] <= SRC_POP;
+        nonempty_q[pop_idx] <= pop_used != UW'(1);
+      end
+      if (lane_accept[0]) begin
+        tail_src_q[lane_idx[0]] <= SRC_BUS;
+        used_src_q[lane_idx[0]] <= SRC_BUS;
+        nonempty_q[lane_idx[0]] <= lane_used[0] != '0;
+      end
+      if (lane_accept[1]) begin
+        tail_src_q[lane_idx[1]] <= SRC_BC;
+        used_src_q[lane_idx[1]] <= SRC_BC;
+        nonempty_q[lane_idx[1]] <= lane_used[1] != '0;
       end
       for (int unsigned l = 0; l < 2; l++) begin
-        if (lane_accept[l]) begin
-          tail_q[lane_idx[l]]     <= lane_tail[l];
-          tail_id_q[lane_idx[l]]  <= lane_tail_id[l];
-          used_q[lane_idx[l]]     <= lane_used[l];
-          nonempty_q[lane_idx[l]] <= lane_used[l] != '0;
-        end
         if (lane_refuse[l]) begin
           overrun_q[lane_idx[l]] <= 1'b1;
         end
@@ -323,17 +415,15 @@ module xdie_udma_s2m (
           r_rdrl_v[q_sel] <= 1'b1;
         end
         if (rst_tail || rst_head || rst_q) begin
-          used_q[q_sel]     <= '0;
+          used_src_q[q_sel] <= SRC_RST;
           nonempty_q[q_sel] <= 1'b0;
         end
         if (rst_tail || rst_q) begin
-          tail_q[q_sel]    <= '0;
-          tail_id_q[q_sel] <= RING_ID_INIT;
-          overrun_q[q_sel] <= 1'b0;
+          tail_src_q[q_sel] <= SRC_RST;
+          overrun_q[q_sel]  <= 1'b0;
         end
         if (rst_head || rst_q) begin
-          head_q[q_sel]    <= '0;
-          head_id_q[q_sel] <= RING_ID_INIT;
+          head_v[q_sel] <= 1'b0;
         end
         if (rst_q) begin
           enable_q[q_sel] <= 1'h0;
@@ -370,8 +460,8 @@ module xdie_udma_s2m (
   assign q_nonempty_o      = nonempty_q;
   assign rd_ring_base_o    = {r_rdrbp_high_rd(rd_idx_i) & 32'hffffffff,
                               r_rdrbp_low_rd(rd_idx_i) & 32'hffffffc0};
-  assign rd_head_o         = head_q[rd_idx_i];
-  assign rd_head_ring_id_o = head_id_q[rd_idx_i];
+  assign rd_head_o         = head_rd(rd_idx_i);
+  assign rd_head_ring_id_o = head_id_rd(rd_idx_i);
 
   // ---------------------------------------------------------------- readback of the addressed queue
   // Only a bus request reads: in other cycles nothing here is evaluated.
@@ -391,11 +481,11 @@ module xdie_udma_s2m (
       logic [31:0]    sel_r_rdrbp_low;
       logic [31:0]    sel_r_rdrbp_high;
       logic [31:0]    sel_r_rdrl;
-      sel_tail    = tail_q[q_sel];
-      sel_tail_id = tail_id_q[q_sel];
-      sel_head    = head_q[q_sel];
-      sel_head_id = head_id_q[q_sel];
-      sel_used    = used_q[q_sel];
+      sel_tail    = tail_rd(q_sel);
+      sel_tail_id = tail_id_rd(q_sel);
+      sel_head    = head_rd(q_sel);
+      sel_head_id = head_id_rd(q_sel);
+      sel_used    = used_rd(q_sel);
       sel_overrun = overrun_q[q_sel];
       // An unconfigured ring (length 0) is not full: status reads its reset value.
       sel_len     = ring_len(q_sel);
