@@ -68,6 +68,12 @@ pub const RULES: &[(&str, &str)] = &[
          increment value feeds both)",
     ),
     (
+        "sem_seq_fields",
+        "sem_seq: the `sem` field is exactly ceil(log2(semaphores)) bits of the evt_sem block \
+         (at least 1), the `subop` field exactly its SeqSubopBits, and the `value` field as wide \
+         as its semaphore values (each slot drives the EVT_SEM sequencer port with them)",
+    ),
+    (
         "engines",
         "address_map: 1 <= SDMA_ENGINES <= instances of SDMA_M2S and of SDMA_S2M, and <= width of \
          the sdma_bcast `mask` field (one aperture instance and one mask bit per engine)",
@@ -112,6 +118,7 @@ pub(super) fn check_constraints(
     udma_sides_match(&cx)?;
     bcast_queue_width(&cx)?;
     bcast_increment_width(&cx)?;
+    sem_seq_fields(&cx)?;
     engines(&cx)?;
     d2d_controllers(&cx)?;
     sbuf_geometry(&cx)?;
@@ -500,6 +507,49 @@ fn bcast_increment_width(cx: &Cx) -> Result<()> {
                     "broadcast increment `{}` is {} bits but the tail increment of `{}` is {}: \
                      they must be equal",
                     bc.inc.name, bc.inc.width, gb.name, inc.width
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why: every command slot drives the EVT_SEM sequencer port's index, subop and value inputs with
+/// its `sem`, `subop` and `value` fields; a narrower field cannot reach every semaphore or code,
+/// a wider one names semaphores that do not exist (and fails the die's lint with WIDTH).
+fn sem_seq_fields(cx: &Cx) -> Result<()> {
+    let v = &cx.csrs.views;
+    let (ss, es) = (&v.sem_seq, &v.evt_sem);
+    let sb = cx.block(ApertureId::SemSeq);
+    let n = es.sem_count();
+    let value_w = es.window(crate::layouts::SemOp::Read).value.width;
+    for (reg, f, need, why) in [
+        (
+            &ss.cmd,
+            &ss.sem,
+            clog2(n).max(1),
+            format!("the evt_sem block has {n} semaphores (ceil(log2), at least 1)"),
+        ),
+        (
+            &ss.cmd,
+            &ss.subop,
+            es.params.seq_subop_bits,
+            "the evt_sem block's SeqSubopBits".to_string(),
+        ),
+        (
+            &ss.value_reg,
+            &ss.value,
+            value_w,
+            "the evt_sem block's semaphore values".to_string(),
+        ),
+    ] {
+        if f.width != need {
+            return Err(block_source(sb).err(
+                ErrorKind::BadValue,
+                field_key(sb, reg, f),
+                format!(
+                    "sequencer field `{}.{}` is {} bits but must be {need}: {why}",
+                    reg.name, f.name, f.width
                 ),
             ));
         }
