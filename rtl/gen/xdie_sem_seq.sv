@@ -16,8 +16,9 @@
 // cycle; the slot keeps its command and retries when its turn comes again. So an unsatisfied
 // wait neither blocks the bus nor the other slots, and a wait is granted in the cycle its
 // semaphore allows it (EVT_SEM compares and subtracts in that one cycle: no two waits can take
-// the same units). EVT_SEM flags a command it took but does not know (subop, semaphore past
-// the last) one cycle later: the slot stays busy for that cycle and then shows ERR.
+// the same units). A CMD naming a semaphore past the last is refused at once (ERR, nothing
+// posted); EVT_SEM flags a command it took but does not know (subop) one cycle later: the slot
+// stays busy for that cycle and then shows ERR.
 //
 // STATUS: BUSY from the posting write until EVT_SEM took the command and its error flag was
 // seen; ERR as above, cleared by the next command the slot posts. The value and command fields
@@ -60,6 +61,9 @@ module xdie_sem_seq (
   localparam int unsigned VW    = 32;
   localparam int unsigned SW    = 8;
   localparam int unsigned UW    = 8;
+  // Semaphores of EVT_SEM and the bits of its sequencer index
+  localparam int unsigned N_SEM = 256;
+  localparam int unsigned EIW   = 8;
 
   localparam logic [AW-1:0] SLOT_BASE  = xdie_sem_seq_pkg::SLOT_BASE;
   localparam logic [AW-1:0] SLOT_LAST  = xdie_sem_seq_pkg::SLOT_LAST;
@@ -213,7 +217,7 @@ module xdie_sem_seq (
   );
 
   assign seq_valid_o = p_valid;
-  assign seq_idx_o   = sem_of(pick);
+  assign seq_idx_o   = EIW'(sem_of(pick));
   assign seq_subop_o = subop_of(pick);
   assign seq_val_o   = value_of(pick);
 

@@ -69,9 +69,10 @@ pub const RULES: &[(&str, &str)] = &[
     ),
     (
         "sem_seq_fields",
-        "sem_seq: the `sem` field is exactly ceil(log2(semaphores)) bits of the evt_sem block \
-         (at least 1), the `subop` field exactly its SeqSubopBits, and the `value` field as wide \
-         as its semaphore values (each slot drives the EVT_SEM sequencer port with them)",
+        "sem_seq: the `sem` field has at least ceil(log2(semaphores)) bits of the evt_sem block \
+         (at least 1: it names every semaphore; a command naming one past the last is refused), \
+         the `subop` field exactly its SeqSubopBits, and the `value` field is as wide as its \
+         semaphore values (each slot drives the EVT_SEM sequencer port with them)",
     ),
     (
         "engines",
@@ -515,21 +516,27 @@ fn bcast_increment_width(cx: &Cx) -> Result<()> {
 }
 
 /// Why: every command slot drives the EVT_SEM sequencer port's index, subop and value inputs with
-/// its `sem`, `subop` and `value` fields; a narrower field cannot reach every semaphore or code,
-/// a wider one names semaphores that do not exist (and fails the die's lint with WIDTH).
+/// its `sem`, `subop` and `value` fields; a narrower `sem` field cannot reach every semaphore (a
+/// wider one is checked by the block), a subop or value of another width fails the die's lint.
 fn sem_seq_fields(cx: &Cx) -> Result<()> {
     let v = &cx.csrs.views;
     let (ss, es) = (&v.sem_seq, &v.evt_sem);
     let sb = cx.block(ApertureId::SemSeq);
     let n = es.sem_count();
     let value_w = es.window(crate::layouts::SemOp::Read).value.width;
+    let (sem_need, sem_w) = (clog2(n).max(1), ss.sem.width);
+    if sem_w < sem_need {
+        return Err(block_source(sb).err(
+            ErrorKind::BadValue,
+            field_key(sb, &ss.cmd, &ss.sem),
+            format!(
+                "sequencer field `{}.{}` is {sem_w} bits but the evt_sem block has {n} \
+                 semaphores: it needs at least {sem_need} (ceil(log2), at least 1)",
+                ss.cmd.name, ss.sem.name
+            ),
+        ));
+    }
     for (reg, f, need, why) in [
-        (
-            &ss.cmd,
-            &ss.sem,
-            clog2(n).max(1),
-            format!("the evt_sem block has {n} semaphores (ceil(log2), at least 1)"),
-        ),
         (
             &ss.cmd,
             &ss.subop,

@@ -36,6 +36,11 @@ struct SemSeq<'a> {
     value: FieldRef,
     sem: FieldRef,
     subop: FieldRef,
+    /// Semaphores of the die's EVT_SEM, and the bits of its sequencer index.
+    n_sem: u64,
+    evt_iw: u32,
+    /// The SEM field can name a semaphore past the last: check on posting.
+    sem_check: bool,
     status: String,
     busy_lsb: String,
     err_lsb: String,
@@ -50,7 +55,7 @@ fn field_ref(block: &Block, bundle: &str, r: &Register, f: &Field) -> FieldRef {
     }
 }
 
-fn render_block(block: &Block, l: &SemSeqLayout) -> Result<OutFile, askama::Error> {
+fn render_block(block: &Block, l: &SemSeqLayout, n_sem: u64) -> Result<OutFile, askama::Error> {
     let b = &l.slot;
     let last = b.offset + b.count * b.stride - 1;
     let t = SemSeq {
@@ -81,6 +86,9 @@ fn render_block(block: &Block, l: &SemSeqLayout) -> Result<OutFile, askama::Erro
         value: field_ref(block, &b.name, &l.value_reg, &l.value),
         sem: field_ref(block, &b.name, &l.cmd, &l.sem),
         subop: field_ref(block, &b.name, &l.cmd, &l.subop),
+        n_sem,
+        evt_iw: index_bits(n_sem),
+        sem_check: (1u128 << l.sem.width) > u128::from(n_sem),
         status: qualified(block, &[&b.name, &l.status.name, "OFFSET"]),
         busy_lsb: qualified(block, &[&b.name, &l.status.name, &l.busy.name, "LSB"]),
         err_lsb: qualified(block, &[&b.name, &l.status.name, &l.err.name, "LSB"]),
@@ -94,6 +102,9 @@ fn render_block(block: &Block, l: &SemSeqLayout) -> Result<OutFile, askama::Erro
 pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
     csrs.blocks
         .iter()
-        .filter_map(|b| b.sem_seq().map(|l| render_block(b, l)))
+        .filter_map(|b| {
+            b.sem_seq()
+                .map(|l| render_block(b, l, csrs.views.evt_sem.sem_count()))
+        })
         .collect()
 }

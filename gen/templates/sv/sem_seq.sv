@@ -17,8 +17,9 @@
 // cycle; the slot keeps its command and retries when its turn comes again. So an unsatisfied
 // wait neither blocks the bus nor the other slots, and a wait is granted in the cycle its
 // semaphore allows it (EVT_SEM compares and subtracts in that one cycle: no two waits can take
-// the same units). EVT_SEM flags a command it took but does not know (subop, semaphore past
-// the last) one cycle later: the slot stays busy for that cycle and then shows ERR.
+// the same units). A CMD naming a semaphore past the last is refused at once (ERR, nothing
+// posted); EVT_SEM flags a command it took but does not know (subop) one cycle later: the slot
+// stays busy for that cycle and then shows ERR.
 //
 // STATUS: BUSY from the posting write until EVT_SEM took the command and its error flag was
 // seen; ERR as above, cleared by the next command the slot posts. The value and command fields
@@ -33,7 +34,7 @@ module xdie_{{ block.name }} (
   output logic                      seq_valid_o,
   input  logic                      seq_ready_i,
   output logic [{{ subop.width - 1 }}:0]                seq_subop_o,
-  output logic [{{ sem.width - 1 }}:0]                seq_idx_o,
+  output logic [{{ evt_iw - 1 }}:0]                seq_idx_o,
   output logic [{{ value.width - 1 }}:0]               seq_val_o,
   input  logic                      seq_err_i
 );
@@ -44,6 +45,9 @@ module xdie_{{ block.name }} (
   localparam int unsigned VW    = {{ value.width }};
   localparam int unsigned SW    = {{ sem.width }};
   localparam int unsigned UW    = {{ subop.width }};
+  // Semaphores of EVT_SEM and the bits of its sequencer index
+  localparam int unsigned N_SEM = {{ n_sem }};
+  localparam int unsigned EIW   = {{ evt_iw }};
 
   localparam logic [AW-1:0] SLOT_BASE  = {{ slot_base }};
 {%- if check_hi %}
@@ -179,8 +183,13 @@ module xdie_{{ block.name }} (
                      (req_wdata[SEM_LSB +: SW] & strb_mask[SEM_LSB +: SW]);
   assign new_subop = (subop_of(b_idx) & ~strb_mask[SUBOP_LSB +: UW]) |
                      (req_wdata[SUBOP_LSB +: UW] & strb_mask[SUBOP_LSB +: UW]);
-  // A command is posted only into a slot that is not busy.
+  // A command is posted only into a slot that is not busy{% if sem_check %}, and only when it names a
+  // semaphore EVT_SEM has{% endif %}.
+{%- if sem_check %}
+  assign post = wr_cmd && !busy[b_idx] && (32'(new_sem) < N_SEM);
+{%- else %}
   assign post = wr_cmd && !busy[b_idx];
+{%- endif %}
 
   always_ff @(posedge clk_i) begin
     if (wr_value) value_m[b_idx] <= new_value;
@@ -199,7 +208,7 @@ module xdie_{{ block.name }} (
   );
 
   assign seq_valid_o = p_valid;
-  assign seq_idx_o   = sem_of(pick);
+  assign seq_idx_o   = EIW'(sem_of(pick));
   assign seq_subop_o = subop_of(pick);
   assign seq_val_o   = value_of(pick);
 
