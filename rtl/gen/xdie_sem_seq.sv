@@ -61,8 +61,7 @@ module xdie_sem_seq (
   localparam int unsigned VW    = 32;
   localparam int unsigned SW    = 8;
   localparam int unsigned UW    = 8;
-  // Semaphores of EVT_SEM and the bits of its sequencer index
-  localparam int unsigned N_SEM = 256;
+  // Bits of EVT_SEM's sequencer index
   localparam int unsigned EIW   = 8;
 
   localparam logic [AW-1:0] SLOT_BASE  = xdie_sem_seq_pkg::SLOT_BASE;

@@ -45,9 +45,11 @@ module xdie_{{ block.name }} (
   localparam int unsigned VW    = {{ value.width }};
   localparam int unsigned SW    = {{ sem.width }};
   localparam int unsigned UW    = {{ subop.width }};
-  // Semaphores of EVT_SEM and the bits of its sequencer index
-  localparam int unsigned N_SEM = {{ n_sem }};
+  // Bits of EVT_SEM's sequencer index{% if sem_check %}, and its semaphores{% endif %}
   localparam int unsigned EIW   = {{ evt_iw }};
+{%- if sem_check %}
+  localparam int unsigned N_SEM = {{ n_sem }};
+{%- endif %}
 
   localparam logic [AW-1:0] SLOT_BASE  = {{ slot_base }};
 {%- if check_hi %}
