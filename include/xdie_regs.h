@@ -13,7 +13,7 @@
 
 /* ---- die map `die_map`: die-local (47-bit) apertures and parameters */
 #define XDIE_MAP_LOCAL_WIDTH           47u
-#define XDIE_MAP_APERTURES             8u
+#define XDIE_MAP_APERTURES             9u
 /* SBUF partitions. */
 #define XDIE_MAP_SBUF_PARTITIONS       128u
 /* Address distance between two partitions (bytes). */
@@ -96,9 +96,21 @@
 #define XDIE_AP_XT_WINDOW_STRIDE       UINT64_C(0x1000)
 /* Base of instance i. */
 #define XDIE_AP_XT_WINDOW_INST(i)      (XDIE_AP_XT_WINDOW_BASE + (uint64_t)(i) * XDIE_AP_XT_WINDOW_STRIDE)
+/* Sequencer command slots in front of EVT_SEM's sequencer port (one per context). (decoder aperture index) */
+#define XDIE_AP_SEM_SEQ_INDEX          8u
+#define XDIE_AP_SEM_SEQ_BASE           UINT64_C(0x20010000)
+#define XDIE_AP_SEM_SEQ_SIZE           UINT64_C(0x1000)
+#define XDIE_AP_SEM_SEQ_COUNT          1u
+#define XDIE_AP_SEM_SEQ_STRIDE         UINT64_C(0x1000)
+/* Base of instance i. */
+#define XDIE_AP_SEM_SEQ_INST(i)        (XDIE_AP_SEM_SEQ_BASE + (uint64_t)(i) * XDIE_AP_SEM_SEQ_STRIDE)
 
 /* ---- block `evt_sem`: TPB events and semaphores. Four windows (READ, SET, INC, DEC) view one array of signed 32-bit semaphores; a write to INC adds the written value, a write to DEC subtracts it. Hardware increment ports add to the same storage in the same cycle as the bus without losing any increment. */
 #define XDIE_EVT_SEM_SIZE                          0x2000u
+/* sequencer subop: wait until sem >= val, then subtract val */
+#define XDIE_EVT_SEM_SEQ_SUBOP_WAIT_GE_DEC         0x14u
+/* sequencer subop: add val */
+#define XDIE_EVT_SEM_SEQ_SUBOP_INC                 0x15u
 /* bundle EVENT x 256 */
 #define XDIE_EVT_SEM_EVENT_BASE                    0x0u
 #define XDIE_EVT_SEM_EVENT_STRIDE                  0x4u
@@ -752,6 +764,53 @@
 #define XDIE_REMAP_WINDOWS_WIN_REPLACE_HI_ADDR_RESET  0x0u
 /* Block offset of this register of instance i. */
 #define XDIE_REMAP_WINDOWS_WIN_REPLACE_HI(i)          (XDIE_REMAP_WINDOWS_WIN_BASE + (i) * XDIE_REMAP_WINDOWS_WIN_STRIDE + XDIE_REMAP_WINDOWS_WIN_REPLACE_HI_OFFSET)
+
+/* ---- block `sem_seq`: Sequencer command slots in front of the die's EVT_SEM sequencer port: one slot per Q7 context of the package (slot = PRID), so that inc and wait_ge_and_dec are atomic in hardware. A write to a slot's CMD posts one command with the slot's VALUE; the slot stays busy until EVT_SEM has taken it (a wait_ge_and_dec until the semaphore reaches VALUE), while the bus stays free. The slots take turns on the port (round robin); a wait that cannot be satisfied yet gives the port to the next busy slot and is retried when its turn comes again. */
+#define XDIE_SEM_SEQ_SIZE                   0x1000u
+/* bundle SLOT x 16 */
+#define XDIE_SEM_SEQ_SLOT_BASE              0x0u
+#define XDIE_SEM_SEQ_SLOT_STRIDE            0x10u
+#define XDIE_SEM_SEQ_SLOT_COUNT             16u
+/* offset within one bundle instance. Amount of the slot's next command (signed, semaphore width). */
+#define XDIE_SEM_SEQ_SLOT_VALUE_OFFSET      0x0u
+#define XDIE_SEM_SEQ_SLOT_VALUE_RESET       0x1u
+/* [31:0] RW inc adds it; wait_ge_and_dec waits until the semaphore is at least this value, then subtracts it. */
+#define XDIE_SEM_SEQ_SLOT_VALUE_VALUE_LSB   0u
+#define XDIE_SEM_SEQ_SLOT_VALUE_VALUE_WIDTH 32u
+#define XDIE_SEM_SEQ_SLOT_VALUE_VALUE_MASK  0xffffffffu
+#define XDIE_SEM_SEQ_SLOT_VALUE_VALUE_RESET 0x1u
+/* Block offset of this register of instance i. */
+#define XDIE_SEM_SEQ_SLOT_VALUE(i)          (XDIE_SEM_SEQ_SLOT_BASE + (i) * XDIE_SEM_SEQ_SLOT_STRIDE + XDIE_SEM_SEQ_SLOT_VALUE_OFFSET)
+/* offset within one bundle instance. A write posts one command (this semaphore and subop, the slot's VALUE) unless the slot is busy: then the write is dropped and STATUS.ERR set. Reads return the last command written. */
+#define XDIE_SEM_SEQ_SLOT_CMD_OFFSET        0x4u
+#define XDIE_SEM_SEQ_SLOT_CMD_RESET         0x0u
+/* [7:0] RW Semaphore of this die's EVT_SEM. */
+#define XDIE_SEM_SEQ_SLOT_CMD_SEM_LSB       0u
+#define XDIE_SEM_SEQ_SLOT_CMD_SEM_WIDTH     8u
+#define XDIE_SEM_SEQ_SLOT_CMD_SEM_MASK      0xffu
+#define XDIE_SEM_SEQ_SLOT_CMD_SEM_RESET     0x0u
+/* [23:16] RW EVT_SEM sequencer subop code (the evt_sem block's SeqSubopInc or SeqSubopWaitGeDec); any other code is refused by EVT_SEM and sets STATUS.ERR. */
+#define XDIE_SEM_SEQ_SLOT_CMD_SUBOP_LSB     16u
+#define XDIE_SEM_SEQ_SLOT_CMD_SUBOP_WIDTH   8u
+#define XDIE_SEM_SEQ_SLOT_CMD_SUBOP_MASK    0xffu
+#define XDIE_SEM_SEQ_SLOT_CMD_SUBOP_RESET   0x0u
+/* Block offset of this register of instance i. */
+#define XDIE_SEM_SEQ_SLOT_CMD(i)            (XDIE_SEM_SEQ_SLOT_BASE + (i) * XDIE_SEM_SEQ_SLOT_STRIDE + XDIE_SEM_SEQ_SLOT_CMD_OFFSET)
+/* offset within one bundle instance. State of the slot's command. */
+#define XDIE_SEM_SEQ_SLOT_STATUS_OFFSET     0x8u
+#define XDIE_SEM_SEQ_SLOT_STATUS_RESET      0x0u
+/* [0:0] RO 1 from the CMD write until EVT_SEM has taken the command (for wait_ge_and_dec: the semaphore reached VALUE and was decremented). */
+#define XDIE_SEM_SEQ_SLOT_STATUS_BUSY_LSB   0u
+#define XDIE_SEM_SEQ_SLOT_STATUS_BUSY_WIDTH 1u
+#define XDIE_SEM_SEQ_SLOT_STATUS_BUSY_MASK  0x1u
+#define XDIE_SEM_SEQ_SLOT_STATUS_BUSY_RESET 0x0u
+/* [1:1] RO The last command was refused (CMD written while busy, or a subop or semaphore EVT_SEM does not know); cleared by the next command the slot posts. */
+#define XDIE_SEM_SEQ_SLOT_STATUS_ERR_LSB    1u
+#define XDIE_SEM_SEQ_SLOT_STATUS_ERR_WIDTH  1u
+#define XDIE_SEM_SEQ_SLOT_STATUS_ERR_MASK   0x1u
+#define XDIE_SEM_SEQ_SLOT_STATUS_ERR_RESET  0x0u
+/* Block offset of this register of instance i. */
+#define XDIE_SEM_SEQ_SLOT_STATUS(i)         (XDIE_SEM_SEQ_SLOT_BASE + (i) * XDIE_SEM_SEQ_SLOT_STRIDE + XDIE_SEM_SEQ_SLOT_STATUS_OFFSET)
 
 /* ---- descriptor `m2s` (16 bytes, little-endian 32-bit words; BIT is the bit of the whole descriptor, WORD/WORD_LSB the word holding the LSB and the bit within it): M2S (read) descriptor; buf_ptr is the source SoC address. */
 #define XDIE_DESC_M2S_BYTES                  16u

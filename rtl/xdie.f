@@ -6,6 +6,7 @@ rtl/gen/xdie_udma_s2m_pkg.sv
 rtl/gen/xdie_sdma_bcast_pkg.sv
 rtl/gen/xdie_d2d_iatu_pkg.sv
 rtl/gen/xdie_remap_windows_pkg.sv
+rtl/gen/xdie_sem_seq_pkg.sv
 rtl/gen/xdie_desc_pkg.sv
 rtl/gen/xdie_xbus_pkg.sv
 rtl/gen/xdie_sizing_pkg.sv
@@ -14,6 +15,7 @@ rtl/gen/xdie_evt_sem.sv
 rtl/gen/xdie_udma_m2s.sv
 rtl/gen/xdie_udma_s2m.sv
 rtl/gen/xdie_sdma_bcast.sv
+rtl/gen/xdie_sem_seq.sv
 rtl/gen/xdie_d2d_iatu.sv
 rtl/gen/xdie_remap_windows.sv
 rtl/gen/xdie_addr_decoder.sv

@@ -1,5 +1,6 @@
 //! CSR variants: the shipped csrs/ with one dimension changed (queues per UDMA group,
-//! semaphores, the EVT_SEM INC and DEC windows swapped, engines per die, beat width). For each,
+//! semaphores (the sequencer slots' SEM field follows), the EVT_SEM INC and DEC windows swapped,
+//! engines per die, beat width). For each,
 //! the CSRs load, `xdie gen` renders them, and the package top built from the variant's RTL
 //! (generated rtl/gen plus this repository's rtl/core) elaborates lint-clean under
 //! `verilator --lint-only -Wall`. That is the claim "change a CSR file and everything follows":
@@ -123,19 +124,25 @@ fn queues(csrs: &Path, n: u64) {
         s2m["base"] = Yaml::from(base.max(m2s + size));
     });
     edit_json(&csrs.join("blocks/sdma_bcast.json"), |b| {
-        for r in b["Registers"].as_array_mut().expect("Registers") {
-            for f in r["Fields"].as_array_mut().expect("Fields") {
-                if f["Role"].as_str() == Some("queue") {
-                    let lsb: u32 = f["Bits"]
-                        .as_str()
-                        .and_then(|s| s.split(':').nth(1))
-                        .and_then(|s| s.parse().ok())
-                        .expect("Bits msb:lsb");
-                    f["Bits"] = Json::String(format!("{}:{lsb}", lsb + index_bits(n) - 1));
-                }
+        let regs = b["Registers"].as_array_mut().expect("Registers");
+        resize_fields(regs, "queue", index_bits(n));
+    });
+}
+
+/// Every field with role `role` of `regs` gets `width` bits from its own LSB up.
+fn resize_fields(regs: &mut [Json], role: &str, width: u32) {
+    for r in regs {
+        for f in r["Fields"].as_array_mut().expect("Fields") {
+            if f["Role"].as_str() == Some(role) {
+                let lsb: u32 = f["Bits"]
+                    .as_str()
+                    .and_then(|s| s.split(':').nth(1))
+                    .and_then(|s| s.parse().ok())
+                    .expect("Bits msb:lsb");
+                f["Bits"] = Json::String(format!("{}:{lsb}", lsb + width - 1));
             }
         }
-    });
+    }
 }
 
 const SEM_WINDOWS: [&str; 4] = ["sem_read", "sem_set", "sem_inc", "sem_dec"];
@@ -160,6 +167,13 @@ fn semaphores(csrs: &Path, n: u64) {
         }
     });
     fit_block(csrs, "evt_sem");
+    // The sequencer slots name a semaphore with exactly its index bits.
+    edit_json(&csrs.join("blocks/sem_seq.json"), |b| {
+        for slot in bundles_with_role(b, &["slot"]) {
+            let regs = slot["Registers"].as_array_mut().expect("Registers");
+            resize_fields(regs, "sem", index_bits(n));
+        }
+    });
 }
 
 fn swap_inc_dec(csrs: &Path) {
@@ -207,7 +221,10 @@ fn check_applied(c: &xdie_csr::Csrs, v: Variant) {
         .expect("an EVT_SEM block");
     match v {
         Variant::Queues(n) => assert_eq!(views.queues(), n),
-        Variant::Semaphores(n) => assert_eq!(evt.sem_count(), n),
+        Variant::Semaphores(n) => {
+            assert_eq!(evt.sem_count(), n);
+            assert_eq!(1u64 << views.sem_seq.sem.width, n.next_power_of_two());
+        }
         Variant::SwapIncDec => {
             use xdie_csr::SemOp;
             assert!(evt.sem_offset(SemOp::Inc, 0) > evt.sem_offset(SemOp::Dec, 0));
@@ -217,6 +234,7 @@ fn check_applied(c: &xdie_csr::Csrs, v: Variant) {
         Variant::Small => {
             assert_eq!(views.queues(), 8);
             assert_eq!(evt.sem_count(), 128);
+            assert_eq!(1u64 << views.sem_seq.sem.width, 128);
         }
     }
 }

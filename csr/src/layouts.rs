@@ -210,3 +210,29 @@ pub struct RemapLayout {
     pub replace_lo: Register,
     pub replace_hi: Register,
 }
+
+/// The sequencer command slots in front of EVT_SEM's sequencer port: per slot a VALUE, a CMD
+/// (semaphore and subop) that posts the command, and a STATUS (busy, err).
+#[derive(Debug, Clone)]
+pub struct SemSeqLayout {
+    pub slot: Bundle,
+    pub value_reg: Register,
+    pub value: Field,
+    pub cmd: Register,
+    pub sem: Field,
+    pub subop: Field,
+    pub status: Register,
+    pub busy: Field,
+    pub err: Field,
+}
+
+impl SemSeqLayout {
+    /// Command slots of the block.
+    pub fn slots(&self) -> u64 {
+        self.slot.count
+    }
+    /// Offset within the block of slot `i`'s register `reg` (one of this layout's registers).
+    pub fn slot_reg(&self, i: u64, reg: &Register) -> u64 {
+        self.slot.reg_offset(i, reg)
+    }
+}

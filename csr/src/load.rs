@@ -33,6 +33,7 @@ mod read;
 mod register;
 mod roles;
 mod sdma_bcast;
+mod sem_seq;
 mod sizing;
 mod soc;
 mod udma;

@@ -2,7 +2,9 @@
 //! them sees the raw files. Constructed only by `load`, so its invariants (no overlaps, fields
 //! inside their registers, resets that fit, unique names, required roles present) always hold.
 
-use crate::layouts::{BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, UdmaLayout};
+use crate::layouts::{
+    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemSeqLayout, UdmaLayout,
+};
 use crate::roles::{BundleRole, FieldRole, RegRole};
 use crate::views::Views;
 use std::path::PathBuf;
@@ -320,6 +322,7 @@ pub enum BlockKind {
     SdmaBcast(BcastLayout),
     Iatu(IatuLayout),
     RemapWindows(RemapLayout),
+    SemSeq(SemSeqLayout),
 }
 
 impl BlockKind {
@@ -330,6 +333,7 @@ impl BlockKind {
             BlockKind::SdmaBcast(_) => "sdma_bcast",
             BlockKind::Iatu(_) => "iatu",
             BlockKind::RemapWindows(_) => "remap_windows",
+            BlockKind::SemSeq(_) => "sem_seq",
         }
     }
 }
@@ -380,6 +384,12 @@ impl Block {
     pub fn remap(&self) -> Option<&RemapLayout> {
         match &self.kind {
             BlockKind::RemapWindows(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn sem_seq(&self) -> Option<&SemSeqLayout> {
+        match &self.kind {
+            BlockKind::SemSeq(l) => Some(l),
             _ => None,
         }
     }

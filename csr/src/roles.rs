@@ -52,6 +52,7 @@ named_enum!(
         Queue = "queue",
         Region = "region",
         Window = "window",
+        Slot = "slot",
     }
 );
 
@@ -89,6 +90,8 @@ named_enum!(
         Match = "match",
         ReplaceLo = "replace_lo",
         ReplaceHi = "replace_hi",
+        Value = "value",
+        Cmd = "cmd",
     }
 );
 
@@ -114,6 +117,11 @@ named_enum!(
         Credits = "credits",
         Valid = "valid",
         Mode = "mode",
+        Value = "value",
+        Sem = "sem",
+        Subop = "subop",
+        Busy = "busy",
+        Err = "err",
     }
 );
 
@@ -124,6 +132,7 @@ named_enum!(
         Sbuf = "SBUF",
         Hbm = "HBM",
         EvtSem = "EVT_SEM",
+        SemSeq = "SEM_SEQ",
         SdmaM2s = "SDMA_M2S",
         SdmaS2m = "SDMA_S2M",
         SdmaBcast = "SDMA_BCAST",

@@ -3,7 +3,9 @@
 //! ExtendedInst fields, the SoC-address fields and folds. Resolved and checked once by the loader
 //! (`load::views`); the helpers below are the one place the address arithmetic lives.
 
-use crate::layouts::{BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, UdmaLayout};
+use crate::layouts::{
+    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, SemSeqLayout, UdmaLayout,
+};
 use crate::model::{
     Aperture, BitField, DescFormat, ExtWord, Fold, Register, RingRules, Side, SocAddress, WordField,
 };
@@ -78,6 +80,7 @@ die_apertures!(
     sbuf = Sbuf,
     hbm = Hbm,
     evt_sem = EvtSem,
+    sem_seq = SemSeq,
     sdma_m2s = SdmaM2s,
     sdma_s2m = SdmaS2m,
     sdma_bcast = SdmaBcast,
@@ -259,6 +262,8 @@ pub struct Views {
     pub params: DieParams,
     pub apertures: DieApertures,
     pub evt_sem: EvtSemLayout,
+    /// The sequencer command slots in front of EVT_SEM's sequencer port.
+    pub sem_seq: SemSeqLayout,
     pub m2s: SideView,
     pub s2m: SideView,
     pub bcast: BcastLayout,
@@ -304,6 +309,10 @@ impl Views {
     /// Die-local address of semaphore `sem`'s register in EVT_SEM window `op`.
     pub fn sem_addr(&self, op: SemOp, sem: u64) -> u64 {
         self.apertures.evt_sem.base + self.evt_sem.sem_offset(op, sem)
+    }
+    /// Die-local address of register `reg` of sequencer command slot `slot`.
+    pub fn sem_seq_reg(&self, slot: u64, reg: &Register) -> u64 {
+        self.apertures.sem_seq.base + self.sem_seq.slot_reg(slot, reg)
     }
     /// Semaphores per EVT_SEM.
     pub fn sem_count(&self) -> u64 {

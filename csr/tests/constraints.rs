@@ -282,6 +282,37 @@ fn broadcast_queue_field_names_exactly_the_queues() {
 }
 
 #[test]
+fn sequencer_slot_fields_follow_evt_sem() {
+    let c = repo();
+    let ss = &c.views.sem_seq;
+    // A SEM field that cannot name every semaphore.
+    let k = Copy::new("seqsem");
+    let mut narrower = ss.sem.clone();
+    narrower.width -= 1;
+    let line = k.edit(
+        "blocks/sem_seq.json",
+        &format!("\"Name\": \"{}\"", ss.sem.name),
+        &bits(&ss.sem),
+        &bits(&narrower),
+    );
+    let e = k.load_err();
+    assert!(e.at.key.ends_with(".Bits"), "{e}");
+    expect(&e, "sem_seq.json", &e.at.key.clone(), line, "semaphores");
+    // A SUBOP field of another width than the sequencer port's subop.
+    let k = Copy::new("seqsubop");
+    let mut wider = ss.subop.clone();
+    wider.width += 1;
+    let line = k.edit(
+        "blocks/sem_seq.json",
+        &format!("\"Name\": \"{}\"", ss.subop.name),
+        &bits(&ss.subop),
+        &bits(&wider),
+    );
+    let e = k.load_err();
+    expect(&e, "sem_seq.json", &e.at.key.clone(), line, "SeqSubopBits");
+}
+
+#[test]
 fn broadcast_increment_is_as_wide_as_the_tail_increment() {
     let c = repo();
     let bc = &c.views.bcast;

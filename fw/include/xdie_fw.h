@@ -42,7 +42,8 @@ enum xdie_fw_status {
     XDIE_FW_ERR_MISMATCH,    /* start names another mask, queue or peer than its gen */
     XDIE_FW_ERR_COUNT,       /* DescriptorStream wrote `detail[0]`, expected `detail[1]` */
     XDIE_FW_ERR_TIMEOUT,     /* a wait exceeded the context's poll budget */
-    XDIE_FW_ERR_UNSUPPORTED  /* an option this build does not implement */
+    XDIE_FW_ERR_UNSUPPORTED, /* an option this build does not implement */
+    XDIE_FW_ERR_SEQ          /* a sequencer slot refused the command (STATUS.ERR) */
 };
 
 /* ---- limits of the bookkeeping (the platform owns the memory) */
@@ -65,10 +66,14 @@ _Static_assert(((uint64_t)XDIE_REMAP_WINDOWS_WIN_COUNT << XDIE_FW_WINDOW_BITS) <
  * time per die. */
 enum xdie_fw_launch { XDIE_FW_LAUNCH_PER_ENGINE = 0, XDIE_FW_LAUNCH_BROADCAST = 1 };
 
-/* How a context waits on its own EVT_SEM (left_pop, chain waits). */
+/* How a context waits (left_pop, chain waits) and signals (right_push) semaphores.
+ * XDIE_FW_WAIT_SEQ uses the die's sequencer command slots (block sem_seq): the context owns slot
+ * PRID on every die, posts (semaphore, subop, value) there and polls the slot's STATUS until the
+ * hardware has taken the command; wait_ge_and_dec is then atomic against every other waiter. */
 enum xdie_fw_wait_mode {
-    XDIE_FW_WAIT_POLL = 0, /* poll READ, then write DEC: not atomic (one waiter per semaphore) */
-    XDIE_FW_WAIT_SEQ = 1   /* the sequencer command block (not in the RTL yet: unsupported) */
+    XDIE_FW_WAIT_POLL = 0, /* poll READ, then write DEC: not atomic (one waiter per semaphore);
+                              signals are stores to the INC window */
+    XDIE_FW_WAIT_SEQ = 1   /* the sequencer command slots: atomic waits, sequencer incs */
 };
 
 /* Software position of one ring: absolute descriptor counts since reset. */
@@ -138,6 +143,9 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word);
 int xdie_fw_rdma_desc_start(struct xdie_fw_ctx *ctx, const uint8_t *word);
 /* Sequencer wait on this context's own EVT_SEM: wait until sem >= value, then subtract value. */
 int xdie_fw_wait_ge_and_dec(struct xdie_fw_ctx *ctx, uint32_t sem, uint32_t value);
+/* Signal: add `value` to semaphore `sem` of the die of core `core` of this package (right_push
+ * is one). */
+int xdie_fw_sem_inc(struct xdie_fw_ctx *ctx, uint32_t core, uint32_t sem, uint32_t value);
 
 /* ---- word codec (also used by tests to check the layouts against the model) */
 int xdie_fw_decode_gen(const uint8_t *word, struct xdie_fw_gen_word *out);

@@ -218,6 +218,23 @@ static int store(struct xdie_fw_ctx *ctx, uint32_t chip, uint32_t die, uint64_t 
     return XDIE_FW_OK;
 }
 
+/* A 32-bit load from die-local `local` of die (chip, die), reached as `store` reaches it. */
+static int load(struct xdie_fw_ctx *ctx, uint32_t chip, uint32_t die, uint64_t local,
+                uint32_t *out)
+{
+    if (chip == ctx->chip && die == my_die(ctx)) {
+        *out = read_local(ctx, local);
+        return XDIE_FW_OK;
+    }
+    uint64_t soc;
+    int rc = route(ctx->chip, my_die(ctx), chip, die, local, &soc);
+    if (rc != XDIE_FW_OK) {
+        return rc;
+    }
+    *out = xdie_hal_read32(ctx->plat, window_to(ctx, soc));
+    return XDIE_FW_OK;
+}
+
 /* ---- setup */
 
 void xdie_fw_system_init(struct xdie_fw_system *sys, uint32_t ring_len, uint32_t core_die_bit)
@@ -533,12 +550,80 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
     return XDIE_FW_OK;
 }
 
-/* ---- waits */
+/* ---- waits and signals */
+
+/* One command through this context's sequencer slot (slot PRID) on die (chip, die): VALUE, then
+ * CMD, then STATUS polled until the slot is no longer busy. The bus is free meanwhile: the slot
+ * keeps an unsatisfied wait and retries it in hardware; only the STATUS polls use the bus, one
+ * per back-off. */
+static int seq_command(struct xdie_fw_ctx *ctx, uint32_t chip, uint32_t die, uint32_t sem,
+                       uint32_t subop, uint32_t value)
+{
+    const uint32_t slot = ctx->prid;
+    if (slot >= XDIE_SEM_SEQ_SLOT_COUNT) {
+        return XDIE_FW_ERR_GEOMETRY;
+    }
+    const uint64_t base = XDIE_AP_SEM_SEQ_BASE;
+    int rc = store(ctx, chip, die, base + XDIE_SEM_SEQ_SLOT_VALUE(slot),
+                   FW_FIELD(value, XDIE_SEM_SEQ_SLOT_VALUE_VALUE_LSB,
+                            XDIE_SEM_SEQ_SLOT_VALUE_VALUE_MASK));
+    if (rc == XDIE_FW_OK) {
+        rc = store(ctx, chip, die, base + XDIE_SEM_SEQ_SLOT_CMD(slot),
+                   FW_FIELD(sem, XDIE_SEM_SEQ_SLOT_CMD_SEM_LSB, XDIE_SEM_SEQ_SLOT_CMD_SEM_MASK) |
+                       FW_FIELD(subop, XDIE_SEM_SEQ_SLOT_CMD_SUBOP_LSB,
+                                XDIE_SEM_SEQ_SLOT_CMD_SUBOP_MASK));
+    }
+    for (uint32_t polls = 0; rc == XDIE_FW_OK; polls++) {
+        uint32_t st;
+        rc = load(ctx, chip, die, base + XDIE_SEM_SEQ_SLOT_STATUS(slot), &st);
+        if (rc != XDIE_FW_OK) {
+            break;
+        }
+        if (((st >> XDIE_SEM_SEQ_SLOT_STATUS_ERR_LSB) & XDIE_SEM_SEQ_SLOT_STATUS_ERR_MASK) != 0u) {
+            ctx->detail[0] = sem;
+            ctx->detail[1] = subop;
+            return XDIE_FW_ERR_SEQ;
+        }
+        if (((st >> XDIE_SEM_SEQ_SLOT_STATUS_BUSY_LSB) & XDIE_SEM_SEQ_SLOT_STATUS_BUSY_MASK) ==
+            0u) {
+            break;
+        }
+        if (ctx->max_polls != 0u && polls + 1u >= ctx->max_polls) {
+            /* The command stays posted: the slot takes it when the semaphore allows. */
+            ctx->detail[0] = sem;
+            ctx->detail[1] = value;
+            return XDIE_FW_ERR_TIMEOUT;
+        }
+        xdie_hal_wait(ctx->plat, ctx->poll_cycles);
+    }
+    return rc;
+}
+
+int xdie_fw_sem_inc(struct xdie_fw_ctx *ctx, uint32_t core, uint32_t sem, uint32_t value)
+{
+    if (sem >= FW_SEM_COUNT) {
+        return XDIE_FW_ERR_GEOMETRY;
+    }
+    const uint32_t die = die_of_core(ctx->sys, core);
+    if (die >= XDIE_FW_DIES) {
+        return XDIE_FW_ERR_GEOMETRY;
+    }
+    if (ctx->wait_mode == XDIE_FW_WAIT_SEQ) {
+        return seq_command(ctx, ctx->chip, die, sem, XDIE_EVT_SEM_SEQ_SUBOP_INC, value);
+    }
+    return store(ctx, ctx->chip, die, sem_inc_addr(sem),
+                 FW_FIELD(value, XDIE_EVT_SEM_SEM_INC_SEM_INC_VALUE_LSB,
+                          XDIE_EVT_SEM_SEM_INC_SEM_INC_VALUE_MASK));
+}
 
 int xdie_fw_wait_ge_and_dec(struct xdie_fw_ctx *ctx, uint32_t sem, uint32_t value)
 {
     if (sem >= FW_SEM_COUNT) {
         return XDIE_FW_ERR_GEOMETRY;
+    }
+    if (ctx->wait_mode == XDIE_FW_WAIT_SEQ) {
+        return seq_command(ctx, ctx->chip, my_die(ctx), sem, XDIE_EVT_SEM_SEQ_SUBOP_WAIT_GE_DEC,
+                           value);
     }
     if (ctx->wait_mode != XDIE_FW_WAIT_POLL) {
         return XDIE_FW_ERR_UNSUPPORTED;
@@ -672,9 +757,13 @@ int xdie_fw_rdma_desc_start(struct xdie_fw_ctx *ctx, const uint8_t *word)
     }
 
     if (s.role == 0u) {
-        /* RX: arm the S2M rings first, then right_push (INC go_sem in TX's EVT_SEM). */
+        /* RX: arm the S2M rings first, then right_push (INC go_sem in TX's EVT_SEM): by
+         * TX's sequencer slot of this context, or a store to the INC window. */
         rc = doorbells(ctx, &ends, s.launch, side, mask, queue, per_engine);
-        if (rc == XDIE_FW_OK) {
+        if (rc == XDIE_FW_OK && ctx->wait_mode == XDIE_FW_WAIT_SEQ) {
+            rc = seq_command(ctx, ends.tx_chip, ends.tx_die, s.go_sem, XDIE_EVT_SEM_SEQ_SUBOP_INC,
+                             1u);
+        } else if (rc == XDIE_FW_OK) {
             rc = store(ctx, ends.tx_chip, ends.tx_die, sem_inc_addr(s.go_sem),
                        FW_FIELD(1u, XDIE_EVT_SEM_SEM_INC_SEM_INC_VALUE_LSB,
                                 XDIE_EVT_SEM_SEM_INC_SEM_INC_VALUE_MASK));

@@ -16,8 +16,9 @@
 //
 // Register-block side channels: the CSR bridge's EVT_SEM increment fast path feeds EVT_SEM
 // hardware increment port 0 (requests from the D2D inbound side reach it through the crossbar
-// too, so port 1 is unused and tied off, as is the sequencer port; the bridge accepts no request
-// until EVT_SEM's init_done says every semaphore has been initialised after reset); the
+// too, so port 1 is unused and tied off; the bridge accepts no request until EVT_SEM's
+// init_done says every semaphore has been initialised after reset); the sequencer command
+// slots (xdie_sem_seq) drive EVT_SEM's sequencer port; the
 // broadcast doorbell's per-engine pulses feed each engine's two queue groups; D2D controller 0's
 // iATU serves the D2D port's lookup and shows its link health (the others are registers only);
 // the remap windows serve the host port's lookup.
@@ -109,7 +110,8 @@ module xdie_die #(
   localparam int unsigned B_BC   = B_S2M + E;
   localparam int unsigned B_D2D  = B_BC + 1;
   localparam int unsigned B_XT   = B_D2D + ND;
-  localparam int unsigned NB     = B_XT + 1;
+  localparam int unsigned B_SEQ  = B_XT + 1;
+  localparam int unsigned NB     = B_SEQ + 1;
   localparam int unsigned BSELW  = $clog2(NB + 1);
   // Crossbar
   localparam int unsigned M_HOST = 0;
@@ -254,6 +256,9 @@ module xdie_die #(
     if (xdie_soc_addr_pkg::ap_xt_window_hit(a)) begin
       block_sel = BSELW'(B_XT);
     end
+    if (xdie_soc_addr_pkg::ap_sem_seq_hit(a)) begin
+      block_sel = BSELW'(B_SEQ);
+    end
   endfunction
 
   // CSR bridge -> demultiplexer
@@ -321,8 +326,29 @@ module xdie_die #(
   logic unused_baddr;
   assign unused_baddr = ^{b_awaddr, b_araddr};
 
+  // Sequencer command slots: the contexts' commands, round robin onto EVT_SEM's sequencer port
+  logic             seq_valid, seq_ready, seq_err;
+  logic [SEQW-1:0]  seq_subop;
+  logic [SEMW-1:0]  seq_idx;
+  logic [31:0]      seq_val;
+
+  xdie_sem_seq u_sem_seq (
+    .clk_i, .rst_ni,
+    .s_axil_awvalid_i(b_awvalid[B_SEQ]), .s_axil_awready_o(b_awready[B_SEQ]),
+    .s_axil_awaddr_i(b_awaddr[xdie_sem_seq_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_wvalid_i(b_wvalid[B_SEQ]), .s_axil_wready_o(b_wready[B_SEQ]),
+    .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+    .s_axil_bvalid_o(b_bvalid[B_SEQ]), .s_axil_bready_i(b_bready[B_SEQ]),
+    .s_axil_bresp_o(b_bresp[B_SEQ*2 +: 2]),
+    .s_axil_arvalid_i(b_arvalid[B_SEQ]), .s_axil_arready_o(b_arready[B_SEQ]),
+    .s_axil_araddr_i(b_araddr[xdie_sem_seq_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_rvalid_o(b_rvalid[B_SEQ]), .s_axil_rready_i(b_rready[B_SEQ]),
+    .s_axil_rdata_o(b_rdata[B_SEQ*32 +: 32]), .s_axil_rresp_o(b_rresp[B_SEQ*2 +: 2]),
+    .seq_valid_o(seq_valid), .seq_ready_i(seq_ready), .seq_subop_o(seq_subop),
+    .seq_idx_o(seq_idx), .seq_val_o(seq_val), .seq_err_i(seq_err)
+  );
+
   // EVT_SEM
-  logic       seq_ready, seq_err;
   logic [NEVT-1:0] events;
 
   xdie_evt_sem u_evt_sem (
@@ -340,8 +366,8 @@ module xdie_die #(
     .hw_inc_valid_i({1'b0, sem_inc_valid}),
     .hw_inc_idx_i({SEMW'(0), sem_inc_idx}),
     .hw_inc_val_i({32'h0, sem_inc_val}),
-    .seq_valid_i(1'b0), .seq_ready_o(seq_ready), .seq_subop_i(SEQW'(0)),
-    .seq_idx_i(SEMW'(0)), .seq_val_i(32'h0), .seq_err_o(seq_err),
+    .seq_valid_i(seq_valid), .seq_ready_o(seq_ready), .seq_subop_i(seq_subop),
+    .seq_idx_i(seq_idx), .seq_val_i(seq_val), .seq_err_o(seq_err),
     .event_o(events), .init_done_o(sem_init_done)
   );
 
@@ -359,7 +385,7 @@ module xdie_die #(
 `endif
 
   logic unused_evt;
-  assign unused_evt = ^{seq_ready, seq_err, events};
+  assign unused_evt = ^events;
 
   // Broadcast doorbell
   logic [BCE-1:0]  bc_m2s_valid, bc_s2m_valid;

@@ -178,7 +178,8 @@ impl<'a> Driver<'a> {
                 core,
                 lane,
                 ops: Vec::new(),
-                wait_mode: WaitMode::Poll,
+                // Waits (left_pop, the chain) and right_push through the sequencer slots.
+                wait_mode: WaitMode::Sequencer,
             });
             progs.len() - 1
         };

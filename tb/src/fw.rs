@@ -49,6 +49,7 @@ mod c {
         pub fn xdie_fw_rdma_desc_gen(ctx: *mut c_void, word: *const u8) -> i32;
         pub fn xdie_fw_rdma_desc_start(ctx: *mut c_void, word: *const u8) -> i32;
         pub fn xdie_fw_wait_ge_and_dec(ctx: *mut c_void, sem: u32, value: u32) -> i32;
+        pub fn xdie_fw_sem_inc(ctx: *mut c_void, core: u32, sem: u32, value: u32) -> i32;
         pub fn xdie_fw_ring_base(sys: *const c_void, engine: u32, side: u32, queue: u32) -> u64;
         pub fn xdie_fw_const_one_addr(sys: *const c_void) -> u64;
     }
@@ -103,6 +104,9 @@ mod c {
     pub unsafe fn xdie_fw_wait_ge_and_dec(ctx: *mut c_void, sem: u32, value: u32) -> i32 {
         absent()
     }
+    pub unsafe fn xdie_fw_sem_inc(ctx: *mut c_void, core: u32, sem: u32, value: u32) -> i32 {
+        absent()
+    }
     pub unsafe fn xdie_fw_ring_base(sys: *const c_void, e: u32, side: u32, q: u32) -> u64 {
         absent()
     }
@@ -126,14 +130,16 @@ const STATUS: &[&str] = &[
     "DescriptorStream count mismatch",
     "wait budget exceeded",
     "option not supported by this firmware",
+    "the sequencer slot refused the command",
 ];
 
 /// How a context waits on its EVT_SEM (`enum xdie_fw_wait_mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WaitMode {
-    /// Poll READ, then write DEC.
+    /// Poll READ, then write DEC; signals are INC-window stores.
     Poll = 0,
-    /// The sequencer command block (not in the RTL yet; the firmware refuses it).
+    /// The sequencer command slots (block sem_seq): the context's slot on the semaphore's die
+    /// takes (semaphore, subop, value); the firmware polls the slot's STATUS.
     Sequencer = 1,
 }
 
@@ -146,6 +152,8 @@ pub enum Op {
     Start(Vec<u8>),
     /// wait_ge_and_dec on the context's own EVT_SEM.
     WaitGeDec { sem: u32, value: u32 },
+    /// Add `value` to semaphore `sem` of the die of core `core` (of the same package).
+    SemInc { core: u32, sem: u32, value: u32 },
 }
 
 /// What one context runs, in order.
@@ -272,6 +280,7 @@ fn describe(op: &Op, rc: i32, detail: [u32; 2]) -> String {
         Op::Gen(_) => "rdma_desc_gen".to_string(),
         Op::Start(_) => "rdma_desc_start".to_string(),
         Op::WaitGeDec { sem, value } => format!("wait_ge_and_dec(sem {sem}, {value})"),
+        Op::SemInc { core, sem, value } => format!("sem_inc(core {core}, sem {sem}, {value})"),
     };
     let why = STATUS.get(rc as usize).copied().unwrap_or("unknown status");
     let extra = match STATUS.get(rc as usize) {
@@ -459,6 +468,9 @@ pub fn run(
                             Op::Start(w) => c::xdie_fw_rdma_desc_start(ctx.ptr(), w.as_ptr()),
                             Op::WaitGeDec { sem, value } => {
                                 c::xdie_fw_wait_ge_and_dec(ctx.ptr(), *sem, *value)
+                            }
+                            Op::SemInc { core, sem, value } => {
+                                c::xdie_fw_sem_inc(ctx.ptr(), *core, *sem, *value)
                             }
                         }
                     };

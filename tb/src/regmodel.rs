@@ -4,9 +4,10 @@
 //! reset, access kinds and read mask as the loader computed them; nothing is typed here. Plain
 //! registers are predicted generically (RW stores with byte strobes, RO holds its reset, W1C
 //! clears, INC/W1P/WO read 0). Registers whose value hardware changes in response to other
-//! registers are claimed by a small per-kind module ([`evt_sem`], [`udma`]).
+//! registers are claimed by a small per-kind module ([`evt_sem`], [`sem_seq`], [`udma`]).
 
 mod evt_sem;
+mod sem_seq;
 mod udma;
 
 use crate::duts::DutKind;
@@ -158,6 +159,7 @@ impl RegModel {
         let special: Option<Box<dyn Special>> = match &block.kind {
             BlockKind::EvtSem(l) => Some(Box::new(evt_sem::EvtSem::new(l))),
             BlockKind::UdmaQueueGroup(l) => Some(Box::new(udma::Udma::new(l, csrs()))),
+            BlockKind::SemSeq(l) => Some(Box::new(sem_seq::SemSeq::new(l))),
             _ => None,
         };
         let claimed = regs

@@ -72,6 +72,7 @@ pub(crate) enum KindName {
     SdmaBcast,
     Iatu,
     RemapWindows,
+    SemSeq,
 }
 
 impl KindName {
@@ -81,6 +82,7 @@ impl KindName {
         KindName::SdmaBcast,
         KindName::Iatu,
         KindName::RemapWindows,
+        KindName::SemSeq,
     ];
 
     pub(crate) fn as_str(self) -> &'static str {
@@ -90,6 +92,7 @@ impl KindName {
             KindName::SdmaBcast => "sdma_bcast",
             KindName::Iatu => "iatu",
             KindName::RemapWindows => "remap_windows",
+            KindName::SemSeq => "sem_seq",
         }
     }
 
@@ -98,7 +101,7 @@ impl KindName {
         match self {
             KindName::EvtSem => EVT_SEM_PARAMS,
             KindName::UdmaQueueGroup => UDMA_PARAMS,
-            KindName::SdmaBcast | KindName::Iatu | KindName::RemapWindows => &[],
+            KindName::SdmaBcast | KindName::Iatu | KindName::RemapWindows | KindName::SemSeq => &[],
         }
     }
 }
@@ -167,6 +170,7 @@ pub(super) enum Kind {
     SdmaBcast,
     Iatu,
     RemapWindows,
+    SemSeq,
 }
 
 impl Kind {
@@ -177,6 +181,7 @@ impl Kind {
             Kind::SdmaBcast => KindName::SdmaBcast,
             Kind::Iatu => KindName::Iatu,
             Kind::RemapWindows => KindName::RemapWindows,
+            Kind::SemSeq => KindName::SemSeq,
         }
     }
     pub(super) fn as_str(&self) -> &'static str {
@@ -436,6 +441,7 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
         KindName::SdmaBcast => Kind::SdmaBcast,
         KindName::Iatu => Kind::Iatu,
         KindName::RemapWindows => Kind::RemapWindows,
+        KindName::SemSeq => Kind::SemSeq,
     })
 }
 

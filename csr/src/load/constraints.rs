@@ -68,6 +68,13 @@ pub const RULES: &[(&str, &str)] = &[
          increment value feeds both)",
     ),
     (
+        "sem_seq_fields",
+        "sem_seq: the `sem` field has at least ceil(log2(semaphores)) bits of the evt_sem block \
+         (at least 1: it names every semaphore; a command naming one past the last is refused), \
+         the `subop` field exactly its SeqSubopBits, and the `value` field is as wide as its \
+         semaphore values (each slot drives the EVT_SEM sequencer port with them)",
+    ),
+    (
         "engines",
         "address_map: 1 <= SDMA_ENGINES <= instances of SDMA_M2S and of SDMA_S2M, and <= width of \
          the sdma_bcast `mask` field (one aperture instance and one mask bit per engine)",
@@ -112,6 +119,7 @@ pub(super) fn check_constraints(
     udma_sides_match(&cx)?;
     bcast_queue_width(&cx)?;
     bcast_increment_width(&cx)?;
+    sem_seq_fields(&cx)?;
     engines(&cx)?;
     d2d_controllers(&cx)?;
     sbuf_geometry(&cx)?;
@@ -500,6 +508,55 @@ fn bcast_increment_width(cx: &Cx) -> Result<()> {
                     "broadcast increment `{}` is {} bits but the tail increment of `{}` is {}: \
                      they must be equal",
                     bc.inc.name, bc.inc.width, gb.name, inc.width
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why: every command slot drives the EVT_SEM sequencer port's index, subop and value inputs with
+/// its `sem`, `subop` and `value` fields; a narrower `sem` field cannot reach every semaphore (a
+/// wider one is checked by the block), a subop or value of another width fails the die's lint.
+fn sem_seq_fields(cx: &Cx) -> Result<()> {
+    let v = &cx.csrs.views;
+    let (ss, es) = (&v.sem_seq, &v.evt_sem);
+    let sb = cx.block(ApertureId::SemSeq);
+    let n = es.sem_count();
+    let value_w = es.window(crate::layouts::SemOp::Read).value.width;
+    let (sem_need, sem_w) = (clog2(n).max(1), ss.sem.width);
+    if sem_w < sem_need {
+        return Err(block_source(sb).err(
+            ErrorKind::BadValue,
+            field_key(sb, &ss.cmd, &ss.sem),
+            format!(
+                "sequencer field `{}.{}` is {sem_w} bits but the evt_sem block has {n} \
+                 semaphores: it needs at least {sem_need} (ceil(log2), at least 1)",
+                ss.cmd.name, ss.sem.name
+            ),
+        ));
+    }
+    for (reg, f, need, why) in [
+        (
+            &ss.cmd,
+            &ss.subop,
+            es.params.seq_subop_bits,
+            "the evt_sem block's SeqSubopBits".to_string(),
+        ),
+        (
+            &ss.value_reg,
+            &ss.value,
+            value_w,
+            "the evt_sem block's semaphore values".to_string(),
+        ),
+    ] {
+        if f.width != need {
+            return Err(block_source(sb).err(
+                ErrorKind::BadValue,
+                field_key(sb, reg, f),
+                format!(
+                    "sequencer field `{}.{}` is {} bits but must be {need}: {why}",
+                    reg.name, f.name, f.width
                 ),
             ));
         }

@@ -76,6 +76,10 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         .and_then(Block::evt_sem)
         .cloned()
         .ok_or_else(|| wrong_kind(ApertureId::EvtSem, "an evt_sem block"))?;
+    let sem_seq = block_of(ApertureId::SemSeq)
+        .and_then(Block::sem_seq)
+        .cloned()
+        .ok_or_else(|| wrong_kind(ApertureId::SemSeq, "a sem_seq block"))?;
     let side = |id: ApertureId, want: Side| -> Result<SideView> {
         let layout = block_of(id)
             .and_then(Block::udma)
@@ -217,6 +221,7 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         params,
         apertures,
         evt_sem,
+        sem_seq,
         m2s,
         s2m,
         bcast,

@@ -6,7 +6,7 @@ use super::block::{Kind, Shape};
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, SemWindow, UdmaLayout,
+    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, SemSeqLayout, SemWindow, UdmaLayout,
 };
 use crate::model::{Access, BlockKind, Bundle, Field, Register};
 use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
@@ -360,6 +360,23 @@ pub(super) fn resolve_kind(src: &Source, s: &Shape) -> Result<BlockKind> {
                 replace_lo: w.reg(R::ReplaceLo)?,
                 replace_hi: w.reg(R::ReplaceHi)?,
                 window,
+            })
+        }
+        Kind::SemSeq => {
+            let (slot, sl) = bundle(src, s, B::Slot)?;
+            let (value_reg, [value]) = sl.reg_fields(R::Value, [F::Value])?;
+            let (cmd, [sem, subop]) = sl.reg_fields(R::Cmd, [F::Sem, F::Subop])?;
+            let (status, [busy, err]) = sl.reg_fields(R::Status, [F::Busy, F::Err])?;
+            BlockKind::SemSeq(SemSeqLayout {
+                slot,
+                value_reg,
+                value,
+                cmd,
+                sem,
+                subop,
+                status,
+                busy,
+                err,
             })
         }
     })

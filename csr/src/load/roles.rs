@@ -3,7 +3,7 @@
 //! rules live in their own modules.
 
 use super::block::{Kind, KindName, Shape};
-use super::{evt_sem, sdma_bcast, udma, Source};
+use super::{evt_sem, sdma_bcast, sem_seq, udma, Source};
 use crate::error::{ErrorKind, Result};
 use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
 
@@ -19,6 +19,7 @@ fn role_needs(kind: KindName) -> RoleNeeds {
     const Q: Option<B> = Some(B::Queue);
     const REGION: Option<B> = Some(B::Region);
     const WIN: Option<B> = Some(B::Window);
+    const SLOT: Option<B> = Some(B::Slot);
     match kind {
         KindName::EvtSem => RoleNeeds {
             bundles: &[B::Event, B::SemRead, B::SemSet, B::SemInc, B::SemDec],
@@ -74,6 +75,14 @@ fn role_needs(kind: KindName) -> RoleNeeds {
                 (WIN, R::Match, &[]),
                 (WIN, R::ReplaceLo, &[]),
                 (WIN, R::ReplaceHi, &[]),
+            ],
+        },
+        KindName::SemSeq => RoleNeeds {
+            bundles: &[B::Slot],
+            registers: &[
+                (SLOT, R::Value, &[F::Value]),
+                (SLOT, R::Cmd, &[F::Sem, F::Subop]),
+                (SLOT, R::Status, &[F::Busy, F::Err]),
             ],
         },
     }
@@ -161,6 +170,7 @@ pub(super) fn check_roles(src: &Source, block: &Shape) -> Result<()> {
         Kind::EvtSem(_) => evt_sem::check_shape(src, block),
         Kind::UdmaQueueGroup { .. } => udma::check_shape(src, block),
         Kind::SdmaBcast => sdma_bcast::check_shape(src, block),
+        Kind::SemSeq => sem_seq::check_shape(src, block),
         Kind::Iatu | Kind::RemapWindows => Ok(()),
     }
 }

@@ -385,6 +385,23 @@ fn block_section(b: &Block) -> Section {
     let src = &b.source;
     s.defines
         .push(Define::new(ident(&[&b.name, "SIZE"]), u32c(b.size)).from(&Origin::new(src, "Name")));
+    if let Some(p) = b.evt_sem().map(|l| &l.params) {
+        // The sequencer subop codes (the sem_seq block's CMD.SUBOP carries them).
+        let o = Origin::new(src, "Parameters");
+        s.defines.push(
+            Define::new(
+                ident(&[&b.name, "SEQ_SUBOP_WAIT_GE_DEC"]),
+                u32c(p.seq_subop_wait_ge_dec),
+            )
+            .doc("sequencer subop: wait until sem >= val, then subtract val")
+            .from(&o),
+        );
+        s.defines.push(
+            Define::new(ident(&[&b.name, "SEQ_SUBOP_INC"]), u32c(p.seq_subop_inc))
+                .doc("sequencer subop: add val")
+                .from(&o),
+        );
+    }
     for (i, r) in b.registers.iter().enumerate() {
         let o = Origin::new(src, format!("Registers[{i}].Name"));
         register_defines(&mut s.defines, &[&b.name], r, "", &o);

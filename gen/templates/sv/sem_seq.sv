@@ -1,0 +1,249 @@
+{%- import "sv/regs.sv" as regs -%}
+// {{ header }}
+//
+// Sequencer command slots `{{ block.name }}`: {{ n_slot }} slots in front of EVT_SEM's sequencer port
+// (xdie_evt_sem seq_*), one per Q7 context, so that inc and wait_ge_and_dec are atomic in the
+// hardware instead of a read and a write of the bus.
+//
+// A slot holds VALUE (RW) and the CMD fields SEM and SUBOP (RW). A write to CMD posts one command:
+// the slot becomes busy with (SEM, SUBOP, VALUE) unless it already is, in which case the write is
+// dropped and ERR set. Every bus access completes at once (OKAY); nothing on the bus waits for a
+// semaphore.
+//
+// Port: the busy slots take turns, round robin (xdie_rr_arbiter): each cycle the next busy slot
+// after the one presented last presents its command. EVT_SEM takes it (ready) or not: a
+// wait_ge_and_dec whose semaphore is still below VALUE, or any command in a cycle where the bus
+// holds EVT_SEM's value port, is not taken, and the port goes to the next busy slot in the next
+// cycle; the slot keeps its command and retries when its turn comes again. So an unsatisfied
+// wait neither blocks the bus nor the other slots, and a wait is granted in the cycle its
+// semaphore allows it (EVT_SEM compares and subtracts in that one cycle: no two waits can take
+// the same units). A CMD naming a semaphore past the last is refused at once (ERR, nothing
+// posted); EVT_SEM flags a command it took but does not know (subop) one cycle later: the slot
+// stays busy for that cycle and then shows ERR.
+//
+// STATUS: BUSY from the posting write until EVT_SEM took the command and its error flag was
+// seen; ERR as above, cleared by the next command the slot posts. The value and command fields
+// are stored without reset (LUT-RAM); a slot not written since reset reads its reset values,
+// which come with every offset and field position from {{ pkg }}.
+
+module xdie_{{ block.name }} (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+{%- call regs::axil_ports(aw, 20) %}{% endcall %}
+  // EVT_SEM sequencer port
+  output logic                      seq_valid_o,
+  input  logic                      seq_ready_i,
+  output logic [{{ subop.width - 1 }}:0]                seq_subop_o,
+  output logic [{{ evt_iw - 1 }}:0]                seq_idx_o,
+  output logic [{{ value.width - 1 }}:0]               seq_val_o,
+  input  logic                      seq_err_i
+);
+  localparam int unsigned AW    = {{ aw }};
+  localparam int unsigned N     = {{ n_slot }};
+  localparam int unsigned IW    = {{ slot_iw }};
+  localparam int unsigned SHIFT = {{ shift }};
+  localparam int unsigned VW    = {{ value.width }};
+  localparam int unsigned SW    = {{ sem.width }};
+  localparam int unsigned UW    = {{ subop.width }};
+  // Bits of EVT_SEM's sequencer index{% if sem_check %}, and its semaphores{% endif %}
+  localparam int unsigned EIW   = {{ evt_iw }};
+{%- if sem_check %}
+  localparam int unsigned N_SEM = {{ n_sem }};
+{%- endif %}
+
+  localparam logic [AW-1:0] SLOT_BASE  = {{ slot_base }};
+{%- if check_hi %}
+  localparam logic [AW-1:0] SLOT_LAST  = {{ slot_last }};
+{%- endif %}
+  localparam logic [AW-1:0] VALUE_OFF  = {{ value.offset }};
+  localparam logic [AW-1:0] CMD_OFF    = {{ sem.offset }};
+  localparam logic [AW-1:0] STATUS_OFF = {{ status }};
+  localparam int unsigned   VALUE_LSB  = {{ value.lsb }};
+  localparam int unsigned   SEM_LSB    = {{ sem.lsb }};
+  localparam int unsigned   SUBOP_LSB  = {{ subop.lsb }};
+  localparam int unsigned   BUSY_LSB   = {{ busy_lsb }};
+  localparam int unsigned   ERR_LSB    = {{ err_lsb }};
+
+  // ------------------------------------------------------------------ bus front-end
+  logic          req, req_we, req_err;
+  logic [AW-1:0] req_addr;
+  logic [31:0]   req_wdata, req_rdata;
+  logic [3:0]    req_wstrb;
+
+  xdie_axil_regif #(.AW(AW)) u_regif (
+    .clk_i,
+    .rst_ni,
+    .s_awvalid_i (s_axil_awvalid_i),
+    .s_awready_o (s_axil_awready_o),
+    .s_awaddr_i  (s_axil_awaddr_i),
+    .s_wvalid_i  (s_axil_wvalid_i),
+    .s_wready_o  (s_axil_wready_o),
+    .s_wdata_i   (s_axil_wdata_i),
+    .s_wstrb_i   (s_axil_wstrb_i),
+    .s_bvalid_o  (s_axil_bvalid_o),
+    .s_bready_i  (s_axil_bready_i),
+    .s_bresp_o   (s_axil_bresp_o),
+    .s_arvalid_i (s_axil_arvalid_i),
+    .s_arready_o (s_axil_arready_o),
+    .s_araddr_i  (s_axil_araddr_i),
+    .s_rvalid_o  (s_axil_rvalid_o),
+    .s_rready_i  (s_axil_rready_i),
+    .s_rdata_o   (s_axil_rdata_o),
+    .s_rresp_o   (s_axil_rresp_o),
+    .req_o       (req),
+    .req_we_o    (req_we),
+    .req_addr_o  (req_addr),
+    .req_wdata_o (req_wdata),
+    .req_wstrb_o (req_wstrb),
+    .req_rdata_i (req_rdata),
+    .req_err_i   (req_err)
+  );
+
+  // Byte strobes select which bits a write carries.
+  logic [31:0] strb_mask;
+  always_comb begin
+    for (int b = 0; b < 4; b++) strb_mask[8*b +: 8] = {8{req_wstrb[b]}};
+  end
+
+  // ------------------------------------------------------------------ slot decode
+  // Slots start stride-aligned, so the register's offset within a slot is in the low bits.
+  logic          hit_slot;
+  logic [AW-1:0] rel;
+  logic [IW-1:0] b_idx;
+  logic [SHIFT-1:0] b_off;
+  assign rel      = req_addr - SLOT_BASE;
+  assign hit_slot = {{ hit }};
+  assign b_idx    = IW'(rel >> SHIFT);
+  assign b_off    = rel[SHIFT-1:0];
+
+  // Address bits above the slot index and write bits no field uses.
+  logic unused_bits;
+  assign unused_bits = ^{rel, req_wdata, strb_mask};
+
+  // ------------------------------------------------------------------ storage
+  // VALUE and the command fields: memories without reset (one write port each); wr_q says
+  // whether a slot's entry was written since reset, else it reads the reset value.
+  logic [VW-1:0] value_m [N];
+  logic [SW-1:0] sem_m   [N];
+  logic [UW-1:0] subop_m [N];
+  logic [N-1:0]  value_ok_q, cmd_ok_q;
+  // Per slot: a command waits for the port (pend), the command EVT_SEM took last cycle (acc),
+  // sticky error.
+  logic [N-1:0]  pend_q, err_q;
+  logic          acc_q;
+  logic [IW-1:0] acc_idx_q;
+
+  function automatic logic [VW-1:0] value_of(input logic [IW-1:0] i);
+    value_of = value_ok_q[i] ? value_m[i] : VW'({{ value.reset }});
+  endfunction
+  function automatic logic [SW-1:0] sem_of(input logic [IW-1:0] i);
+    sem_of = cmd_ok_q[i] ? sem_m[i] : SW'({{ sem.reset }});
+  endfunction
+  function automatic logic [UW-1:0] subop_of(input logic [IW-1:0] i);
+    subop_of = cmd_ok_q[i] ? subop_m[i] : UW'({{ subop.reset }});
+  endfunction
+
+  logic [N-1:0] busy;
+  assign busy = pend_q | (acc_q ? (N'(1) << acc_idx_q) : '0);
+
+  // ------------------------------------------------------------------ bus registers
+  logic wr_value, wr_cmd, post;
+  logic [VW-1:0] new_value;
+  logic [SW-1:0] new_sem;
+  logic [UW-1:0] new_subop;
+
+  always_comb begin
+    req_rdata = 32'h0;
+    req_err   = 1'b0;
+    wr_value  = 1'b0;
+    wr_cmd    = 1'b0;
+    if (!hit_slot) begin
+      req_err = 1'b1;
+    end else begin
+      unique case (b_off)
+        VALUE_OFF[SHIFT-1:0]: begin
+          req_rdata[VALUE_LSB +: VW] = value_of(b_idx);
+          wr_value = req && req_we;
+        end
+        CMD_OFF[SHIFT-1:0]: begin
+          req_rdata[SEM_LSB +: SW]   = sem_of(b_idx);
+          req_rdata[SUBOP_LSB +: UW] = subop_of(b_idx);
+          wr_cmd = req && req_we;
+        end
+        STATUS_OFF[SHIFT-1:0]: begin
+          req_rdata[BUSY_LSB] = busy[b_idx];
+          req_rdata[ERR_LSB]  = err_q[b_idx];
+        end
+        default: req_err = 1'b1;
+      endcase
+    end
+  end
+
+  assign new_value = (value_of(b_idx) & ~strb_mask[VALUE_LSB +: VW]) |
+                     (req_wdata[VALUE_LSB +: VW] & strb_mask[VALUE_LSB +: VW]);
+  assign new_sem   = (sem_of(b_idx) & ~strb_mask[SEM_LSB +: SW]) |
+                     (req_wdata[SEM_LSB +: SW] & strb_mask[SEM_LSB +: SW]);
+  assign new_subop = (subop_of(b_idx) & ~strb_mask[SUBOP_LSB +: UW]) |
+                     (req_wdata[SUBOP_LSB +: UW] & strb_mask[SUBOP_LSB +: UW]);
+  // A command is posted only into a slot that is not busy{% if sem_check %}, and only when it names a
+  // semaphore EVT_SEM has{% endif %}.
+{%- if sem_check %}
+  assign post = wr_cmd && !busy[b_idx] && (32'(new_sem) < N_SEM);
+{%- else %}
+  assign post = wr_cmd && !busy[b_idx];
+{%- endif %}
+
+  always_ff @(posedge clk_i) begin
+    if (wr_value) value_m[b_idx] <= new_value;
+    if (post) begin
+      sem_m[b_idx]   <= new_sem;
+      subop_m[b_idx] <= new_subop;
+    end
+  end
+
+  // ------------------------------------------------------------------ port arbitration
+  logic          p_valid;
+  logic [IW-1:0] pick, last_q;
+
+  xdie_rr_arbiter #(.N(N)) u_arb (
+    .req_i(pend_q), .last_i(last_q), .valid_o(p_valid), .idx_o(pick)
+  );
+
+  assign seq_valid_o = p_valid;
+  assign seq_idx_o   = EIW'(sem_of(pick));
+  assign seq_subop_o = subop_of(pick);
+  assign seq_val_o   = value_of(pick);
+
+  logic taken;
+  assign taken = p_valid && seq_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      value_ok_q <= '0;
+      cmd_ok_q   <= '0;
+      pend_q     <= '0;
+      err_q      <= '0;
+      acc_q      <= 1'b0;
+      acc_idx_q  <= '0;
+      last_q     <= IW'(N - 1);
+    end else begin
+      if (wr_value) value_ok_q[b_idx] <= 1'b1;
+      if (post)     cmd_ok_q[b_idx]   <= 1'b1;
+      // Whoever presented gives the port to the next busy slot, taken or not.
+      if (p_valid) last_q <= pick;
+      if (taken)   pend_q[pick] <= 1'b0;
+      acc_q     <= taken;
+      acc_idx_q <= pick;
+      // EVT_SEM's error flag follows its acceptance by one cycle.
+      if (acc_q && seq_err_i) err_q[acc_idx_q] <= 1'b1;
+      if (wr_cmd) begin
+        if (post) begin
+          pend_q[b_idx] <= 1'b1;
+          err_q[b_idx]  <= 1'b0;
+        end else begin
+          err_q[b_idx]  <= 1'b1;
+        end
+      end
+    end
+  end
+endmodule
