@@ -2,7 +2,7 @@
 //! them sees the raw files. Constructed only by `load`, so its invariants (no overlaps, fields
 //! inside their registers, resets that fit, unique names, required roles present) always hold.
 
-use crate::layouts::{BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, UdmaLayout};
+use crate::layouts::{BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, RouteLayout, UdmaLayout};
 use crate::roles::{BundleRole, FieldRole, RegRole};
 use crate::views::Views;
 use std::path::PathBuf;
@@ -320,6 +320,7 @@ pub enum BlockKind {
     SdmaBcast(BcastLayout),
     Iatu(IatuLayout),
     RemapWindows(RemapLayout),
+    RouteTable(RouteLayout),
 }
 
 impl BlockKind {
@@ -330,6 +331,7 @@ impl BlockKind {
             BlockKind::SdmaBcast(_) => "sdma_bcast",
             BlockKind::Iatu(_) => "iatu",
             BlockKind::RemapWindows(_) => "remap_windows",
+            BlockKind::RouteTable(_) => "route_table",
         }
     }
 }
@@ -380,6 +382,12 @@ impl Block {
     pub fn remap(&self) -> Option<&RemapLayout> {
         match &self.kind {
             BlockKind::RemapWindows(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn route(&self) -> Option<&RouteLayout> {
+        match &self.kind {
+            BlockKind::RouteTable(l) => Some(l),
             _ => None,
         }
     }

@@ -52,6 +52,7 @@ named_enum!(
         Queue = "queue",
         Region = "region",
         Window = "window",
+        Route = "route",
     }
 );
 
@@ -89,6 +90,7 @@ named_enum!(
         Match = "match",
         ReplaceLo = "replace_lo",
         ReplaceHi = "replace_hi",
+        Entry = "entry",
     }
 );
 
@@ -114,6 +116,7 @@ named_enum!(
         Credits = "credits",
         Valid = "valid",
         Mode = "mode",
+        Port = "port",
     }
 );
 
@@ -129,6 +132,7 @@ named_enum!(
         SdmaBcast = "SDMA_BCAST",
         D2d = "D2D",
         XtWindow = "XT_WINDOW",
+        Route = "ROUTE",
     }
 );
 

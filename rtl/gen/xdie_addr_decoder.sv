@@ -109,6 +109,11 @@ module xdie_addr_decoder #(
         aperture_o = xdie_soc_addr_pkg::AP_XT_WINDOW;
         offset_o = xdie_soc_addr_pkg::ap_xt_window_off(local_addr);
       end
+      if (xdie_soc_addr_pkg::ap_route_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_ROUTE;
+        offset_o = xdie_soc_addr_pkg::ap_route_off(local_addr);
+      end
     end
   end
 

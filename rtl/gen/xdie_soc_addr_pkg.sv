@@ -229,12 +229,12 @@ package xdie_soc_addr_pkg;
   // of two and every instance base is a multiple of the size (the loader checks), so an instance
   // matches when the address bits above the size equal its base's.
 
-  localparam int unsigned AP_W = 3;
+  localparam int unsigned AP_W = 4;
   localparam int unsigned INST_W = 4;
   localparam int unsigned OFF_W = 28;
 
   // SBUF: State buffer, 128 partitions of SBUF_PARTITION_STRIDE bytes.
-  localparam logic [AP_W-1:0] AP_SBUF = 3'h0;
+  localparam logic [AP_W-1:0] AP_SBUF = 4'h0;
   localparam logic [LOCAL_W-1:0] AP_SBUF_BASE = 47'h0;
   localparam logic [LOCAL_W-1:0] AP_SBUF_SIZE = 47'h10000000;
   localparam int unsigned AP_SBUF_COUNT = 1;
@@ -266,7 +266,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // HBM: HBM / descriptor memory (rings, constants). 16 MiB in the simulation profile.
-  localparam logic [AP_W-1:0] AP_HBM = 3'h1;
+  localparam logic [AP_W-1:0] AP_HBM = 4'h1;
   localparam logic [LOCAL_W-1:0] AP_HBM_BASE = 47'h10000000;
   localparam logic [LOCAL_W-1:0] AP_HBM_SIZE = 47'h1000000;
   localparam int unsigned AP_HBM_COUNT = 1;
@@ -298,7 +298,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // EVT_SEM: TPB events and semaphores.
-  localparam logic [AP_W-1:0] AP_EVT_SEM = 3'h2;
+  localparam logic [AP_W-1:0] AP_EVT_SEM = 4'h2;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_BASE = 47'h20000000;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_SIZE = 47'h2000;
   localparam int unsigned AP_EVT_SEM_COUNT = 1;
@@ -330,7 +330,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_M2S: UDMA M2S (read) side of each SDMA engine.
-  localparam logic [AP_W-1:0] AP_SDMA_M2S = 3'h3;
+  localparam logic [AP_W-1:0] AP_SDMA_M2S = 4'h3;
   localparam logic [LOCAL_W-1:0] AP_SDMA_M2S_BASE = 47'h21000000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_M2S_SIZE = 47'h20000;
   localparam int unsigned AP_SDMA_M2S_COUNT = 16;
@@ -362,7 +362,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_S2M: UDMA S2M (write) side of each SDMA engine.
-  localparam logic [AP_W-1:0] AP_SDMA_S2M = 3'h4;
+  localparam logic [AP_W-1:0] AP_SDMA_S2M = 4'h4;
   localparam logic [LOCAL_W-1:0] AP_SDMA_S2M_BASE = 47'h21020000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_S2M_SIZE = 47'h20000;
   localparam int unsigned AP_SDMA_S2M_COUNT = 16;
@@ -394,7 +394,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_BCAST: Broadcast doorbell over all engines of the die.
-  localparam logic [AP_W-1:0] AP_SDMA_BCAST = 3'h5;
+  localparam logic [AP_W-1:0] AP_SDMA_BCAST = 4'h5;
   localparam logic [LOCAL_W-1:0] AP_SDMA_BCAST_BASE = 47'h22000000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_BCAST_SIZE = 47'h1000;
   localparam int unsigned AP_SDMA_BCAST_COUNT = 1;
@@ -426,7 +426,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // D2D: D2D controllers (DWC-PCIe style iATU outbound regions).
-  localparam logic [AP_W-1:0] AP_D2D = 3'h6;
+  localparam logic [AP_W-1:0] AP_D2D = 4'h6;
   localparam logic [LOCAL_W-1:0] AP_D2D_BASE = 47'h23000000;
   localparam logic [LOCAL_W-1:0] AP_D2D_SIZE = 47'h10000;
   localparam int unsigned AP_D2D_COUNT = 4;
@@ -458,7 +458,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // XT_WINDOW: The 16 xt (Q7-visible 32-bit) to SoC remap windows.
-  localparam logic [AP_W-1:0] AP_XT_WINDOW = 3'h7;
+  localparam logic [AP_W-1:0] AP_XT_WINDOW = 4'h7;
   localparam logic [LOCAL_W-1:0] AP_XT_WINDOW_BASE = 47'h23100000;
   localparam logic [LOCAL_W-1:0] AP_XT_WINDOW_SIZE = 47'h1000;
   localparam int unsigned AP_XT_WINDOW_COUNT = 1;
@@ -487,6 +487,38 @@ package xdie_soc_addr_pkg;
 
   function automatic logic [OFF_W-1:0] ap_xt_window_off(input logic [LOCAL_W-1:0] a);
     ap_xt_window_off = OFF_W'(a & (AP_XT_WINDOW_SIZE - 1'b1));
+  endfunction
+
+  // ROUTE: Route table: destination (CAYMAN_ID, DIE) -> egress C2C port (chip-id systems).
+  localparam logic [AP_W-1:0] AP_ROUTE = 4'h8;
+  localparam logic [LOCAL_W-1:0] AP_ROUTE_BASE = 47'h23200000;
+  localparam logic [LOCAL_W-1:0] AP_ROUTE_SIZE = 47'h1000;
+  localparam int unsigned AP_ROUTE_COUNT = 1;
+  localparam logic [LOCAL_W-1:0] AP_ROUTE_STRIDE = 47'h1000;
+  localparam int unsigned AP_ROUTE_SHIFT = $clog2(AP_ROUTE_SIZE);
+
+  function automatic logic ap_route_hit(input logic [LOCAL_W-1:0] a);
+    ap_route_hit = 1'b0;
+    for (int unsigned i = 0; i < AP_ROUTE_COUNT; i++) begin
+      if ((a >> AP_ROUTE_SHIFT) ==
+          ((AP_ROUTE_BASE + LOCAL_W'(i) * AP_ROUTE_STRIDE) >> AP_ROUTE_SHIFT)) begin
+        ap_route_hit = 1'b1;
+      end
+    end
+  endfunction
+
+  function automatic logic [INST_W-1:0] ap_route_inst(input logic [LOCAL_W-1:0] a);
+    ap_route_inst = '0;
+    for (int unsigned i = 0; i < AP_ROUTE_COUNT; i++) begin
+      if ((a >> AP_ROUTE_SHIFT) ==
+          ((AP_ROUTE_BASE + LOCAL_W'(i) * AP_ROUTE_STRIDE) >> AP_ROUTE_SHIFT)) begin
+        ap_route_inst = INST_W'(i);
+      end
+    end
+  endfunction
+
+  function automatic logic [OFF_W-1:0] ap_route_off(input logic [LOCAL_W-1:0] a);
+    ap_route_off = OFF_W'(a & (AP_ROUTE_SIZE - 1'b1));
   endfunction
 
   // ---------------------------------------------------------------- die decode

@@ -72,6 +72,7 @@ pub(crate) enum KindName {
     SdmaBcast,
     Iatu,
     RemapWindows,
+    RouteTable,
 }
 
 impl KindName {
@@ -81,6 +82,7 @@ impl KindName {
         KindName::SdmaBcast,
         KindName::Iatu,
         KindName::RemapWindows,
+        KindName::RouteTable,
     ];
 
     pub(crate) fn as_str(self) -> &'static str {
@@ -90,6 +92,7 @@ impl KindName {
             KindName::SdmaBcast => "sdma_bcast",
             KindName::Iatu => "iatu",
             KindName::RemapWindows => "remap_windows",
+            KindName::RouteTable => "route_table",
         }
     }
 
@@ -98,7 +101,10 @@ impl KindName {
         match self {
             KindName::EvtSem => EVT_SEM_PARAMS,
             KindName::UdmaQueueGroup => UDMA_PARAMS,
-            KindName::SdmaBcast | KindName::Iatu | KindName::RemapWindows => &[],
+            KindName::SdmaBcast
+            | KindName::Iatu
+            | KindName::RemapWindows
+            | KindName::RouteTable => &[],
         }
     }
 }
@@ -167,6 +173,7 @@ pub(super) enum Kind {
     SdmaBcast,
     Iatu,
     RemapWindows,
+    RouteTable,
 }
 
 impl Kind {
@@ -177,6 +184,7 @@ impl Kind {
             Kind::SdmaBcast => KindName::SdmaBcast,
             Kind::Iatu => KindName::Iatu,
             Kind::RemapWindows => KindName::RemapWindows,
+            Kind::RouteTable => KindName::RouteTable,
         }
     }
     pub(super) fn as_str(&self) -> &'static str {
@@ -436,6 +444,7 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
         KindName::SdmaBcast => Kind::SdmaBcast,
         KindName::Iatu => Kind::Iatu,
         KindName::RemapWindows => Kind::RemapWindows,
+        KindName::RouteTable => Kind::RouteTable,
     })
 }
 

@@ -6,7 +6,7 @@ use super::block::{Kind, Shape};
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, SemWindow, UdmaLayout,
+    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, RouteLayout, SemOp, SemWindow, UdmaLayout,
 };
 use crate::model::{Access, BlockKind, Bundle, Field, Register};
 use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
@@ -360,6 +360,24 @@ pub(super) fn resolve_kind(src: &Source, s: &Shape) -> Result<BlockKind> {
                 replace_lo: w.reg(R::ReplaceLo)?,
                 replace_hi: w.reg(R::ReplaceHi)?,
                 window,
+            })
+        }
+        Kind::RouteTable => {
+            let (route, r) = bundle(src, s, B::Route)?;
+            let (entry, [valid, port]) = r.reg_fields(R::Entry, [F::Valid, F::Port])?;
+            one_bit_rw(src, &r.key, &entry, &valid)?;
+            if port.access != Access::Rw {
+                return Err(src.err(
+                    ErrorKind::BadValue,
+                    r.key.clone(),
+                    format!("field `{}.{}` must be RW", entry.name, port.name),
+                ));
+            }
+            BlockKind::RouteTable(RouteLayout {
+                route,
+                entry,
+                valid,
+                port,
             })
         }
     })

@@ -19,6 +19,7 @@ fn role_needs(kind: KindName) -> RoleNeeds {
     const Q: Option<B> = Some(B::Queue);
     const REGION: Option<B> = Some(B::Region);
     const WIN: Option<B> = Some(B::Window);
+    const ROUTE: Option<B> = Some(B::Route);
     match kind {
         KindName::EvtSem => RoleNeeds {
             bundles: &[B::Event, B::SemRead, B::SemSet, B::SemInc, B::SemDec],
@@ -75,6 +76,10 @@ fn role_needs(kind: KindName) -> RoleNeeds {
                 (WIN, R::ReplaceLo, &[]),
                 (WIN, R::ReplaceHi, &[]),
             ],
+        },
+        KindName::RouteTable => RoleNeeds {
+            bundles: &[B::Route],
+            registers: &[(ROUTE, R::Entry, &[F::Valid, F::Port])],
         },
     }
 }
@@ -161,6 +166,6 @@ pub(super) fn check_roles(src: &Source, block: &Shape) -> Result<()> {
         Kind::EvtSem(_) => evt_sem::check_shape(src, block),
         Kind::UdmaQueueGroup { .. } => udma::check_shape(src, block),
         Kind::SdmaBcast => sdma_bcast::check_shape(src, block),
-        Kind::Iatu | Kind::RemapWindows => Ok(()),
+        Kind::Iatu | Kind::RemapWindows | Kind::RouteTable => Ok(()),
     }
 }

@@ -22,6 +22,7 @@ pub mod sv_iatu;
 pub mod sv_regpkg;
 pub mod sv_regs;
 pub mod sv_remap;
+pub mod sv_route;
 pub mod sv_sizing;
 pub mod sv_soc;
 pub mod sv_udma;
@@ -86,6 +87,7 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, RenderError> {
     files.extend(sv_bcast::render(csrs)?);
     files.extend(sv_iatu::render(csrs)?);
     files.extend(sv_remap::render(csrs)?);
+    files.extend(sv_route::render(csrs)?);
     files.extend(sv_decoder::render(csrs)?);
     files.extend(sv_desc::render(csrs)?);
     files.extend(sv_xbus::render(csrs)?);
