@@ -19,6 +19,7 @@ pub mod sv_decoder;
 pub mod sv_desc;
 pub mod sv_evt_sem;
 pub mod sv_iatu;
+pub mod sv_mesh;
 pub mod sv_regpkg;
 pub mod sv_regs;
 pub mod sv_remap;
