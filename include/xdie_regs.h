@@ -13,7 +13,7 @@
 
 /* ---- die map `die_map`: die-local (47-bit) apertures and parameters */
 #define XDIE_MAP_LOCAL_WIDTH           47u
-#define XDIE_MAP_APERTURES             9u
+#define XDIE_MAP_APERTURES             10u
 /* SBUF partitions. */
 #define XDIE_MAP_SBUF_PARTITIONS       128u
 /* Address distance between two partitions (bytes). */
@@ -104,6 +104,14 @@
 #define XDIE_AP_SEM_SEQ_STRIDE         UINT64_C(0x1000)
 /* Base of instance i. */
 #define XDIE_AP_SEM_SEQ_INST(i)        (XDIE_AP_SEM_SEQ_BASE + (uint64_t)(i) * XDIE_AP_SEM_SEQ_STRIDE)
+/* Route table: destination (CAYMAN_ID, DIE) -> egress C2C port (chip-id systems). (decoder aperture index) */
+#define XDIE_AP_ROUTE_INDEX            9u
+#define XDIE_AP_ROUTE_BASE             UINT64_C(0x23200000)
+#define XDIE_AP_ROUTE_SIZE             UINT64_C(0x1000)
+#define XDIE_AP_ROUTE_COUNT            1u
+#define XDIE_AP_ROUTE_STRIDE           UINT64_C(0x1000)
+/* Base of instance i. */
+#define XDIE_AP_ROUTE_INST(i)          (XDIE_AP_ROUTE_BASE + (uint64_t)(i) * XDIE_AP_ROUTE_STRIDE)
 
 /* ---- block `evt_sem`: TPB events and semaphores. Four windows (READ, SET, INC, DEC) view one array of signed 32-bit semaphores; a write to INC adds the written value, a write to DEC subtracts it. Hardware increment ports add to the same storage in the same cycle as the bus without losing any increment. */
 #define XDIE_EVT_SEM_SIZE                          0x2000u
@@ -811,6 +819,28 @@
 #define XDIE_SEM_SEQ_SLOT_STATUS_ERR_RESET  0x0u
 /* Block offset of this register of instance i. */
 #define XDIE_SEM_SEQ_SLOT_STATUS(i)         (XDIE_SEM_SEQ_SLOT_BASE + (i) * XDIE_SEM_SEQ_SLOT_STRIDE + XDIE_SEM_SEQ_SLOT_STATUS_OFFSET)
+
+/* ---- block `route_table`: Route table of one die: for every destination die of the system, named by (CAYMAN_ID, DIE) of a chip-id address, the C2C port (D2D controller) a request leaves through. Entry index = CAYMAN_ID * dies per package + DIE. Used in a chip-id system for every request the die does not serve itself (its own or one it forwards); an entry without VALID, or one naming a port the die does not have, answers the request DECERR. The driver programs the tables `xdie route` computes. */
+#define XDIE_ROUTE_TABLE_SIZE                    0x1000u
+/* bundle ROUTE x 128 */
+#define XDIE_ROUTE_TABLE_ROUTE_BASE              0x0u
+#define XDIE_ROUTE_TABLE_ROUTE_STRIDE            0x4u
+#define XDIE_ROUTE_TABLE_ROUTE_COUNT             128u
+/* offset within one bundle instance. Route to one destination die. */
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_OFFSET      0x0u
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_RESET       0x0u
+/* [1:0] RW Egress C2C port (D2D controller index). */
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_PORT_LSB    0u
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_PORT_WIDTH  2u
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_PORT_MASK   0x3u
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_PORT_RESET  0x0u
+/* [31:31] RW The destination is routed; clear: requests for it are answered DECERR. */
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_VALID_LSB   31u
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_VALID_WIDTH 1u
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_VALID_MASK  0x1u
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY_VALID_RESET 0x0u
+/* Block offset of this register of instance i. */
+#define XDIE_ROUTE_TABLE_ROUTE_ENTRY(i)          (XDIE_ROUTE_TABLE_ROUTE_BASE + (i) * XDIE_ROUTE_TABLE_ROUTE_STRIDE + XDIE_ROUTE_TABLE_ROUTE_ENTRY_OFFSET)
 
 /* ---- descriptor `m2s` (16 bytes, little-endian 32-bit words; BIT is the bit of the whole descriptor, WORD/WORD_LSB the word holding the LSB and the bit within it): M2S (read) descriptor; buf_ptr is the source SoC address. */
 #define XDIE_DESC_M2S_BYTES                  16u

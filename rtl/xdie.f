@@ -7,6 +7,7 @@ rtl/gen/xdie_sdma_bcast_pkg.sv
 rtl/gen/xdie_d2d_iatu_pkg.sv
 rtl/gen/xdie_remap_windows_pkg.sv
 rtl/gen/xdie_sem_seq_pkg.sv
+rtl/gen/xdie_route_table_pkg.sv
 rtl/gen/xdie_desc_pkg.sv
 rtl/gen/xdie_xbus_pkg.sv
 rtl/gen/xdie_sizing_pkg.sv
@@ -18,6 +19,7 @@ rtl/gen/xdie_sdma_bcast.sv
 rtl/gen/xdie_sem_seq.sv
 rtl/gen/xdie_d2d_iatu.sv
 rtl/gen/xdie_remap_windows.sv
+rtl/gen/xdie_route_table.sv
 rtl/gen/xdie_addr_decoder.sv
 rtl/gen/xdie_die_fpga.sv
 rtl/gen/xdie_die_ecp5_85.sv

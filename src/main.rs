@@ -8,6 +8,7 @@ use std::time::Instant;
 #[cfg(feature = "sim")]
 mod bench;
 mod fold;
+mod mesh_top;
 mod numbers;
 mod route;
 mod sim;
@@ -70,7 +71,7 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
             return ExitCode::from(2);
         }
     };
-    let files = match xdie_gen::emit::render_all(&csrs) {
+    let mut files = match xdie_gen::emit::render_all(&csrs) {
         Ok(f) => f,
         Err(xdie_gen::emit::RenderError::Input(e)) => {
             eprintln!("error: {e}");
@@ -83,6 +84,14 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
             return ExitCode::from(2);
         }
     };
+    // The mesh tops of the topologies beside the CSR set (topologies/ next to csrs/).
+    match mesh_top::render_beside(csrs_dir, &csrs) {
+        Ok(tops) => files.extend(tops),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     if check {
         let drift = xdie_gen::output::check(out, &files);
         if drift.is_empty() {

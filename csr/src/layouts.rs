@@ -236,3 +236,24 @@ impl SemSeqLayout {
         self.slot.reg_offset(i, reg)
     }
 }
+
+/// The route table: per destination die (CAYMAN_ID, DIE), the egress C2C port.
+#[derive(Debug, Clone)]
+pub struct RouteLayout {
+    /// One bundle instance per destination, at index CAYMAN_ID * dies + DIE.
+    pub route: Bundle,
+    pub entry: Register,
+    pub valid: Field,
+    pub port: Field,
+}
+
+impl RouteLayout {
+    /// Destinations the table holds.
+    pub fn entries(&self) -> u64 {
+        self.route.count
+    }
+    /// The entry register value routing a destination through `port`.
+    pub fn entry_value(&self, port: u64) -> u32 {
+        self.valid.reg_mask() | ((port << self.port.lsb) as u32 & self.port.reg_mask())
+    }
+}

@@ -3,7 +3,7 @@
 //! inside their registers, resets that fit, unique names, required roles present) always hold.
 
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemSeqLayout, UdmaLayout,
+    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, RouteLayout, SemSeqLayout, UdmaLayout,
 };
 use crate::roles::{BundleRole, FieldRole, RegRole};
 use crate::views::Views;
@@ -323,6 +323,7 @@ pub enum BlockKind {
     Iatu(IatuLayout),
     RemapWindows(RemapLayout),
     SemSeq(SemSeqLayout),
+    RouteTable(RouteLayout),
 }
 
 impl BlockKind {
@@ -334,6 +335,7 @@ impl BlockKind {
             BlockKind::Iatu(_) => "iatu",
             BlockKind::RemapWindows(_) => "remap_windows",
             BlockKind::SemSeq(_) => "sem_seq",
+            BlockKind::RouteTable(_) => "route_table",
         }
     }
 }
@@ -390,6 +392,12 @@ impl Block {
     pub fn sem_seq(&self) -> Option<&SemSeqLayout> {
         match &self.kind {
             BlockKind::SemSeq(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn route(&self) -> Option<&RouteLayout> {
+        match &self.kind {
+            BlockKind::RouteTable(l) => Some(l),
             _ => None,
         }
     }

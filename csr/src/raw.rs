@@ -378,7 +378,9 @@ impl BlockFile {
             Ty::Str,
             "Selects the template and the roles the block must hold.",
         )
-        .allowed("evt_sem, udma_queue_group, sdma_bcast, iatu, remap_windows, sem_seq"),
+        .allowed(
+            "evt_sem, udma_queue_group, sdma_bcast, iatu, remap_windows, sem_seq, route_table",
+        ),
         Key::req("SizeInBytes", Ty::Num, "Bytes the block decodes.")
             .unit("bytes")
             .allowed("a power of two, >= 4"),

@@ -53,6 +53,7 @@ named_enum!(
         Region = "region",
         Window = "window",
         Slot = "slot",
+        Route = "route",
     }
 );
 
@@ -92,6 +93,7 @@ named_enum!(
         ReplaceHi = "replace_hi",
         Value = "value",
         Cmd = "cmd",
+        Entry = "entry",
     }
 );
 
@@ -122,6 +124,7 @@ named_enum!(
         Subop = "subop",
         Busy = "busy",
         Err = "err",
+        Port = "port",
     }
 );
 
@@ -138,6 +141,7 @@ named_enum!(
         SdmaBcast = "SDMA_BCAST",
         D2d = "D2D",
         XtWindow = "XT_WINDOW",
+        Route = "ROUTE",
     }
 );
 

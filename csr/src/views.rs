@@ -4,7 +4,8 @@
 //! (`load::views`); the helpers below are the one place the address arithmetic lives.
 
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, SemSeqLayout, UdmaLayout,
+    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, RouteLayout, SemOp, SemSeqLayout,
+    UdmaLayout,
 };
 use crate::model::{
     Aperture, BitField, DescFormat, ExtWord, Fold, Register, RingRules, Side, SocAddress, WordField,
@@ -86,6 +87,7 @@ die_apertures!(
     sdma_bcast = SdmaBcast,
     d2d = D2d,
     xt_window = XtWindow,
+    route = Route,
 );
 
 /// A ring descriptor format with the fields the engines and the model use.
@@ -269,6 +271,7 @@ pub struct Views {
     pub bcast: BcastLayout,
     pub iatu: IatuLayout,
     pub remap: RemapLayout,
+    pub route: RouteLayout,
     pub m2s_desc: DescLayout,
     pub s2m_desc: DescLayout,
     pub ring: RingRules,
@@ -329,6 +332,18 @@ impl Views {
     /// Die-local address of register `reg` of remap window `w`.
     pub fn remap_reg(&self, w: u64, reg: &Register) -> u64 {
         self.apertures.xt_window.base + self.remap.window.reg_offset(w, reg)
+    }
+    /// Route-table index of destination die `die` of package `chip`.
+    pub fn route_index(&self, chip: u64, die: u64) -> u64 {
+        chip * self.soc.dies_per_package() + die
+    }
+    /// Die-local address of the route-table entry of destination die `die` of package `chip`.
+    pub fn route_reg(&self, chip: u64, die: u64) -> u64 {
+        self.apertures.route.base
+            + self
+                .route
+                .route
+                .reg_offset(self.route_index(chip, die), &self.route.entry)
     }
     /// Ring id of absolute descriptor position `pos` of a ring of `len` descriptors.
     pub fn ring_id(&self, pos: u64, len: u64) -> u64 {

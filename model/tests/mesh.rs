@@ -280,3 +280,79 @@ fn bad_topologies_name_file_key_and_line() {
         assert!(e.to_string().starts_with("t.yaml:"), "{e}");
     }
 }
+
+/// The driver's route-table writes hold, for every other die of the system, exactly the egress
+/// port of the tables: decoded back from the register address (route aperture, entry stride)
+/// and the VALID/PORT field positions of csrs/, and followed hop by hop they reach every target.
+#[test]
+fn route_table_writes_decode_back_to_the_tables() {
+    let l = layout();
+    let ap = &l.apertures.route;
+    let bundle = &l.route.route;
+    let dies_per_pkg = l.soc.dies_per_package();
+    let field = |v: u32, f: &xdie_csr::Field| (u64::from(v) >> f.lsb) & ((1u64 << f.width) - 1);
+    for path in shipped() {
+        let m = mesh::load(&path, &l).expect("loads");
+        let rt = RouteTables::compute(&m);
+        // (die, destination) -> port, as the registers say
+        let mut regs: BTreeMap<(DieId, DieId), u32> = BTreeMap::new();
+        for &d in &rt.dies {
+            for (addr, value) in rt.csr_writes(d, &l) {
+                assert!(
+                    addr >= ap.base && addr < ap.base + ap.size,
+                    "{addr:#x} outside ROUTE"
+                );
+                let rel = addr - ap.base - bundle.offset - l.route.entry.offset;
+                assert_eq!(rel % bundle.stride, 0, "{addr:#x} is not an entry");
+                let idx = rel / bundle.stride;
+                assert!(idx < bundle.count);
+                let t = DieId {
+                    chip: idx / dies_per_pkg,
+                    die: idx % dies_per_pkg,
+                };
+                assert_eq!(
+                    field(value, &l.route.valid),
+                    1,
+                    "{}: entry {t} of {d} not valid",
+                    path.display()
+                );
+                let port = field(value, &l.route.port) as u32;
+                assert!(
+                    regs.insert((d, t), port).is_none(),
+                    "entry {t} of {d} written twice"
+                );
+            }
+        }
+        let want: BTreeSet<(DieId, DieId)> = rt
+            .dies
+            .iter()
+            .flat_map(|&s| {
+                rt.dies
+                    .iter()
+                    .filter(move |&&t| t != s)
+                    .map(move |&t| (s, t))
+            })
+            .collect();
+        assert_eq!(
+            regs.keys().copied().collect::<BTreeSet<_>>(),
+            want,
+            "{}",
+            path.display()
+        );
+        // Hop by hop through the registers' ports and the links.
+        for &(s, t) in &want {
+            let mut at = s;
+            let mut hops = 0;
+            while at != t {
+                let port = regs[&(at, t)];
+                at = rt.far[&xdie_model::PortId { die: at, port }];
+                hops += 1;
+                assert!(
+                    hops <= rt.dies.len(),
+                    "{}: {s} -> {t} loops",
+                    path.display()
+                );
+            }
+        }
+    }
+}

@@ -1,15 +1,26 @@
 // One die: host port, E SDMA engines with their queue groups, the register blocks, SBUF, HBM and
 // the D2D controller, all joined by one xbus crossbar.
 //
-// Crossbar masters: the host port, the D2D port's inbound side, then a read and a write port per
-// engine. Crossbar slaves: SBUF, HBM, the CSR bridge (in front of the AXI4-Lite register
-// blocks), the D2D port's outbound side and an error slave. Every master has its own address
-// decoder; its route and aperture pick the slave:
+// Crossbar masters: the host port, the inbound side of each D2D port (one per D2D controller),
+// then a read and a write port per engine. Crossbar slaves: SBUF, HBM, the CSR bridge (in front
+// of the AXI4-Lite register blocks), the outbound side of each D2D port and an error slave.
+// Every master has its own address decoder (built for the system's address view, VIEW); its
+// route and aperture pick the slave:
 //   LOCAL      -> SBUF, HBM, or the CSR bridge for every register-block aperture
-//   PEER_DIE   -> D2D outbound (from the D2D inbound master: error slave, so a request the peer
-//                 mis-translated cannot bounce between the dies)
-//   REMOTE_PKG -> error slave (no C2C link on a package top)
+//   PEER_DIE,
+//   REMOTE_PKG -> the outbound side of the egress D2D port:
+//                 chip-id view: the route table's entry of the destination (CAYMAN_ID of the
+//                 address, or this package's when the id-valid bit is clear; DIE);
+//                 neighbor view: port 0 (the sibling link) for PEER_DIE, port EXIT_SENG for
+//                 REMOTE_PKG (docs/mesh.md).
+//                 Error slave instead when the entry is not valid, the port is not linked
+//                 (LINKED), or a request arrived on that very port (it would bounce back).
 //   DECERR     -> error slave
+// A request that arrives on a D2D port for another die therefore leaves through its egress
+// port without touching this die's memories (forwarding); its response comes back the same
+// way, through the crossbar, to the inbound side it arrived on. Requests and responses use
+// separate link channels and the crossbar answers every master in order, so a response never
+// waits for a request channel (docs/mesh.md: deadlock freedom).
 // Behind the CSR bridge an AXI4-Lite demultiplexer picks the block instance from the die-local
 // address with the SoC package's aperture functions; an address in no instance (e.g. an engine
 // aperture instance beyond E) is answered DECERR there.
@@ -18,10 +29,10 @@
 // hardware increment port 0 (requests from the D2D inbound side reach it through the crossbar
 // too, so port 1 is unused and tied off; the bridge accepts no request until EVT_SEM's
 // init_done says every semaphore has been initialised after reset); the sequencer command
-// slots (xdie_sem_seq) drive EVT_SEM's sequencer port; the
-// broadcast doorbell's per-engine pulses feed each engine's two queue groups; D2D controller 0's
-// iATU serves the D2D port's lookup and shows its link health (the others are registers only);
-// the remap windows serve the host port's lookup.
+// slots (xdie_sem_seq) drive EVT_SEM's sequencer port; the broadcast doorbell's per-engine
+// pulses feed each engine's two queue groups; each D2D controller's iATU serves its D2D port's
+// lookup and shows that port's link health; the route table serves one lookup per master; the
+// remap windows serve the host port's lookup.
 //
 // Every size defaults to the default sizing profile (csrs/sizing.*, xdie_sizing_pkg::DEFAULT_*),
 // which equals the die map's values; the generated wrapper tops xdie_die_<profile> pass the
@@ -31,9 +42,13 @@
 module xdie_die #(
   // SDMA engines (at most the SDMA_M2S aperture's instance count)
   parameter int unsigned E             = xdie_sizing_pkg::DEFAULT_SDMA_ENGINES,
-  // D2D controller register blocks (1 .. the D2D aperture's instance count); controller 0
-  // serves the D2D port's lookup
+  // D2D controllers, each with its port (1 .. the D2D aperture's instance count)
   parameter int unsigned D2D_CTRLS     = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS,
+  // Ports with a link behind them (bit c: port c); a request routed to another port is answered
+  // DECERR instead of waiting for a link that never comes up
+  parameter logic [D2D_CTRLS-1:0] LINKED = D2D_CTRLS'(1),
+  // Address view of the system (xdie_soc_addr_pkg::VIEW_*), default the package top's
+  parameter logic [xdie_soc_addr_pkg::VIEW_W-1:0] VIEW = xdie_soc_addr_pkg::VIEW_NEIGHBOR,
   // SBUF geometry and backing
   parameter int unsigned SBUF_PARTS    = xdie_soc_addr_pkg::P_SBUF_PARTITIONS,
   parameter int unsigned SBUF_STRIDE   = xdie_soc_addr_pkg::P_SBUF_PARTITION_STRIDE,
@@ -55,7 +70,11 @@ module xdie_die #(
   localparam int unsigned CHIPW        = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH,
   localparam int unsigned LINK_CW      = $clog2(LINK_CREDITS + 1),
   localparam int unsigned DATA_BYTES   = xdie_xbus_pkg::DATA_BYTES,
-  localparam int unsigned ADDR_W       = xdie_xbus_pkg::ADDR_W
+  localparam int unsigned ADDR_W       = xdie_xbus_pkg::ADDR_W,
+  localparam xdie_xbus_pkg::req_t REQ_NONE = '0,
+  localparam xdie_xbus_pkg::rsp_t RSP_NONE = '0,
+  localparam int unsigned REQ_W        = $bits(REQ_NONE),
+  localparam int unsigned RSP_W        = $bits(RSP_NONE)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -80,21 +99,22 @@ module xdie_die #(
   input  logic               s_axil_rready_i,
   output logic [31:0]        s_axil_rdata_o,
   output logic [1:0]         s_axil_rresp_o,
-  // D2D link, this die's side
-  output logic               d2d_req_tx_valid_o,
-  output xdie_xbus_pkg::req_t d2d_req_tx_data_o,
-  input  logic               d2d_req_tx_credit_i,
-  input  logic               d2d_req_rx_valid_i,
-  output logic               d2d_req_rx_ready_o,
-  input  xdie_xbus_pkg::req_t d2d_req_rx_data_i,
-  output logic               d2d_rsp_tx_valid_o,
-  output xdie_xbus_pkg::rsp_t d2d_rsp_tx_data_o,
-  input  logic               d2d_rsp_tx_credit_i,
-  input  logic               d2d_rsp_rx_valid_i,
-  output logic               d2d_rsp_rx_ready_o,
-  input  xdie_xbus_pkg::rsp_t d2d_rsp_rx_data_i,
-  input  logic               d2d_link_up_i,
-  input  logic [LINK_CW-1:0] d2d_link_credits_i,
+  // D2D links, this die's side: port c in bits [c*W +: W] (flits as flat request/response
+  // structs, xdie_xbus_pkg::req_t / rsp_t)
+  output logic [D2D_CTRLS-1:0]         d2d_req_tx_valid_o,
+  output logic [D2D_CTRLS*REQ_W-1:0]   d2d_req_tx_data_o,
+  input  logic [D2D_CTRLS-1:0]         d2d_req_tx_credit_i,
+  input  logic [D2D_CTRLS-1:0]         d2d_req_rx_valid_i,
+  output logic [D2D_CTRLS-1:0]         d2d_req_rx_ready_o,
+  input  logic [D2D_CTRLS*REQ_W-1:0]   d2d_req_rx_data_i,
+  output logic [D2D_CTRLS-1:0]         d2d_rsp_tx_valid_o,
+  output logic [D2D_CTRLS*RSP_W-1:0]   d2d_rsp_tx_data_o,
+  input  logic [D2D_CTRLS-1:0]         d2d_rsp_tx_credit_i,
+  input  logic [D2D_CTRLS-1:0]         d2d_rsp_rx_valid_i,
+  output logic [D2D_CTRLS-1:0]         d2d_rsp_rx_ready_o,
+  input  logic [D2D_CTRLS*RSP_W-1:0]   d2d_rsp_rx_data_i,
+  input  logic [D2D_CTRLS-1:0]         d2d_link_up_i,
+  input  logic [D2D_CTRLS*LINK_CW-1:0] d2d_link_credits_i,
   // engine status: sticky errors ([2e] read, [2e+1] write) and idle per engine
   output logic [2*E-1:0]     eng_err_o,
   output logic [E-1:0]       eng_idle_o
@@ -111,12 +131,13 @@ module xdie_die #(
   localparam int unsigned B_D2D  = B_BC + 1;
   localparam int unsigned B_XT   = B_D2D + ND;
   localparam int unsigned B_SEQ  = B_XT + 1;
-  localparam int unsigned NB     = B_SEQ + 1;
+  localparam int unsigned B_RT   = B_SEQ + 1;
+  localparam int unsigned NB     = B_RT + 1;
   localparam int unsigned BSELW  = $clog2(NB + 1);
   // Crossbar
   localparam int unsigned M_HOST = 0;
   localparam int unsigned M_D2D  = 1;
-  localparam int unsigned M_ENG  = 2;
+  localparam int unsigned M_ENG  = M_D2D + ND;
   localparam int unsigned NM     = M_ENG + 2 * E;
   // The engines' write masters (odd slots from M_ENG) never read: no response data for them.
   localparam logic [NM-1:0] XBAR_READERS = ~(NM'({E{2'b10}}) << M_ENG);
@@ -124,8 +145,8 @@ module xdie_die #(
   localparam int unsigned S_HBM  = 1;
   localparam int unsigned S_CSR  = 2;
   localparam int unsigned S_D2D  = 3;
-  localparam int unsigned S_ERR  = 4;
-  localparam int unsigned NS     = 5;
+  localparam int unsigned S_ERR  = S_D2D + ND;
+  localparam int unsigned NS     = S_ERR + 1;
   localparam int unsigned SW     = $clog2(NS);
   // Queue groups (both sides have the same shape; the engine checks nothing else)
   localparam int unsigned Q      = xdie_udma_m2s_pkg::M2S_Q_COUNT;
@@ -143,6 +164,9 @@ module xdie_die #(
   localparam int unsigned WINW   = $clog2(xdie_remap_windows_pkg::WIN_COUNT);
   // Queue index bits of the queue groups' broadcast port (the generator sizes it to the count).
   localparam int unsigned QW     = (Q > 1) ? $clog2(Q) : 1;
+  // Route table: entry index and port number widths, and the index's die part
+  localparam int unsigned RIW    = $clog2(xdie_route_table_pkg::ROUTE_COUNT);
+  localparam int unsigned RPW    = xdie_route_table_pkg::ROUTE_ENTRY_PORT_WIDTH;
 
   if (E < 1 || E > xdie_soc_addr_pkg::AP_SDMA_M2S_COUNT ||
       E > xdie_soc_addr_pkg::AP_SDMA_S2M_COUNT) begin : g_bad_engines
@@ -195,6 +219,11 @@ module xdie_die #(
     .s_rsp_err_i(s_rsp_err)
   );
 
+  // Route-table lookups, one per master (read in the chip-id view only)
+  logic [NM*RIW-1:0] rt_idx;
+  logic [NM-1:0]     rt_valid;
+  logic [NM*RPW-1:0] rt_port;
+
   // One decoder per master: route and aperture of its request address pick its slave (decoded
   // only while the master presents a request; the crossbar reads the select only then).
   for (genvar m = 0; m < NM; m++) begin : g_dec
@@ -202,11 +231,44 @@ module xdie_die #(
     logic [xdie_soc_addr_pkg::AP_W-1:0]    ap;
     logic [xdie_soc_addr_pkg::INST_W-1:0]  inst;
     logic [xdie_soc_addr_pkg::OFF_W-1:0]   off;
+    logic [ADDR_W-1:0]                     a;
+    // Egress port of a request that leaves the die, and whether it may take it
+    logic [RPW-1:0]                        egress;
+    logic                                  egress_ok;
 
-    xdie_addr_decoder u_dec (
-      .valid_i(m_req_valid[m]), .addr_i(`XDIE_PORT(m_req_addr, m, ADDR_W)), .my_die_i, .my_chip_i,
+    assign a = `XDIE_PORT(m_req_addr, m, ADDR_W);
+
+    xdie_addr_decoder #(.VIEW(VIEW)) u_dec (
+      .valid_i(m_req_valid[m]), .addr_i(a), .my_die_i, .my_chip_i,
       .route_o(route), .aperture_o(ap), .instance_o(inst), .offset_o(off)
     );
+
+    // The destination die in the chip-id view: the address's chip when the id-valid bit is set,
+    // else this package's; the entry index is chip * dies + die.
+    assign rt_idx[m*RIW +: RIW] = RIW'({
+        (xdie_soc_addr_pkg::local_get_cayman_id_valid(a) != '0) ?
+            xdie_soc_addr_pkg::local_get_cayman_id(a) : my_chip_i,
+        xdie_soc_addr_pkg::local_get_die(a)});
+
+    always_comb begin
+      if (VIEW == xdie_soc_addr_pkg::VIEW_CHIP_ID) begin
+        egress    = rt_port[m*RPW +: RPW];
+        egress_ok = rt_valid[m];
+      end else begin
+        egress    = (route == xdie_soc_addr_pkg::ROUTE_REMOTE_PKG) ?
+                    RPW'(xdie_soc_addr_pkg::neighbor_get_exit_seng(a)) : '0;
+        egress_ok = 1'b1;
+      end
+      // A port the die does not have or that has no link, or the port the request came in on
+      if (32'(egress) >= ND) begin
+        egress_ok = 1'b0;
+      end else if (!LINKED[egress[$clog2(ND > 1 ? ND : 2)-1:0]]) begin
+        egress_ok = 1'b0;
+      end
+      if (m >= M_D2D && m < M_D2D + ND && 32'(egress) == m - M_D2D) begin
+        egress_ok = 1'b0;
+      end
+    end
 
     always_comb begin
       m_sel[m*SW +: SW] = SW'(S_ERR);
@@ -218,8 +280,9 @@ module xdie_die #(
         end else begin
           m_sel[m*SW +: SW] = SW'(S_CSR);
         end
-      end else if (route == xdie_soc_addr_pkg::ROUTE_PEER_DIE && m != M_D2D) begin
-        m_sel[m*SW +: SW] = SW'(S_D2D);
+      end else if ((route == xdie_soc_addr_pkg::ROUTE_PEER_DIE ||
+                    route == xdie_soc_addr_pkg::ROUTE_REMOTE_PKG) && egress_ok) begin
+        m_sel[m*SW +: SW] = SW'(S_D2D + 32'(egress));
       end
     end
 
@@ -258,6 +321,9 @@ module xdie_die #(
     end
     if (xdie_soc_addr_pkg::ap_sem_seq_hit(a)) begin
       block_sel = BSELW'(B_SEQ);
+    end
+    if (xdie_soc_addr_pkg::ap_route_hit(a)) begin
+      block_sel = BSELW'(B_RT);
     end
   endfunction
 
@@ -510,17 +576,15 @@ module xdie_die #(
     );
   end
 
-  // ---------------------------------------------------------------- D2D controllers
-  logic               iatu_hit;
-  logic [IATU_W-1:0]  iatu_in, iatu_out;
-  logic               port_link_up;
-  logic [STCW-1:0]    port_credits;
-
+  // ---------------------------------------------------------------- D2D controllers and ports
   for (genvar c = 0; c < ND; c++) begin : g_d2d
     localparam int unsigned BD = B_D2D + c;
-    logic              hit;
+    localparam int unsigned SD = S_D2D + c;
+    localparam int unsigned MD = M_D2D + c;
+    logic              hit, port_link_up;
     logic [2:0]        region;
-    logic [IATU_W-1:0] out;
+    logic [IATU_W-1:0] iatu_in, iatu_out;
+    logic [STCW-1:0]   port_credits;
 
     xdie_d2d_iatu u_iatu (
       .clk_i, .rst_ni,
@@ -534,48 +598,56 @@ module xdie_die #(
       .s_axil_araddr_i(b_araddr[xdie_d2d_iatu_pkg::ADDR_WIDTH-1:0]),
       .s_axil_rvalid_o(b_rvalid[BD]), .s_axil_rready_i(b_rready[BD]),
       .s_axil_rdata_o(b_rdata[BD*32 +: 32]), .s_axil_rresp_o(b_rresp[BD*2 +: 2]),
-      .lookup_addr_i((c == 0) ? iatu_in : '0), .lookup_hit_o(hit),
-      .lookup_region_o(region), .lookup_addr_o(out),
-      .link_up_i((c == 0) ? port_link_up : 1'b0),
-      .credits_i((c == 0) ? port_credits : '0)
+      .lookup_addr_i(iatu_in), .lookup_hit_o(hit),
+      .lookup_region_o(region), .lookup_addr_o(iatu_out),
+      .link_up_i(port_link_up), .credits_i(port_credits)
     );
 
-    if (c == 0) begin : g_port
-      assign iatu_hit = hit;
-      assign iatu_out = out;
-      logic unused_region;
-      assign unused_region = ^region;
-    end else begin : g_regs_only
-      logic unused_lookup;
-      assign unused_lookup = ^{hit, region, out};
-    end
+    logic unused_region;
+    assign unused_region = ^region;
+
+    xdie_d2d_port #(
+      .CREDITS(LINK_CREDITS), .IATU_AW(IATU_W), .STATUS_CW(STCW)
+    ) u_port (
+      .clk_i, .rst_ni,
+      .s_req_valid_i(s_req_valid[SD]), .s_req_ready_o(s_req_ready[SD]),
+      .s_req_write_i(s_req_write[SD]), .s_req_addr_i(`XDIE_PORT(s_req_addr, SD, ADDR_W)),
+      .s_req_wdata_i(`XDIE_PORT(s_req_wdata, SD, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, SD, DATA_BYTES)),
+      .s_rsp_valid_o(s_rsp_valid[SD]), .s_rsp_ready_i(s_rsp_ready[SD]),
+      .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, SD, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[SD*2 +: 2]),
+      .iatu_lookup_addr_o(iatu_in), .iatu_lookup_hit_i(hit), .iatu_lookup_addr_i(iatu_out),
+      .m_req_valid_o(m_req_valid[MD]), .m_req_ready_i(m_req_ready[MD]),
+      .m_req_write_o(m_req_write[MD]), .m_req_addr_o(`XDIE_PORT(m_req_addr, MD, ADDR_W)),
+      .m_req_wdata_o(`XDIE_PORT(m_req_wdata, MD, DATA_BYTES*8)), .m_req_wstrb_o(`XDIE_PORT(m_req_wstrb, MD, DATA_BYTES)),
+      .m_rsp_valid_i(m_rsp_valid[MD]), .m_rsp_ready_o(m_rsp_ready[MD]),
+      .m_rsp_rdata_i(`XDIE_PORT(m_rsp_rdata, MD, DATA_BYTES*8)), .m_rsp_err_i(m_rsp_err[MD*2 +: 2]),
+      .req_tx_valid_o(d2d_req_tx_valid_o[c]), .req_tx_data_o(d2d_req_tx_data_o[c*REQ_W +: REQ_W]),
+      .req_tx_credit_i(d2d_req_tx_credit_i[c]),
+      .req_rx_valid_i(d2d_req_rx_valid_i[c]), .req_rx_ready_o(d2d_req_rx_ready_o[c]),
+      .req_rx_data_i(d2d_req_rx_data_i[c*REQ_W +: REQ_W]),
+      .rsp_tx_valid_o(d2d_rsp_tx_valid_o[c]), .rsp_tx_data_o(d2d_rsp_tx_data_o[c*RSP_W +: RSP_W]),
+      .rsp_tx_credit_i(d2d_rsp_tx_credit_i[c]),
+      .rsp_rx_valid_i(d2d_rsp_rx_valid_i[c]), .rsp_rx_ready_o(d2d_rsp_rx_ready_o[c]),
+      .rsp_rx_data_i(d2d_rsp_rx_data_i[c*RSP_W +: RSP_W]),
+      .link_up_i(d2d_link_up_i[c]), .link_credits_i(d2d_link_credits_i[c*LINK_CW +: LINK_CW]),
+      .link_up_o(port_link_up), .credits_o(port_credits)
+    );
   end
 
-  xdie_d2d_port #(
-    .CREDITS(LINK_CREDITS), .IATU_AW(IATU_W), .STATUS_CW(STCW)
-  ) u_d2d (
+  // ---------------------------------------------------------------- route table
+  xdie_route_table #(.LOOKUPS(NM)) u_route (
     .clk_i, .rst_ni,
-    .s_req_valid_i(s_req_valid[S_D2D]), .s_req_ready_o(s_req_ready[S_D2D]),
-    .s_req_write_i(s_req_write[S_D2D]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_D2D, ADDR_W)),
-    .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_D2D, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_D2D, DATA_BYTES)),
-    .s_rsp_valid_o(s_rsp_valid[S_D2D]), .s_rsp_ready_i(s_rsp_ready[S_D2D]),
-    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_D2D, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_D2D*2 +: 2]),
-    .iatu_lookup_addr_o(iatu_in), .iatu_lookup_hit_i(iatu_hit), .iatu_lookup_addr_i(iatu_out),
-    .m_req_valid_o(m_req_valid[M_D2D]), .m_req_ready_i(m_req_ready[M_D2D]),
-    .m_req_write_o(m_req_write[M_D2D]), .m_req_addr_o(`XDIE_PORT(m_req_addr, M_D2D, ADDR_W)),
-    .m_req_wdata_o(`XDIE_PORT(m_req_wdata, M_D2D, DATA_BYTES*8)), .m_req_wstrb_o(`XDIE_PORT(m_req_wstrb, M_D2D, DATA_BYTES)),
-    .m_rsp_valid_i(m_rsp_valid[M_D2D]), .m_rsp_ready_o(m_rsp_ready[M_D2D]),
-    .m_rsp_rdata_i(`XDIE_PORT(m_rsp_rdata, M_D2D, DATA_BYTES*8)), .m_rsp_err_i(m_rsp_err[M_D2D*2 +: 2]),
-    .req_tx_valid_o(d2d_req_tx_valid_o), .req_tx_data_o(d2d_req_tx_data_o),
-    .req_tx_credit_i(d2d_req_tx_credit_i),
-    .req_rx_valid_i(d2d_req_rx_valid_i), .req_rx_ready_o(d2d_req_rx_ready_o),
-    .req_rx_data_i(d2d_req_rx_data_i),
-    .rsp_tx_valid_o(d2d_rsp_tx_valid_o), .rsp_tx_data_o(d2d_rsp_tx_data_o),
-    .rsp_tx_credit_i(d2d_rsp_tx_credit_i),
-    .rsp_rx_valid_i(d2d_rsp_rx_valid_i), .rsp_rx_ready_o(d2d_rsp_rx_ready_o),
-    .rsp_rx_data_i(d2d_rsp_rx_data_i),
-    .link_up_i(d2d_link_up_i), .link_credits_i(d2d_link_credits_i),
-    .link_up_o(port_link_up), .credits_o(port_credits)
+    .s_axil_awvalid_i(b_awvalid[B_RT]), .s_axil_awready_o(b_awready[B_RT]),
+    .s_axil_awaddr_i(b_awaddr[xdie_route_table_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_wvalid_i(b_wvalid[B_RT]), .s_axil_wready_o(b_wready[B_RT]),
+    .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+    .s_axil_bvalid_o(b_bvalid[B_RT]), .s_axil_bready_i(b_bready[B_RT]),
+    .s_axil_bresp_o(b_bresp[B_RT*2 +: 2]),
+    .s_axil_arvalid_i(b_arvalid[B_RT]), .s_axil_arready_o(b_arready[B_RT]),
+    .s_axil_araddr_i(b_araddr[xdie_route_table_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_rvalid_o(b_rvalid[B_RT]), .s_axil_rready_i(b_rready[B_RT]),
+    .s_axil_rdata_o(b_rdata[B_RT*32 +: 32]), .s_axil_rresp_o(b_rresp[B_RT*2 +: 2]),
+    .lookup_idx_i(rt_idx), .lookup_valid_o(rt_valid), .lookup_port_o(rt_port)
   );
 
   // ---------------------------------------------------------------- remap windows, host port

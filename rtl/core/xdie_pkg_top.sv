@@ -1,5 +1,7 @@
 // Package top: the two dies of one package (die ids 0 and 1) joined by the die-to-die link,
-// each with its host AXI4-Lite port (h0_ for die 0, h1_ for die 1).
+// each with its host AXI4-Lite port (h0_ for die 0, h1_ for die 1). It is the single-package
+// topology (topologies/package.yaml): neighbor view, the sibling link on C2C port 0 of both dies,
+// the other ports without a link.
 //
 // Every size comes from the generated packages through the defaults of the die and the link:
 // engines, beat width, SBUF geometry and backing, HBM size, link latency and credits.
@@ -59,6 +61,7 @@ module xdie_pkg_top #(
   localparam int unsigned E    = xdie_soc_addr_pkg::P_SDMA_ENGINES;
   localparam int unsigned DIEW = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH;
   localparam int unsigned CW   = $clog2(xdie_soc_addr_pkg::P_LINK_CREDITS + 1);
+  localparam int unsigned ND   = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS;
   // Flit widths, as $bits of a constant of each flit type: Yosys 0.23 takes $bits of neither a
   // type name nor an array of structs, and drops the width of an array of structs on a port.
   localparam xdie_xbus_pkg::req_t REQ_NONE = '0;
@@ -114,8 +117,28 @@ module xdie_pkg_top #(
   end
 
   for (genvar d = 0; d < 2; d++) begin : g_die
+    // All ports of the die; port 0 is the sibling link, the others have none.
+    logic [ND-1:0]       p_req_tx_valid, p_req_rx_ready, p_rsp_tx_valid, p_rsp_rx_ready;
+    logic [ND*REQ_W-1:0] p_req_tx_data;
+    logic [ND*RSP_W-1:0] p_rsp_tx_data;
+
+    assign req_tx_valid[d]              = p_req_tx_valid[0];
+    assign req_tx_data[d*REQ_W +: REQ_W] = p_req_tx_data[0 +: REQ_W];
+    assign req_rx_ready[d]              = p_req_rx_ready[0];
+    assign rsp_tx_valid[d]              = p_rsp_tx_valid[0];
+    assign rsp_tx_data[d*RSP_W +: RSP_W] = p_rsp_tx_data[0 +: RSP_W];
+    assign rsp_rx_ready[d]              = p_rsp_rx_ready[0];
+
+    if (ND > 1) begin : g_unlinked
+      logic unused_unlinked;
+      assign unused_unlinked = ^{p_req_tx_valid[ND-1:1], p_req_tx_data[ND*REQ_W-1:REQ_W],
+                                 p_req_rx_ready[ND-1:1], p_rsp_tx_valid[ND-1:1],
+                                 p_rsp_tx_data[ND*RSP_W-1:RSP_W], p_rsp_rx_ready[ND-1:1]};
+    end
+
     // Every size is the die's default, which is the die map's value.
-    xdie_die #(.CLOCK_GATE(CLOCK_GATE)) u_die (
+    xdie_die #(.CLOCK_GATE(CLOCK_GATE), .D2D_CTRLS(ND), .LINKED(ND'(1)),
+               .VIEW(xdie_soc_addr_pkg::VIEW_NEIGHBOR)) u_die (
       .clk_i, .rst_ni,
       .my_die_i(DIEW'(d)), .my_chip_i(chip_id_i),
       .s_axil_awvalid_i(awvalid[d]), .s_axil_awready_o(awready[d]),
@@ -127,15 +150,16 @@ module xdie_pkg_top #(
       .s_axil_araddr_i(araddr[d*32 +: 32]),
       .s_axil_rvalid_o(rvalid[d]), .s_axil_rready_i(rready[d]),
       .s_axil_rdata_o(rdata[d*32 +: 32]), .s_axil_rresp_o(rresp[d*2 +: 2]),
-      .d2d_req_tx_valid_o(req_tx_valid[d]), .d2d_req_tx_data_o(req_tx_data[d*REQ_W +: REQ_W]),
-      .d2d_req_tx_credit_i(req_tx_credit[d]),
-      .d2d_req_rx_valid_i(req_rx_valid[d]), .d2d_req_rx_ready_o(req_rx_ready[d]),
-      .d2d_req_rx_data_i(req_rx_data[d*REQ_W +: REQ_W]),
-      .d2d_rsp_tx_valid_o(rsp_tx_valid[d]), .d2d_rsp_tx_data_o(rsp_tx_data[d*RSP_W +: RSP_W]),
-      .d2d_rsp_tx_credit_i(rsp_tx_credit[d]),
-      .d2d_rsp_rx_valid_i(rsp_rx_valid[d]), .d2d_rsp_rx_ready_o(rsp_rx_ready[d]),
-      .d2d_rsp_rx_data_i(rsp_rx_data[d*RSP_W +: RSP_W]),
-      .d2d_link_up_i(link_up[d]), .d2d_link_credits_i(link_credits[d*CW +: CW]),
+      .d2d_req_tx_valid_o(p_req_tx_valid), .d2d_req_tx_data_o(p_req_tx_data),
+      .d2d_req_tx_credit_i(ND'(req_tx_credit[d])),
+      .d2d_req_rx_valid_i(ND'(req_rx_valid[d])), .d2d_req_rx_ready_o(p_req_rx_ready),
+      .d2d_req_rx_data_i((ND*REQ_W)'(req_rx_data[d*REQ_W +: REQ_W])),
+      .d2d_rsp_tx_valid_o(p_rsp_tx_valid), .d2d_rsp_tx_data_o(p_rsp_tx_data),
+      .d2d_rsp_tx_credit_i(ND'(rsp_tx_credit[d])),
+      .d2d_rsp_rx_valid_i(ND'(rsp_rx_valid[d])), .d2d_rsp_rx_ready_o(p_rsp_rx_ready),
+      .d2d_rsp_rx_data_i((ND*RSP_W)'(rsp_rx_data[d*RSP_W +: RSP_W])),
+      .d2d_link_up_i(ND'(link_up[d])),
+      .d2d_link_credits_i((ND*CW)'(link_credits[d*CW +: CW])),
       .eng_err_o(err[d*2*E +: 2*E]), .eng_idle_o(idle[d*E +: E])
     );
   end

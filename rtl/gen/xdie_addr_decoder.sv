@@ -114,6 +114,11 @@ module xdie_addr_decoder #(
         aperture_o = xdie_soc_addr_pkg::AP_SEM_SEQ;
         offset_o = xdie_soc_addr_pkg::ap_sem_seq_off(local_addr);
       end
+      if (xdie_soc_addr_pkg::ap_route_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_ROUTE;
+        offset_o = xdie_soc_addr_pkg::ap_route_off(local_addr);
+      end
     end
   end
 

@@ -2,7 +2,9 @@
 //
 // One die sized by profile `ecp5_85` of csrs/sizing.*: xdie_die with that profile's constants
 // from xdie_sizing_pkg. The ports are xdie_die's (their widths follow the profile); use this module
-// as the top of an FPGA build instead of setting xdie_die's parameters by hand.
+// as the top of an FPGA build instead of setting xdie_die's parameters by hand. The link ports
+// are those of D2D controller 0 (the sibling link of a package); the other controllers are
+// registers only here (no link: a request routed to them is answered DECERR).
 //
 // The fpga profile with 2 KiB per SBUF partition, so that SBUF (128 block RAMs) and HBM (8) fit the
 // 208 DP16KD of an LFE5UM-85F; 4 KiB per partition needs 256 for SBUF alone.
@@ -11,7 +13,12 @@ module xdie_die_ecp5_85 #(
   localparam int unsigned E       = xdie_sizing_pkg::ECP5_85_SDMA_ENGINES,
   localparam int unsigned LINK_CW = $clog2(xdie_sizing_pkg::ECP5_85_LINK_CREDITS + 1),
   localparam int unsigned DIEW    = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH,
-  localparam int unsigned CHIPW   = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH
+  localparam int unsigned CHIPW   = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH,
+  localparam int unsigned ND      = xdie_sizing_pkg::ECP5_85_D2D_CONTROLLERS,
+  localparam xdie_xbus_pkg::req_t REQ_NONE = '0,
+  localparam xdie_xbus_pkg::rsp_t RSP_NONE = '0,
+  localparam int unsigned REQ_W   = $bits(REQ_NONE),
+  localparam int unsigned RSP_W   = $bits(RSP_NONE)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -52,9 +59,29 @@ module xdie_die_ecp5_85 #(
   output logic [E-1:0]       eng_idle_o
 );
 
+  // Link signals of every controller; only controller 0's leave the module.
+  logic [ND-1:0]         req_tx_valid, req_rx_ready, rsp_tx_valid, rsp_rx_ready;
+  logic [ND*REQ_W-1:0]   req_tx_data;
+  logic [ND*RSP_W-1:0]   rsp_tx_data;
+
+  assign d2d_req_tx_valid_o = req_tx_valid[0];
+  assign d2d_req_tx_data_o  = req_tx_data[0 +: REQ_W];
+  assign d2d_req_rx_ready_o = req_rx_ready[0];
+  assign d2d_rsp_tx_valid_o = rsp_tx_valid[0];
+  assign d2d_rsp_tx_data_o  = rsp_tx_data[0 +: RSP_W];
+  assign d2d_rsp_rx_ready_o = rsp_rx_ready[0];
+
+  if (ND > 1) begin : g_unlinked
+    logic unused_unlinked;
+    assign unused_unlinked = ^{req_tx_valid[ND-1:1], req_tx_data[ND*REQ_W-1:REQ_W],
+                               req_rx_ready[ND-1:1], rsp_tx_valid[ND-1:1],
+                               rsp_tx_data[ND*RSP_W-1:RSP_W], rsp_rx_ready[ND-1:1]};
+  end
+
   xdie_die #(
     .E(E),
-    .D2D_CTRLS(xdie_sizing_pkg::ECP5_85_D2D_CONTROLLERS),
+    .D2D_CTRLS(ND),
+    .LINKED(ND'(1)),
     .SBUF_BACKING(xdie_sizing_pkg::ECP5_85_SBUF_BACKING_BYTES),
     .HBM_BYTES(xdie_sizing_pkg::ECP5_85_HBM_BYTES),
     .LINK_CREDITS(xdie_sizing_pkg::ECP5_85_LINK_CREDITS),
@@ -67,11 +94,16 @@ module xdie_die_ecp5_85 #(
     .s_axil_bvalid_o, .s_axil_bready_i, .s_axil_bresp_o,
     .s_axil_arvalid_i, .s_axil_arready_o, .s_axil_araddr_i,
     .s_axil_rvalid_o, .s_axil_rready_i, .s_axil_rdata_o, .s_axil_rresp_o,
-    .d2d_req_tx_valid_o, .d2d_req_tx_data_o, .d2d_req_tx_credit_i,
-    .d2d_req_rx_valid_i, .d2d_req_rx_ready_o, .d2d_req_rx_data_i,
-    .d2d_rsp_tx_valid_o, .d2d_rsp_tx_data_o, .d2d_rsp_tx_credit_i,
-    .d2d_rsp_rx_valid_i, .d2d_rsp_rx_ready_o, .d2d_rsp_rx_data_i,
-    .d2d_link_up_i, .d2d_link_credits_i,
+    .d2d_req_tx_valid_o(req_tx_valid), .d2d_req_tx_data_o(req_tx_data),
+    .d2d_req_tx_credit_i(ND'(d2d_req_tx_credit_i)),
+    .d2d_req_rx_valid_i(ND'(d2d_req_rx_valid_i)), .d2d_req_rx_ready_o(req_rx_ready),
+    .d2d_req_rx_data_i((ND*REQ_W)'(d2d_req_rx_data_i)),
+    .d2d_rsp_tx_valid_o(rsp_tx_valid), .d2d_rsp_tx_data_o(rsp_tx_data),
+    .d2d_rsp_tx_credit_i(ND'(d2d_rsp_tx_credit_i)),
+    .d2d_rsp_rx_valid_i(ND'(d2d_rsp_rx_valid_i)), .d2d_rsp_rx_ready_o(rsp_rx_ready),
+    .d2d_rsp_rx_data_i((ND*RSP_W)'(d2d_rsp_rx_data_i)),
+    .d2d_link_up_i(ND'(d2d_link_up_i)),
+    .d2d_link_credits_i((ND*LINK_CW)'(d2d_link_credits_i)),
     .eng_err_o, .eng_idle_o
   );
 

@@ -521,6 +521,38 @@ package xdie_soc_addr_pkg;
     ap_sem_seq_off = OFF_W'(a & (AP_SEM_SEQ_SIZE - 1'b1));
   endfunction
 
+  // ROUTE: Route table: destination (CAYMAN_ID, DIE) -> egress C2C port (chip-id systems).
+  localparam logic [AP_W-1:0] AP_ROUTE = 4'h9;
+  localparam logic [LOCAL_W-1:0] AP_ROUTE_BASE = 47'h23200000;
+  localparam logic [LOCAL_W-1:0] AP_ROUTE_SIZE = 47'h1000;
+  localparam int unsigned AP_ROUTE_COUNT = 1;
+  localparam logic [LOCAL_W-1:0] AP_ROUTE_STRIDE = 47'h1000;
+  localparam int unsigned AP_ROUTE_SHIFT = $clog2(AP_ROUTE_SIZE);
+
+  function automatic logic ap_route_hit(input logic [LOCAL_W-1:0] a);
+    ap_route_hit = 1'b0;
+    for (int unsigned i = 0; i < AP_ROUTE_COUNT; i++) begin
+      if ((a >> AP_ROUTE_SHIFT) ==
+          ((AP_ROUTE_BASE + LOCAL_W'(i) * AP_ROUTE_STRIDE) >> AP_ROUTE_SHIFT)) begin
+        ap_route_hit = 1'b1;
+      end
+    end
+  endfunction
+
+  function automatic logic [INST_W-1:0] ap_route_inst(input logic [LOCAL_W-1:0] a);
+    ap_route_inst = '0;
+    for (int unsigned i = 0; i < AP_ROUTE_COUNT; i++) begin
+      if ((a >> AP_ROUTE_SHIFT) ==
+          ((AP_ROUTE_BASE + LOCAL_W'(i) * AP_ROUTE_STRIDE) >> AP_ROUTE_SHIFT)) begin
+        ap_route_inst = INST_W'(i);
+      end
+    end
+  endfunction
+
+  function automatic logic [OFF_W-1:0] ap_route_off(input logic [LOCAL_W-1:0] a);
+    ap_route_off = OFF_W'(a & (AP_ROUTE_SIZE - 1'b1));
+  endfunction
+
   // ---------------------------------------------------------------- die decode
   // The device-side classification of a peer base address: which die, whether it is a TPB
   // address (ap_sbuf_hit, ap_evt_sem_hit), and which SDMA engine's queue-group

@@ -73,6 +73,7 @@ pub(crate) enum KindName {
     Iatu,
     RemapWindows,
     SemSeq,
+    RouteTable,
 }
 
 impl KindName {
@@ -83,6 +84,7 @@ impl KindName {
         KindName::Iatu,
         KindName::RemapWindows,
         KindName::SemSeq,
+        KindName::RouteTable,
     ];
 
     pub(crate) fn as_str(self) -> &'static str {
@@ -93,6 +95,7 @@ impl KindName {
             KindName::Iatu => "iatu",
             KindName::RemapWindows => "remap_windows",
             KindName::SemSeq => "sem_seq",
+            KindName::RouteTable => "route_table",
         }
     }
 
@@ -101,7 +104,11 @@ impl KindName {
         match self {
             KindName::EvtSem => EVT_SEM_PARAMS,
             KindName::UdmaQueueGroup => UDMA_PARAMS,
-            KindName::SdmaBcast | KindName::Iatu | KindName::RemapWindows | KindName::SemSeq => &[],
+            KindName::SdmaBcast
+            | KindName::Iatu
+            | KindName::RemapWindows
+            | KindName::SemSeq
+            | KindName::RouteTable => &[],
         }
     }
 }
@@ -171,6 +178,7 @@ pub(super) enum Kind {
     Iatu,
     RemapWindows,
     SemSeq,
+    RouteTable,
 }
 
 impl Kind {
@@ -182,6 +190,7 @@ impl Kind {
             Kind::Iatu => KindName::Iatu,
             Kind::RemapWindows => KindName::RemapWindows,
             Kind::SemSeq => KindName::SemSeq,
+            Kind::RouteTable => KindName::RouteTable,
         }
     }
     pub(super) fn as_str(&self) -> &'static str {
@@ -442,6 +451,7 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
         KindName::Iatu => Kind::Iatu,
         KindName::RemapWindows => Kind::RemapWindows,
         KindName::SemSeq => Kind::SemSeq,
+        KindName::RouteTable => Kind::RouteTable,
     })
 }
 

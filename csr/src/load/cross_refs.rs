@@ -127,6 +127,45 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         .and_then(Block::remap)
         .cloned()
         .ok_or_else(|| wrong_kind(ApertureId::XtWindow, "a remap_windows block"))?;
+    let route = block_of(ApertureId::Route)
+        .and_then(Block::route)
+        .cloned()
+        .ok_or_else(|| wrong_kind(ApertureId::Route, "a route_table block"))?;
+    // One entry per destination die of the chip-id view, and a port field that names every D2D
+    // controller.
+    {
+        let entries = (1u64 << l.soc.local.cayman_id.width) * l.soc.dies_per_package();
+        let ports = apertures.get(ApertureId::D2d).count;
+        let port_bits = 64 - (ports.max(2) - 1).leading_zeros();
+        let problem = if route.route.count != entries {
+            Some(format!(
+                "the route table has {} entries but the chip-id view names {entries} dies \
+                 (2^CAYMAN_ID width * dies per package)",
+                route.route.count
+            ))
+        } else if route.port.width < port_bits {
+            Some(format!(
+                "the PORT field is {} bits but the D2D aperture has {ports} controllers",
+                route.port.width
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            let file = block_of(ApertureId::Route)
+                .map(|b| b.source.clone())
+                .unwrap_or_else(|| l.map_src.path.clone());
+            return Err(crate::error::Error {
+                kind: ErrorKind::BadValue,
+                at: crate::error::Location {
+                    file,
+                    key: "Bundles".into(),
+                    line: None,
+                },
+                message,
+            });
+        }
+    }
     // A window's SoC address and replacement are whole SoC addresses (lo and hi words).
     let soc_w = l.soc.address.width;
     for (what, lo, hi) in [
@@ -227,6 +266,7 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         bcast,
         iatu,
         remap,
+        route,
         soc: l.soc,
     })
 }

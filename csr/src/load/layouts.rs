@@ -6,7 +6,8 @@ use super::block::{Kind, Shape};
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, SemOp, SemSeqLayout, SemWindow, UdmaLayout,
+    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, RouteLayout, SemOp, SemSeqLayout,
+    SemWindow, UdmaLayout,
 };
 use crate::model::{Access, BlockKind, Bundle, Field, Register};
 use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
@@ -377,6 +378,24 @@ pub(super) fn resolve_kind(src: &Source, s: &Shape) -> Result<BlockKind> {
                 status,
                 busy,
                 err,
+            })
+        }
+        Kind::RouteTable => {
+            let (route, r) = bundle(src, s, B::Route)?;
+            let (entry, [valid, port]) = r.reg_fields(R::Entry, [F::Valid, F::Port])?;
+            one_bit_rw(src, &r.key, &entry, &valid)?;
+            if port.access != Access::Rw {
+                return Err(src.err(
+                    ErrorKind::BadValue,
+                    r.key.clone(),
+                    format!("field `{}.{}` must be RW", entry.name, port.name),
+                ));
+            }
+            BlockKind::RouteTable(RouteLayout {
+                route,
+                entry,
+                valid,
+                port,
             })
         }
     })

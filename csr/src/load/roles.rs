@@ -20,6 +20,7 @@ fn role_needs(kind: KindName) -> RoleNeeds {
     const REGION: Option<B> = Some(B::Region);
     const WIN: Option<B> = Some(B::Window);
     const SLOT: Option<B> = Some(B::Slot);
+    const ROUTE: Option<B> = Some(B::Route);
     match kind {
         KindName::EvtSem => RoleNeeds {
             bundles: &[B::Event, B::SemRead, B::SemSet, B::SemInc, B::SemDec],
@@ -84,6 +85,10 @@ fn role_needs(kind: KindName) -> RoleNeeds {
                 (SLOT, R::Cmd, &[F::Sem, F::Subop]),
                 (SLOT, R::Status, &[F::Busy, F::Err]),
             ],
+        },
+        KindName::RouteTable => RoleNeeds {
+            bundles: &[B::Route],
+            registers: &[(ROUTE, R::Entry, &[F::Valid, F::Port])],
         },
     }
 }
@@ -171,6 +176,6 @@ pub(super) fn check_roles(src: &Source, block: &Shape) -> Result<()> {
         Kind::UdmaQueueGroup { .. } => udma::check_shape(src, block),
         Kind::SdmaBcast => sdma_bcast::check_shape(src, block),
         Kind::SemSeq => sem_seq::check_shape(src, block),
-        Kind::Iatu | Kind::RemapWindows => Ok(()),
+        Kind::Iatu | Kind::RemapWindows | Kind::RouteTable => Ok(()),
     }
 }

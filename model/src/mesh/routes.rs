@@ -133,6 +133,23 @@ impl RouteTables {
         }
     }
 
+    /// The register writes that program die `die`'s route table (the route-table block of
+    /// `csrs/`): (die-local address, value) for every other die of the system, in destination
+    /// order. Entries of destinations outside the system stay invalid (their reset value), so a
+    /// request for a die the system does not have is answered DECERR.
+    pub fn csr_writes(&self, die: DieId, l: &crate::Layout) -> Vec<(u64, u32)> {
+        self.dies
+            .iter()
+            .filter_map(|&t| {
+                let port = *self.egress.get(&(die, t))?;
+                Some((
+                    l.route_reg(t.chip, t.die),
+                    l.route.entry_value(u64::from(port)),
+                ))
+            })
+            .collect()
+    }
+
     /// The dies a packet from `s` to `t` visits, `s` first, following the tables (None if the
     /// tables loop or stop early: a bug the tests look for).
     pub fn path(&self, s: DieId, t: DieId) -> Option<Vec<DieId>> {
