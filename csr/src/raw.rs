@@ -433,7 +433,7 @@ impl RawBundle {
         Key::req("ArraySize", Ty::Num, "Instances.").allowed(">= 1"),
         Key::req("BundleSizeInBytes", Ty::Num, "Distance between instances.")
             .unit("bytes")
-            .allowed("a nonzero multiple of 4, holding every register of the bundle"),
+            .allowed("a power of two of at least 4, holding every register of the bundle; the bundle's AddressOffset a multiple of it"),
         Key::req(
             "Registers",
             Ty::List("Registers[]"),

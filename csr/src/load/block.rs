@@ -239,13 +239,25 @@ fn build_block(src: &Source, raw: raw::BlockFile) -> Result<Block> {
                 ),
             ));
         }
-        if stride < 4 || stride % 4 != 0 {
+        // A power of two, and the bundle aligned to it: the generated decoders take the
+        // instance index as a bit slice of the address.
+        if stride < 4 || !stride.is_power_of_two() {
             return Err(src.err(
                 ErrorKind::BadArray,
                 format!("{key}.BundleSizeInBytes"),
                 format!(
-                    "bundle `{}` size {stride:#x} must be a nonzero multiple of 4",
+                    "bundle `{}` size {stride:#x} must be a power of two of at least 4",
                     b.name
+                ),
+            ));
+        }
+        if !b.address_offset.0.is_multiple_of(stride) {
+            return Err(src.err(
+                ErrorKind::BadArray,
+                format!("{key}.AddressOffset"),
+                format!(
+                    "bundle `{}` at {:#x} must be aligned to its size {stride:#x}",
+                    b.name, b.address_offset.0
                 ),
             ));
         }
