@@ -115,7 +115,7 @@ mod tests {
         let text = render_block(block, l).expect("renders").contents;
         assert!(text.contains(&format!("_N = {};", l.route.count)));
         let pw = l.port.width;
-        assert!(text.contains(&format!("PORT_W = {pw};")));
+        assert!(text.contains(&format!("localparam int unsigned PORT_W = {pw}\n")));
         let field = format!("[{}:{}]", l.port.msb(), l.port.lsb);
         assert!(text.contains(&field), "port field {field} not read");
     }
