@@ -95,7 +95,7 @@ fn check_evt_sem(csrs: &Csrs) {
     assert_eq!(localparam(sv, "N_SEM"), sem.count.to_string());
     assert_eq!(localparam(sv, "N_EVT"), evt.count.to_string());
     assert_eq!(localparam(sv, "HW"), params.hw_inc_ports.to_string());
-    let iw = xdie_gen::emit::sv_evt_sem::index_bits(sem.count);
+    let iw = xdie_gen::emit::sv_regs::index_bits(sem.count);
     assert_eq!(localparam(sv, "IW"), iw.to_string());
     let idx_port = format!("input  logic [{}:0]", params.hw_inc_ports * iw - 1);
     assert!(

@@ -6,6 +6,7 @@
 //! of the banks (see the template's header for why).
 
 use super::sv_regpkg::{package, qualified};
+use super::sv_regs::index_bits;
 use super::{finish, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use xdie_csr::{Block, Bundle, Csrs, EvtSemLayout, SemOp};
@@ -49,11 +50,6 @@ struct EvtSem<'a> {
     subop_wait: String,
     subop_inc: String,
     windows: Vec<Window>,
-}
-
-/// Bits needed to index `n` entries (at least 1).
-pub fn index_bits(n: u64) -> u32 {
-    (64 - (n.max(2) - 1).leading_zeros()).max(1)
 }
 
 fn window(block: &Block, tag: &'static str, b: &Bundle) -> Window {
@@ -117,17 +113,4 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
         .iter()
         .filter_map(|b| b.evt_sem().map(|l| render_block(b, l)))
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::index_bits;
-
-    #[test]
-    fn index_bits_covers_every_entry() {
-        for n in 2..600u64 {
-            let w = index_bits(n);
-            assert!(1u64 << w >= n && 1u64 << (w - 1) < n, "n={n} w={w}");
-        }
-    }
 }

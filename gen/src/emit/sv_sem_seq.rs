@@ -3,8 +3,8 @@
 //! port and a command that EVT_SEM does not take (a wait not yet satisfied) gives the port to the
 //! next slot and is retried on its next turn. STATUS shows busy and err per slot.
 
-use super::sv_evt_sem::index_bits;
 use super::sv_regpkg::{package, qualified};
+use super::sv_regs::index_bits;
 use super::{finish, OutFile, DO_NOT_EDIT};
 use askama::Template;
 use xdie_csr::{Block, Csrs, Field, Register, SemSeqLayout};
