@@ -244,11 +244,17 @@ module xdie_die #(
     );
 
     // The destination die in the chip-id view: the address's chip when the id-valid bit is set,
-    // else this package's; the entry index is chip * dies + die.
-    assign rt_idx[m*RIW +: RIW] = RIW'({
-        (xdie_soc_addr_pkg::local_get_cayman_id_valid(a) != '0) ?
-            xdie_soc_addr_pkg::local_get_cayman_id(a) : my_chip_i,
-        xdie_soc_addr_pkg::local_get_die(a)});
+    // else this package's; the entry index is chip * dies + die. The neighbor view routes
+    // without the table, so it looks nothing up (a simulator would otherwise compute and keep
+    // one lookup per master on every evaluation, for nothing).
+    if (VIEW == xdie_soc_addr_pkg::VIEW_CHIP_ID) begin : g_rt_lookup
+      assign rt_idx[m*RIW +: RIW] = RIW'({
+          (xdie_soc_addr_pkg::local_get_cayman_id_valid(a) != '0) ?
+              xdie_soc_addr_pkg::local_get_cayman_id(a) : my_chip_i,
+          xdie_soc_addr_pkg::local_get_die(a)});
+    end else begin : g_rt_none
+      assign rt_idx[m*RIW +: RIW] = '0;
+    end
 
     always_comb begin
       if (VIEW == xdie_soc_addr_pkg::VIEW_CHIP_ID) begin
