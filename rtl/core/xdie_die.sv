@@ -62,9 +62,10 @@ module xdie_die #(
   parameter int unsigned OUTSTANDING   = xdie_sizing_pkg::DEFAULT_OUTSTANDING,
   // Source beats each engine buffers (its reads in flight)
   parameter int unsigned ENG_READ_BEATS = xdie_sizing_pkg::DEFAULT_ENGINE_READ_BEATS,
-  // Clock each engine and its two queue groups only in cycles where something of theirs can
-  // change (xdie_clock_gate): a simulator then skips idle engines, and an ASIC saves their clock
-  // power. Off by default: an FPGA build keeps one clock tree.
+  // Clock each engine, and the queue groups, only in cycles where something of theirs can
+  // change (xdie_clock_gate, see the engines below): a simulator then skips idle engines and
+  // groups, and an ASIC saves their clock power. Off by default: an FPGA build keeps one clock
+  // tree.
   parameter bit          CLOCK_GATE    = 1'b0,
   localparam int unsigned DIEW         = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH,
   localparam int unsigned CHIPW        = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH,
@@ -368,12 +369,15 @@ module xdie_die #(
   logic [3:0]       b_wstrb;
   logic [NB*2-1:0]  b_bresp, b_rresp;
   logic [NB*32-1:0] b_rdata;
-  // A block's AXI4-Lite port has a transfer in progress: a request offered, an address or data
-  // taken and not yet answered (the shared front-end shows that as ready low), or a response
-  // waiting. The front-end holds state exactly then (clock gating of the engine tiles).
-  logic [NB-1:0]    b_busy;
-  assign b_busy = b_awvalid | b_wvalid | b_arvalid | b_bvalid | b_rvalid
-                | ~b_awready | ~b_wready | ~b_arready;
+  // A queue group's AXI4-Lite port (slots B_M2S .. B_S2M + E - 1) has a transfer in progress:
+  // a request offered, an address or data taken and not yet answered (the shared front-end
+  // shows that as ready low), or a response waiting. The front-end holds state exactly then
+  // (clock gating of the queue groups).
+  localparam int unsigned NQB = 2 * E;
+  logic [NQB-1:0]   q_busy;
+  assign q_busy = b_awvalid[B_M2S +: NQB] | b_wvalid[B_M2S +: NQB] | b_arvalid[B_M2S +: NQB]
+                | b_bvalid[B_M2S +: NQB] | b_rvalid[B_M2S +: NQB] | ~b_awready[B_M2S +: NQB]
+                | ~b_wready[B_M2S +: NQB] | ~b_arready[B_M2S +: NQB];
 
   xdie_axil_demux #(.N(NB), .ADDR_W(CAW)) u_demux (
     .clk_i, .rst_ni,
@@ -494,8 +498,25 @@ module xdie_die #(
   end
 
   // ---------------------------------------------------------------- engines
+  // Clock gating (CLOCK_GATE): each engine runs on a clock of its own, enabled while the engine
+  // is not quiet; the queue groups of all engines share one clock, enabled in the cycles where
+  // a group flop can change: a register port of a group has a transfer in progress, the
+  // broadcast doorbell rings a group, or an engine pulses a head or a ring-id error (engine
+  // flops, so they hold from one rising edge to the next). A copy keeps its engine busy for
+  // thousands of cycles while its queue groups change once per descriptor pair, so the groups
+  // are then not clocked at all.
+  logic [E-1:0] eng_inc_valid, eng_rid_err;
+  logic         q_clk, q_wake;
+
+  assign q_wake = (|q_busy) || (|eng_inc_valid) || (|eng_rid_err)
+               || (bc_known && ((|bc_m2s_valid[E-1:0]) || (|bc_s2m_valid[E-1:0])));
+
+  xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_q_gate (
+    .clk_i, .rst_ni, .en_i(q_wake), .clk_o(q_clk)
+  );
+
   for (genvar e = 0; e < E; e++) begin : g_eng
-    logic             t_clk, t_wake, quiet;
+    logic             t_clk, quiet;
     logic [QBW-1:0]   m_base, s_base;
     logic [QHW-1:0]   m_head, s_head;
     logic [QIW-1:0]   m_hid, s_hid;
@@ -507,18 +528,17 @@ module xdie_die #(
     localparam int unsigned MR = M_ENG + 2 * e;
     localparam int unsigned MW = M_ENG + 2 * e + 1;
 
-    // The engine's tile (engine and both queue groups) is clocked while the engine is not quiet,
-    // while either group's register port is busy and when the broadcast doorbell rings one of
-    // them. Everything else a tile flop depends on changes only through these.
-    assign t_wake = !quiet || b_busy[BM] || b_busy[BS]
-                 || (bc_known && (bc_m2s_valid[e] || bc_s2m_valid[e]));
+    assign eng_inc_valid[e] = inc_valid;
+    assign eng_rid_err[e]   = m_rid_err || s_rid_err;
 
+    // The engine reads its queue groups only through their outputs, which change only on the
+    // groups' clock; a change that gives the engine work makes it not quiet.
     xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_gate (
-      .clk_i, .rst_ni, .en_i(t_wake), .clk_o(t_clk)
+      .clk_i, .rst_ni, .en_i(!quiet), .clk_o(t_clk)
     );
 
     xdie_udma_m2s u_m2s (
-      .clk_i(t_clk), .rst_ni,
+      .clk_i(q_clk), .rst_ni,
       .s_axil_awvalid_i(b_awvalid[BM]), .s_axil_awready_o(b_awready[BM]),
       .s_axil_awaddr_i(b_awaddr[xdie_udma_m2s_pkg::ADDR_WIDTH-1:0]),
       .s_axil_wvalid_i(b_wvalid[BM]), .s_axil_wready_o(b_wready[BM]),
@@ -538,7 +558,7 @@ module xdie_die #(
     );
 
     xdie_udma_s2m u_s2m (
-      .clk_i(t_clk), .rst_ni,
+      .clk_i(q_clk), .rst_ni,
       .s_axil_awvalid_i(b_awvalid[BS]), .s_axil_awready_o(b_awready[BS]),
       .s_axil_awaddr_i(b_awaddr[xdie_udma_s2m_pkg::ADDR_WIDTH-1:0]),
       .s_axil_wvalid_i(b_wvalid[BS]), .s_axil_wready_o(b_wready[BS]),
