@@ -27,8 +27,8 @@ module xdie_fifo #(
   end
 
   logic [DATA_W-1:0] mem_q [DEPTH];
-  logic [PW-1:0] wptr_d, wptr_q, rptr_d, rptr_q;
-  logic [CW-1:0] count_d, count_q;
+  logic [PW-1:0] wptr_q, rptr_q;
+  logic [CW-1:0] count_q;
   logic          push, pop;
 
   assign push_ready_o = (count_q != FULL);
@@ -37,36 +37,28 @@ module xdie_fifo #(
   assign push         = push_valid_i && push_ready_o;
   assign pop          = pop_valid_o && pop_ready_i;
 
-  always_comb begin
-    wptr_d  = wptr_q;
-    rptr_d  = rptr_q;
-    count_d = count_q;
-    if (push) begin
-      wptr_d = (wptr_q == LAST) ? '0 : wptr_q + 1'b1;
-    end
-    if (pop) begin
-      rptr_d = (rptr_q == LAST) ? '0 : rptr_q + 1'b1;
-    end
-    unique case ({push, pop})
-      2'b10:   count_d = count_q + 1'b1;
-      2'b01:   count_d = count_q - 1'b1;
-      default: count_d = count_q;
-    endcase
-  end
-
+  // The pointers and the count change only with a push or a pop, which the clocked process
+  // decides itself (a simulator then evaluates nothing of an idle FIFO between edges).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wptr_q  <= '0;
       rptr_q  <= '0;
       count_q <= '0;
     end else begin
-      wptr_q  <= wptr_d;
-      rptr_q  <= rptr_d;
-      count_q <= count_d;
+      if (push) begin
+        wptr_q <= (wptr_q == LAST) ? '0 : wptr_q + 1'b1;
+      end
+      if (pop) begin
+        rptr_q <= (rptr_q == LAST) ? '0 : rptr_q + 1'b1;
+      end
+      if (push && !pop) begin
+        count_q <= count_q + 1'b1;
+      end else if (pop && !push) begin
+        count_q <= count_q - 1'b1;
+      end
     end
   end
 
-  // Storage is not reset: an entry is only read after it was written.
   always_ff @(posedge clk_i) begin
     if (push) begin
       mem_q[wptr_q] <= push_data_i;

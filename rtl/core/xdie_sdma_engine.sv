@@ -113,15 +113,15 @@ module xdie_sdma_engine #(
 
 
   // ---------------------------------------------------------------- per-queue state
-  logic [Q-1:0] busy_q, busy_d, halt_m_q, halt_m_d, halt_s_q, halt_s_d, elig;
-  logic         head_inc_valid_q, head_inc_valid_d;
-  logic [QW-1:0] head_inc_idx_q, head_inc_idx_d;
+  logic [Q-1:0] busy_q, halt_m_q, halt_s_q, elig;
+  logic         head_inc_valid_q;
+  logic [QW-1:0] head_inc_idx_q;
 
   assign elig = m2s_enable_i & s2m_enable_i & m2s_nonempty_i & s2m_nonempty_i
               & ~busy_q & ~halt_m_q & ~halt_s_q;
 
   // Round-robin: the first eligible queue after the one served last.
-  logic [QW-1:0] rr_q, rr_d, pick;
+  logic [QW-1:0] rr_q, pick;
   logic          pick_valid;
 
   xdie_rr_arbiter #(.N(Q)) u_rr (
@@ -138,25 +138,25 @@ module xdie_sdma_engine #(
     A_READ
   } a_state_e;
 
-  a_state_e         a_state_q, a_state_d;
-  logic [QW-1:0]    a_q_q, a_q_d;
-  logic [ADDR_W-1:0]    m_desc_addr_q, m_desc_addr_d, s_desc_addr_q, s_desc_addr_d;
-  logic [DSW-1:0]   desc_m_q, desc_m_d, desc_s_q, desc_s_d;
-  logic [1:0]       desc_got_q, desc_got_d;
-  logic             desc_err_q, desc_err_d;
-  logic [ADDR_W-1:0]    rd_addr_q, rd_addr_d;
-  logic [CW-1:0]    rd_left_q, rd_left_d;
-  logic [RCW-1:0]   rd_inflight_q, rd_inflight_d, rd_space_q, rd_space_d;
+  a_state_e         a_state_q;
+  logic [QW-1:0]    a_q_q;
+  logic [ADDR_W-1:0]    m_desc_addr_q, s_desc_addr_q;
+  logic [DSW-1:0]   desc_m_q, desc_s_q;
+  logic [1:0]       desc_got_q;
+  logic             desc_err_q;
+  logic [ADDR_W-1:0]    rd_addr_q;
+  logic [CW-1:0]    rd_left_q;
+  logic [RCW-1:0]   rd_inflight_q, rd_space_q;
   logic             rd_fire, rsp_data, rsp_desc, fifo_pop;
-  logic             rid_err_m_q, rid_err_m_d, rid_err_s_q, rid_err_s_d;
+  logic             rid_err_m_q, rid_err_s_q;
 
   // The pair handed to the write stage.
-  logic             pend_valid_q, pend_valid_d;
-  logic [QW-1:0]    pend_q_q, pend_q_d;
-  logic [ADDR_W-1:0]    pend_dst_q, pend_dst_d;
-  logic [OW-1:0]    pend_so_q, pend_so_d, pend_do_q, pend_do_d, pend_lo_q, pend_lo_d;
-  logic [CW-1:0]    pend_nrd_q, pend_nrd_d, pend_nwr_q, pend_nwr_d;
-  logic             pend_bar_q, pend_bar_d, pend_nowr_q, pend_nowr_d;
+  logic             pend_valid_q;
+  logic [QW-1:0]    pend_q_q;
+  logic [ADDR_W-1:0]    pend_dst_q;
+  logic [OW-1:0]    pend_so_q, pend_do_q, pend_lo_q;
+  logic [CW-1:0]    pend_nrd_q, pend_nwr_q;
+  logic             pend_bar_q, pend_nowr_q;
   logic             b_take;
 
   // Pair geometry from the two descriptors.
@@ -175,16 +175,6 @@ module xdie_sdma_engine #(
   assign mism_m  = xdie_desc_pkg::m2s_get_ring_id(desc_m_q) != m2s_rd_head_ring_id_i;
   assign mism_s  = xdie_desc_pkg::s2m_get_ring_id(desc_s_q) != s2m_rd_head_ring_id_i;
   assign nowrite = desc_err_q || (xdie_desc_pkg::m2s_get_dummy(desc_m_q) != '0);
-
-  // A descriptor response holds the descriptor at its address's offset in the beat. Ring bases
-  // are aligned to at least a descriptor (checked above) and descriptors are DSB bytes each, so
-  // the offset is a whole number of descriptors: one shifter by descriptor slots serves both
-  // descriptors (the M2S one first).
-  logic [OW-1:0]  desc_off;
-  logic [DSW-1:0] desc_word;
-  assign desc_off  = ((desc_got_q == 2'd0) ? m_desc_addr_q[OW-1:0] : s_desc_addr_q[OW-1:0])
-                   & ~OW'(DSB - 1);
-  assign desc_word = DSW'(m_rd_rsp_rdata_i >> (8 * desc_off));
 
   // Responses come back in request order and every source read was issued before the next
   // descriptor reads, so a response is a descriptor exactly when no source read is in flight.
@@ -215,112 +205,6 @@ module xdie_sdma_engine #(
   assign m_rd_req_wstrb_o = '0;
   assign m_rd_rsp_ready_o = 1'b1;
 
-  always_comb begin
-    a_state_d     = a_state_q;
-    a_q_d         = a_q_q;
-    rr_d          = rr_q;
-    m_desc_addr_d = m_desc_addr_q;
-    s_desc_addr_d = s_desc_addr_q;
-    desc_m_d      = desc_m_q;
-    desc_s_d      = desc_s_q;
-    desc_got_d    = desc_got_q;
-    desc_err_d    = desc_err_q;
-    rd_addr_d     = rd_addr_q;
-    rd_left_d     = rd_left_q;
-    rid_err_m_d   = 1'b0;
-    rid_err_s_d   = 1'b0;
-    pend_valid_d  = pend_valid_q && !b_take;
-    pend_q_d      = pend_q_q;
-    pend_dst_d    = pend_dst_q;
-    pend_so_d     = pend_so_q;
-    pend_do_d     = pend_do_q;
-    pend_lo_d     = pend_lo_q;
-    pend_nrd_d    = pend_nrd_q;
-    pend_nwr_d    = pend_nwr_q;
-    pend_bar_d    = pend_bar_q;
-    pend_nowr_d   = pend_nowr_q;
-    busy_d        = busy_q;
-    if (head_inc_valid_q) begin
-      busy_d[head_inc_idx_q] = 1'b0;
-    end
-    halt_m_d      = halt_m_q;
-    halt_s_d      = halt_s_q;
-
-    if (rsp_desc) begin
-      if (desc_got_q == 2'd0) begin
-        desc_m_d = desc_word;
-      end else begin
-        desc_s_d = desc_word;
-      end
-      desc_got_d = desc_got_q + 2'd1;
-      desc_err_d = desc_err_q || (m_rd_rsp_err_i != 2'b00);
-    end
-
-    unique case (a_state_q)
-      A_IDLE: begin
-        if (pick_valid) begin
-          a_q_d         = pick;
-          rr_d          = pick;
-          busy_d[pick]  = 1'b1;
-          m_desc_addr_d = ADDR_W'(m2s_rd_ring_base_i) + ADDR_W'(m2s_rd_head_i) * ADDR_W'(DSB);
-          s_desc_addr_d = ADDR_W'(s2m_rd_ring_base_i) + ADDR_W'(s2m_rd_head_i) * ADDR_W'(DSB);
-          desc_got_d    = 2'd0;
-          desc_err_d    = 1'b0;
-          a_state_d     = A_REQ_M;
-        end
-      end
-      A_REQ_M: if (rd_fire) a_state_d = A_REQ_S;
-      A_REQ_S: if (rd_fire) a_state_d = A_WAIT;
-      A_WAIT:  if (desc_got_d == 2'd2) a_state_d = A_CHECK;
-      A_CHECK: begin
-        // A failed descriptor read carries no trustworthy ring id: it completes without moving
-        // data instead of halting the queue.
-        if (!desc_err_q && (mism_m || mism_s)) begin
-          rid_err_m_d    = mism_m;
-          rid_err_s_d    = mism_s;
-          halt_m_d[a_q_q] = mism_m;
-          halt_s_d[a_q_q] = mism_s;
-          busy_d[a_q_q]  = 1'b0;
-          a_state_d      = A_IDLE;
-        end else if (!pend_valid_q) begin
-          pend_valid_d = 1'b1;
-          pend_q_d     = a_q_q;
-          pend_dst_d   = dst & BEAT_MASK;
-          pend_so_d    = src[OW-1:0];
-          pend_do_d    = dst[OW-1:0];
-          pend_lo_d    = OW'(dst[OW-1:0] + OW'(len) - OW'(1));
-          pend_nrd_d   = nowrite ? '0 : nrd;
-          pend_nwr_d   = nwr;
-          pend_bar_d   = xdie_desc_pkg::m2s_get_write_barrier(desc_m_q) != '0;
-          pend_nowr_d  = nowrite;
-          rd_addr_d    = src & BEAT_MASK;
-          rd_left_d    = nrd;
-          a_state_d    = nowrite ? A_IDLE : A_READ;
-        end
-      end
-      A_READ: begin
-        if (rd_fire) begin
-          rd_addr_d = rd_addr_q + ADDR_W'(DATA_BYTES);
-          rd_left_d = rd_left_q - CW'(1);
-          if (rd_left_q == CW'(1)) begin
-            a_state_d = A_IDLE;
-          end
-        end
-      end
-      default: a_state_d = A_IDLE;
-    endcase
-
-    // A halted side stays halted until software empties its ring.
-    halt_m_d = halt_m_d & m2s_nonempty_i;
-    halt_s_d = halt_s_d & s2m_nonempty_i;
-  end
-
-  // Reads in flight and buffer room left (room = RD_DEPTH - in flight - buffered).
-  logic data_fire;
-  assign data_fire     = rd_fire && (a_state_q == A_READ);
-  assign rd_inflight_d = rd_inflight_q + RCW'(data_fire) - RCW'(rsp_data);
-  assign rd_space_d    = rd_space_q - RCW'(data_fire) + RCW'(fifo_pop);
-
   // ---------------------------------------------------------------- source beat buffer
   // A slot is reserved (rd_space) for every read issued, so a response always finds room.
   logic [DBW-1:0] fifo_head;
@@ -333,26 +217,26 @@ module xdie_sdma_engine #(
   );
 
   // ---------------------------------------------------------------- write stage
-  logic             b_active_q, b_active_d;
-  logic [QW-1:0]    b_q_q, b_q_d;
-  logic [ADDR_W-1:0]    b_dst_q, b_dst_d;
-  logic [OW-1:0]    b_sh_q, b_sh_d, b_do_q, b_do_d, b_lo_q, b_lo_d;
-  logic             b_skip_q, b_skip_d, b_first_q, b_first_d, b_bar_q, b_bar_d;
-  logic             b_nowr_q, b_nowr_d;
-  logic [CW-1:0]    b_rd_left_q, b_rd_left_d, b_wr_left_q, b_wr_left_d;
-  logic [DBW-1:0]   prev_q, prev_d;
+  logic             b_active_q;
+  logic [QW-1:0]    b_q_q;
+  logic [ADDR_W-1:0]    b_dst_q;
+  logic [OW-1:0]    b_sh_q, b_do_q, b_lo_q;
+  logic             b_skip_q, b_first_q, b_bar_q;
+  logic             b_nowr_q;
+  logic [CW-1:0]    b_rd_left_q, b_wr_left_q;
+  logic [DBW-1:0]   prev_q;
   logic [DATA_BYTES-1:0]    first_mask, last_mask;
   logic             need_pop, out_free, bar_block, step, wr_fire, wr_rsp, direct_done;
 
   // Write request register.
-  logic             wq_valid_q, wq_valid_d, wq_last_q, wq_last_d;
-  logic [QW-1:0]    wq_qid_q, wq_qid_d;
-  logic [ADDR_W-1:0]    wq_addr_q, wq_addr_d;
-  logic [DBW-1:0]   wq_data_q, wq_data_d;
-  logic [DATA_BYTES-1:0]    wq_strb_q, wq_strb_d;
+  logic             wq_valid_q, wq_last_q;
+  logic [QW-1:0]    wq_qid_q;
+  logic [ADDR_W-1:0]    wq_addr_q;
+  logic [DBW-1:0]   wq_data_q;
+  logic [DATA_BYTES-1:0]    wq_strb_q;
 
   // Writes in flight: {last write of its pair, queue}, in issue order.
-  logic [WCW-1:0]   wr_out_q, wr_out_d;
+  logic [WCW-1:0]   wr_out_q;
   logic [QW:0]      tag_head;
   logic             tag_ready, tag_valid;
 
@@ -373,75 +257,6 @@ module xdie_sdma_engine #(
   // cycle (the queue groups take one head pulse per cycle).
   assign direct_done = b_active_q && b_nowr_q && (wr_out_q == '0) && !wq_valid_q;
 
-  always_comb begin
-    b_active_d  = b_active_q;
-    b_q_d       = b_q_q;
-    b_dst_d     = b_dst_q;
-    b_sh_d      = b_sh_q;
-    b_do_d      = b_do_q;
-    b_lo_d      = b_lo_q;
-    b_skip_d    = b_skip_q;
-    b_first_d   = b_first_q;
-    b_bar_d     = b_bar_q;
-    b_nowr_d    = b_nowr_q;
-    b_rd_left_d = b_rd_left_q;
-    b_wr_left_d = b_wr_left_q;
-    prev_d      = prev_q;
-    wq_valid_d  = wq_valid_q && !wr_fire;
-    wq_last_d   = wq_last_q;
-    wq_qid_d    = wq_qid_q;
-    wq_addr_d   = wq_addr_q;
-    wq_data_d   = wq_data_q;
-    wq_strb_d   = wq_strb_q;
-
-    if (b_take) begin
-      b_active_d  = 1'b1;
-      b_q_d       = pend_q_q;
-      b_dst_d     = pend_dst_q;
-      b_sh_d      = pend_so_q - pend_do_q;
-      b_do_d      = pend_do_q;
-      b_lo_d      = pend_lo_q;
-      // With so >= do the first output beat needs the second source beat too.
-      b_skip_d    = pend_so_q >= pend_do_q;
-      b_first_d   = 1'b1;
-      b_bar_d     = pend_bar_q;
-      b_nowr_d    = pend_nowr_q;
-      b_rd_left_d = pend_nrd_q;
-      b_wr_left_d = pend_nwr_q;
-    end
-
-    if (direct_done) begin
-      b_active_d = 1'b0;
-    end
-
-    if (step) begin
-      if (need_pop) begin
-        prev_d      = fifo_head;
-        b_rd_left_d = b_rd_left_q - CW'(1);
-      end
-      if (b_skip_q) begin
-        b_skip_d = 1'b0;
-      end else begin
-        wq_valid_d  = 1'b1;
-        wq_last_d   = b_wr_left_q == CW'(1);
-        wq_qid_d    = b_q_q;
-        wq_addr_d   = b_dst_q;
-        // Output beat k is source-stream bytes k*DATA_BYTES + (so - do) ...: the window of
-        // {cur, prev} that starts sh = (so - do) mod DATA_BYTES bytes into prev, where cur is
-        // the next source beat (zeros when the pair has no more). Computed only when a beat is
-        // written: it is the widest operation of the engine.
-        wq_data_d   = DBW'({need_pop ? fifo_head : DBW'(0), prev_q} >> {b_sh_q, 3'b000});
-        wq_strb_d   = (b_first_q ? first_mask : '1) & ((b_wr_left_q == CW'(1)) ? last_mask : '1);
-        b_first_d   = 1'b0;
-        b_dst_d     = b_dst_q + ADDR_W'(DATA_BYTES);
-        b_wr_left_d = b_wr_left_q - CW'(1);
-        if (b_wr_left_q == CW'(1)) begin
-          b_active_d = 1'b0;
-        end
-      end
-    end
-  end
-
   // wr_out only falls while a write waits, so valid never drops before it is taken.
   assign m_wr_req_valid_o = wq_valid_q && (wr_out_q != WCW'(WR_DEPTH));
   assign m_wr_req_write_o = 1'b1;
@@ -457,24 +272,9 @@ module xdie_sdma_engine #(
     .push_valid_i(wr_fire), .push_ready_o(tag_ready), .push_data_i({wq_last_q, wq_qid_q}),
     .pop_valid_o(tag_valid), .pop_ready_i(wr_rsp), .pop_data_o(tag_head)
   );
-  assign wr_out_d = wr_out_q + WCW'(wr_fire) - WCW'(wr_rsp);
-
-  always_comb begin
-    head_inc_valid_d = 1'b0;
-    head_inc_idx_d   = head_inc_idx_q;
-    if (wr_rsp && tag_head[QW]) begin
-      head_inc_valid_d = 1'b1;
-      head_inc_idx_d   = tag_head[QW-1:0];
-    end else if (direct_done) begin
-      head_inc_valid_d = 1'b1;
-      head_inc_idx_d   = b_q_q;
-    end
-  end
 
   // ---------------------------------------------------------------- errors and outputs
-  logic [1:0] err_q, err_d;
-  assign err_d = err_q | {wr_rsp && (m_wr_rsp_err_i != 2'b00),
-                          m_rd_rsp_valid_i && (m_rd_rsp_err_i != 2'b00)};
+  logic [1:0] err_q;
 
   assign head_inc_valid_o  = head_inc_valid_q;
   assign head_inc_idx_o    = head_inc_idx_q;
@@ -489,6 +289,11 @@ module xdie_sdma_engine #(
                 && !head_inc_valid_q && !rid_err_m_q && !rid_err_s_q
                 && ((halt_m_q & ~m2s_nonempty_i) == '0) && ((halt_s_q & ~s2m_nonempty_i) == '0);
 
+  // ---------------------------------------------------------------- next state
+  // Both stages' next state is computed in the clocked process itself rather than in
+  // combinational processes: logic that also reads the crossbar's inputs would be evaluated on
+  // every clock of the die by a simulator, while this runs only on the engine's own (gated)
+  // clock edges. The wide fields (descriptors, beats) are loaded only when they change.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q        <= '0;
@@ -543,57 +348,181 @@ module xdie_sdma_engine #(
       wr_out_q      <= '0;
       err_q         <= '0;
     end else begin
-      busy_q        <= busy_d;
-      halt_m_q      <= halt_m_d;
-      halt_s_q      <= halt_s_d;
-      head_inc_valid_q <= head_inc_valid_d;
-      head_inc_idx_q   <= head_inc_idx_d;
-      rr_q          <= rr_d;
-      a_state_q     <= a_state_d;
-      a_q_q         <= a_q_d;
-      m_desc_addr_q <= m_desc_addr_d;
-      s_desc_addr_q <= s_desc_addr_d;
-      desc_m_q      <= desc_m_d;
-      desc_s_q      <= desc_s_d;
-      desc_got_q    <= desc_got_d;
-      desc_err_q    <= desc_err_d;
-      rd_addr_q     <= rd_addr_d;
-      rd_left_q     <= rd_left_d;
-      rd_inflight_q <= rd_inflight_d;
-      rd_space_q    <= rd_space_d;
-      rid_err_m_q   <= rid_err_m_d;
-      rid_err_s_q   <= rid_err_s_d;
-      pend_valid_q  <= pend_valid_d;
-      pend_q_q      <= pend_q_d;
-      pend_dst_q    <= pend_dst_d;
-      pend_so_q     <= pend_so_d;
-      pend_do_q     <= pend_do_d;
-      pend_lo_q     <= pend_lo_d;
-      pend_nrd_q    <= pend_nrd_d;
-      pend_nwr_q    <= pend_nwr_d;
-      pend_bar_q    <= pend_bar_d;
-      pend_nowr_q   <= pend_nowr_d;
-      b_active_q    <= b_active_d;
-      b_q_q         <= b_q_d;
-      b_dst_q       <= b_dst_d;
-      b_sh_q        <= b_sh_d;
-      b_do_q        <= b_do_d;
-      b_lo_q        <= b_lo_d;
-      b_skip_q      <= b_skip_d;
-      b_first_q     <= b_first_d;
-      b_bar_q       <= b_bar_d;
-      b_nowr_q      <= b_nowr_d;
-      b_rd_left_q   <= b_rd_left_d;
-      b_wr_left_q   <= b_wr_left_d;
-      prev_q        <= prev_d;
-      wq_valid_q    <= wq_valid_d;
-      wq_last_q     <= wq_last_d;
-      wq_qid_q      <= wq_qid_d;
-      wq_addr_q     <= wq_addr_d;
-      wq_data_q     <= wq_data_d;
-      wq_strb_q     <= wq_strb_d;
-      wr_out_q      <= wr_out_d;
-      err_q         <= err_d;
+      logic [Q-1:0]      busy_d, halt_m_d, halt_s_d;
+      a_state_e          a_state_d;
+      logic [1:0]        desc_got_d;
+      logic              desc_err_d;
+      logic              pend_valid_d, b_active_d;
+
+      // ---------------------------------------------- fetch/read stage
+      busy_d       = busy_q;
+      halt_m_d     = halt_m_q;
+      halt_s_d     = halt_s_q;
+      a_state_d    = a_state_q;
+      desc_got_d   = desc_got_q;
+      desc_err_d   = desc_err_q;
+      pend_valid_d = pend_valid_q && !b_take;
+      rid_err_m_q  <= 1'b0;
+      rid_err_s_q  <= 1'b0;
+      if (head_inc_valid_q) begin
+        busy_d[head_inc_idx_q] = 1'b0;
+      end
+
+      // A descriptor response holds the descriptor at its address's offset in the beat. Ring
+      // bases are aligned to at least a descriptor (checked above) and descriptors are DSB
+      // bytes each, so the offset is a whole number of descriptors: one shifter by descriptor
+      // slots serves both descriptors (the M2S one first).
+      if (rsp_desc) begin
+        logic [OW-1:0]  desc_off;
+        logic [DSW-1:0] desc_word;
+        desc_off  = ((desc_got_q == 2'd0) ? m_desc_addr_q[OW-1:0] : s_desc_addr_q[OW-1:0])
+                  & ~OW'(DSB - 1);
+        desc_word = DSW'(m_rd_rsp_rdata_i >> (8 * desc_off));
+        if (desc_got_q == 2'd0) begin
+          desc_m_q <= desc_word;
+        end else begin
+          desc_s_q <= desc_word;
+        end
+        desc_got_d = desc_got_q + 2'd1;
+        desc_err_d = desc_err_q || (m_rd_rsp_err_i != 2'b00);
+      end
+
+      unique case (a_state_q)
+        A_IDLE: begin
+          if (pick_valid) begin
+            a_q_q         <= pick;
+            rr_q          <= pick;
+            busy_d[pick]  = 1'b1;
+            m_desc_addr_q <= ADDR_W'(m2s_rd_ring_base_i) + ADDR_W'(m2s_rd_head_i) * ADDR_W'(DSB);
+            s_desc_addr_q <= ADDR_W'(s2m_rd_ring_base_i) + ADDR_W'(s2m_rd_head_i) * ADDR_W'(DSB);
+            desc_got_d    = 2'd0;
+            desc_err_d    = 1'b0;
+            a_state_d     = A_REQ_M;
+          end
+        end
+        A_REQ_M: if (rd_fire) a_state_d = A_REQ_S;
+        A_REQ_S: if (rd_fire) a_state_d = A_WAIT;
+        A_WAIT:  if (desc_got_d == 2'd2) a_state_d = A_CHECK;
+        A_CHECK: begin
+          // A failed descriptor read carries no trustworthy ring id: it completes without
+          // moving data instead of halting the queue.
+          if (!desc_err_q && (mism_m || mism_s)) begin
+            rid_err_m_q     <= mism_m;
+            rid_err_s_q     <= mism_s;
+            halt_m_d[a_q_q] = mism_m;
+            halt_s_d[a_q_q] = mism_s;
+            busy_d[a_q_q]   = 1'b0;
+            a_state_d       = A_IDLE;
+          end else if (!pend_valid_q) begin
+            pend_valid_d = 1'b1;
+            pend_q_q     <= a_q_q;
+            pend_dst_q   <= dst & BEAT_MASK;
+            pend_so_q    <= src[OW-1:0];
+            pend_do_q    <= dst[OW-1:0];
+            pend_lo_q    <= OW'(dst[OW-1:0] + OW'(len) - OW'(1));
+            pend_nrd_q   <= nowrite ? '0 : nrd;
+            pend_nwr_q   <= nwr;
+            pend_bar_q   <= xdie_desc_pkg::m2s_get_write_barrier(desc_m_q) != '0;
+            pend_nowr_q  <= nowrite;
+            rd_addr_q    <= src & BEAT_MASK;
+            rd_left_q    <= nrd;
+            a_state_d    = nowrite ? A_IDLE : A_READ;
+          end
+        end
+        A_READ: begin
+          if (rd_fire) begin
+            rd_addr_q <= rd_addr_q + ADDR_W'(DATA_BYTES);
+            rd_left_q <= rd_left_q - CW'(1);
+            if (rd_left_q == CW'(1)) begin
+              a_state_d = A_IDLE;
+            end
+          end
+        end
+        default: a_state_d = A_IDLE;
+      endcase
+
+      // A halted side stays halted until software empties its ring.
+      busy_q       <= busy_d;
+      halt_m_q     <= halt_m_d & m2s_nonempty_i;
+      halt_s_q     <= halt_s_d & s2m_nonempty_i;
+      a_state_q    <= a_state_d;
+      desc_got_q   <= desc_got_d;
+      desc_err_q   <= desc_err_d;
+      pend_valid_q <= pend_valid_d;
+
+      // Reads in flight and buffer room left (room = RD_DEPTH - in flight - buffered).
+      rd_inflight_q <= rd_inflight_q + RCW'(rd_fire && (a_state_q == A_READ)) - RCW'(rsp_data);
+      rd_space_q    <= rd_space_q - RCW'(rd_fire && (a_state_q == A_READ)) + RCW'(fifo_pop);
+
+      // ---------------------------------------------- write stage
+      b_active_d = b_active_q;
+      if (wr_fire) begin
+        wq_valid_q <= 1'b0;
+      end
+
+      if (b_take) begin
+        b_active_d  = 1'b1;
+        b_q_q       <= pend_q_q;
+        b_dst_q     <= pend_dst_q;
+        b_sh_q      <= pend_so_q - pend_do_q;
+        b_do_q      <= pend_do_q;
+        b_lo_q      <= pend_lo_q;
+        // With so >= do the first output beat needs the second source beat too.
+        b_skip_q    <= pend_so_q >= pend_do_q;
+        b_first_q   <= 1'b1;
+        b_bar_q     <= pend_bar_q;
+        b_nowr_q    <= pend_nowr_q;
+        b_rd_left_q <= pend_nrd_q;
+        b_wr_left_q <= pend_nwr_q;
+      end
+
+      if (direct_done) begin
+        b_active_d = 1'b0;
+      end
+
+      if (step) begin
+        if (need_pop) begin
+          prev_q      <= fifo_head;
+          b_rd_left_q <= b_rd_left_q - CW'(1);
+        end
+        if (b_skip_q) begin
+          b_skip_q <= 1'b0;
+        end else begin
+          wq_valid_q  <= 1'b1;
+          wq_last_q   <= b_wr_left_q == CW'(1);
+          wq_qid_q    <= b_q_q;
+          wq_addr_q   <= b_dst_q;
+          // Output beat k is source-stream bytes k*DATA_BYTES + (so - do) ...: the window of
+          // {cur, prev} that starts sh = (so - do) mod DATA_BYTES bytes into prev, where cur is
+          // the next source beat (zeros when the pair has no more). Computed only when a beat
+          // is written: it is the widest operation of the engine.
+          wq_data_q   <= DBW'({need_pop ? fifo_head : DBW'(0), prev_q} >> {b_sh_q, 3'b000});
+          wq_strb_q   <= (b_first_q ? first_mask : '1)
+                       & ((b_wr_left_q == CW'(1)) ? last_mask : '1);
+          b_first_q   <= 1'b0;
+          b_dst_q     <= b_dst_q + ADDR_W'(DATA_BYTES);
+          b_wr_left_q <= b_wr_left_q - CW'(1);
+          if (b_wr_left_q == CW'(1)) begin
+            b_active_d = 1'b0;
+          end
+        end
+      end
+      b_active_q <= b_active_d;
+
+      wr_out_q <= wr_out_q + WCW'(wr_fire) - WCW'(wr_rsp);
+
+      // ---------------------------------------------- completions and errors
+      head_inc_valid_q <= 1'b0;
+      if (wr_rsp && tag_head[QW]) begin
+        head_inc_valid_q <= 1'b1;
+        head_inc_idx_q   <= tag_head[QW-1:0];
+      end else if (direct_done) begin
+        head_inc_valid_q <= 1'b1;
+        head_inc_idx_q   <= b_q_q;
+      end
+
+      err_q <= err_q | {wr_rsp && (m_wr_rsp_err_i != 2'b00),
+                        m_rd_rsp_valid_i && (m_rd_rsp_err_i != 2'b00)};
     end
   end
 
