@@ -23,6 +23,7 @@ rtl/gen/xdie_route_table.sv
 rtl/gen/xdie_addr_decoder.sv
 rtl/gen/xdie_die_fpga.sv
 rtl/gen/xdie_die_ecp5_85.sv
+rtl/core/xdie_d2d_pkg.sv
 rtl/core/xdie_fifo.sv
 rtl/core/xdie_rr_arbiter.sv
 rtl/core/xdie_clock_gate.sv
@@ -32,6 +33,7 @@ rtl/core/xdie_mem.sv
 rtl/core/xdie_sbuf.sv
 rtl/core/xdie_xbus_csr.sv
 rtl/core/xdie_host_port.sv
+rtl/core/xdie_d2d_wire.sv
 rtl/core/xdie_d2d_channel.sv
 rtl/core/xdie_d2d_link.sv
 rtl/core/xdie_d2d_port.sv

@@ -3,6 +3,7 @@
 // generated rtl/xdie.f lists these (as rtl/core/<file>) after the generated packages and register
 // blocks, which they import and instantiate; `xdie gen` reads this list, nothing else names these
 // files.
+xdie_d2d_pkg.sv
 xdie_fifo.sv
 xdie_rr_arbiter.sv
 xdie_clock_gate.sv
@@ -12,6 +13,7 @@ xdie_mem.sv
 xdie_sbuf.sv
 xdie_xbus_csr.sv
 xdie_host_port.sv
+xdie_d2d_wire.sv
 xdie_d2d_channel.sv
 xdie_d2d_link.sv
 xdie_d2d_port.sv

@@ -1,18 +1,54 @@
-// One credit-flow-controlled direction of the die-to-die link: sender credit counter, the wire
-// (LATENCY cycles for flits and for returned credits) and the receiver's FIFO of CREDITS flits.
+// One direction of the die-to-die link with its link layer: credit flow control towards the
+// receiver's FIFO of CREDITS flits, and go-back-N retransmission that makes the link lose nothing
+// over wires that flip bits, drop words or go quiet (as PCIe's data link layer does).
 //
-// Timing: a flit pushed in cycle t is at the receive FIFO head in cycle t + LATENCY (the last of
-// the LATENCY stages is the FIFO write). A pop in cycle t is a credit the sender can spend again
-// in cycle t + LATENCY. A credit is out for 2 * LATENCY cycles, so CREDITS >= 2 * LATENCY keeps
-// one flit per cycle going. Bring-up: after reset the receiver advertises its CREDITS buffers
-// over the credit wire (like a PCIe InitFC); until that arrives the sender has no credits and
-// up_o is 0. The sender may push only while tx_credit_o is 1; flits are never dropped.
+// Wires (xdie_d2d_wire, fault-injectable): the flit wire carries {seq, crc32, flit}; the DLLP wire
+// carries, every cycle, {ack, nak_id, freed, crc16} from the receiver back to the sender.
+//
+// Sender: each new flit gets the next sequence number and is kept in the replay buffer until
+// acknowledged. The receiver acknowledges cumulatively (ack = the next sequence number it
+// expects); the sender replays every unacknowledged flit in order when the receiver reports a new
+// NAK (a bad CRC or a gap in the sequence) or when no acknowledgement has made progress for
+// REPLAY_TIMEOUT cycles (a lost NAK, a lost last flit, a replay hit by a fault, a quiet link).
+// New flits wait while a replay runs.
+//
+// Credits: the receiver reports the cumulative number of flits popped from its FIFO (`freed`),
+// the sender sends at most CREDITS flits beyond that. Both counts are cumulative, so a lost or
+// corrupted DLLP costs nothing but time: the next one carries the same information, newer. A new
+// flit takes a credit once; its replays take none (its FIFO entry is still reserved), and since
+// the receiver accepts a flit before it frees its entry, at most CREDITS flits are ever
+// unacknowledged: the replay buffer has 2^ceil(log2(CREDITS)) entries and the sequence numbers
+// one bit more, so the receiver tells old (replayed, dropped silently) from new (a gap) flits.
+//
+// Receiver: a flit with a good CRC and the expected sequence number enters the FIFO; anything else
+// is discarded. A bad CRC or a sequence gap schedules one NAK (nak_id counts them), and no other
+// until a good in-order flit arrives (the flits already on the wire behind the bad one would
+// otherwise each ask for the same replay).
+//
+// Link up: after reset the sender has no credits and up_o is 0 until the first good DLLP arrives
+// (like a PCIe InitFC); the link goes down again (up_o 0, no new flits) when no good DLLP has
+// arrived for DOWN_AFTER cycles, and comes back with the next good one. Flits already sent are
+// replayed by the timer until they get through.
+//
+// Timing without faults: a flit pushed in cycle t is at the receive FIFO head in cycle t + LATENCY
+// (LATENCY - 1 wire stages, then the CRC check and the FIFO write). A pop in cycle t is a credit
+// the sender can spend again in cycle t + LATENCY + 1 (the freed count is registered, crosses
+// LATENCY - 1 wire stages and updates the sender's count). A credit is out for 2 * LATENCY + 1
+// cycles, so CREDITS >= 2 * LATENCY + 1 keeps one flit per cycle going: the CRC and the
+// acknowledgements ride beside the flit and cost no flit slots, only a replay does.
+//
+// Costs: wire bits SEQ_W + 32 per flit, a DLLP wire of 2 * SEQ_W + 2 + 16 bits, the replay buffer
+// (LUT-RAM on an FPGA), two CRC-32 trees over the flit and two small CRC-16 trees.
 
 module xdie_d2d_channel #(
   // Flit bits.
   parameter int unsigned DATA_W  = 1,
   parameter int unsigned LATENCY = 1,
   parameter int unsigned CREDITS = 4,
+  // Cycles without acknowledgement progress (while flits are unacknowledged) before a replay.
+  parameter int unsigned REPLAY_TIMEOUT = 2 * LATENCY + 8,
+  // Cycles without a good DLLP before the link is reported down.
+  parameter int unsigned DOWN_AFTER = 2 * LATENCY + 16,
   localparam int unsigned CW     = $clog2(CREDITS + 1)
 ) (
   input  logic          clk_i,
@@ -26,102 +62,197 @@ module xdie_d2d_channel #(
   // Receiver
   output logic          rx_valid_o,
   input  logic          rx_ready_i,
-  output logic [DATA_W-1:0] rx_data_o
+  output logic [DATA_W-1:0] rx_data_o,
+  // Fault injection on the two wires (tie to zero in hardware)
+  input  xdie_d2d_pkg::chan_fault_t fault_i,
+  // Link-health events of this cycle: the receiver discarded a flit with a bad CRC, the sender
+  // discarded a DLLP with a bad CRC, the sender started a replay.
+  output logic          rx_crc_err_o,
+  output logic          tx_dllp_err_o,
+  output logic          tx_replay_o
 );
-  if (DATA_W < 1 || LATENCY < 1 || CREDITS < 1) begin : g_bad_param
-    $error("xdie_d2d_channel: DATA_W, LATENCY and CREDITS must be at least 1");
+  if (DATA_W < 1 || LATENCY < 1 || CREDITS < 2) begin : g_bad_param
+    $error("xdie_d2d_channel: DATA_W and LATENCY must be at least 1, CREDITS at least 2");
   end
 
-  localparam int unsigned STAGES = LATENCY - 1;
-  localparam logic [CW-1:0] CREDITS_INIT = CW'(CREDITS);
+  localparam int unsigned STAGES  = LATENCY - 1;
+  localparam int unsigned RB_W    = $clog2(CREDITS);
+  localparam int unsigned SEQ_W   = RB_W + 1;
+  localparam int unsigned PAY_W   = SEQ_W + DATA_W;           // what the flit CRC covers
+  localparam int unsigned FLIT_W  = PAY_W + 32;
+  localparam int unsigned DLLP_PAY_W = 2 * SEQ_W + 2;         // ack, nak_id, freed
+  localparam int unsigned DLLP_W  = DLLP_PAY_W + 16;
+  localparam int unsigned TW      = $clog2(REPLAY_TIMEOUT + 1);
+  localparam int unsigned QW      = $clog2(DOWN_AFTER + 1);
+  localparam logic [SEQ_W-1:0] HALF = SEQ_W'(1) << (SEQ_W - 1);
 
-  // ---- Sender credits
-  logic [CW-1:0] credits_d, credits_q;
-  logic          up_d, up_q;
-  logic          send;
-  // Credit wire output: a returned credit, or the receiver's initial advertisement.
-  logic          ret_arrive, adv_arrive;
+  // ---- CRC. Both CRCs are MSB first with an all-ones initial value and no final inversion:
+  // CRC-32 (polynomial 0x04C11DB7) over {seq, flit}, CRC-16-CCITT (0x1021) over the DLLP. A CRC is
+  // linear in its input, so each CRC bit is the parity of a fixed subset of input bits (plus a
+  // constant from the initial value); crc_matrix computes those subsets at elaboration by running
+  // the shift register on masks instead of bits. Row k of the matrix holds, for CRC bit k, the
+  // constant in bit 0 and input bit i in bit i + 1.
+  localparam int unsigned MAT_W = ((PAY_W > DLLP_PAY_W) ? PAY_W : DLLP_PAY_W) + 1;
+  typedef logic [32*MAT_W-1:0] crc_matrix_t;
 
-  // ---- Receiver
-  logic          adv_q;
-  logic          rx_pop;
-  logic          flit_arrive;
-  logic [DATA_W-1:0]  flit_arrive_data;
-  // The credits guarantee room for every arriving flit, so the FIFO's ready is not needed.
-  logic          unused_fifo_ready;
+  // (Functions assign to their own name and loops use int: the forms every tool here reads.)
+  function automatic crc_matrix_t crc_matrix(input int n, input int cw, input logic [31:0] poly);
+    logic [MAT_W-1:0] fb;
+    for (int k = 0; k < 32; k++) crc_matrix[k*MAT_W +: MAT_W] = MAT_W'(k < cw);
+    for (int i = n - 1; i >= 0; i--) begin
+      fb = crc_matrix[(cw-1)*MAT_W +: MAT_W];
+      fb[i+1] = !fb[i+1];
+      for (int k = cw - 1; k > 0; k--) begin
+        crc_matrix[k*MAT_W +: MAT_W] = crc_matrix[(k-1)*MAT_W +: MAT_W] ^ (poly[k] ? fb : '0);
+      end
+      crc_matrix[0 +: MAT_W] = poly[0] ? fb : '0;
+    end
+  endfunction
 
-  assign tx_credit_o = up_q && (credits_q != '0);
-  assign credits_o   = credits_q;
-  assign up_o        = up_q;
-  assign send        = tx_valid_i && tx_credit_o;
+  localparam crc_matrix_t FLIT_CRC = crc_matrix(PAY_W, 32, 32'h04C1_1DB7);
+  localparam crc_matrix_t DLLP_CRC = crc_matrix(DLLP_PAY_W, 16, 32'h0000_1021);
 
+  function automatic logic [31:0] flit_crc(input logic [PAY_W-1:0] d);
+    for (int k = 0; k < 32; k++) flit_crc[k] = ^({d, 1'b1} & FLIT_CRC[k*MAT_W +: PAY_W + 1]);
+  endfunction
+
+  function automatic logic [15:0] dllp_crc(input logic [DLLP_PAY_W-1:0] d);
+    for (int k = 0; k < 16; k++) dllp_crc[k] = ^({d, 1'b1} & DLLP_CRC[k*MAT_W +: DLLP_PAY_W + 1]);
+  endfunction
+
+  typedef struct packed {
+    logic [SEQ_W-1:0]  seq;
+    logic [31:0]       crc;
+    logic [DATA_W-1:0] data;
+  } flit_t;
+
+  typedef struct packed {
+    logic [SEQ_W-1:0] ack;
+    logic [1:0]       nak_id;
+    logic [SEQ_W-1:0] freed;
+    logic [15:0]      crc;
+  } dllp_t;
+
+  // ---- Sender state
+  logic [SEQ_W-1:0] next_seq_q, acked_q, freed_seen_q, replay_seq_q;
+  logic             replaying_q, up_q;
+  logic [1:0]       nak_seen_q;
+  logic [TW-1:0]    timer_q;
+  logic [QW-1:0]    quiet_q;
+  logic [DATA_W-1:0] rb_q [2**RB_W];
+
+  logic [SEQ_W-1:0] outstanding;
+  logic [SEQ_W-1:0] credits;
+  logic             send_new, flit_v;
+  flit_t            flit;
+
+  // ---- Receiver state
+  logic [SEQ_W-1:0] expected_q, freed_q;
+  logic             nak_pending_q;
+  logic [1:0]       nak_id_q;
+  logic             rx_v, rx_good, rx_push, rx_err, rx_pop;
+  flit_t            rx_flit;
+  dllp_t            dllp_tx, dllp_rx;
+  logic             dllp_v, dllp_good;
+  // The credits guarantee room for every accepted flit, so the FIFO's ready is not needed.
+  logic             unused_fifo_ready;
+
+  // ================= Sender
+  assign outstanding = next_seq_q - freed_seen_q;
+  assign credits     = SEQ_W'(CREDITS) - outstanding;
+  assign credits_o   = up_q ? CW'(credits) : '0;
+  assign tx_credit_o = up_q && !replaying_q && (credits != '0);
+  assign send_new    = tx_valid_i && tx_credit_o;
+  assign flit_v      = send_new || replaying_q;
+
+  always_ff @(posedge clk_i) begin
+    if (send_new) rb_q[next_seq_q[RB_W-1:0]] <= tx_data_i;
+  end
+
+  // The CRC is computed only for a flit that is sent.
   always_comb begin
-    credits_d = credits_q;
-    up_d      = up_q;
-    if (adv_arrive) begin
-      credits_d = CREDITS_INIT;
-      up_d      = 1'b1;
-    end else begin
-      unique case ({send, ret_arrive})
-        2'b10:   credits_d = credits_q - 1'b1;
-        2'b01:   credits_d = credits_q + 1'b1;
-        default: credits_d = credits_q;
-      endcase
+    flit = '0;
+    if (flit_v) begin
+      flit.seq  = replaying_q ? replay_seq_q : next_seq_q;
+      flit.data = replaying_q ? rb_q[replay_seq_q[RB_W-1:0]] : tx_data_i;
+      flit.crc  = flit_crc({flit.seq, flit.data});
     end
   end
+
+  xdie_d2d_wire #(.W(FLIT_W), .STAGES(STAGES)) u_flit_wire (
+    .clk_i, .rst_ni,
+    .valid_i(flit_v), .data_i(flit), .fault_i(fault_i.flit),
+    .valid_o(rx_v), .data_o(rx_flit)
+  );
+
+  // A DLLP is believed when its CRC is good and its acknowledgement lies within the flits sent.
+  assign dllp_good = dllp_v && (dllp_crc({dllp_rx.ack, dllp_rx.nak_id, dllp_rx.freed}) == dllp_rx.crc)
+                  && (SEQ_W'(dllp_rx.ack - acked_q) <= SEQ_W'(next_seq_q - acked_q));
+  assign tx_dllp_err_o = dllp_v && !dllp_good;
+
+  // This cycle's acknowledgement, and whether a replay starts: on a new NAK or a timeout, from
+  // the oldest unacknowledged flit, unless every flit sent so far is acknowledged.
+  logic [SEQ_W-1:0] acked, seq_after;
+  logic             restart;
+  always_comb begin
+    acked     = dllp_good ? dllp_rx.ack : acked_q;
+    seq_after = next_seq_q + SEQ_W'(send_new);
+    restart   = ((dllp_good && dllp_rx.nak_id != nak_seen_q) || timer_q == TW'(REPLAY_TIMEOUT))
+                && acked != next_seq_q;
+  end
+  assign tx_replay_o = restart;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      credits_q <= '0;
-      up_q      <= 1'b0;
-      adv_q     <= 1'b1;
+      next_seq_q   <= '0;
+      acked_q      <= '0;
+      freed_seen_q <= '0;
+      replay_seq_q <= '0;
+      replaying_q  <= 1'b0;
+      up_q         <= 1'b0;
+      nak_seen_q   <= '0;
+      timer_q      <= '0;
+      quiet_q      <= '0;
     end else begin
-      credits_q <= credits_d;
-      up_q      <= up_d;
-      adv_q     <= 1'b0;
-    end
-  end
-
-  // ---- The wire: STAGES stages each way; the FIFO write and the credit counter are the last
-  // stage. The one-bit strobes (flit valid, returned credit, advertisement) are shift registers
-  // of flops: they need a reset. The flit data is a memory of STAGES entries used as a delay
-  // line: a rotating slot is written (when a flit is sent) and read in the same cycle, and the
-  // read returns what that slot got STAGES cycles earlier, which is valid exactly when the
-  // strobe says a flit arrives. On an FPGA that is LUT-RAM instead of STAGES x DATA_W flops; in
-  // simulation one word moves per flit instead of the whole line per cycle.
-  if (STAGES == 0) begin : g_direct
-    assign flit_arrive      = send;
-    assign flit_arrive_data = tx_data_i;
-    assign ret_arrive       = rx_pop;
-    assign adv_arrive       = adv_q;
-  end else begin : g_wire
-    localparam int unsigned SW = (STAGES > 1) ? $clog2(STAGES) : 1;
-    localparam logic [SW-1:0] SLOT_LAST = SW'(STAGES - 1);
-    logic [STAGES-1:0] fv_q, rv_q, av_q;
-    logic [SW-1:0]     slot_q;
-    logic [DATA_W-1:0] fd_q [STAGES];
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        fv_q   <= '0;
-        rv_q   <= '0;
-        av_q   <= '0;
-        slot_q <= '0;
+      next_seq_q <= seq_after;
+      acked_q    <= acked;
+      if (dllp_good) begin
+        freed_seen_q <= dllp_rx.freed;
+        nak_seen_q   <= dllp_rx.nak_id;
+        up_q         <= 1'b1;
+        quiet_q      <= '0;
+      end else if (quiet_q == QW'(DOWN_AFTER)) begin
+        up_q <= 1'b0;
       end else begin
-        fv_q   <= STAGES'({fv_q, send});
-        rv_q   <= STAGES'({rv_q, rx_pop});
-        av_q   <= STAGES'({av_q, adv_q});
-        slot_q <= (slot_q == SLOT_LAST) ? '0 : slot_q + 1'b1;
+        quiet_q <= quiet_q + 1'b1;
       end
+
+      if (restart) begin
+        replaying_q  <= 1'b1;
+        replay_seq_q <= acked;
+      end else if (replaying_q) begin
+        replay_seq_q <= replay_seq_q + 1'b1;
+        if (replay_seq_q + 1'b1 == next_seq_q) replaying_q <= 1'b0;
+      end
+
+      // The timer runs while flits are unacknowledged and restarts on progress or a replay.
+      if (restart || acked != acked_q || acked == seq_after) timer_q <= '0;
+      else timer_q <= timer_q + 1'b1;
     end
-    // Flit data needs no reset: it is qualified by fv_q.
-    always_ff @(posedge clk_i) begin
-      if (send) fd_q[slot_q] <= tx_data_i;
-    end
-    assign flit_arrive      = fv_q[STAGES-1];
-    assign flit_arrive_data = fd_q[slot_q];
-    assign ret_arrive       = rv_q[STAGES-1];
-    assign adv_arrive       = av_q[STAGES-1];
   end
+  assign up_o = up_q;
+
+  // ================= Receiver
+  // The CRC is checked only for a flit that arrives.
+  always_comb begin
+    rx_good = 1'b0;
+    if (rx_v) rx_good = (flit_crc({rx_flit.seq, rx_flit.data}) == rx_flit.crc);
+  end
+  assign rx_push      = rx_good && rx_flit.seq == expected_q;
+  // A bad CRC, or a good flit ahead of the expected one (a gap: something was lost). A good flit
+  // behind it is a replayed copy of one already accepted: discarded without a NAK.
+  assign rx_err       = rx_v && (!rx_good || SEQ_W'(rx_flit.seq - expected_q) < HALF) && !rx_push;
+  assign rx_crc_err_o = rx_v && !rx_good;
 
   xdie_fifo #(
     .DATA_W(DATA_W),
@@ -129,12 +260,43 @@ module xdie_d2d_channel #(
   ) u_rx_fifo (
     .clk_i,
     .rst_ni,
-    .push_valid_i(flit_arrive),
+    .push_valid_i(rx_push),
     .push_ready_o(unused_fifo_ready),
-    .push_data_i (flit_arrive_data),
+    .push_data_i (rx_flit.data),
     .pop_valid_o (rx_valid_o),
     .pop_ready_i (rx_ready_i),
     .pop_data_o  (rx_data_o)
   );
   assign rx_pop = rx_valid_o && rx_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      expected_q    <= '0;
+      freed_q       <= '0;
+      nak_pending_q <= 1'b0;
+      nak_id_q      <= '0;
+    end else begin
+      expected_q <= expected_q + SEQ_W'(rx_push);
+      freed_q    <= freed_q + SEQ_W'(rx_pop);
+      if (rx_push) nak_pending_q <= 1'b0;
+      else if (rx_err && !nak_pending_q) begin
+        nak_pending_q <= 1'b1;
+        nak_id_q      <= nak_id_q + 1'b1;
+      end
+    end
+  end
+
+  // A DLLP every cycle, from registered state.
+  always_comb begin
+    dllp_tx.ack    = expected_q;
+    dllp_tx.nak_id = nak_id_q;
+    dllp_tx.freed  = freed_q;
+    dllp_tx.crc    = dllp_crc({expected_q, nak_id_q, freed_q});
+  end
+
+  xdie_d2d_wire #(.W(DLLP_W), .STAGES(STAGES)) u_dllp_wire (
+    .clk_i, .rst_ni,
+    .valid_i(1'b1), .data_i(dllp_tx), .fault_i(fault_i.dllp),
+    .valid_o(dllp_v), .data_o(dllp_rx)
+  );
 endmodule

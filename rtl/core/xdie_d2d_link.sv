@@ -1,6 +1,8 @@
 // The die-to-die link between die A's and die B's D2D ports: per direction a request channel and
 // a response channel, each an in-order, lossless, credit-flow-controlled xdie_d2d_channel with
-// LATENCY cycles each way and CREDITS flits of receive buffer.
+// LATENCY cycles each way, CREDITS flits of receive buffer and a link layer (CRC, acknowledgements,
+// replay) that delivers every flit exactly once over wires with faults (fault_i, see
+// xdie_d2d_pkg; tie to zero in hardware).
 //
 // The receive FIFOs live here, in the link, not in the ports: a port then sees a plain
 // valid/ready flit source on its receive side, and CREDITS (the FIFO depth) and the credit
@@ -10,8 +12,9 @@
 // Flits (packed by the D2D port, carried here as opaque bits): xdie_xbus_pkg's request struct
 //   {write, addr, wdata, wstrb} and response struct {rdata, err}, one flit per channel beat.
 //
-// Link health per die: link_up (every channel has finished its credit bring-up) and the current
-// credits of that die's request sender. Parameter defaults are the die map's LINK_LATENCY and
+// Link health per die: link_up (every channel has finished its credit bring-up and none has gone
+// quiet), the current credits of that die's request sender, and this cycle's link-layer events
+// at that die (xdie_d2d_pkg::health_t: CRC errors it detected, replays it started). Parameter defaults are the die map's LINK_LATENCY and
 // LINK_CREDITS; the flit widths follow the xbus package.
 
 module xdie_d2d_link #(
@@ -38,6 +41,7 @@ module xdie_d2d_link #(
   output xdie_xbus_pkg::rsp_t a_rsp_rx_data_o,
   output logic             a_link_up_o,
   output logic [CW-1:0]    a_credits_o,
+  output xdie_d2d_pkg::health_t a_health_o,
   // Die B: the same
   input  logic             b_req_tx_valid_i,
   input  xdie_xbus_pkg::req_t b_req_tx_data_i,
@@ -52,13 +56,23 @@ module xdie_d2d_link #(
   input  logic             b_rsp_rx_ready_i,
   output xdie_xbus_pkg::rsp_t b_rsp_rx_data_o,
   output logic             b_link_up_o,
-  output logic [CW-1:0]    b_credits_o
+  output logic [CW-1:0]    b_credits_o,
+  output xdie_d2d_pkg::health_t b_health_o,
+  // Fault injection per channel (zero in hardware)
+  input  xdie_d2d_pkg::link_fault_t fault_i
 );
   if (LATENCY < 1 || CREDITS < 1) begin : g_bad_param
     $error("xdie_d2d_link: LATENCY and CREDITS must be at least 1");
   end
 
-  logic [3:0] up;
+  if ($bits(fault_i) != xdie_d2d_pkg::LINK_FAULT_W || $bits(a_health_o) != xdie_d2d_pkg::HEALTH_W)
+  begin : g_bad_widths
+    $error("xdie_d2d_link: xdie_d2d_pkg's width constants disagree with its types");
+  end
+
+  // Channels by index: the up bits and the per-channel link-layer events.
+  localparam int unsigned A2B_REQ = 0, B2A_RSP = 1, B2A_REQ = 2, A2B_RSP = 3;
+  logic [3:0] up, ev_rx_crc, ev_dllp, ev_replay;
   logic [CW-1:0] a_rsp_credits, b_rsp_credits;
   // Only the request senders' credits are reported.
   logic unused_rsp_credits;
@@ -71,10 +85,14 @@ module xdie_d2d_link #(
     .tx_data_i  (a_req_tx_data_i),
     .tx_credit_o(a_req_tx_credit_o),
     .credits_o  (a_credits_o),
-    .up_o       (up[0]),
+    .up_o       (up[A2B_REQ]),
     .rx_valid_o (b_req_rx_valid_o),
     .rx_ready_i (b_req_rx_ready_i),
-    .rx_data_o  (b_req_rx_data_o)
+    .rx_data_o  (b_req_rx_data_o),
+    .fault_i      (fault_i.a2b_req),
+    .rx_crc_err_o (ev_rx_crc[A2B_REQ]),
+    .tx_dllp_err_o(ev_dllp[A2B_REQ]),
+    .tx_replay_o  (ev_replay[A2B_REQ])
   );
 
   xdie_d2d_channel #(.DATA_W($bits(a_rsp_tx_data_i)), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_b2a_rsp (
@@ -84,10 +102,14 @@ module xdie_d2d_link #(
     .tx_data_i  (b_rsp_tx_data_i),
     .tx_credit_o(b_rsp_tx_credit_o),
     .credits_o  (b_rsp_credits),
-    .up_o       (up[1]),
+    .up_o       (up[B2A_RSP]),
     .rx_valid_o (a_rsp_rx_valid_o),
     .rx_ready_i (a_rsp_rx_ready_i),
-    .rx_data_o  (a_rsp_rx_data_o)
+    .rx_data_o  (a_rsp_rx_data_o),
+    .fault_i      (fault_i.b2a_rsp),
+    .rx_crc_err_o (ev_rx_crc[B2A_RSP]),
+    .tx_dllp_err_o(ev_dllp[B2A_RSP]),
+    .tx_replay_o  (ev_replay[B2A_RSP])
   );
 
   xdie_d2d_channel #(.DATA_W($bits(a_req_tx_data_i)), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_b2a_req (
@@ -97,10 +119,14 @@ module xdie_d2d_link #(
     .tx_data_i  (b_req_tx_data_i),
     .tx_credit_o(b_req_tx_credit_o),
     .credits_o  (b_credits_o),
-    .up_o       (up[2]),
+    .up_o       (up[B2A_REQ]),
     .rx_valid_o (a_req_rx_valid_o),
     .rx_ready_i (a_req_rx_ready_i),
-    .rx_data_o  (a_req_rx_data_o)
+    .rx_data_o  (a_req_rx_data_o),
+    .fault_i      (fault_i.b2a_req),
+    .rx_crc_err_o (ev_rx_crc[B2A_REQ]),
+    .tx_dllp_err_o(ev_dllp[B2A_REQ]),
+    .tx_replay_o  (ev_replay[B2A_REQ])
   );
 
   xdie_d2d_channel #(.DATA_W($bits(a_rsp_tx_data_i)), .LATENCY(LATENCY), .CREDITS(CREDITS)) u_a2b_rsp (
@@ -110,11 +136,24 @@ module xdie_d2d_link #(
     .tx_data_i  (a_rsp_tx_data_i),
     .tx_credit_o(a_rsp_tx_credit_o),
     .credits_o  (a_rsp_credits),
-    .up_o       (up[3]),
+    .up_o       (up[A2B_RSP]),
     .rx_valid_o (b_rsp_rx_valid_o),
     .rx_ready_i (b_rsp_rx_ready_i),
-    .rx_data_o  (b_rsp_rx_data_o)
+    .rx_data_o  (b_rsp_rx_data_o),
+    .fault_i      (fault_i.a2b_rsp),
+    .rx_crc_err_o (ev_rx_crc[A2B_RSP]),
+    .tx_dllp_err_o(ev_dllp[A2B_RSP]),
+    .tx_replay_o  (ev_replay[A2B_RSP])
   );
+
+  // Events at each die: bad flits it received, bad DLLPs about channels it sends on, replays of
+  // channels it sends on ([0] request channel, [1] response channel).
+  assign a_health_o.flit_crc_err = {ev_rx_crc[B2A_RSP], ev_rx_crc[B2A_REQ]};
+  assign a_health_o.dllp_crc_err = {ev_dllp[A2B_RSP], ev_dllp[A2B_REQ]};
+  assign a_health_o.replay       = {ev_replay[A2B_RSP], ev_replay[A2B_REQ]};
+  assign b_health_o.flit_crc_err = {ev_rx_crc[A2B_RSP], ev_rx_crc[A2B_REQ]};
+  assign b_health_o.dllp_crc_err = {ev_dllp[B2A_RSP], ev_dllp[B2A_REQ]};
+  assign b_health_o.replay       = {ev_replay[B2A_RSP], ev_replay[B2A_REQ]};
 
   // The link is up for both dies only when all four channels are.
   assign a_link_up_o = &up;

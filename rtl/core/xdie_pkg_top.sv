@@ -55,7 +55,12 @@ module xdie_pkg_top #(
   output logic        d0_idle_o,
   output logic [1:0]  d0_err_o,
   output logic        d1_idle_o,
-  output logic [1:0]  d1_err_o
+  output logic [1:0]  d1_err_o,
+  // link-layer events per die this cycle (CRC errors detected, replays started)
+  output xdie_d2d_pkg::health_t d0_link_health_o,
+  output xdie_d2d_pkg::health_t d1_link_health_o,
+  // fault injection on the link's wires (a testbench's; zero in hardware)
+  input  xdie_d2d_pkg::link_fault_t link_fault_i
 );
 
   localparam int unsigned E    = xdie_soc_addr_pkg::P_SDMA_ENGINES;
@@ -183,7 +188,9 @@ module xdie_pkg_top #(
     .b_rsp_tx_credit_o(rsp_tx_credit[1]),
     .b_rsp_rx_valid_o(rsp_rx_valid[1]), .b_rsp_rx_ready_i(rsp_rx_ready[1]),
     .b_rsp_rx_data_o(rsp_rx_data[RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[1]), .b_credits_o(link_credits[CW +: CW])
+    .b_link_up_o(link_up[1]), .b_credits_o(link_credits[CW +: CW]),
+    .a_health_o(d0_link_health_o), .b_health_o(d1_link_health_o),
+    .fault_i(link_fault_i)
   );
 
 endmodule

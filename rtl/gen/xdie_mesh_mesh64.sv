@@ -331,6 +331,9 @@ module xdie_mesh_mesh64 #(
   // Clock-gate idle engines (xdie_die): a simulator then skips them.
   parameter bit CLOCK_GATE = 1'b1,
   localparam int unsigned N     = 128,
+  localparam int unsigned L     = 192,
+  localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,
+  localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,
   localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES
 ) (
   input  logic          clk_i,
@@ -354,7 +357,11 @@ module xdie_mesh_mesh64 #(
   output logic [N*2-1:0]  h_rresp_o,
   // per die: all engines idle, any sticky read/write error
   output logic [N-1:0]   idle_o,
-  output logic [N*2-1:0] err_o
+  output logic [N*2-1:0] err_o,
+  // per C2C port (port p of die d at d * ND + p): link-layer events this cycle
+  output logic [N*ND*HW-1:0] link_health_o,
+  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
+  input  logic [L*FW-1:0]    link_fault_i
 );
 
   localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS;
@@ -447,6 +454,7 @@ module xdie_mesh_mesh64 #(
       assign rsp_rx_data[p*RSP_W +: RSP_W] = '0;
       assign link_up[p]       = 1'b0;
       assign link_credits[p*CW +: CW] = '0;
+      assign link_health_o[p*HW +: HW] = '0;
       logic unused_port;
       assign unused_port = ^{req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],
                              rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]};
@@ -465,6 +473,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0*CW +: CW]),
+    .a_health_o(link_health_o[0*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[4]),
     .b_req_rx_valid_o(req_rx_valid[4]), .b_req_rx_ready_i(req_rx_ready[4]),
@@ -473,7 +482,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[4]),
     .b_rsp_rx_valid_o(rsp_rx_valid[4]), .b_rsp_rx_ready_i(rsp_rx_ready[4]),
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW])
+    .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
+    .b_health_o(link_health_o[4*HW +: HW]),
+    .fault_i(link_fault_i[0*FW +: FW])
   );
 
   // link 1: die 2 port 0 <-> die 3 port 0
@@ -488,6 +499,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[8]), .a_rsp_rx_ready_i(rsp_rx_ready[8]),
     .a_rsp_rx_data_o(rsp_rx_data[8*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[8]), .a_credits_o(link_credits[8*CW +: CW]),
+    .a_health_o(link_health_o[8*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[12]), .b_req_tx_data_i(req_tx_data[12*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[12]),
     .b_req_rx_valid_o(req_rx_valid[12]), .b_req_rx_ready_i(req_rx_ready[12]),
@@ -496,7 +508,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[12]),
     .b_rsp_rx_valid_o(rsp_rx_valid[12]), .b_rsp_rx_ready_i(rsp_rx_ready[12]),
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW])
+    .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
+    .b_health_o(link_health_o[12*HW +: HW]),
+    .fault_i(link_fault_i[1*FW +: FW])
   );
 
   // link 2: die 4 port 0 <-> die 5 port 0
@@ -511,6 +525,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[16]), .a_rsp_rx_ready_i(rsp_rx_ready[16]),
     .a_rsp_rx_data_o(rsp_rx_data[16*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[16]), .a_credits_o(link_credits[16*CW +: CW]),
+    .a_health_o(link_health_o[16*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[20]), .b_req_tx_data_i(req_tx_data[20*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[20]),
     .b_req_rx_valid_o(req_rx_valid[20]), .b_req_rx_ready_i(req_rx_ready[20]),
@@ -519,7 +534,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[20]),
     .b_rsp_rx_valid_o(rsp_rx_valid[20]), .b_rsp_rx_ready_i(rsp_rx_ready[20]),
     .b_rsp_rx_data_o(rsp_rx_data[20*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW])
+    .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW]),
+    .b_health_o(link_health_o[20*HW +: HW]),
+    .fault_i(link_fault_i[2*FW +: FW])
   );
 
   // link 3: die 6 port 0 <-> die 7 port 0
@@ -534,6 +551,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[24]), .a_rsp_rx_ready_i(rsp_rx_ready[24]),
     .a_rsp_rx_data_o(rsp_rx_data[24*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[24]), .a_credits_o(link_credits[24*CW +: CW]),
+    .a_health_o(link_health_o[24*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[28]), .b_req_tx_data_i(req_tx_data[28*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[28]),
     .b_req_rx_valid_o(req_rx_valid[28]), .b_req_rx_ready_i(req_rx_ready[28]),
@@ -542,7 +560,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[28]),
     .b_rsp_rx_valid_o(rsp_rx_valid[28]), .b_rsp_rx_ready_i(rsp_rx_ready[28]),
     .b_rsp_rx_data_o(rsp_rx_data[28*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW])
+    .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW]),
+    .b_health_o(link_health_o[28*HW +: HW]),
+    .fault_i(link_fault_i[3*FW +: FW])
   );
 
   // link 4: die 8 port 0 <-> die 9 port 0
@@ -557,6 +577,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[32]), .a_rsp_rx_ready_i(rsp_rx_ready[32]),
     .a_rsp_rx_data_o(rsp_rx_data[32*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[32]), .a_credits_o(link_credits[32*CW +: CW]),
+    .a_health_o(link_health_o[32*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[36]), .b_req_tx_data_i(req_tx_data[36*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[36]),
     .b_req_rx_valid_o(req_rx_valid[36]), .b_req_rx_ready_i(req_rx_ready[36]),
@@ -565,7 +586,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[36]),
     .b_rsp_rx_valid_o(rsp_rx_valid[36]), .b_rsp_rx_ready_i(rsp_rx_ready[36]),
     .b_rsp_rx_data_o(rsp_rx_data[36*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[36]), .b_credits_o(link_credits[36*CW +: CW])
+    .b_link_up_o(link_up[36]), .b_credits_o(link_credits[36*CW +: CW]),
+    .b_health_o(link_health_o[36*HW +: HW]),
+    .fault_i(link_fault_i[4*FW +: FW])
   );
 
   // link 5: die 10 port 0 <-> die 11 port 0
@@ -580,6 +603,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[40]), .a_rsp_rx_ready_i(rsp_rx_ready[40]),
     .a_rsp_rx_data_o(rsp_rx_data[40*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[40]), .a_credits_o(link_credits[40*CW +: CW]),
+    .a_health_o(link_health_o[40*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[44]), .b_req_tx_data_i(req_tx_data[44*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[44]),
     .b_req_rx_valid_o(req_rx_valid[44]), .b_req_rx_ready_i(req_rx_ready[44]),
@@ -588,7 +612,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[44]),
     .b_rsp_rx_valid_o(rsp_rx_valid[44]), .b_rsp_rx_ready_i(rsp_rx_ready[44]),
     .b_rsp_rx_data_o(rsp_rx_data[44*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[44]), .b_credits_o(link_credits[44*CW +: CW])
+    .b_link_up_o(link_up[44]), .b_credits_o(link_credits[44*CW +: CW]),
+    .b_health_o(link_health_o[44*HW +: HW]),
+    .fault_i(link_fault_i[5*FW +: FW])
   );
 
   // link 6: die 12 port 0 <-> die 13 port 0
@@ -603,6 +629,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[48]), .a_rsp_rx_ready_i(rsp_rx_ready[48]),
     .a_rsp_rx_data_o(rsp_rx_data[48*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[48]), .a_credits_o(link_credits[48*CW +: CW]),
+    .a_health_o(link_health_o[48*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[52]), .b_req_tx_data_i(req_tx_data[52*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[52]),
     .b_req_rx_valid_o(req_rx_valid[52]), .b_req_rx_ready_i(req_rx_ready[52]),
@@ -611,7 +638,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[52]),
     .b_rsp_rx_valid_o(rsp_rx_valid[52]), .b_rsp_rx_ready_i(rsp_rx_ready[52]),
     .b_rsp_rx_data_o(rsp_rx_data[52*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[52]), .b_credits_o(link_credits[52*CW +: CW])
+    .b_link_up_o(link_up[52]), .b_credits_o(link_credits[52*CW +: CW]),
+    .b_health_o(link_health_o[52*HW +: HW]),
+    .fault_i(link_fault_i[6*FW +: FW])
   );
 
   // link 7: die 14 port 0 <-> die 15 port 0
@@ -626,6 +655,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[56]), .a_rsp_rx_ready_i(rsp_rx_ready[56]),
     .a_rsp_rx_data_o(rsp_rx_data[56*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[56]), .a_credits_o(link_credits[56*CW +: CW]),
+    .a_health_o(link_health_o[56*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[60]), .b_req_tx_data_i(req_tx_data[60*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[60]),
     .b_req_rx_valid_o(req_rx_valid[60]), .b_req_rx_ready_i(req_rx_ready[60]),
@@ -634,7 +664,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[60]),
     .b_rsp_rx_valid_o(rsp_rx_valid[60]), .b_rsp_rx_ready_i(rsp_rx_ready[60]),
     .b_rsp_rx_data_o(rsp_rx_data[60*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[60]), .b_credits_o(link_credits[60*CW +: CW])
+    .b_link_up_o(link_up[60]), .b_credits_o(link_credits[60*CW +: CW]),
+    .b_health_o(link_health_o[60*HW +: HW]),
+    .fault_i(link_fault_i[7*FW +: FW])
   );
 
   // link 8: die 16 port 0 <-> die 17 port 0
@@ -649,6 +681,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[64]), .a_rsp_rx_ready_i(rsp_rx_ready[64]),
     .a_rsp_rx_data_o(rsp_rx_data[64*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[64]), .a_credits_o(link_credits[64*CW +: CW]),
+    .a_health_o(link_health_o[64*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[68]), .b_req_tx_data_i(req_tx_data[68*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[68]),
     .b_req_rx_valid_o(req_rx_valid[68]), .b_req_rx_ready_i(req_rx_ready[68]),
@@ -657,7 +690,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[68]),
     .b_rsp_rx_valid_o(rsp_rx_valid[68]), .b_rsp_rx_ready_i(rsp_rx_ready[68]),
     .b_rsp_rx_data_o(rsp_rx_data[68*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[68]), .b_credits_o(link_credits[68*CW +: CW])
+    .b_link_up_o(link_up[68]), .b_credits_o(link_credits[68*CW +: CW]),
+    .b_health_o(link_health_o[68*HW +: HW]),
+    .fault_i(link_fault_i[8*FW +: FW])
   );
 
   // link 9: die 18 port 0 <-> die 19 port 0
@@ -672,6 +707,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[72]), .a_rsp_rx_ready_i(rsp_rx_ready[72]),
     .a_rsp_rx_data_o(rsp_rx_data[72*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[72]), .a_credits_o(link_credits[72*CW +: CW]),
+    .a_health_o(link_health_o[72*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[76]), .b_req_tx_data_i(req_tx_data[76*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[76]),
     .b_req_rx_valid_o(req_rx_valid[76]), .b_req_rx_ready_i(req_rx_ready[76]),
@@ -680,7 +716,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[76]),
     .b_rsp_rx_valid_o(rsp_rx_valid[76]), .b_rsp_rx_ready_i(rsp_rx_ready[76]),
     .b_rsp_rx_data_o(rsp_rx_data[76*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[76]), .b_credits_o(link_credits[76*CW +: CW])
+    .b_link_up_o(link_up[76]), .b_credits_o(link_credits[76*CW +: CW]),
+    .b_health_o(link_health_o[76*HW +: HW]),
+    .fault_i(link_fault_i[9*FW +: FW])
   );
 
   // link 10: die 20 port 0 <-> die 21 port 0
@@ -695,6 +733,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[80]), .a_rsp_rx_ready_i(rsp_rx_ready[80]),
     .a_rsp_rx_data_o(rsp_rx_data[80*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[80]), .a_credits_o(link_credits[80*CW +: CW]),
+    .a_health_o(link_health_o[80*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[84]), .b_req_tx_data_i(req_tx_data[84*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[84]),
     .b_req_rx_valid_o(req_rx_valid[84]), .b_req_rx_ready_i(req_rx_ready[84]),
@@ -703,7 +742,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[84]),
     .b_rsp_rx_valid_o(rsp_rx_valid[84]), .b_rsp_rx_ready_i(rsp_rx_ready[84]),
     .b_rsp_rx_data_o(rsp_rx_data[84*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[84]), .b_credits_o(link_credits[84*CW +: CW])
+    .b_link_up_o(link_up[84]), .b_credits_o(link_credits[84*CW +: CW]),
+    .b_health_o(link_health_o[84*HW +: HW]),
+    .fault_i(link_fault_i[10*FW +: FW])
   );
 
   // link 11: die 22 port 0 <-> die 23 port 0
@@ -718,6 +759,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[88]), .a_rsp_rx_ready_i(rsp_rx_ready[88]),
     .a_rsp_rx_data_o(rsp_rx_data[88*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[88]), .a_credits_o(link_credits[88*CW +: CW]),
+    .a_health_o(link_health_o[88*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[92]), .b_req_tx_data_i(req_tx_data[92*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[92]),
     .b_req_rx_valid_o(req_rx_valid[92]), .b_req_rx_ready_i(req_rx_ready[92]),
@@ -726,7 +768,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[92]),
     .b_rsp_rx_valid_o(rsp_rx_valid[92]), .b_rsp_rx_ready_i(rsp_rx_ready[92]),
     .b_rsp_rx_data_o(rsp_rx_data[92*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[92]), .b_credits_o(link_credits[92*CW +: CW])
+    .b_link_up_o(link_up[92]), .b_credits_o(link_credits[92*CW +: CW]),
+    .b_health_o(link_health_o[92*HW +: HW]),
+    .fault_i(link_fault_i[11*FW +: FW])
   );
 
   // link 12: die 24 port 0 <-> die 25 port 0
@@ -741,6 +785,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[96]), .a_rsp_rx_ready_i(rsp_rx_ready[96]),
     .a_rsp_rx_data_o(rsp_rx_data[96*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[96]), .a_credits_o(link_credits[96*CW +: CW]),
+    .a_health_o(link_health_o[96*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[100]), .b_req_tx_data_i(req_tx_data[100*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[100]),
     .b_req_rx_valid_o(req_rx_valid[100]), .b_req_rx_ready_i(req_rx_ready[100]),
@@ -749,7 +794,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[100]),
     .b_rsp_rx_valid_o(rsp_rx_valid[100]), .b_rsp_rx_ready_i(rsp_rx_ready[100]),
     .b_rsp_rx_data_o(rsp_rx_data[100*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[100]), .b_credits_o(link_credits[100*CW +: CW])
+    .b_link_up_o(link_up[100]), .b_credits_o(link_credits[100*CW +: CW]),
+    .b_health_o(link_health_o[100*HW +: HW]),
+    .fault_i(link_fault_i[12*FW +: FW])
   );
 
   // link 13: die 26 port 0 <-> die 27 port 0
@@ -764,6 +811,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[104]), .a_rsp_rx_ready_i(rsp_rx_ready[104]),
     .a_rsp_rx_data_o(rsp_rx_data[104*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[104]), .a_credits_o(link_credits[104*CW +: CW]),
+    .a_health_o(link_health_o[104*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[108]), .b_req_tx_data_i(req_tx_data[108*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[108]),
     .b_req_rx_valid_o(req_rx_valid[108]), .b_req_rx_ready_i(req_rx_ready[108]),
@@ -772,7 +820,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[108]),
     .b_rsp_rx_valid_o(rsp_rx_valid[108]), .b_rsp_rx_ready_i(rsp_rx_ready[108]),
     .b_rsp_rx_data_o(rsp_rx_data[108*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[108]), .b_credits_o(link_credits[108*CW +: CW])
+    .b_link_up_o(link_up[108]), .b_credits_o(link_credits[108*CW +: CW]),
+    .b_health_o(link_health_o[108*HW +: HW]),
+    .fault_i(link_fault_i[13*FW +: FW])
   );
 
   // link 14: die 28 port 0 <-> die 29 port 0
@@ -787,6 +837,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[112]), .a_rsp_rx_ready_i(rsp_rx_ready[112]),
     .a_rsp_rx_data_o(rsp_rx_data[112*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[112]), .a_credits_o(link_credits[112*CW +: CW]),
+    .a_health_o(link_health_o[112*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[116]), .b_req_tx_data_i(req_tx_data[116*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[116]),
     .b_req_rx_valid_o(req_rx_valid[116]), .b_req_rx_ready_i(req_rx_ready[116]),
@@ -795,7 +846,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[116]),
     .b_rsp_rx_valid_o(rsp_rx_valid[116]), .b_rsp_rx_ready_i(rsp_rx_ready[116]),
     .b_rsp_rx_data_o(rsp_rx_data[116*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[116]), .b_credits_o(link_credits[116*CW +: CW])
+    .b_link_up_o(link_up[116]), .b_credits_o(link_credits[116*CW +: CW]),
+    .b_health_o(link_health_o[116*HW +: HW]),
+    .fault_i(link_fault_i[14*FW +: FW])
   );
 
   // link 15: die 30 port 0 <-> die 31 port 0
@@ -810,6 +863,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[120]), .a_rsp_rx_ready_i(rsp_rx_ready[120]),
     .a_rsp_rx_data_o(rsp_rx_data[120*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[120]), .a_credits_o(link_credits[120*CW +: CW]),
+    .a_health_o(link_health_o[120*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[124]), .b_req_tx_data_i(req_tx_data[124*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[124]),
     .b_req_rx_valid_o(req_rx_valid[124]), .b_req_rx_ready_i(req_rx_ready[124]),
@@ -818,7 +872,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[124]),
     .b_rsp_rx_valid_o(rsp_rx_valid[124]), .b_rsp_rx_ready_i(rsp_rx_ready[124]),
     .b_rsp_rx_data_o(rsp_rx_data[124*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[124]), .b_credits_o(link_credits[124*CW +: CW])
+    .b_link_up_o(link_up[124]), .b_credits_o(link_credits[124*CW +: CW]),
+    .b_health_o(link_health_o[124*HW +: HW]),
+    .fault_i(link_fault_i[15*FW +: FW])
   );
 
   // link 16: die 32 port 0 <-> die 33 port 0
@@ -833,6 +889,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[128]), .a_rsp_rx_ready_i(rsp_rx_ready[128]),
     .a_rsp_rx_data_o(rsp_rx_data[128*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[128]), .a_credits_o(link_credits[128*CW +: CW]),
+    .a_health_o(link_health_o[128*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[132]), .b_req_tx_data_i(req_tx_data[132*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[132]),
     .b_req_rx_valid_o(req_rx_valid[132]), .b_req_rx_ready_i(req_rx_ready[132]),
@@ -841,7 +898,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[132]),
     .b_rsp_rx_valid_o(rsp_rx_valid[132]), .b_rsp_rx_ready_i(rsp_rx_ready[132]),
     .b_rsp_rx_data_o(rsp_rx_data[132*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[132]), .b_credits_o(link_credits[132*CW +: CW])
+    .b_link_up_o(link_up[132]), .b_credits_o(link_credits[132*CW +: CW]),
+    .b_health_o(link_health_o[132*HW +: HW]),
+    .fault_i(link_fault_i[16*FW +: FW])
   );
 
   // link 17: die 34 port 0 <-> die 35 port 0
@@ -856,6 +915,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[136]), .a_rsp_rx_ready_i(rsp_rx_ready[136]),
     .a_rsp_rx_data_o(rsp_rx_data[136*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[136]), .a_credits_o(link_credits[136*CW +: CW]),
+    .a_health_o(link_health_o[136*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[140]), .b_req_tx_data_i(req_tx_data[140*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[140]),
     .b_req_rx_valid_o(req_rx_valid[140]), .b_req_rx_ready_i(req_rx_ready[140]),
@@ -864,7 +924,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[140]),
     .b_rsp_rx_valid_o(rsp_rx_valid[140]), .b_rsp_rx_ready_i(rsp_rx_ready[140]),
     .b_rsp_rx_data_o(rsp_rx_data[140*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[140]), .b_credits_o(link_credits[140*CW +: CW])
+    .b_link_up_o(link_up[140]), .b_credits_o(link_credits[140*CW +: CW]),
+    .b_health_o(link_health_o[140*HW +: HW]),
+    .fault_i(link_fault_i[17*FW +: FW])
   );
 
   // link 18: die 36 port 0 <-> die 37 port 0
@@ -879,6 +941,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[144]), .a_rsp_rx_ready_i(rsp_rx_ready[144]),
     .a_rsp_rx_data_o(rsp_rx_data[144*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[144]), .a_credits_o(link_credits[144*CW +: CW]),
+    .a_health_o(link_health_o[144*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[148]), .b_req_tx_data_i(req_tx_data[148*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[148]),
     .b_req_rx_valid_o(req_rx_valid[148]), .b_req_rx_ready_i(req_rx_ready[148]),
@@ -887,7 +950,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[148]),
     .b_rsp_rx_valid_o(rsp_rx_valid[148]), .b_rsp_rx_ready_i(rsp_rx_ready[148]),
     .b_rsp_rx_data_o(rsp_rx_data[148*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[148]), .b_credits_o(link_credits[148*CW +: CW])
+    .b_link_up_o(link_up[148]), .b_credits_o(link_credits[148*CW +: CW]),
+    .b_health_o(link_health_o[148*HW +: HW]),
+    .fault_i(link_fault_i[18*FW +: FW])
   );
 
   // link 19: die 38 port 0 <-> die 39 port 0
@@ -902,6 +967,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[152]), .a_rsp_rx_ready_i(rsp_rx_ready[152]),
     .a_rsp_rx_data_o(rsp_rx_data[152*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[152]), .a_credits_o(link_credits[152*CW +: CW]),
+    .a_health_o(link_health_o[152*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[156]), .b_req_tx_data_i(req_tx_data[156*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[156]),
     .b_req_rx_valid_o(req_rx_valid[156]), .b_req_rx_ready_i(req_rx_ready[156]),
@@ -910,7 +976,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[156]),
     .b_rsp_rx_valid_o(rsp_rx_valid[156]), .b_rsp_rx_ready_i(rsp_rx_ready[156]),
     .b_rsp_rx_data_o(rsp_rx_data[156*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[156]), .b_credits_o(link_credits[156*CW +: CW])
+    .b_link_up_o(link_up[156]), .b_credits_o(link_credits[156*CW +: CW]),
+    .b_health_o(link_health_o[156*HW +: HW]),
+    .fault_i(link_fault_i[19*FW +: FW])
   );
 
   // link 20: die 40 port 0 <-> die 41 port 0
@@ -925,6 +993,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[160]), .a_rsp_rx_ready_i(rsp_rx_ready[160]),
     .a_rsp_rx_data_o(rsp_rx_data[160*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[160]), .a_credits_o(link_credits[160*CW +: CW]),
+    .a_health_o(link_health_o[160*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[164]), .b_req_tx_data_i(req_tx_data[164*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[164]),
     .b_req_rx_valid_o(req_rx_valid[164]), .b_req_rx_ready_i(req_rx_ready[164]),
@@ -933,7 +1002,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[164]),
     .b_rsp_rx_valid_o(rsp_rx_valid[164]), .b_rsp_rx_ready_i(rsp_rx_ready[164]),
     .b_rsp_rx_data_o(rsp_rx_data[164*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[164]), .b_credits_o(link_credits[164*CW +: CW])
+    .b_link_up_o(link_up[164]), .b_credits_o(link_credits[164*CW +: CW]),
+    .b_health_o(link_health_o[164*HW +: HW]),
+    .fault_i(link_fault_i[20*FW +: FW])
   );
 
   // link 21: die 42 port 0 <-> die 43 port 0
@@ -948,6 +1019,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[168]), .a_rsp_rx_ready_i(rsp_rx_ready[168]),
     .a_rsp_rx_data_o(rsp_rx_data[168*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[168]), .a_credits_o(link_credits[168*CW +: CW]),
+    .a_health_o(link_health_o[168*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[172]), .b_req_tx_data_i(req_tx_data[172*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[172]),
     .b_req_rx_valid_o(req_rx_valid[172]), .b_req_rx_ready_i(req_rx_ready[172]),
@@ -956,7 +1028,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[172]),
     .b_rsp_rx_valid_o(rsp_rx_valid[172]), .b_rsp_rx_ready_i(rsp_rx_ready[172]),
     .b_rsp_rx_data_o(rsp_rx_data[172*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[172]), .b_credits_o(link_credits[172*CW +: CW])
+    .b_link_up_o(link_up[172]), .b_credits_o(link_credits[172*CW +: CW]),
+    .b_health_o(link_health_o[172*HW +: HW]),
+    .fault_i(link_fault_i[21*FW +: FW])
   );
 
   // link 22: die 44 port 0 <-> die 45 port 0
@@ -971,6 +1045,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[176]), .a_rsp_rx_ready_i(rsp_rx_ready[176]),
     .a_rsp_rx_data_o(rsp_rx_data[176*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[176]), .a_credits_o(link_credits[176*CW +: CW]),
+    .a_health_o(link_health_o[176*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[180]), .b_req_tx_data_i(req_tx_data[180*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[180]),
     .b_req_rx_valid_o(req_rx_valid[180]), .b_req_rx_ready_i(req_rx_ready[180]),
@@ -979,7 +1054,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[180]),
     .b_rsp_rx_valid_o(rsp_rx_valid[180]), .b_rsp_rx_ready_i(rsp_rx_ready[180]),
     .b_rsp_rx_data_o(rsp_rx_data[180*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[180]), .b_credits_o(link_credits[180*CW +: CW])
+    .b_link_up_o(link_up[180]), .b_credits_o(link_credits[180*CW +: CW]),
+    .b_health_o(link_health_o[180*HW +: HW]),
+    .fault_i(link_fault_i[22*FW +: FW])
   );
 
   // link 23: die 46 port 0 <-> die 47 port 0
@@ -994,6 +1071,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[184]), .a_rsp_rx_ready_i(rsp_rx_ready[184]),
     .a_rsp_rx_data_o(rsp_rx_data[184*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[184]), .a_credits_o(link_credits[184*CW +: CW]),
+    .a_health_o(link_health_o[184*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[188]), .b_req_tx_data_i(req_tx_data[188*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[188]),
     .b_req_rx_valid_o(req_rx_valid[188]), .b_req_rx_ready_i(req_rx_ready[188]),
@@ -1002,7 +1080,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[188]),
     .b_rsp_rx_valid_o(rsp_rx_valid[188]), .b_rsp_rx_ready_i(rsp_rx_ready[188]),
     .b_rsp_rx_data_o(rsp_rx_data[188*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[188]), .b_credits_o(link_credits[188*CW +: CW])
+    .b_link_up_o(link_up[188]), .b_credits_o(link_credits[188*CW +: CW]),
+    .b_health_o(link_health_o[188*HW +: HW]),
+    .fault_i(link_fault_i[23*FW +: FW])
   );
 
   // link 24: die 48 port 0 <-> die 49 port 0
@@ -1017,6 +1097,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[192]), .a_rsp_rx_ready_i(rsp_rx_ready[192]),
     .a_rsp_rx_data_o(rsp_rx_data[192*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[192]), .a_credits_o(link_credits[192*CW +: CW]),
+    .a_health_o(link_health_o[192*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[196]), .b_req_tx_data_i(req_tx_data[196*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[196]),
     .b_req_rx_valid_o(req_rx_valid[196]), .b_req_rx_ready_i(req_rx_ready[196]),
@@ -1025,7 +1106,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[196]),
     .b_rsp_rx_valid_o(rsp_rx_valid[196]), .b_rsp_rx_ready_i(rsp_rx_ready[196]),
     .b_rsp_rx_data_o(rsp_rx_data[196*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[196]), .b_credits_o(link_credits[196*CW +: CW])
+    .b_link_up_o(link_up[196]), .b_credits_o(link_credits[196*CW +: CW]),
+    .b_health_o(link_health_o[196*HW +: HW]),
+    .fault_i(link_fault_i[24*FW +: FW])
   );
 
   // link 25: die 50 port 0 <-> die 51 port 0
@@ -1040,6 +1123,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[200]), .a_rsp_rx_ready_i(rsp_rx_ready[200]),
     .a_rsp_rx_data_o(rsp_rx_data[200*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[200]), .a_credits_o(link_credits[200*CW +: CW]),
+    .a_health_o(link_health_o[200*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[204]), .b_req_tx_data_i(req_tx_data[204*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[204]),
     .b_req_rx_valid_o(req_rx_valid[204]), .b_req_rx_ready_i(req_rx_ready[204]),
@@ -1048,7 +1132,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[204]),
     .b_rsp_rx_valid_o(rsp_rx_valid[204]), .b_rsp_rx_ready_i(rsp_rx_ready[204]),
     .b_rsp_rx_data_o(rsp_rx_data[204*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[204]), .b_credits_o(link_credits[204*CW +: CW])
+    .b_link_up_o(link_up[204]), .b_credits_o(link_credits[204*CW +: CW]),
+    .b_health_o(link_health_o[204*HW +: HW]),
+    .fault_i(link_fault_i[25*FW +: FW])
   );
 
   // link 26: die 52 port 0 <-> die 53 port 0
@@ -1063,6 +1149,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[208]), .a_rsp_rx_ready_i(rsp_rx_ready[208]),
     .a_rsp_rx_data_o(rsp_rx_data[208*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[208]), .a_credits_o(link_credits[208*CW +: CW]),
+    .a_health_o(link_health_o[208*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[212]), .b_req_tx_data_i(req_tx_data[212*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[212]),
     .b_req_rx_valid_o(req_rx_valid[212]), .b_req_rx_ready_i(req_rx_ready[212]),
@@ -1071,7 +1158,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[212]),
     .b_rsp_rx_valid_o(rsp_rx_valid[212]), .b_rsp_rx_ready_i(rsp_rx_ready[212]),
     .b_rsp_rx_data_o(rsp_rx_data[212*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[212]), .b_credits_o(link_credits[212*CW +: CW])
+    .b_link_up_o(link_up[212]), .b_credits_o(link_credits[212*CW +: CW]),
+    .b_health_o(link_health_o[212*HW +: HW]),
+    .fault_i(link_fault_i[26*FW +: FW])
   );
 
   // link 27: die 54 port 0 <-> die 55 port 0
@@ -1086,6 +1175,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[216]), .a_rsp_rx_ready_i(rsp_rx_ready[216]),
     .a_rsp_rx_data_o(rsp_rx_data[216*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[216]), .a_credits_o(link_credits[216*CW +: CW]),
+    .a_health_o(link_health_o[216*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[220]), .b_req_tx_data_i(req_tx_data[220*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[220]),
     .b_req_rx_valid_o(req_rx_valid[220]), .b_req_rx_ready_i(req_rx_ready[220]),
@@ -1094,7 +1184,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[220]),
     .b_rsp_rx_valid_o(rsp_rx_valid[220]), .b_rsp_rx_ready_i(rsp_rx_ready[220]),
     .b_rsp_rx_data_o(rsp_rx_data[220*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[220]), .b_credits_o(link_credits[220*CW +: CW])
+    .b_link_up_o(link_up[220]), .b_credits_o(link_credits[220*CW +: CW]),
+    .b_health_o(link_health_o[220*HW +: HW]),
+    .fault_i(link_fault_i[27*FW +: FW])
   );
 
   // link 28: die 56 port 0 <-> die 57 port 0
@@ -1109,6 +1201,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[224]), .a_rsp_rx_ready_i(rsp_rx_ready[224]),
     .a_rsp_rx_data_o(rsp_rx_data[224*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[224]), .a_credits_o(link_credits[224*CW +: CW]),
+    .a_health_o(link_health_o[224*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[228]), .b_req_tx_data_i(req_tx_data[228*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[228]),
     .b_req_rx_valid_o(req_rx_valid[228]), .b_req_rx_ready_i(req_rx_ready[228]),
@@ -1117,7 +1210,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[228]),
     .b_rsp_rx_valid_o(rsp_rx_valid[228]), .b_rsp_rx_ready_i(rsp_rx_ready[228]),
     .b_rsp_rx_data_o(rsp_rx_data[228*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[228]), .b_credits_o(link_credits[228*CW +: CW])
+    .b_link_up_o(link_up[228]), .b_credits_o(link_credits[228*CW +: CW]),
+    .b_health_o(link_health_o[228*HW +: HW]),
+    .fault_i(link_fault_i[28*FW +: FW])
   );
 
   // link 29: die 58 port 0 <-> die 59 port 0
@@ -1132,6 +1227,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[232]), .a_rsp_rx_ready_i(rsp_rx_ready[232]),
     .a_rsp_rx_data_o(rsp_rx_data[232*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[232]), .a_credits_o(link_credits[232*CW +: CW]),
+    .a_health_o(link_health_o[232*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[236]), .b_req_tx_data_i(req_tx_data[236*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[236]),
     .b_req_rx_valid_o(req_rx_valid[236]), .b_req_rx_ready_i(req_rx_ready[236]),
@@ -1140,7 +1236,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[236]),
     .b_rsp_rx_valid_o(rsp_rx_valid[236]), .b_rsp_rx_ready_i(rsp_rx_ready[236]),
     .b_rsp_rx_data_o(rsp_rx_data[236*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[236]), .b_credits_o(link_credits[236*CW +: CW])
+    .b_link_up_o(link_up[236]), .b_credits_o(link_credits[236*CW +: CW]),
+    .b_health_o(link_health_o[236*HW +: HW]),
+    .fault_i(link_fault_i[29*FW +: FW])
   );
 
   // link 30: die 60 port 0 <-> die 61 port 0
@@ -1155,6 +1253,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[240]), .a_rsp_rx_ready_i(rsp_rx_ready[240]),
     .a_rsp_rx_data_o(rsp_rx_data[240*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[240]), .a_credits_o(link_credits[240*CW +: CW]),
+    .a_health_o(link_health_o[240*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[244]), .b_req_tx_data_i(req_tx_data[244*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[244]),
     .b_req_rx_valid_o(req_rx_valid[244]), .b_req_rx_ready_i(req_rx_ready[244]),
@@ -1163,7 +1262,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[244]),
     .b_rsp_rx_valid_o(rsp_rx_valid[244]), .b_rsp_rx_ready_i(rsp_rx_ready[244]),
     .b_rsp_rx_data_o(rsp_rx_data[244*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[244]), .b_credits_o(link_credits[244*CW +: CW])
+    .b_link_up_o(link_up[244]), .b_credits_o(link_credits[244*CW +: CW]),
+    .b_health_o(link_health_o[244*HW +: HW]),
+    .fault_i(link_fault_i[30*FW +: FW])
   );
 
   // link 31: die 62 port 0 <-> die 63 port 0
@@ -1178,6 +1279,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[248]), .a_rsp_rx_ready_i(rsp_rx_ready[248]),
     .a_rsp_rx_data_o(rsp_rx_data[248*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[248]), .a_credits_o(link_credits[248*CW +: CW]),
+    .a_health_o(link_health_o[248*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[252]), .b_req_tx_data_i(req_tx_data[252*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[252]),
     .b_req_rx_valid_o(req_rx_valid[252]), .b_req_rx_ready_i(req_rx_ready[252]),
@@ -1186,7 +1288,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[252]),
     .b_rsp_rx_valid_o(rsp_rx_valid[252]), .b_rsp_rx_ready_i(rsp_rx_ready[252]),
     .b_rsp_rx_data_o(rsp_rx_data[252*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[252]), .b_credits_o(link_credits[252*CW +: CW])
+    .b_link_up_o(link_up[252]), .b_credits_o(link_credits[252*CW +: CW]),
+    .b_health_o(link_health_o[252*HW +: HW]),
+    .fault_i(link_fault_i[31*FW +: FW])
   );
 
   // link 32: die 64 port 0 <-> die 65 port 0
@@ -1201,6 +1305,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[256]), .a_rsp_rx_ready_i(rsp_rx_ready[256]),
     .a_rsp_rx_data_o(rsp_rx_data[256*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[256]), .a_credits_o(link_credits[256*CW +: CW]),
+    .a_health_o(link_health_o[256*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[260]), .b_req_tx_data_i(req_tx_data[260*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[260]),
     .b_req_rx_valid_o(req_rx_valid[260]), .b_req_rx_ready_i(req_rx_ready[260]),
@@ -1209,7 +1314,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[260]),
     .b_rsp_rx_valid_o(rsp_rx_valid[260]), .b_rsp_rx_ready_i(rsp_rx_ready[260]),
     .b_rsp_rx_data_o(rsp_rx_data[260*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[260]), .b_credits_o(link_credits[260*CW +: CW])
+    .b_link_up_o(link_up[260]), .b_credits_o(link_credits[260*CW +: CW]),
+    .b_health_o(link_health_o[260*HW +: HW]),
+    .fault_i(link_fault_i[32*FW +: FW])
   );
 
   // link 33: die 66 port 0 <-> die 67 port 0
@@ -1224,6 +1331,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[264]), .a_rsp_rx_ready_i(rsp_rx_ready[264]),
     .a_rsp_rx_data_o(rsp_rx_data[264*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[264]), .a_credits_o(link_credits[264*CW +: CW]),
+    .a_health_o(link_health_o[264*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[268]), .b_req_tx_data_i(req_tx_data[268*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[268]),
     .b_req_rx_valid_o(req_rx_valid[268]), .b_req_rx_ready_i(req_rx_ready[268]),
@@ -1232,7 +1340,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[268]),
     .b_rsp_rx_valid_o(rsp_rx_valid[268]), .b_rsp_rx_ready_i(rsp_rx_ready[268]),
     .b_rsp_rx_data_o(rsp_rx_data[268*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[268]), .b_credits_o(link_credits[268*CW +: CW])
+    .b_link_up_o(link_up[268]), .b_credits_o(link_credits[268*CW +: CW]),
+    .b_health_o(link_health_o[268*HW +: HW]),
+    .fault_i(link_fault_i[33*FW +: FW])
   );
 
   // link 34: die 68 port 0 <-> die 69 port 0
@@ -1247,6 +1357,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[272]), .a_rsp_rx_ready_i(rsp_rx_ready[272]),
     .a_rsp_rx_data_o(rsp_rx_data[272*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[272]), .a_credits_o(link_credits[272*CW +: CW]),
+    .a_health_o(link_health_o[272*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[276]), .b_req_tx_data_i(req_tx_data[276*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[276]),
     .b_req_rx_valid_o(req_rx_valid[276]), .b_req_rx_ready_i(req_rx_ready[276]),
@@ -1255,7 +1366,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[276]),
     .b_rsp_rx_valid_o(rsp_rx_valid[276]), .b_rsp_rx_ready_i(rsp_rx_ready[276]),
     .b_rsp_rx_data_o(rsp_rx_data[276*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[276]), .b_credits_o(link_credits[276*CW +: CW])
+    .b_link_up_o(link_up[276]), .b_credits_o(link_credits[276*CW +: CW]),
+    .b_health_o(link_health_o[276*HW +: HW]),
+    .fault_i(link_fault_i[34*FW +: FW])
   );
 
   // link 35: die 70 port 0 <-> die 71 port 0
@@ -1270,6 +1383,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[280]), .a_rsp_rx_ready_i(rsp_rx_ready[280]),
     .a_rsp_rx_data_o(rsp_rx_data[280*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[280]), .a_credits_o(link_credits[280*CW +: CW]),
+    .a_health_o(link_health_o[280*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[284]), .b_req_tx_data_i(req_tx_data[284*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[284]),
     .b_req_rx_valid_o(req_rx_valid[284]), .b_req_rx_ready_i(req_rx_ready[284]),
@@ -1278,7 +1392,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[284]),
     .b_rsp_rx_valid_o(rsp_rx_valid[284]), .b_rsp_rx_ready_i(rsp_rx_ready[284]),
     .b_rsp_rx_data_o(rsp_rx_data[284*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[284]), .b_credits_o(link_credits[284*CW +: CW])
+    .b_link_up_o(link_up[284]), .b_credits_o(link_credits[284*CW +: CW]),
+    .b_health_o(link_health_o[284*HW +: HW]),
+    .fault_i(link_fault_i[35*FW +: FW])
   );
 
   // link 36: die 72 port 0 <-> die 73 port 0
@@ -1293,6 +1409,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[288]), .a_rsp_rx_ready_i(rsp_rx_ready[288]),
     .a_rsp_rx_data_o(rsp_rx_data[288*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[288]), .a_credits_o(link_credits[288*CW +: CW]),
+    .a_health_o(link_health_o[288*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[292]), .b_req_tx_data_i(req_tx_data[292*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[292]),
     .b_req_rx_valid_o(req_rx_valid[292]), .b_req_rx_ready_i(req_rx_ready[292]),
@@ -1301,7 +1418,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[292]),
     .b_rsp_rx_valid_o(rsp_rx_valid[292]), .b_rsp_rx_ready_i(rsp_rx_ready[292]),
     .b_rsp_rx_data_o(rsp_rx_data[292*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[292]), .b_credits_o(link_credits[292*CW +: CW])
+    .b_link_up_o(link_up[292]), .b_credits_o(link_credits[292*CW +: CW]),
+    .b_health_o(link_health_o[292*HW +: HW]),
+    .fault_i(link_fault_i[36*FW +: FW])
   );
 
   // link 37: die 74 port 0 <-> die 75 port 0
@@ -1316,6 +1435,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[296]), .a_rsp_rx_ready_i(rsp_rx_ready[296]),
     .a_rsp_rx_data_o(rsp_rx_data[296*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[296]), .a_credits_o(link_credits[296*CW +: CW]),
+    .a_health_o(link_health_o[296*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[300]), .b_req_tx_data_i(req_tx_data[300*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[300]),
     .b_req_rx_valid_o(req_rx_valid[300]), .b_req_rx_ready_i(req_rx_ready[300]),
@@ -1324,7 +1444,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[300]),
     .b_rsp_rx_valid_o(rsp_rx_valid[300]), .b_rsp_rx_ready_i(rsp_rx_ready[300]),
     .b_rsp_rx_data_o(rsp_rx_data[300*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[300]), .b_credits_o(link_credits[300*CW +: CW])
+    .b_link_up_o(link_up[300]), .b_credits_o(link_credits[300*CW +: CW]),
+    .b_health_o(link_health_o[300*HW +: HW]),
+    .fault_i(link_fault_i[37*FW +: FW])
   );
 
   // link 38: die 76 port 0 <-> die 77 port 0
@@ -1339,6 +1461,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[304]), .a_rsp_rx_ready_i(rsp_rx_ready[304]),
     .a_rsp_rx_data_o(rsp_rx_data[304*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[304]), .a_credits_o(link_credits[304*CW +: CW]),
+    .a_health_o(link_health_o[304*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[308]), .b_req_tx_data_i(req_tx_data[308*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[308]),
     .b_req_rx_valid_o(req_rx_valid[308]), .b_req_rx_ready_i(req_rx_ready[308]),
@@ -1347,7 +1470,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[308]),
     .b_rsp_rx_valid_o(rsp_rx_valid[308]), .b_rsp_rx_ready_i(rsp_rx_ready[308]),
     .b_rsp_rx_data_o(rsp_rx_data[308*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[308]), .b_credits_o(link_credits[308*CW +: CW])
+    .b_link_up_o(link_up[308]), .b_credits_o(link_credits[308*CW +: CW]),
+    .b_health_o(link_health_o[308*HW +: HW]),
+    .fault_i(link_fault_i[38*FW +: FW])
   );
 
   // link 39: die 78 port 0 <-> die 79 port 0
@@ -1362,6 +1487,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[312]), .a_rsp_rx_ready_i(rsp_rx_ready[312]),
     .a_rsp_rx_data_o(rsp_rx_data[312*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[312]), .a_credits_o(link_credits[312*CW +: CW]),
+    .a_health_o(link_health_o[312*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[316]), .b_req_tx_data_i(req_tx_data[316*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[316]),
     .b_req_rx_valid_o(req_rx_valid[316]), .b_req_rx_ready_i(req_rx_ready[316]),
@@ -1370,7 +1496,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[316]),
     .b_rsp_rx_valid_o(rsp_rx_valid[316]), .b_rsp_rx_ready_i(rsp_rx_ready[316]),
     .b_rsp_rx_data_o(rsp_rx_data[316*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[316]), .b_credits_o(link_credits[316*CW +: CW])
+    .b_link_up_o(link_up[316]), .b_credits_o(link_credits[316*CW +: CW]),
+    .b_health_o(link_health_o[316*HW +: HW]),
+    .fault_i(link_fault_i[39*FW +: FW])
   );
 
   // link 40: die 80 port 0 <-> die 81 port 0
@@ -1385,6 +1513,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[320]), .a_rsp_rx_ready_i(rsp_rx_ready[320]),
     .a_rsp_rx_data_o(rsp_rx_data[320*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[320]), .a_credits_o(link_credits[320*CW +: CW]),
+    .a_health_o(link_health_o[320*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[324]), .b_req_tx_data_i(req_tx_data[324*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[324]),
     .b_req_rx_valid_o(req_rx_valid[324]), .b_req_rx_ready_i(req_rx_ready[324]),
@@ -1393,7 +1522,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[324]),
     .b_rsp_rx_valid_o(rsp_rx_valid[324]), .b_rsp_rx_ready_i(rsp_rx_ready[324]),
     .b_rsp_rx_data_o(rsp_rx_data[324*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[324]), .b_credits_o(link_credits[324*CW +: CW])
+    .b_link_up_o(link_up[324]), .b_credits_o(link_credits[324*CW +: CW]),
+    .b_health_o(link_health_o[324*HW +: HW]),
+    .fault_i(link_fault_i[40*FW +: FW])
   );
 
   // link 41: die 82 port 0 <-> die 83 port 0
@@ -1408,6 +1539,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[328]), .a_rsp_rx_ready_i(rsp_rx_ready[328]),
     .a_rsp_rx_data_o(rsp_rx_data[328*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[328]), .a_credits_o(link_credits[328*CW +: CW]),
+    .a_health_o(link_health_o[328*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[332]), .b_req_tx_data_i(req_tx_data[332*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[332]),
     .b_req_rx_valid_o(req_rx_valid[332]), .b_req_rx_ready_i(req_rx_ready[332]),
@@ -1416,7 +1548,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[332]),
     .b_rsp_rx_valid_o(rsp_rx_valid[332]), .b_rsp_rx_ready_i(rsp_rx_ready[332]),
     .b_rsp_rx_data_o(rsp_rx_data[332*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[332]), .b_credits_o(link_credits[332*CW +: CW])
+    .b_link_up_o(link_up[332]), .b_credits_o(link_credits[332*CW +: CW]),
+    .b_health_o(link_health_o[332*HW +: HW]),
+    .fault_i(link_fault_i[41*FW +: FW])
   );
 
   // link 42: die 84 port 0 <-> die 85 port 0
@@ -1431,6 +1565,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[336]), .a_rsp_rx_ready_i(rsp_rx_ready[336]),
     .a_rsp_rx_data_o(rsp_rx_data[336*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[336]), .a_credits_o(link_credits[336*CW +: CW]),
+    .a_health_o(link_health_o[336*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[340]), .b_req_tx_data_i(req_tx_data[340*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[340]),
     .b_req_rx_valid_o(req_rx_valid[340]), .b_req_rx_ready_i(req_rx_ready[340]),
@@ -1439,7 +1574,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[340]),
     .b_rsp_rx_valid_o(rsp_rx_valid[340]), .b_rsp_rx_ready_i(rsp_rx_ready[340]),
     .b_rsp_rx_data_o(rsp_rx_data[340*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[340]), .b_credits_o(link_credits[340*CW +: CW])
+    .b_link_up_o(link_up[340]), .b_credits_o(link_credits[340*CW +: CW]),
+    .b_health_o(link_health_o[340*HW +: HW]),
+    .fault_i(link_fault_i[42*FW +: FW])
   );
 
   // link 43: die 86 port 0 <-> die 87 port 0
@@ -1454,6 +1591,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[344]), .a_rsp_rx_ready_i(rsp_rx_ready[344]),
     .a_rsp_rx_data_o(rsp_rx_data[344*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[344]), .a_credits_o(link_credits[344*CW +: CW]),
+    .a_health_o(link_health_o[344*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[348]), .b_req_tx_data_i(req_tx_data[348*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[348]),
     .b_req_rx_valid_o(req_rx_valid[348]), .b_req_rx_ready_i(req_rx_ready[348]),
@@ -1462,7 +1600,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[348]),
     .b_rsp_rx_valid_o(rsp_rx_valid[348]), .b_rsp_rx_ready_i(rsp_rx_ready[348]),
     .b_rsp_rx_data_o(rsp_rx_data[348*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[348]), .b_credits_o(link_credits[348*CW +: CW])
+    .b_link_up_o(link_up[348]), .b_credits_o(link_credits[348*CW +: CW]),
+    .b_health_o(link_health_o[348*HW +: HW]),
+    .fault_i(link_fault_i[43*FW +: FW])
   );
 
   // link 44: die 88 port 0 <-> die 89 port 0
@@ -1477,6 +1617,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[352]), .a_rsp_rx_ready_i(rsp_rx_ready[352]),
     .a_rsp_rx_data_o(rsp_rx_data[352*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[352]), .a_credits_o(link_credits[352*CW +: CW]),
+    .a_health_o(link_health_o[352*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[356]), .b_req_tx_data_i(req_tx_data[356*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[356]),
     .b_req_rx_valid_o(req_rx_valid[356]), .b_req_rx_ready_i(req_rx_ready[356]),
@@ -1485,7 +1626,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[356]),
     .b_rsp_rx_valid_o(rsp_rx_valid[356]), .b_rsp_rx_ready_i(rsp_rx_ready[356]),
     .b_rsp_rx_data_o(rsp_rx_data[356*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[356]), .b_credits_o(link_credits[356*CW +: CW])
+    .b_link_up_o(link_up[356]), .b_credits_o(link_credits[356*CW +: CW]),
+    .b_health_o(link_health_o[356*HW +: HW]),
+    .fault_i(link_fault_i[44*FW +: FW])
   );
 
   // link 45: die 90 port 0 <-> die 91 port 0
@@ -1500,6 +1643,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[360]), .a_rsp_rx_ready_i(rsp_rx_ready[360]),
     .a_rsp_rx_data_o(rsp_rx_data[360*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[360]), .a_credits_o(link_credits[360*CW +: CW]),
+    .a_health_o(link_health_o[360*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[364]), .b_req_tx_data_i(req_tx_data[364*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[364]),
     .b_req_rx_valid_o(req_rx_valid[364]), .b_req_rx_ready_i(req_rx_ready[364]),
@@ -1508,7 +1652,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[364]),
     .b_rsp_rx_valid_o(rsp_rx_valid[364]), .b_rsp_rx_ready_i(rsp_rx_ready[364]),
     .b_rsp_rx_data_o(rsp_rx_data[364*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[364]), .b_credits_o(link_credits[364*CW +: CW])
+    .b_link_up_o(link_up[364]), .b_credits_o(link_credits[364*CW +: CW]),
+    .b_health_o(link_health_o[364*HW +: HW]),
+    .fault_i(link_fault_i[45*FW +: FW])
   );
 
   // link 46: die 92 port 0 <-> die 93 port 0
@@ -1523,6 +1669,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[368]), .a_rsp_rx_ready_i(rsp_rx_ready[368]),
     .a_rsp_rx_data_o(rsp_rx_data[368*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[368]), .a_credits_o(link_credits[368*CW +: CW]),
+    .a_health_o(link_health_o[368*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[372]), .b_req_tx_data_i(req_tx_data[372*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[372]),
     .b_req_rx_valid_o(req_rx_valid[372]), .b_req_rx_ready_i(req_rx_ready[372]),
@@ -1531,7 +1678,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[372]),
     .b_rsp_rx_valid_o(rsp_rx_valid[372]), .b_rsp_rx_ready_i(rsp_rx_ready[372]),
     .b_rsp_rx_data_o(rsp_rx_data[372*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[372]), .b_credits_o(link_credits[372*CW +: CW])
+    .b_link_up_o(link_up[372]), .b_credits_o(link_credits[372*CW +: CW]),
+    .b_health_o(link_health_o[372*HW +: HW]),
+    .fault_i(link_fault_i[46*FW +: FW])
   );
 
   // link 47: die 94 port 0 <-> die 95 port 0
@@ -1546,6 +1695,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[376]), .a_rsp_rx_ready_i(rsp_rx_ready[376]),
     .a_rsp_rx_data_o(rsp_rx_data[376*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[376]), .a_credits_o(link_credits[376*CW +: CW]),
+    .a_health_o(link_health_o[376*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[380]), .b_req_tx_data_i(req_tx_data[380*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[380]),
     .b_req_rx_valid_o(req_rx_valid[380]), .b_req_rx_ready_i(req_rx_ready[380]),
@@ -1554,7 +1704,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[380]),
     .b_rsp_rx_valid_o(rsp_rx_valid[380]), .b_rsp_rx_ready_i(rsp_rx_ready[380]),
     .b_rsp_rx_data_o(rsp_rx_data[380*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[380]), .b_credits_o(link_credits[380*CW +: CW])
+    .b_link_up_o(link_up[380]), .b_credits_o(link_credits[380*CW +: CW]),
+    .b_health_o(link_health_o[380*HW +: HW]),
+    .fault_i(link_fault_i[47*FW +: FW])
   );
 
   // link 48: die 96 port 0 <-> die 97 port 0
@@ -1569,6 +1721,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[384]), .a_rsp_rx_ready_i(rsp_rx_ready[384]),
     .a_rsp_rx_data_o(rsp_rx_data[384*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[384]), .a_credits_o(link_credits[384*CW +: CW]),
+    .a_health_o(link_health_o[384*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[388]), .b_req_tx_data_i(req_tx_data[388*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[388]),
     .b_req_rx_valid_o(req_rx_valid[388]), .b_req_rx_ready_i(req_rx_ready[388]),
@@ -1577,7 +1730,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[388]),
     .b_rsp_rx_valid_o(rsp_rx_valid[388]), .b_rsp_rx_ready_i(rsp_rx_ready[388]),
     .b_rsp_rx_data_o(rsp_rx_data[388*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[388]), .b_credits_o(link_credits[388*CW +: CW])
+    .b_link_up_o(link_up[388]), .b_credits_o(link_credits[388*CW +: CW]),
+    .b_health_o(link_health_o[388*HW +: HW]),
+    .fault_i(link_fault_i[48*FW +: FW])
   );
 
   // link 49: die 98 port 0 <-> die 99 port 0
@@ -1592,6 +1747,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[392]), .a_rsp_rx_ready_i(rsp_rx_ready[392]),
     .a_rsp_rx_data_o(rsp_rx_data[392*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[392]), .a_credits_o(link_credits[392*CW +: CW]),
+    .a_health_o(link_health_o[392*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[396]), .b_req_tx_data_i(req_tx_data[396*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[396]),
     .b_req_rx_valid_o(req_rx_valid[396]), .b_req_rx_ready_i(req_rx_ready[396]),
@@ -1600,7 +1756,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[396]),
     .b_rsp_rx_valid_o(rsp_rx_valid[396]), .b_rsp_rx_ready_i(rsp_rx_ready[396]),
     .b_rsp_rx_data_o(rsp_rx_data[396*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[396]), .b_credits_o(link_credits[396*CW +: CW])
+    .b_link_up_o(link_up[396]), .b_credits_o(link_credits[396*CW +: CW]),
+    .b_health_o(link_health_o[396*HW +: HW]),
+    .fault_i(link_fault_i[49*FW +: FW])
   );
 
   // link 50: die 100 port 0 <-> die 101 port 0
@@ -1615,6 +1773,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[400]), .a_rsp_rx_ready_i(rsp_rx_ready[400]),
     .a_rsp_rx_data_o(rsp_rx_data[400*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[400]), .a_credits_o(link_credits[400*CW +: CW]),
+    .a_health_o(link_health_o[400*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[404]), .b_req_tx_data_i(req_tx_data[404*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[404]),
     .b_req_rx_valid_o(req_rx_valid[404]), .b_req_rx_ready_i(req_rx_ready[404]),
@@ -1623,7 +1782,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[404]),
     .b_rsp_rx_valid_o(rsp_rx_valid[404]), .b_rsp_rx_ready_i(rsp_rx_ready[404]),
     .b_rsp_rx_data_o(rsp_rx_data[404*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[404]), .b_credits_o(link_credits[404*CW +: CW])
+    .b_link_up_o(link_up[404]), .b_credits_o(link_credits[404*CW +: CW]),
+    .b_health_o(link_health_o[404*HW +: HW]),
+    .fault_i(link_fault_i[50*FW +: FW])
   );
 
   // link 51: die 102 port 0 <-> die 103 port 0
@@ -1638,6 +1799,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[408]), .a_rsp_rx_ready_i(rsp_rx_ready[408]),
     .a_rsp_rx_data_o(rsp_rx_data[408*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[408]), .a_credits_o(link_credits[408*CW +: CW]),
+    .a_health_o(link_health_o[408*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[412]), .b_req_tx_data_i(req_tx_data[412*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[412]),
     .b_req_rx_valid_o(req_rx_valid[412]), .b_req_rx_ready_i(req_rx_ready[412]),
@@ -1646,7 +1808,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[412]),
     .b_rsp_rx_valid_o(rsp_rx_valid[412]), .b_rsp_rx_ready_i(rsp_rx_ready[412]),
     .b_rsp_rx_data_o(rsp_rx_data[412*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[412]), .b_credits_o(link_credits[412*CW +: CW])
+    .b_link_up_o(link_up[412]), .b_credits_o(link_credits[412*CW +: CW]),
+    .b_health_o(link_health_o[412*HW +: HW]),
+    .fault_i(link_fault_i[51*FW +: FW])
   );
 
   // link 52: die 104 port 0 <-> die 105 port 0
@@ -1661,6 +1825,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[416]), .a_rsp_rx_ready_i(rsp_rx_ready[416]),
     .a_rsp_rx_data_o(rsp_rx_data[416*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[416]), .a_credits_o(link_credits[416*CW +: CW]),
+    .a_health_o(link_health_o[416*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[420]), .b_req_tx_data_i(req_tx_data[420*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[420]),
     .b_req_rx_valid_o(req_rx_valid[420]), .b_req_rx_ready_i(req_rx_ready[420]),
@@ -1669,7 +1834,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[420]),
     .b_rsp_rx_valid_o(rsp_rx_valid[420]), .b_rsp_rx_ready_i(rsp_rx_ready[420]),
     .b_rsp_rx_data_o(rsp_rx_data[420*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[420]), .b_credits_o(link_credits[420*CW +: CW])
+    .b_link_up_o(link_up[420]), .b_credits_o(link_credits[420*CW +: CW]),
+    .b_health_o(link_health_o[420*HW +: HW]),
+    .fault_i(link_fault_i[52*FW +: FW])
   );
 
   // link 53: die 106 port 0 <-> die 107 port 0
@@ -1684,6 +1851,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[424]), .a_rsp_rx_ready_i(rsp_rx_ready[424]),
     .a_rsp_rx_data_o(rsp_rx_data[424*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[424]), .a_credits_o(link_credits[424*CW +: CW]),
+    .a_health_o(link_health_o[424*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[428]), .b_req_tx_data_i(req_tx_data[428*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[428]),
     .b_req_rx_valid_o(req_rx_valid[428]), .b_req_rx_ready_i(req_rx_ready[428]),
@@ -1692,7 +1860,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[428]),
     .b_rsp_rx_valid_o(rsp_rx_valid[428]), .b_rsp_rx_ready_i(rsp_rx_ready[428]),
     .b_rsp_rx_data_o(rsp_rx_data[428*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[428]), .b_credits_o(link_credits[428*CW +: CW])
+    .b_link_up_o(link_up[428]), .b_credits_o(link_credits[428*CW +: CW]),
+    .b_health_o(link_health_o[428*HW +: HW]),
+    .fault_i(link_fault_i[53*FW +: FW])
   );
 
   // link 54: die 108 port 0 <-> die 109 port 0
@@ -1707,6 +1877,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[432]), .a_rsp_rx_ready_i(rsp_rx_ready[432]),
     .a_rsp_rx_data_o(rsp_rx_data[432*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[432]), .a_credits_o(link_credits[432*CW +: CW]),
+    .a_health_o(link_health_o[432*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[436]), .b_req_tx_data_i(req_tx_data[436*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[436]),
     .b_req_rx_valid_o(req_rx_valid[436]), .b_req_rx_ready_i(req_rx_ready[436]),
@@ -1715,7 +1886,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[436]),
     .b_rsp_rx_valid_o(rsp_rx_valid[436]), .b_rsp_rx_ready_i(rsp_rx_ready[436]),
     .b_rsp_rx_data_o(rsp_rx_data[436*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[436]), .b_credits_o(link_credits[436*CW +: CW])
+    .b_link_up_o(link_up[436]), .b_credits_o(link_credits[436*CW +: CW]),
+    .b_health_o(link_health_o[436*HW +: HW]),
+    .fault_i(link_fault_i[54*FW +: FW])
   );
 
   // link 55: die 110 port 0 <-> die 111 port 0
@@ -1730,6 +1903,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[440]), .a_rsp_rx_ready_i(rsp_rx_ready[440]),
     .a_rsp_rx_data_o(rsp_rx_data[440*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[440]), .a_credits_o(link_credits[440*CW +: CW]),
+    .a_health_o(link_health_o[440*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[444]), .b_req_tx_data_i(req_tx_data[444*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[444]),
     .b_req_rx_valid_o(req_rx_valid[444]), .b_req_rx_ready_i(req_rx_ready[444]),
@@ -1738,7 +1912,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[444]),
     .b_rsp_rx_valid_o(rsp_rx_valid[444]), .b_rsp_rx_ready_i(rsp_rx_ready[444]),
     .b_rsp_rx_data_o(rsp_rx_data[444*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[444]), .b_credits_o(link_credits[444*CW +: CW])
+    .b_link_up_o(link_up[444]), .b_credits_o(link_credits[444*CW +: CW]),
+    .b_health_o(link_health_o[444*HW +: HW]),
+    .fault_i(link_fault_i[55*FW +: FW])
   );
 
   // link 56: die 112 port 0 <-> die 113 port 0
@@ -1753,6 +1929,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[448]), .a_rsp_rx_ready_i(rsp_rx_ready[448]),
     .a_rsp_rx_data_o(rsp_rx_data[448*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[448]), .a_credits_o(link_credits[448*CW +: CW]),
+    .a_health_o(link_health_o[448*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[452]), .b_req_tx_data_i(req_tx_data[452*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[452]),
     .b_req_rx_valid_o(req_rx_valid[452]), .b_req_rx_ready_i(req_rx_ready[452]),
@@ -1761,7 +1938,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[452]),
     .b_rsp_rx_valid_o(rsp_rx_valid[452]), .b_rsp_rx_ready_i(rsp_rx_ready[452]),
     .b_rsp_rx_data_o(rsp_rx_data[452*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[452]), .b_credits_o(link_credits[452*CW +: CW])
+    .b_link_up_o(link_up[452]), .b_credits_o(link_credits[452*CW +: CW]),
+    .b_health_o(link_health_o[452*HW +: HW]),
+    .fault_i(link_fault_i[56*FW +: FW])
   );
 
   // link 57: die 114 port 0 <-> die 115 port 0
@@ -1776,6 +1955,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[456]), .a_rsp_rx_ready_i(rsp_rx_ready[456]),
     .a_rsp_rx_data_o(rsp_rx_data[456*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[456]), .a_credits_o(link_credits[456*CW +: CW]),
+    .a_health_o(link_health_o[456*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[460]), .b_req_tx_data_i(req_tx_data[460*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[460]),
     .b_req_rx_valid_o(req_rx_valid[460]), .b_req_rx_ready_i(req_rx_ready[460]),
@@ -1784,7 +1964,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[460]),
     .b_rsp_rx_valid_o(rsp_rx_valid[460]), .b_rsp_rx_ready_i(rsp_rx_ready[460]),
     .b_rsp_rx_data_o(rsp_rx_data[460*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[460]), .b_credits_o(link_credits[460*CW +: CW])
+    .b_link_up_o(link_up[460]), .b_credits_o(link_credits[460*CW +: CW]),
+    .b_health_o(link_health_o[460*HW +: HW]),
+    .fault_i(link_fault_i[57*FW +: FW])
   );
 
   // link 58: die 116 port 0 <-> die 117 port 0
@@ -1799,6 +1981,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[464]), .a_rsp_rx_ready_i(rsp_rx_ready[464]),
     .a_rsp_rx_data_o(rsp_rx_data[464*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[464]), .a_credits_o(link_credits[464*CW +: CW]),
+    .a_health_o(link_health_o[464*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[468]), .b_req_tx_data_i(req_tx_data[468*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[468]),
     .b_req_rx_valid_o(req_rx_valid[468]), .b_req_rx_ready_i(req_rx_ready[468]),
@@ -1807,7 +1990,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[468]),
     .b_rsp_rx_valid_o(rsp_rx_valid[468]), .b_rsp_rx_ready_i(rsp_rx_ready[468]),
     .b_rsp_rx_data_o(rsp_rx_data[468*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[468]), .b_credits_o(link_credits[468*CW +: CW])
+    .b_link_up_o(link_up[468]), .b_credits_o(link_credits[468*CW +: CW]),
+    .b_health_o(link_health_o[468*HW +: HW]),
+    .fault_i(link_fault_i[58*FW +: FW])
   );
 
   // link 59: die 118 port 0 <-> die 119 port 0
@@ -1822,6 +2007,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[472]), .a_rsp_rx_ready_i(rsp_rx_ready[472]),
     .a_rsp_rx_data_o(rsp_rx_data[472*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[472]), .a_credits_o(link_credits[472*CW +: CW]),
+    .a_health_o(link_health_o[472*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[476]), .b_req_tx_data_i(req_tx_data[476*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[476]),
     .b_req_rx_valid_o(req_rx_valid[476]), .b_req_rx_ready_i(req_rx_ready[476]),
@@ -1830,7 +2016,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[476]),
     .b_rsp_rx_valid_o(rsp_rx_valid[476]), .b_rsp_rx_ready_i(rsp_rx_ready[476]),
     .b_rsp_rx_data_o(rsp_rx_data[476*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[476]), .b_credits_o(link_credits[476*CW +: CW])
+    .b_link_up_o(link_up[476]), .b_credits_o(link_credits[476*CW +: CW]),
+    .b_health_o(link_health_o[476*HW +: HW]),
+    .fault_i(link_fault_i[59*FW +: FW])
   );
 
   // link 60: die 120 port 0 <-> die 121 port 0
@@ -1845,6 +2033,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[480]), .a_rsp_rx_ready_i(rsp_rx_ready[480]),
     .a_rsp_rx_data_o(rsp_rx_data[480*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[480]), .a_credits_o(link_credits[480*CW +: CW]),
+    .a_health_o(link_health_o[480*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[484]), .b_req_tx_data_i(req_tx_data[484*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[484]),
     .b_req_rx_valid_o(req_rx_valid[484]), .b_req_rx_ready_i(req_rx_ready[484]),
@@ -1853,7 +2042,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[484]),
     .b_rsp_rx_valid_o(rsp_rx_valid[484]), .b_rsp_rx_ready_i(rsp_rx_ready[484]),
     .b_rsp_rx_data_o(rsp_rx_data[484*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[484]), .b_credits_o(link_credits[484*CW +: CW])
+    .b_link_up_o(link_up[484]), .b_credits_o(link_credits[484*CW +: CW]),
+    .b_health_o(link_health_o[484*HW +: HW]),
+    .fault_i(link_fault_i[60*FW +: FW])
   );
 
   // link 61: die 122 port 0 <-> die 123 port 0
@@ -1868,6 +2059,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[488]), .a_rsp_rx_ready_i(rsp_rx_ready[488]),
     .a_rsp_rx_data_o(rsp_rx_data[488*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[488]), .a_credits_o(link_credits[488*CW +: CW]),
+    .a_health_o(link_health_o[488*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[492]), .b_req_tx_data_i(req_tx_data[492*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[492]),
     .b_req_rx_valid_o(req_rx_valid[492]), .b_req_rx_ready_i(req_rx_ready[492]),
@@ -1876,7 +2068,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[492]),
     .b_rsp_rx_valid_o(rsp_rx_valid[492]), .b_rsp_rx_ready_i(rsp_rx_ready[492]),
     .b_rsp_rx_data_o(rsp_rx_data[492*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[492]), .b_credits_o(link_credits[492*CW +: CW])
+    .b_link_up_o(link_up[492]), .b_credits_o(link_credits[492*CW +: CW]),
+    .b_health_o(link_health_o[492*HW +: HW]),
+    .fault_i(link_fault_i[61*FW +: FW])
   );
 
   // link 62: die 124 port 0 <-> die 125 port 0
@@ -1891,6 +2085,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[496]), .a_rsp_rx_ready_i(rsp_rx_ready[496]),
     .a_rsp_rx_data_o(rsp_rx_data[496*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[496]), .a_credits_o(link_credits[496*CW +: CW]),
+    .a_health_o(link_health_o[496*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[500]), .b_req_tx_data_i(req_tx_data[500*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[500]),
     .b_req_rx_valid_o(req_rx_valid[500]), .b_req_rx_ready_i(req_rx_ready[500]),
@@ -1899,7 +2094,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[500]),
     .b_rsp_rx_valid_o(rsp_rx_valid[500]), .b_rsp_rx_ready_i(rsp_rx_ready[500]),
     .b_rsp_rx_data_o(rsp_rx_data[500*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[500]), .b_credits_o(link_credits[500*CW +: CW])
+    .b_link_up_o(link_up[500]), .b_credits_o(link_credits[500*CW +: CW]),
+    .b_health_o(link_health_o[500*HW +: HW]),
+    .fault_i(link_fault_i[62*FW +: FW])
   );
 
   // link 63: die 126 port 0 <-> die 127 port 0
@@ -1914,6 +2111,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[504]), .a_rsp_rx_ready_i(rsp_rx_ready[504]),
     .a_rsp_rx_data_o(rsp_rx_data[504*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[504]), .a_credits_o(link_credits[504*CW +: CW]),
+    .a_health_o(link_health_o[504*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[508]), .b_req_tx_data_i(req_tx_data[508*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[508]),
     .b_req_rx_valid_o(req_rx_valid[508]), .b_req_rx_ready_i(req_rx_ready[508]),
@@ -1922,7 +2120,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[508]),
     .b_rsp_rx_valid_o(rsp_rx_valid[508]), .b_rsp_rx_ready_i(rsp_rx_ready[508]),
     .b_rsp_rx_data_o(rsp_rx_data[508*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[508]), .b_credits_o(link_credits[508*CW +: CW])
+    .b_link_up_o(link_up[508]), .b_credits_o(link_credits[508*CW +: CW]),
+    .b_health_o(link_health_o[508*HW +: HW]),
+    .fault_i(link_fault_i[63*FW +: FW])
   );
 
   // link 64: die 0 port 1 <-> die 2 port 2
@@ -1937,6 +2137,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[1]), .a_rsp_rx_ready_i(rsp_rx_ready[1]),
     .a_rsp_rx_data_o(rsp_rx_data[1*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[1]), .a_credits_o(link_credits[1*CW +: CW]),
+    .a_health_o(link_health_o[1*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[10]), .b_req_tx_data_i(req_tx_data[10*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[10]),
     .b_req_rx_valid_o(req_rx_valid[10]), .b_req_rx_ready_i(req_rx_ready[10]),
@@ -1945,7 +2146,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[10]),
     .b_rsp_rx_valid_o(rsp_rx_valid[10]), .b_rsp_rx_ready_i(rsp_rx_ready[10]),
     .b_rsp_rx_data_o(rsp_rx_data[10*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[10]), .b_credits_o(link_credits[10*CW +: CW])
+    .b_link_up_o(link_up[10]), .b_credits_o(link_credits[10*CW +: CW]),
+    .b_health_o(link_health_o[10*HW +: HW]),
+    .fault_i(link_fault_i[64*FW +: FW])
   );
 
   // link 65: die 2 port 1 <-> die 4 port 2
@@ -1960,6 +2163,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[9]), .a_rsp_rx_ready_i(rsp_rx_ready[9]),
     .a_rsp_rx_data_o(rsp_rx_data[9*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[9]), .a_credits_o(link_credits[9*CW +: CW]),
+    .a_health_o(link_health_o[9*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[18]), .b_req_tx_data_i(req_tx_data[18*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[18]),
     .b_req_rx_valid_o(req_rx_valid[18]), .b_req_rx_ready_i(req_rx_ready[18]),
@@ -1968,7 +2172,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[18]),
     .b_rsp_rx_valid_o(rsp_rx_valid[18]), .b_rsp_rx_ready_i(rsp_rx_ready[18]),
     .b_rsp_rx_data_o(rsp_rx_data[18*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[18]), .b_credits_o(link_credits[18*CW +: CW])
+    .b_link_up_o(link_up[18]), .b_credits_o(link_credits[18*CW +: CW]),
+    .b_health_o(link_health_o[18*HW +: HW]),
+    .fault_i(link_fault_i[65*FW +: FW])
   );
 
   // link 66: die 4 port 1 <-> die 6 port 2
@@ -1983,6 +2189,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[17]), .a_rsp_rx_ready_i(rsp_rx_ready[17]),
     .a_rsp_rx_data_o(rsp_rx_data[17*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[17]), .a_credits_o(link_credits[17*CW +: CW]),
+    .a_health_o(link_health_o[17*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[26]), .b_req_tx_data_i(req_tx_data[26*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[26]),
     .b_req_rx_valid_o(req_rx_valid[26]), .b_req_rx_ready_i(req_rx_ready[26]),
@@ -1991,7 +2198,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[26]),
     .b_rsp_rx_valid_o(rsp_rx_valid[26]), .b_rsp_rx_ready_i(rsp_rx_ready[26]),
     .b_rsp_rx_data_o(rsp_rx_data[26*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[26]), .b_credits_o(link_credits[26*CW +: CW])
+    .b_link_up_o(link_up[26]), .b_credits_o(link_credits[26*CW +: CW]),
+    .b_health_o(link_health_o[26*HW +: HW]),
+    .fault_i(link_fault_i[66*FW +: FW])
   );
 
   // link 67: die 6 port 1 <-> die 8 port 2
@@ -2006,6 +2215,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[25]), .a_rsp_rx_ready_i(rsp_rx_ready[25]),
     .a_rsp_rx_data_o(rsp_rx_data[25*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[25]), .a_credits_o(link_credits[25*CW +: CW]),
+    .a_health_o(link_health_o[25*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[34]), .b_req_tx_data_i(req_tx_data[34*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[34]),
     .b_req_rx_valid_o(req_rx_valid[34]), .b_req_rx_ready_i(req_rx_ready[34]),
@@ -2014,7 +2224,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[34]),
     .b_rsp_rx_valid_o(rsp_rx_valid[34]), .b_rsp_rx_ready_i(rsp_rx_ready[34]),
     .b_rsp_rx_data_o(rsp_rx_data[34*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[34]), .b_credits_o(link_credits[34*CW +: CW])
+    .b_link_up_o(link_up[34]), .b_credits_o(link_credits[34*CW +: CW]),
+    .b_health_o(link_health_o[34*HW +: HW]),
+    .fault_i(link_fault_i[67*FW +: FW])
   );
 
   // link 68: die 8 port 1 <-> die 10 port 2
@@ -2029,6 +2241,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[33]), .a_rsp_rx_ready_i(rsp_rx_ready[33]),
     .a_rsp_rx_data_o(rsp_rx_data[33*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[33]), .a_credits_o(link_credits[33*CW +: CW]),
+    .a_health_o(link_health_o[33*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[42]), .b_req_tx_data_i(req_tx_data[42*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[42]),
     .b_req_rx_valid_o(req_rx_valid[42]), .b_req_rx_ready_i(req_rx_ready[42]),
@@ -2037,7 +2250,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[42]),
     .b_rsp_rx_valid_o(rsp_rx_valid[42]), .b_rsp_rx_ready_i(rsp_rx_ready[42]),
     .b_rsp_rx_data_o(rsp_rx_data[42*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[42]), .b_credits_o(link_credits[42*CW +: CW])
+    .b_link_up_o(link_up[42]), .b_credits_o(link_credits[42*CW +: CW]),
+    .b_health_o(link_health_o[42*HW +: HW]),
+    .fault_i(link_fault_i[68*FW +: FW])
   );
 
   // link 69: die 10 port 1 <-> die 12 port 2
@@ -2052,6 +2267,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[41]), .a_rsp_rx_ready_i(rsp_rx_ready[41]),
     .a_rsp_rx_data_o(rsp_rx_data[41*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[41]), .a_credits_o(link_credits[41*CW +: CW]),
+    .a_health_o(link_health_o[41*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[50]), .b_req_tx_data_i(req_tx_data[50*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[50]),
     .b_req_rx_valid_o(req_rx_valid[50]), .b_req_rx_ready_i(req_rx_ready[50]),
@@ -2060,7 +2276,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[50]),
     .b_rsp_rx_valid_o(rsp_rx_valid[50]), .b_rsp_rx_ready_i(rsp_rx_ready[50]),
     .b_rsp_rx_data_o(rsp_rx_data[50*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[50]), .b_credits_o(link_credits[50*CW +: CW])
+    .b_link_up_o(link_up[50]), .b_credits_o(link_credits[50*CW +: CW]),
+    .b_health_o(link_health_o[50*HW +: HW]),
+    .fault_i(link_fault_i[69*FW +: FW])
   );
 
   // link 70: die 12 port 1 <-> die 14 port 2
@@ -2075,6 +2293,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[49]), .a_rsp_rx_ready_i(rsp_rx_ready[49]),
     .a_rsp_rx_data_o(rsp_rx_data[49*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[49]), .a_credits_o(link_credits[49*CW +: CW]),
+    .a_health_o(link_health_o[49*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[58]), .b_req_tx_data_i(req_tx_data[58*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[58]),
     .b_req_rx_valid_o(req_rx_valid[58]), .b_req_rx_ready_i(req_rx_ready[58]),
@@ -2083,7 +2302,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[58]),
     .b_rsp_rx_valid_o(rsp_rx_valid[58]), .b_rsp_rx_ready_i(rsp_rx_ready[58]),
     .b_rsp_rx_data_o(rsp_rx_data[58*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[58]), .b_credits_o(link_credits[58*CW +: CW])
+    .b_link_up_o(link_up[58]), .b_credits_o(link_credits[58*CW +: CW]),
+    .b_health_o(link_health_o[58*HW +: HW]),
+    .fault_i(link_fault_i[70*FW +: FW])
   );
 
   // link 71: die 14 port 1 <-> die 0 port 2
@@ -2098,6 +2319,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[57]), .a_rsp_rx_ready_i(rsp_rx_ready[57]),
     .a_rsp_rx_data_o(rsp_rx_data[57*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[57]), .a_credits_o(link_credits[57*CW +: CW]),
+    .a_health_o(link_health_o[57*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[2]), .b_req_tx_data_i(req_tx_data[2*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[2]),
     .b_req_rx_valid_o(req_rx_valid[2]), .b_req_rx_ready_i(req_rx_ready[2]),
@@ -2106,7 +2328,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[2]),
     .b_rsp_rx_valid_o(rsp_rx_valid[2]), .b_rsp_rx_ready_i(rsp_rx_ready[2]),
     .b_rsp_rx_data_o(rsp_rx_data[2*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[2]), .b_credits_o(link_credits[2*CW +: CW])
+    .b_link_up_o(link_up[2]), .b_credits_o(link_credits[2*CW +: CW]),
+    .b_health_o(link_health_o[2*HW +: HW]),
+    .fault_i(link_fault_i[71*FW +: FW])
   );
 
   // link 72: die 16 port 1 <-> die 18 port 2
@@ -2121,6 +2345,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[65]), .a_rsp_rx_ready_i(rsp_rx_ready[65]),
     .a_rsp_rx_data_o(rsp_rx_data[65*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[65]), .a_credits_o(link_credits[65*CW +: CW]),
+    .a_health_o(link_health_o[65*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[74]), .b_req_tx_data_i(req_tx_data[74*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[74]),
     .b_req_rx_valid_o(req_rx_valid[74]), .b_req_rx_ready_i(req_rx_ready[74]),
@@ -2129,7 +2354,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[74]),
     .b_rsp_rx_valid_o(rsp_rx_valid[74]), .b_rsp_rx_ready_i(rsp_rx_ready[74]),
     .b_rsp_rx_data_o(rsp_rx_data[74*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[74]), .b_credits_o(link_credits[74*CW +: CW])
+    .b_link_up_o(link_up[74]), .b_credits_o(link_credits[74*CW +: CW]),
+    .b_health_o(link_health_o[74*HW +: HW]),
+    .fault_i(link_fault_i[72*FW +: FW])
   );
 
   // link 73: die 18 port 1 <-> die 20 port 2
@@ -2144,6 +2371,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[73]), .a_rsp_rx_ready_i(rsp_rx_ready[73]),
     .a_rsp_rx_data_o(rsp_rx_data[73*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[73]), .a_credits_o(link_credits[73*CW +: CW]),
+    .a_health_o(link_health_o[73*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[82]), .b_req_tx_data_i(req_tx_data[82*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[82]),
     .b_req_rx_valid_o(req_rx_valid[82]), .b_req_rx_ready_i(req_rx_ready[82]),
@@ -2152,7 +2380,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[82]),
     .b_rsp_rx_valid_o(rsp_rx_valid[82]), .b_rsp_rx_ready_i(rsp_rx_ready[82]),
     .b_rsp_rx_data_o(rsp_rx_data[82*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[82]), .b_credits_o(link_credits[82*CW +: CW])
+    .b_link_up_o(link_up[82]), .b_credits_o(link_credits[82*CW +: CW]),
+    .b_health_o(link_health_o[82*HW +: HW]),
+    .fault_i(link_fault_i[73*FW +: FW])
   );
 
   // link 74: die 20 port 1 <-> die 22 port 2
@@ -2167,6 +2397,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[81]), .a_rsp_rx_ready_i(rsp_rx_ready[81]),
     .a_rsp_rx_data_o(rsp_rx_data[81*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[81]), .a_credits_o(link_credits[81*CW +: CW]),
+    .a_health_o(link_health_o[81*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[90]), .b_req_tx_data_i(req_tx_data[90*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[90]),
     .b_req_rx_valid_o(req_rx_valid[90]), .b_req_rx_ready_i(req_rx_ready[90]),
@@ -2175,7 +2406,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[90]),
     .b_rsp_rx_valid_o(rsp_rx_valid[90]), .b_rsp_rx_ready_i(rsp_rx_ready[90]),
     .b_rsp_rx_data_o(rsp_rx_data[90*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[90]), .b_credits_o(link_credits[90*CW +: CW])
+    .b_link_up_o(link_up[90]), .b_credits_o(link_credits[90*CW +: CW]),
+    .b_health_o(link_health_o[90*HW +: HW]),
+    .fault_i(link_fault_i[74*FW +: FW])
   );
 
   // link 75: die 22 port 1 <-> die 24 port 2
@@ -2190,6 +2423,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[89]), .a_rsp_rx_ready_i(rsp_rx_ready[89]),
     .a_rsp_rx_data_o(rsp_rx_data[89*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[89]), .a_credits_o(link_credits[89*CW +: CW]),
+    .a_health_o(link_health_o[89*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[98]), .b_req_tx_data_i(req_tx_data[98*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[98]),
     .b_req_rx_valid_o(req_rx_valid[98]), .b_req_rx_ready_i(req_rx_ready[98]),
@@ -2198,7 +2432,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[98]),
     .b_rsp_rx_valid_o(rsp_rx_valid[98]), .b_rsp_rx_ready_i(rsp_rx_ready[98]),
     .b_rsp_rx_data_o(rsp_rx_data[98*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[98]), .b_credits_o(link_credits[98*CW +: CW])
+    .b_link_up_o(link_up[98]), .b_credits_o(link_credits[98*CW +: CW]),
+    .b_health_o(link_health_o[98*HW +: HW]),
+    .fault_i(link_fault_i[75*FW +: FW])
   );
 
   // link 76: die 24 port 1 <-> die 26 port 2
@@ -2213,6 +2449,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[97]), .a_rsp_rx_ready_i(rsp_rx_ready[97]),
     .a_rsp_rx_data_o(rsp_rx_data[97*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[97]), .a_credits_o(link_credits[97*CW +: CW]),
+    .a_health_o(link_health_o[97*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[106]), .b_req_tx_data_i(req_tx_data[106*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[106]),
     .b_req_rx_valid_o(req_rx_valid[106]), .b_req_rx_ready_i(req_rx_ready[106]),
@@ -2221,7 +2458,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[106]),
     .b_rsp_rx_valid_o(rsp_rx_valid[106]), .b_rsp_rx_ready_i(rsp_rx_ready[106]),
     .b_rsp_rx_data_o(rsp_rx_data[106*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[106]), .b_credits_o(link_credits[106*CW +: CW])
+    .b_link_up_o(link_up[106]), .b_credits_o(link_credits[106*CW +: CW]),
+    .b_health_o(link_health_o[106*HW +: HW]),
+    .fault_i(link_fault_i[76*FW +: FW])
   );
 
   // link 77: die 26 port 1 <-> die 28 port 2
@@ -2236,6 +2475,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[105]), .a_rsp_rx_ready_i(rsp_rx_ready[105]),
     .a_rsp_rx_data_o(rsp_rx_data[105*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[105]), .a_credits_o(link_credits[105*CW +: CW]),
+    .a_health_o(link_health_o[105*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[114]), .b_req_tx_data_i(req_tx_data[114*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[114]),
     .b_req_rx_valid_o(req_rx_valid[114]), .b_req_rx_ready_i(req_rx_ready[114]),
@@ -2244,7 +2484,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[114]),
     .b_rsp_rx_valid_o(rsp_rx_valid[114]), .b_rsp_rx_ready_i(rsp_rx_ready[114]),
     .b_rsp_rx_data_o(rsp_rx_data[114*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[114]), .b_credits_o(link_credits[114*CW +: CW])
+    .b_link_up_o(link_up[114]), .b_credits_o(link_credits[114*CW +: CW]),
+    .b_health_o(link_health_o[114*HW +: HW]),
+    .fault_i(link_fault_i[77*FW +: FW])
   );
 
   // link 78: die 28 port 1 <-> die 30 port 2
@@ -2259,6 +2501,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[113]), .a_rsp_rx_ready_i(rsp_rx_ready[113]),
     .a_rsp_rx_data_o(rsp_rx_data[113*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[113]), .a_credits_o(link_credits[113*CW +: CW]),
+    .a_health_o(link_health_o[113*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[122]), .b_req_tx_data_i(req_tx_data[122*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[122]),
     .b_req_rx_valid_o(req_rx_valid[122]), .b_req_rx_ready_i(req_rx_ready[122]),
@@ -2267,7 +2510,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[122]),
     .b_rsp_rx_valid_o(rsp_rx_valid[122]), .b_rsp_rx_ready_i(rsp_rx_ready[122]),
     .b_rsp_rx_data_o(rsp_rx_data[122*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[122]), .b_credits_o(link_credits[122*CW +: CW])
+    .b_link_up_o(link_up[122]), .b_credits_o(link_credits[122*CW +: CW]),
+    .b_health_o(link_health_o[122*HW +: HW]),
+    .fault_i(link_fault_i[78*FW +: FW])
   );
 
   // link 79: die 30 port 1 <-> die 16 port 2
@@ -2282,6 +2527,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[121]), .a_rsp_rx_ready_i(rsp_rx_ready[121]),
     .a_rsp_rx_data_o(rsp_rx_data[121*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[121]), .a_credits_o(link_credits[121*CW +: CW]),
+    .a_health_o(link_health_o[121*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[66]), .b_req_tx_data_i(req_tx_data[66*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[66]),
     .b_req_rx_valid_o(req_rx_valid[66]), .b_req_rx_ready_i(req_rx_ready[66]),
@@ -2290,7 +2536,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[66]),
     .b_rsp_rx_valid_o(rsp_rx_valid[66]), .b_rsp_rx_ready_i(rsp_rx_ready[66]),
     .b_rsp_rx_data_o(rsp_rx_data[66*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[66]), .b_credits_o(link_credits[66*CW +: CW])
+    .b_link_up_o(link_up[66]), .b_credits_o(link_credits[66*CW +: CW]),
+    .b_health_o(link_health_o[66*HW +: HW]),
+    .fault_i(link_fault_i[79*FW +: FW])
   );
 
   // link 80: die 32 port 1 <-> die 34 port 2
@@ -2305,6 +2553,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[129]), .a_rsp_rx_ready_i(rsp_rx_ready[129]),
     .a_rsp_rx_data_o(rsp_rx_data[129*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[129]), .a_credits_o(link_credits[129*CW +: CW]),
+    .a_health_o(link_health_o[129*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[138]), .b_req_tx_data_i(req_tx_data[138*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[138]),
     .b_req_rx_valid_o(req_rx_valid[138]), .b_req_rx_ready_i(req_rx_ready[138]),
@@ -2313,7 +2562,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[138]),
     .b_rsp_rx_valid_o(rsp_rx_valid[138]), .b_rsp_rx_ready_i(rsp_rx_ready[138]),
     .b_rsp_rx_data_o(rsp_rx_data[138*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[138]), .b_credits_o(link_credits[138*CW +: CW])
+    .b_link_up_o(link_up[138]), .b_credits_o(link_credits[138*CW +: CW]),
+    .b_health_o(link_health_o[138*HW +: HW]),
+    .fault_i(link_fault_i[80*FW +: FW])
   );
 
   // link 81: die 34 port 1 <-> die 36 port 2
@@ -2328,6 +2579,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[137]), .a_rsp_rx_ready_i(rsp_rx_ready[137]),
     .a_rsp_rx_data_o(rsp_rx_data[137*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[137]), .a_credits_o(link_credits[137*CW +: CW]),
+    .a_health_o(link_health_o[137*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[146]), .b_req_tx_data_i(req_tx_data[146*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[146]),
     .b_req_rx_valid_o(req_rx_valid[146]), .b_req_rx_ready_i(req_rx_ready[146]),
@@ -2336,7 +2588,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[146]),
     .b_rsp_rx_valid_o(rsp_rx_valid[146]), .b_rsp_rx_ready_i(rsp_rx_ready[146]),
     .b_rsp_rx_data_o(rsp_rx_data[146*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[146]), .b_credits_o(link_credits[146*CW +: CW])
+    .b_link_up_o(link_up[146]), .b_credits_o(link_credits[146*CW +: CW]),
+    .b_health_o(link_health_o[146*HW +: HW]),
+    .fault_i(link_fault_i[81*FW +: FW])
   );
 
   // link 82: die 36 port 1 <-> die 38 port 2
@@ -2351,6 +2605,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[145]), .a_rsp_rx_ready_i(rsp_rx_ready[145]),
     .a_rsp_rx_data_o(rsp_rx_data[145*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[145]), .a_credits_o(link_credits[145*CW +: CW]),
+    .a_health_o(link_health_o[145*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[154]), .b_req_tx_data_i(req_tx_data[154*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[154]),
     .b_req_rx_valid_o(req_rx_valid[154]), .b_req_rx_ready_i(req_rx_ready[154]),
@@ -2359,7 +2614,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[154]),
     .b_rsp_rx_valid_o(rsp_rx_valid[154]), .b_rsp_rx_ready_i(rsp_rx_ready[154]),
     .b_rsp_rx_data_o(rsp_rx_data[154*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[154]), .b_credits_o(link_credits[154*CW +: CW])
+    .b_link_up_o(link_up[154]), .b_credits_o(link_credits[154*CW +: CW]),
+    .b_health_o(link_health_o[154*HW +: HW]),
+    .fault_i(link_fault_i[82*FW +: FW])
   );
 
   // link 83: die 38 port 1 <-> die 40 port 2
@@ -2374,6 +2631,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[153]), .a_rsp_rx_ready_i(rsp_rx_ready[153]),
     .a_rsp_rx_data_o(rsp_rx_data[153*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[153]), .a_credits_o(link_credits[153*CW +: CW]),
+    .a_health_o(link_health_o[153*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[162]), .b_req_tx_data_i(req_tx_data[162*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[162]),
     .b_req_rx_valid_o(req_rx_valid[162]), .b_req_rx_ready_i(req_rx_ready[162]),
@@ -2382,7 +2640,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[162]),
     .b_rsp_rx_valid_o(rsp_rx_valid[162]), .b_rsp_rx_ready_i(rsp_rx_ready[162]),
     .b_rsp_rx_data_o(rsp_rx_data[162*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[162]), .b_credits_o(link_credits[162*CW +: CW])
+    .b_link_up_o(link_up[162]), .b_credits_o(link_credits[162*CW +: CW]),
+    .b_health_o(link_health_o[162*HW +: HW]),
+    .fault_i(link_fault_i[83*FW +: FW])
   );
 
   // link 84: die 40 port 1 <-> die 42 port 2
@@ -2397,6 +2657,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[161]), .a_rsp_rx_ready_i(rsp_rx_ready[161]),
     .a_rsp_rx_data_o(rsp_rx_data[161*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[161]), .a_credits_o(link_credits[161*CW +: CW]),
+    .a_health_o(link_health_o[161*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[170]), .b_req_tx_data_i(req_tx_data[170*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[170]),
     .b_req_rx_valid_o(req_rx_valid[170]), .b_req_rx_ready_i(req_rx_ready[170]),
@@ -2405,7 +2666,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[170]),
     .b_rsp_rx_valid_o(rsp_rx_valid[170]), .b_rsp_rx_ready_i(rsp_rx_ready[170]),
     .b_rsp_rx_data_o(rsp_rx_data[170*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[170]), .b_credits_o(link_credits[170*CW +: CW])
+    .b_link_up_o(link_up[170]), .b_credits_o(link_credits[170*CW +: CW]),
+    .b_health_o(link_health_o[170*HW +: HW]),
+    .fault_i(link_fault_i[84*FW +: FW])
   );
 
   // link 85: die 42 port 1 <-> die 44 port 2
@@ -2420,6 +2683,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[169]), .a_rsp_rx_ready_i(rsp_rx_ready[169]),
     .a_rsp_rx_data_o(rsp_rx_data[169*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[169]), .a_credits_o(link_credits[169*CW +: CW]),
+    .a_health_o(link_health_o[169*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[178]), .b_req_tx_data_i(req_tx_data[178*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[178]),
     .b_req_rx_valid_o(req_rx_valid[178]), .b_req_rx_ready_i(req_rx_ready[178]),
@@ -2428,7 +2692,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[178]),
     .b_rsp_rx_valid_o(rsp_rx_valid[178]), .b_rsp_rx_ready_i(rsp_rx_ready[178]),
     .b_rsp_rx_data_o(rsp_rx_data[178*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[178]), .b_credits_o(link_credits[178*CW +: CW])
+    .b_link_up_o(link_up[178]), .b_credits_o(link_credits[178*CW +: CW]),
+    .b_health_o(link_health_o[178*HW +: HW]),
+    .fault_i(link_fault_i[85*FW +: FW])
   );
 
   // link 86: die 44 port 1 <-> die 46 port 2
@@ -2443,6 +2709,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[177]), .a_rsp_rx_ready_i(rsp_rx_ready[177]),
     .a_rsp_rx_data_o(rsp_rx_data[177*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[177]), .a_credits_o(link_credits[177*CW +: CW]),
+    .a_health_o(link_health_o[177*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[186]), .b_req_tx_data_i(req_tx_data[186*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[186]),
     .b_req_rx_valid_o(req_rx_valid[186]), .b_req_rx_ready_i(req_rx_ready[186]),
@@ -2451,7 +2718,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[186]),
     .b_rsp_rx_valid_o(rsp_rx_valid[186]), .b_rsp_rx_ready_i(rsp_rx_ready[186]),
     .b_rsp_rx_data_o(rsp_rx_data[186*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[186]), .b_credits_o(link_credits[186*CW +: CW])
+    .b_link_up_o(link_up[186]), .b_credits_o(link_credits[186*CW +: CW]),
+    .b_health_o(link_health_o[186*HW +: HW]),
+    .fault_i(link_fault_i[86*FW +: FW])
   );
 
   // link 87: die 46 port 1 <-> die 32 port 2
@@ -2466,6 +2735,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[185]), .a_rsp_rx_ready_i(rsp_rx_ready[185]),
     .a_rsp_rx_data_o(rsp_rx_data[185*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[185]), .a_credits_o(link_credits[185*CW +: CW]),
+    .a_health_o(link_health_o[185*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[130]), .b_req_tx_data_i(req_tx_data[130*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[130]),
     .b_req_rx_valid_o(req_rx_valid[130]), .b_req_rx_ready_i(req_rx_ready[130]),
@@ -2474,7 +2744,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[130]),
     .b_rsp_rx_valid_o(rsp_rx_valid[130]), .b_rsp_rx_ready_i(rsp_rx_ready[130]),
     .b_rsp_rx_data_o(rsp_rx_data[130*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[130]), .b_credits_o(link_credits[130*CW +: CW])
+    .b_link_up_o(link_up[130]), .b_credits_o(link_credits[130*CW +: CW]),
+    .b_health_o(link_health_o[130*HW +: HW]),
+    .fault_i(link_fault_i[87*FW +: FW])
   );
 
   // link 88: die 48 port 1 <-> die 50 port 2
@@ -2489,6 +2761,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[193]), .a_rsp_rx_ready_i(rsp_rx_ready[193]),
     .a_rsp_rx_data_o(rsp_rx_data[193*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[193]), .a_credits_o(link_credits[193*CW +: CW]),
+    .a_health_o(link_health_o[193*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[202]), .b_req_tx_data_i(req_tx_data[202*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[202]),
     .b_req_rx_valid_o(req_rx_valid[202]), .b_req_rx_ready_i(req_rx_ready[202]),
@@ -2497,7 +2770,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[202]),
     .b_rsp_rx_valid_o(rsp_rx_valid[202]), .b_rsp_rx_ready_i(rsp_rx_ready[202]),
     .b_rsp_rx_data_o(rsp_rx_data[202*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[202]), .b_credits_o(link_credits[202*CW +: CW])
+    .b_link_up_o(link_up[202]), .b_credits_o(link_credits[202*CW +: CW]),
+    .b_health_o(link_health_o[202*HW +: HW]),
+    .fault_i(link_fault_i[88*FW +: FW])
   );
 
   // link 89: die 50 port 1 <-> die 52 port 2
@@ -2512,6 +2787,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[201]), .a_rsp_rx_ready_i(rsp_rx_ready[201]),
     .a_rsp_rx_data_o(rsp_rx_data[201*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[201]), .a_credits_o(link_credits[201*CW +: CW]),
+    .a_health_o(link_health_o[201*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[210]), .b_req_tx_data_i(req_tx_data[210*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[210]),
     .b_req_rx_valid_o(req_rx_valid[210]), .b_req_rx_ready_i(req_rx_ready[210]),
@@ -2520,7 +2796,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[210]),
     .b_rsp_rx_valid_o(rsp_rx_valid[210]), .b_rsp_rx_ready_i(rsp_rx_ready[210]),
     .b_rsp_rx_data_o(rsp_rx_data[210*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[210]), .b_credits_o(link_credits[210*CW +: CW])
+    .b_link_up_o(link_up[210]), .b_credits_o(link_credits[210*CW +: CW]),
+    .b_health_o(link_health_o[210*HW +: HW]),
+    .fault_i(link_fault_i[89*FW +: FW])
   );
 
   // link 90: die 52 port 1 <-> die 54 port 2
@@ -2535,6 +2813,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[209]), .a_rsp_rx_ready_i(rsp_rx_ready[209]),
     .a_rsp_rx_data_o(rsp_rx_data[209*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[209]), .a_credits_o(link_credits[209*CW +: CW]),
+    .a_health_o(link_health_o[209*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[218]), .b_req_tx_data_i(req_tx_data[218*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[218]),
     .b_req_rx_valid_o(req_rx_valid[218]), .b_req_rx_ready_i(req_rx_ready[218]),
@@ -2543,7 +2822,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[218]),
     .b_rsp_rx_valid_o(rsp_rx_valid[218]), .b_rsp_rx_ready_i(rsp_rx_ready[218]),
     .b_rsp_rx_data_o(rsp_rx_data[218*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[218]), .b_credits_o(link_credits[218*CW +: CW])
+    .b_link_up_o(link_up[218]), .b_credits_o(link_credits[218*CW +: CW]),
+    .b_health_o(link_health_o[218*HW +: HW]),
+    .fault_i(link_fault_i[90*FW +: FW])
   );
 
   // link 91: die 54 port 1 <-> die 56 port 2
@@ -2558,6 +2839,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[217]), .a_rsp_rx_ready_i(rsp_rx_ready[217]),
     .a_rsp_rx_data_o(rsp_rx_data[217*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[217]), .a_credits_o(link_credits[217*CW +: CW]),
+    .a_health_o(link_health_o[217*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[226]), .b_req_tx_data_i(req_tx_data[226*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[226]),
     .b_req_rx_valid_o(req_rx_valid[226]), .b_req_rx_ready_i(req_rx_ready[226]),
@@ -2566,7 +2848,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[226]),
     .b_rsp_rx_valid_o(rsp_rx_valid[226]), .b_rsp_rx_ready_i(rsp_rx_ready[226]),
     .b_rsp_rx_data_o(rsp_rx_data[226*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[226]), .b_credits_o(link_credits[226*CW +: CW])
+    .b_link_up_o(link_up[226]), .b_credits_o(link_credits[226*CW +: CW]),
+    .b_health_o(link_health_o[226*HW +: HW]),
+    .fault_i(link_fault_i[91*FW +: FW])
   );
 
   // link 92: die 56 port 1 <-> die 58 port 2
@@ -2581,6 +2865,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[225]), .a_rsp_rx_ready_i(rsp_rx_ready[225]),
     .a_rsp_rx_data_o(rsp_rx_data[225*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[225]), .a_credits_o(link_credits[225*CW +: CW]),
+    .a_health_o(link_health_o[225*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[234]), .b_req_tx_data_i(req_tx_data[234*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[234]),
     .b_req_rx_valid_o(req_rx_valid[234]), .b_req_rx_ready_i(req_rx_ready[234]),
@@ -2589,7 +2874,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[234]),
     .b_rsp_rx_valid_o(rsp_rx_valid[234]), .b_rsp_rx_ready_i(rsp_rx_ready[234]),
     .b_rsp_rx_data_o(rsp_rx_data[234*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[234]), .b_credits_o(link_credits[234*CW +: CW])
+    .b_link_up_o(link_up[234]), .b_credits_o(link_credits[234*CW +: CW]),
+    .b_health_o(link_health_o[234*HW +: HW]),
+    .fault_i(link_fault_i[92*FW +: FW])
   );
 
   // link 93: die 58 port 1 <-> die 60 port 2
@@ -2604,6 +2891,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[233]), .a_rsp_rx_ready_i(rsp_rx_ready[233]),
     .a_rsp_rx_data_o(rsp_rx_data[233*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[233]), .a_credits_o(link_credits[233*CW +: CW]),
+    .a_health_o(link_health_o[233*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[242]), .b_req_tx_data_i(req_tx_data[242*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[242]),
     .b_req_rx_valid_o(req_rx_valid[242]), .b_req_rx_ready_i(req_rx_ready[242]),
@@ -2612,7 +2900,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[242]),
     .b_rsp_rx_valid_o(rsp_rx_valid[242]), .b_rsp_rx_ready_i(rsp_rx_ready[242]),
     .b_rsp_rx_data_o(rsp_rx_data[242*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[242]), .b_credits_o(link_credits[242*CW +: CW])
+    .b_link_up_o(link_up[242]), .b_credits_o(link_credits[242*CW +: CW]),
+    .b_health_o(link_health_o[242*HW +: HW]),
+    .fault_i(link_fault_i[93*FW +: FW])
   );
 
   // link 94: die 60 port 1 <-> die 62 port 2
@@ -2627,6 +2917,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[241]), .a_rsp_rx_ready_i(rsp_rx_ready[241]),
     .a_rsp_rx_data_o(rsp_rx_data[241*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[241]), .a_credits_o(link_credits[241*CW +: CW]),
+    .a_health_o(link_health_o[241*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[250]), .b_req_tx_data_i(req_tx_data[250*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[250]),
     .b_req_rx_valid_o(req_rx_valid[250]), .b_req_rx_ready_i(req_rx_ready[250]),
@@ -2635,7 +2926,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[250]),
     .b_rsp_rx_valid_o(rsp_rx_valid[250]), .b_rsp_rx_ready_i(rsp_rx_ready[250]),
     .b_rsp_rx_data_o(rsp_rx_data[250*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[250]), .b_credits_o(link_credits[250*CW +: CW])
+    .b_link_up_o(link_up[250]), .b_credits_o(link_credits[250*CW +: CW]),
+    .b_health_o(link_health_o[250*HW +: HW]),
+    .fault_i(link_fault_i[94*FW +: FW])
   );
 
   // link 95: die 62 port 1 <-> die 48 port 2
@@ -2650,6 +2943,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[249]), .a_rsp_rx_ready_i(rsp_rx_ready[249]),
     .a_rsp_rx_data_o(rsp_rx_data[249*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[249]), .a_credits_o(link_credits[249*CW +: CW]),
+    .a_health_o(link_health_o[249*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[194]), .b_req_tx_data_i(req_tx_data[194*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[194]),
     .b_req_rx_valid_o(req_rx_valid[194]), .b_req_rx_ready_i(req_rx_ready[194]),
@@ -2658,7 +2952,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[194]),
     .b_rsp_rx_valid_o(rsp_rx_valid[194]), .b_rsp_rx_ready_i(rsp_rx_ready[194]),
     .b_rsp_rx_data_o(rsp_rx_data[194*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[194]), .b_credits_o(link_credits[194*CW +: CW])
+    .b_link_up_o(link_up[194]), .b_credits_o(link_credits[194*CW +: CW]),
+    .b_health_o(link_health_o[194*HW +: HW]),
+    .fault_i(link_fault_i[95*FW +: FW])
   );
 
   // link 96: die 64 port 1 <-> die 66 port 2
@@ -2673,6 +2969,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[257]), .a_rsp_rx_ready_i(rsp_rx_ready[257]),
     .a_rsp_rx_data_o(rsp_rx_data[257*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[257]), .a_credits_o(link_credits[257*CW +: CW]),
+    .a_health_o(link_health_o[257*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[266]), .b_req_tx_data_i(req_tx_data[266*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[266]),
     .b_req_rx_valid_o(req_rx_valid[266]), .b_req_rx_ready_i(req_rx_ready[266]),
@@ -2681,7 +2978,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[266]),
     .b_rsp_rx_valid_o(rsp_rx_valid[266]), .b_rsp_rx_ready_i(rsp_rx_ready[266]),
     .b_rsp_rx_data_o(rsp_rx_data[266*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[266]), .b_credits_o(link_credits[266*CW +: CW])
+    .b_link_up_o(link_up[266]), .b_credits_o(link_credits[266*CW +: CW]),
+    .b_health_o(link_health_o[266*HW +: HW]),
+    .fault_i(link_fault_i[96*FW +: FW])
   );
 
   // link 97: die 66 port 1 <-> die 68 port 2
@@ -2696,6 +2995,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[265]), .a_rsp_rx_ready_i(rsp_rx_ready[265]),
     .a_rsp_rx_data_o(rsp_rx_data[265*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[265]), .a_credits_o(link_credits[265*CW +: CW]),
+    .a_health_o(link_health_o[265*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[274]), .b_req_tx_data_i(req_tx_data[274*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[274]),
     .b_req_rx_valid_o(req_rx_valid[274]), .b_req_rx_ready_i(req_rx_ready[274]),
@@ -2704,7 +3004,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[274]),
     .b_rsp_rx_valid_o(rsp_rx_valid[274]), .b_rsp_rx_ready_i(rsp_rx_ready[274]),
     .b_rsp_rx_data_o(rsp_rx_data[274*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[274]), .b_credits_o(link_credits[274*CW +: CW])
+    .b_link_up_o(link_up[274]), .b_credits_o(link_credits[274*CW +: CW]),
+    .b_health_o(link_health_o[274*HW +: HW]),
+    .fault_i(link_fault_i[97*FW +: FW])
   );
 
   // link 98: die 68 port 1 <-> die 70 port 2
@@ -2719,6 +3021,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[273]), .a_rsp_rx_ready_i(rsp_rx_ready[273]),
     .a_rsp_rx_data_o(rsp_rx_data[273*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[273]), .a_credits_o(link_credits[273*CW +: CW]),
+    .a_health_o(link_health_o[273*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[282]), .b_req_tx_data_i(req_tx_data[282*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[282]),
     .b_req_rx_valid_o(req_rx_valid[282]), .b_req_rx_ready_i(req_rx_ready[282]),
@@ -2727,7 +3030,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[282]),
     .b_rsp_rx_valid_o(rsp_rx_valid[282]), .b_rsp_rx_ready_i(rsp_rx_ready[282]),
     .b_rsp_rx_data_o(rsp_rx_data[282*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[282]), .b_credits_o(link_credits[282*CW +: CW])
+    .b_link_up_o(link_up[282]), .b_credits_o(link_credits[282*CW +: CW]),
+    .b_health_o(link_health_o[282*HW +: HW]),
+    .fault_i(link_fault_i[98*FW +: FW])
   );
 
   // link 99: die 70 port 1 <-> die 72 port 2
@@ -2742,6 +3047,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[281]), .a_rsp_rx_ready_i(rsp_rx_ready[281]),
     .a_rsp_rx_data_o(rsp_rx_data[281*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[281]), .a_credits_o(link_credits[281*CW +: CW]),
+    .a_health_o(link_health_o[281*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[290]), .b_req_tx_data_i(req_tx_data[290*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[290]),
     .b_req_rx_valid_o(req_rx_valid[290]), .b_req_rx_ready_i(req_rx_ready[290]),
@@ -2750,7 +3056,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[290]),
     .b_rsp_rx_valid_o(rsp_rx_valid[290]), .b_rsp_rx_ready_i(rsp_rx_ready[290]),
     .b_rsp_rx_data_o(rsp_rx_data[290*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[290]), .b_credits_o(link_credits[290*CW +: CW])
+    .b_link_up_o(link_up[290]), .b_credits_o(link_credits[290*CW +: CW]),
+    .b_health_o(link_health_o[290*HW +: HW]),
+    .fault_i(link_fault_i[99*FW +: FW])
   );
 
   // link 100: die 72 port 1 <-> die 74 port 2
@@ -2765,6 +3073,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[289]), .a_rsp_rx_ready_i(rsp_rx_ready[289]),
     .a_rsp_rx_data_o(rsp_rx_data[289*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[289]), .a_credits_o(link_credits[289*CW +: CW]),
+    .a_health_o(link_health_o[289*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[298]), .b_req_tx_data_i(req_tx_data[298*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[298]),
     .b_req_rx_valid_o(req_rx_valid[298]), .b_req_rx_ready_i(req_rx_ready[298]),
@@ -2773,7 +3082,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[298]),
     .b_rsp_rx_valid_o(rsp_rx_valid[298]), .b_rsp_rx_ready_i(rsp_rx_ready[298]),
     .b_rsp_rx_data_o(rsp_rx_data[298*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[298]), .b_credits_o(link_credits[298*CW +: CW])
+    .b_link_up_o(link_up[298]), .b_credits_o(link_credits[298*CW +: CW]),
+    .b_health_o(link_health_o[298*HW +: HW]),
+    .fault_i(link_fault_i[100*FW +: FW])
   );
 
   // link 101: die 74 port 1 <-> die 76 port 2
@@ -2788,6 +3099,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[297]), .a_rsp_rx_ready_i(rsp_rx_ready[297]),
     .a_rsp_rx_data_o(rsp_rx_data[297*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[297]), .a_credits_o(link_credits[297*CW +: CW]),
+    .a_health_o(link_health_o[297*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[306]), .b_req_tx_data_i(req_tx_data[306*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[306]),
     .b_req_rx_valid_o(req_rx_valid[306]), .b_req_rx_ready_i(req_rx_ready[306]),
@@ -2796,7 +3108,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[306]),
     .b_rsp_rx_valid_o(rsp_rx_valid[306]), .b_rsp_rx_ready_i(rsp_rx_ready[306]),
     .b_rsp_rx_data_o(rsp_rx_data[306*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[306]), .b_credits_o(link_credits[306*CW +: CW])
+    .b_link_up_o(link_up[306]), .b_credits_o(link_credits[306*CW +: CW]),
+    .b_health_o(link_health_o[306*HW +: HW]),
+    .fault_i(link_fault_i[101*FW +: FW])
   );
 
   // link 102: die 76 port 1 <-> die 78 port 2
@@ -2811,6 +3125,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[305]), .a_rsp_rx_ready_i(rsp_rx_ready[305]),
     .a_rsp_rx_data_o(rsp_rx_data[305*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[305]), .a_credits_o(link_credits[305*CW +: CW]),
+    .a_health_o(link_health_o[305*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[314]), .b_req_tx_data_i(req_tx_data[314*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[314]),
     .b_req_rx_valid_o(req_rx_valid[314]), .b_req_rx_ready_i(req_rx_ready[314]),
@@ -2819,7 +3134,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[314]),
     .b_rsp_rx_valid_o(rsp_rx_valid[314]), .b_rsp_rx_ready_i(rsp_rx_ready[314]),
     .b_rsp_rx_data_o(rsp_rx_data[314*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[314]), .b_credits_o(link_credits[314*CW +: CW])
+    .b_link_up_o(link_up[314]), .b_credits_o(link_credits[314*CW +: CW]),
+    .b_health_o(link_health_o[314*HW +: HW]),
+    .fault_i(link_fault_i[102*FW +: FW])
   );
 
   // link 103: die 78 port 1 <-> die 64 port 2
@@ -2834,6 +3151,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[313]), .a_rsp_rx_ready_i(rsp_rx_ready[313]),
     .a_rsp_rx_data_o(rsp_rx_data[313*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[313]), .a_credits_o(link_credits[313*CW +: CW]),
+    .a_health_o(link_health_o[313*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[258]), .b_req_tx_data_i(req_tx_data[258*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[258]),
     .b_req_rx_valid_o(req_rx_valid[258]), .b_req_rx_ready_i(req_rx_ready[258]),
@@ -2842,7 +3160,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[258]),
     .b_rsp_rx_valid_o(rsp_rx_valid[258]), .b_rsp_rx_ready_i(rsp_rx_ready[258]),
     .b_rsp_rx_data_o(rsp_rx_data[258*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[258]), .b_credits_o(link_credits[258*CW +: CW])
+    .b_link_up_o(link_up[258]), .b_credits_o(link_credits[258*CW +: CW]),
+    .b_health_o(link_health_o[258*HW +: HW]),
+    .fault_i(link_fault_i[103*FW +: FW])
   );
 
   // link 104: die 80 port 1 <-> die 82 port 2
@@ -2857,6 +3177,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[321]), .a_rsp_rx_ready_i(rsp_rx_ready[321]),
     .a_rsp_rx_data_o(rsp_rx_data[321*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[321]), .a_credits_o(link_credits[321*CW +: CW]),
+    .a_health_o(link_health_o[321*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[330]), .b_req_tx_data_i(req_tx_data[330*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[330]),
     .b_req_rx_valid_o(req_rx_valid[330]), .b_req_rx_ready_i(req_rx_ready[330]),
@@ -2865,7 +3186,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[330]),
     .b_rsp_rx_valid_o(rsp_rx_valid[330]), .b_rsp_rx_ready_i(rsp_rx_ready[330]),
     .b_rsp_rx_data_o(rsp_rx_data[330*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[330]), .b_credits_o(link_credits[330*CW +: CW])
+    .b_link_up_o(link_up[330]), .b_credits_o(link_credits[330*CW +: CW]),
+    .b_health_o(link_health_o[330*HW +: HW]),
+    .fault_i(link_fault_i[104*FW +: FW])
   );
 
   // link 105: die 82 port 1 <-> die 84 port 2
@@ -2880,6 +3203,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[329]), .a_rsp_rx_ready_i(rsp_rx_ready[329]),
     .a_rsp_rx_data_o(rsp_rx_data[329*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[329]), .a_credits_o(link_credits[329*CW +: CW]),
+    .a_health_o(link_health_o[329*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[338]), .b_req_tx_data_i(req_tx_data[338*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[338]),
     .b_req_rx_valid_o(req_rx_valid[338]), .b_req_rx_ready_i(req_rx_ready[338]),
@@ -2888,7 +3212,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[338]),
     .b_rsp_rx_valid_o(rsp_rx_valid[338]), .b_rsp_rx_ready_i(rsp_rx_ready[338]),
     .b_rsp_rx_data_o(rsp_rx_data[338*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[338]), .b_credits_o(link_credits[338*CW +: CW])
+    .b_link_up_o(link_up[338]), .b_credits_o(link_credits[338*CW +: CW]),
+    .b_health_o(link_health_o[338*HW +: HW]),
+    .fault_i(link_fault_i[105*FW +: FW])
   );
 
   // link 106: die 84 port 1 <-> die 86 port 2
@@ -2903,6 +3229,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[337]), .a_rsp_rx_ready_i(rsp_rx_ready[337]),
     .a_rsp_rx_data_o(rsp_rx_data[337*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[337]), .a_credits_o(link_credits[337*CW +: CW]),
+    .a_health_o(link_health_o[337*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[346]), .b_req_tx_data_i(req_tx_data[346*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[346]),
     .b_req_rx_valid_o(req_rx_valid[346]), .b_req_rx_ready_i(req_rx_ready[346]),
@@ -2911,7 +3238,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[346]),
     .b_rsp_rx_valid_o(rsp_rx_valid[346]), .b_rsp_rx_ready_i(rsp_rx_ready[346]),
     .b_rsp_rx_data_o(rsp_rx_data[346*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[346]), .b_credits_o(link_credits[346*CW +: CW])
+    .b_link_up_o(link_up[346]), .b_credits_o(link_credits[346*CW +: CW]),
+    .b_health_o(link_health_o[346*HW +: HW]),
+    .fault_i(link_fault_i[106*FW +: FW])
   );
 
   // link 107: die 86 port 1 <-> die 88 port 2
@@ -2926,6 +3255,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[345]), .a_rsp_rx_ready_i(rsp_rx_ready[345]),
     .a_rsp_rx_data_o(rsp_rx_data[345*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[345]), .a_credits_o(link_credits[345*CW +: CW]),
+    .a_health_o(link_health_o[345*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[354]), .b_req_tx_data_i(req_tx_data[354*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[354]),
     .b_req_rx_valid_o(req_rx_valid[354]), .b_req_rx_ready_i(req_rx_ready[354]),
@@ -2934,7 +3264,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[354]),
     .b_rsp_rx_valid_o(rsp_rx_valid[354]), .b_rsp_rx_ready_i(rsp_rx_ready[354]),
     .b_rsp_rx_data_o(rsp_rx_data[354*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[354]), .b_credits_o(link_credits[354*CW +: CW])
+    .b_link_up_o(link_up[354]), .b_credits_o(link_credits[354*CW +: CW]),
+    .b_health_o(link_health_o[354*HW +: HW]),
+    .fault_i(link_fault_i[107*FW +: FW])
   );
 
   // link 108: die 88 port 1 <-> die 90 port 2
@@ -2949,6 +3281,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[353]), .a_rsp_rx_ready_i(rsp_rx_ready[353]),
     .a_rsp_rx_data_o(rsp_rx_data[353*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[353]), .a_credits_o(link_credits[353*CW +: CW]),
+    .a_health_o(link_health_o[353*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[362]), .b_req_tx_data_i(req_tx_data[362*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[362]),
     .b_req_rx_valid_o(req_rx_valid[362]), .b_req_rx_ready_i(req_rx_ready[362]),
@@ -2957,7 +3290,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[362]),
     .b_rsp_rx_valid_o(rsp_rx_valid[362]), .b_rsp_rx_ready_i(rsp_rx_ready[362]),
     .b_rsp_rx_data_o(rsp_rx_data[362*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[362]), .b_credits_o(link_credits[362*CW +: CW])
+    .b_link_up_o(link_up[362]), .b_credits_o(link_credits[362*CW +: CW]),
+    .b_health_o(link_health_o[362*HW +: HW]),
+    .fault_i(link_fault_i[108*FW +: FW])
   );
 
   // link 109: die 90 port 1 <-> die 92 port 2
@@ -2972,6 +3307,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[361]), .a_rsp_rx_ready_i(rsp_rx_ready[361]),
     .a_rsp_rx_data_o(rsp_rx_data[361*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[361]), .a_credits_o(link_credits[361*CW +: CW]),
+    .a_health_o(link_health_o[361*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[370]), .b_req_tx_data_i(req_tx_data[370*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[370]),
     .b_req_rx_valid_o(req_rx_valid[370]), .b_req_rx_ready_i(req_rx_ready[370]),
@@ -2980,7 +3316,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[370]),
     .b_rsp_rx_valid_o(rsp_rx_valid[370]), .b_rsp_rx_ready_i(rsp_rx_ready[370]),
     .b_rsp_rx_data_o(rsp_rx_data[370*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[370]), .b_credits_o(link_credits[370*CW +: CW])
+    .b_link_up_o(link_up[370]), .b_credits_o(link_credits[370*CW +: CW]),
+    .b_health_o(link_health_o[370*HW +: HW]),
+    .fault_i(link_fault_i[109*FW +: FW])
   );
 
   // link 110: die 92 port 1 <-> die 94 port 2
@@ -2995,6 +3333,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[369]), .a_rsp_rx_ready_i(rsp_rx_ready[369]),
     .a_rsp_rx_data_o(rsp_rx_data[369*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[369]), .a_credits_o(link_credits[369*CW +: CW]),
+    .a_health_o(link_health_o[369*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[378]), .b_req_tx_data_i(req_tx_data[378*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[378]),
     .b_req_rx_valid_o(req_rx_valid[378]), .b_req_rx_ready_i(req_rx_ready[378]),
@@ -3003,7 +3342,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[378]),
     .b_rsp_rx_valid_o(rsp_rx_valid[378]), .b_rsp_rx_ready_i(rsp_rx_ready[378]),
     .b_rsp_rx_data_o(rsp_rx_data[378*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[378]), .b_credits_o(link_credits[378*CW +: CW])
+    .b_link_up_o(link_up[378]), .b_credits_o(link_credits[378*CW +: CW]),
+    .b_health_o(link_health_o[378*HW +: HW]),
+    .fault_i(link_fault_i[110*FW +: FW])
   );
 
   // link 111: die 94 port 1 <-> die 80 port 2
@@ -3018,6 +3359,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[377]), .a_rsp_rx_ready_i(rsp_rx_ready[377]),
     .a_rsp_rx_data_o(rsp_rx_data[377*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[377]), .a_credits_o(link_credits[377*CW +: CW]),
+    .a_health_o(link_health_o[377*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[322]), .b_req_tx_data_i(req_tx_data[322*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[322]),
     .b_req_rx_valid_o(req_rx_valid[322]), .b_req_rx_ready_i(req_rx_ready[322]),
@@ -3026,7 +3368,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[322]),
     .b_rsp_rx_valid_o(rsp_rx_valid[322]), .b_rsp_rx_ready_i(rsp_rx_ready[322]),
     .b_rsp_rx_data_o(rsp_rx_data[322*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[322]), .b_credits_o(link_credits[322*CW +: CW])
+    .b_link_up_o(link_up[322]), .b_credits_o(link_credits[322*CW +: CW]),
+    .b_health_o(link_health_o[322*HW +: HW]),
+    .fault_i(link_fault_i[111*FW +: FW])
   );
 
   // link 112: die 96 port 1 <-> die 98 port 2
@@ -3041,6 +3385,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[385]), .a_rsp_rx_ready_i(rsp_rx_ready[385]),
     .a_rsp_rx_data_o(rsp_rx_data[385*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[385]), .a_credits_o(link_credits[385*CW +: CW]),
+    .a_health_o(link_health_o[385*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[394]), .b_req_tx_data_i(req_tx_data[394*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[394]),
     .b_req_rx_valid_o(req_rx_valid[394]), .b_req_rx_ready_i(req_rx_ready[394]),
@@ -3049,7 +3394,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[394]),
     .b_rsp_rx_valid_o(rsp_rx_valid[394]), .b_rsp_rx_ready_i(rsp_rx_ready[394]),
     .b_rsp_rx_data_o(rsp_rx_data[394*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[394]), .b_credits_o(link_credits[394*CW +: CW])
+    .b_link_up_o(link_up[394]), .b_credits_o(link_credits[394*CW +: CW]),
+    .b_health_o(link_health_o[394*HW +: HW]),
+    .fault_i(link_fault_i[112*FW +: FW])
   );
 
   // link 113: die 98 port 1 <-> die 100 port 2
@@ -3064,6 +3411,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[393]), .a_rsp_rx_ready_i(rsp_rx_ready[393]),
     .a_rsp_rx_data_o(rsp_rx_data[393*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[393]), .a_credits_o(link_credits[393*CW +: CW]),
+    .a_health_o(link_health_o[393*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[402]), .b_req_tx_data_i(req_tx_data[402*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[402]),
     .b_req_rx_valid_o(req_rx_valid[402]), .b_req_rx_ready_i(req_rx_ready[402]),
@@ -3072,7 +3420,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[402]),
     .b_rsp_rx_valid_o(rsp_rx_valid[402]), .b_rsp_rx_ready_i(rsp_rx_ready[402]),
     .b_rsp_rx_data_o(rsp_rx_data[402*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[402]), .b_credits_o(link_credits[402*CW +: CW])
+    .b_link_up_o(link_up[402]), .b_credits_o(link_credits[402*CW +: CW]),
+    .b_health_o(link_health_o[402*HW +: HW]),
+    .fault_i(link_fault_i[113*FW +: FW])
   );
 
   // link 114: die 100 port 1 <-> die 102 port 2
@@ -3087,6 +3437,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[401]), .a_rsp_rx_ready_i(rsp_rx_ready[401]),
     .a_rsp_rx_data_o(rsp_rx_data[401*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[401]), .a_credits_o(link_credits[401*CW +: CW]),
+    .a_health_o(link_health_o[401*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[410]), .b_req_tx_data_i(req_tx_data[410*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[410]),
     .b_req_rx_valid_o(req_rx_valid[410]), .b_req_rx_ready_i(req_rx_ready[410]),
@@ -3095,7 +3446,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[410]),
     .b_rsp_rx_valid_o(rsp_rx_valid[410]), .b_rsp_rx_ready_i(rsp_rx_ready[410]),
     .b_rsp_rx_data_o(rsp_rx_data[410*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[410]), .b_credits_o(link_credits[410*CW +: CW])
+    .b_link_up_o(link_up[410]), .b_credits_o(link_credits[410*CW +: CW]),
+    .b_health_o(link_health_o[410*HW +: HW]),
+    .fault_i(link_fault_i[114*FW +: FW])
   );
 
   // link 115: die 102 port 1 <-> die 104 port 2
@@ -3110,6 +3463,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[409]), .a_rsp_rx_ready_i(rsp_rx_ready[409]),
     .a_rsp_rx_data_o(rsp_rx_data[409*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[409]), .a_credits_o(link_credits[409*CW +: CW]),
+    .a_health_o(link_health_o[409*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[418]), .b_req_tx_data_i(req_tx_data[418*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[418]),
     .b_req_rx_valid_o(req_rx_valid[418]), .b_req_rx_ready_i(req_rx_ready[418]),
@@ -3118,7 +3472,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[418]),
     .b_rsp_rx_valid_o(rsp_rx_valid[418]), .b_rsp_rx_ready_i(rsp_rx_ready[418]),
     .b_rsp_rx_data_o(rsp_rx_data[418*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[418]), .b_credits_o(link_credits[418*CW +: CW])
+    .b_link_up_o(link_up[418]), .b_credits_o(link_credits[418*CW +: CW]),
+    .b_health_o(link_health_o[418*HW +: HW]),
+    .fault_i(link_fault_i[115*FW +: FW])
   );
 
   // link 116: die 104 port 1 <-> die 106 port 2
@@ -3133,6 +3489,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[417]), .a_rsp_rx_ready_i(rsp_rx_ready[417]),
     .a_rsp_rx_data_o(rsp_rx_data[417*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[417]), .a_credits_o(link_credits[417*CW +: CW]),
+    .a_health_o(link_health_o[417*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[426]), .b_req_tx_data_i(req_tx_data[426*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[426]),
     .b_req_rx_valid_o(req_rx_valid[426]), .b_req_rx_ready_i(req_rx_ready[426]),
@@ -3141,7 +3498,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[426]),
     .b_rsp_rx_valid_o(rsp_rx_valid[426]), .b_rsp_rx_ready_i(rsp_rx_ready[426]),
     .b_rsp_rx_data_o(rsp_rx_data[426*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[426]), .b_credits_o(link_credits[426*CW +: CW])
+    .b_link_up_o(link_up[426]), .b_credits_o(link_credits[426*CW +: CW]),
+    .b_health_o(link_health_o[426*HW +: HW]),
+    .fault_i(link_fault_i[116*FW +: FW])
   );
 
   // link 117: die 106 port 1 <-> die 108 port 2
@@ -3156,6 +3515,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[425]), .a_rsp_rx_ready_i(rsp_rx_ready[425]),
     .a_rsp_rx_data_o(rsp_rx_data[425*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[425]), .a_credits_o(link_credits[425*CW +: CW]),
+    .a_health_o(link_health_o[425*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[434]), .b_req_tx_data_i(req_tx_data[434*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[434]),
     .b_req_rx_valid_o(req_rx_valid[434]), .b_req_rx_ready_i(req_rx_ready[434]),
@@ -3164,7 +3524,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[434]),
     .b_rsp_rx_valid_o(rsp_rx_valid[434]), .b_rsp_rx_ready_i(rsp_rx_ready[434]),
     .b_rsp_rx_data_o(rsp_rx_data[434*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[434]), .b_credits_o(link_credits[434*CW +: CW])
+    .b_link_up_o(link_up[434]), .b_credits_o(link_credits[434*CW +: CW]),
+    .b_health_o(link_health_o[434*HW +: HW]),
+    .fault_i(link_fault_i[117*FW +: FW])
   );
 
   // link 118: die 108 port 1 <-> die 110 port 2
@@ -3179,6 +3541,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[433]), .a_rsp_rx_ready_i(rsp_rx_ready[433]),
     .a_rsp_rx_data_o(rsp_rx_data[433*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[433]), .a_credits_o(link_credits[433*CW +: CW]),
+    .a_health_o(link_health_o[433*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[442]), .b_req_tx_data_i(req_tx_data[442*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[442]),
     .b_req_rx_valid_o(req_rx_valid[442]), .b_req_rx_ready_i(req_rx_ready[442]),
@@ -3187,7 +3550,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[442]),
     .b_rsp_rx_valid_o(rsp_rx_valid[442]), .b_rsp_rx_ready_i(rsp_rx_ready[442]),
     .b_rsp_rx_data_o(rsp_rx_data[442*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[442]), .b_credits_o(link_credits[442*CW +: CW])
+    .b_link_up_o(link_up[442]), .b_credits_o(link_credits[442*CW +: CW]),
+    .b_health_o(link_health_o[442*HW +: HW]),
+    .fault_i(link_fault_i[118*FW +: FW])
   );
 
   // link 119: die 110 port 1 <-> die 96 port 2
@@ -3202,6 +3567,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[441]), .a_rsp_rx_ready_i(rsp_rx_ready[441]),
     .a_rsp_rx_data_o(rsp_rx_data[441*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[441]), .a_credits_o(link_credits[441*CW +: CW]),
+    .a_health_o(link_health_o[441*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[386]), .b_req_tx_data_i(req_tx_data[386*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[386]),
     .b_req_rx_valid_o(req_rx_valid[386]), .b_req_rx_ready_i(req_rx_ready[386]),
@@ -3210,7 +3576,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[386]),
     .b_rsp_rx_valid_o(rsp_rx_valid[386]), .b_rsp_rx_ready_i(rsp_rx_ready[386]),
     .b_rsp_rx_data_o(rsp_rx_data[386*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[386]), .b_credits_o(link_credits[386*CW +: CW])
+    .b_link_up_o(link_up[386]), .b_credits_o(link_credits[386*CW +: CW]),
+    .b_health_o(link_health_o[386*HW +: HW]),
+    .fault_i(link_fault_i[119*FW +: FW])
   );
 
   // link 120: die 112 port 1 <-> die 114 port 2
@@ -3225,6 +3593,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[449]), .a_rsp_rx_ready_i(rsp_rx_ready[449]),
     .a_rsp_rx_data_o(rsp_rx_data[449*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[449]), .a_credits_o(link_credits[449*CW +: CW]),
+    .a_health_o(link_health_o[449*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[458]), .b_req_tx_data_i(req_tx_data[458*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[458]),
     .b_req_rx_valid_o(req_rx_valid[458]), .b_req_rx_ready_i(req_rx_ready[458]),
@@ -3233,7 +3602,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[458]),
     .b_rsp_rx_valid_o(rsp_rx_valid[458]), .b_rsp_rx_ready_i(rsp_rx_ready[458]),
     .b_rsp_rx_data_o(rsp_rx_data[458*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[458]), .b_credits_o(link_credits[458*CW +: CW])
+    .b_link_up_o(link_up[458]), .b_credits_o(link_credits[458*CW +: CW]),
+    .b_health_o(link_health_o[458*HW +: HW]),
+    .fault_i(link_fault_i[120*FW +: FW])
   );
 
   // link 121: die 114 port 1 <-> die 116 port 2
@@ -3248,6 +3619,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[457]), .a_rsp_rx_ready_i(rsp_rx_ready[457]),
     .a_rsp_rx_data_o(rsp_rx_data[457*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[457]), .a_credits_o(link_credits[457*CW +: CW]),
+    .a_health_o(link_health_o[457*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[466]), .b_req_tx_data_i(req_tx_data[466*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[466]),
     .b_req_rx_valid_o(req_rx_valid[466]), .b_req_rx_ready_i(req_rx_ready[466]),
@@ -3256,7 +3628,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[466]),
     .b_rsp_rx_valid_o(rsp_rx_valid[466]), .b_rsp_rx_ready_i(rsp_rx_ready[466]),
     .b_rsp_rx_data_o(rsp_rx_data[466*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[466]), .b_credits_o(link_credits[466*CW +: CW])
+    .b_link_up_o(link_up[466]), .b_credits_o(link_credits[466*CW +: CW]),
+    .b_health_o(link_health_o[466*HW +: HW]),
+    .fault_i(link_fault_i[121*FW +: FW])
   );
 
   // link 122: die 116 port 1 <-> die 118 port 2
@@ -3271,6 +3645,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[465]), .a_rsp_rx_ready_i(rsp_rx_ready[465]),
     .a_rsp_rx_data_o(rsp_rx_data[465*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[465]), .a_credits_o(link_credits[465*CW +: CW]),
+    .a_health_o(link_health_o[465*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[474]), .b_req_tx_data_i(req_tx_data[474*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[474]),
     .b_req_rx_valid_o(req_rx_valid[474]), .b_req_rx_ready_i(req_rx_ready[474]),
@@ -3279,7 +3654,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[474]),
     .b_rsp_rx_valid_o(rsp_rx_valid[474]), .b_rsp_rx_ready_i(rsp_rx_ready[474]),
     .b_rsp_rx_data_o(rsp_rx_data[474*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[474]), .b_credits_o(link_credits[474*CW +: CW])
+    .b_link_up_o(link_up[474]), .b_credits_o(link_credits[474*CW +: CW]),
+    .b_health_o(link_health_o[474*HW +: HW]),
+    .fault_i(link_fault_i[122*FW +: FW])
   );
 
   // link 123: die 118 port 1 <-> die 120 port 2
@@ -3294,6 +3671,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[473]), .a_rsp_rx_ready_i(rsp_rx_ready[473]),
     .a_rsp_rx_data_o(rsp_rx_data[473*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[473]), .a_credits_o(link_credits[473*CW +: CW]),
+    .a_health_o(link_health_o[473*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[482]), .b_req_tx_data_i(req_tx_data[482*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[482]),
     .b_req_rx_valid_o(req_rx_valid[482]), .b_req_rx_ready_i(req_rx_ready[482]),
@@ -3302,7 +3680,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[482]),
     .b_rsp_rx_valid_o(rsp_rx_valid[482]), .b_rsp_rx_ready_i(rsp_rx_ready[482]),
     .b_rsp_rx_data_o(rsp_rx_data[482*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[482]), .b_credits_o(link_credits[482*CW +: CW])
+    .b_link_up_o(link_up[482]), .b_credits_o(link_credits[482*CW +: CW]),
+    .b_health_o(link_health_o[482*HW +: HW]),
+    .fault_i(link_fault_i[123*FW +: FW])
   );
 
   // link 124: die 120 port 1 <-> die 122 port 2
@@ -3317,6 +3697,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[481]), .a_rsp_rx_ready_i(rsp_rx_ready[481]),
     .a_rsp_rx_data_o(rsp_rx_data[481*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[481]), .a_credits_o(link_credits[481*CW +: CW]),
+    .a_health_o(link_health_o[481*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[490]), .b_req_tx_data_i(req_tx_data[490*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[490]),
     .b_req_rx_valid_o(req_rx_valid[490]), .b_req_rx_ready_i(req_rx_ready[490]),
@@ -3325,7 +3706,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[490]),
     .b_rsp_rx_valid_o(rsp_rx_valid[490]), .b_rsp_rx_ready_i(rsp_rx_ready[490]),
     .b_rsp_rx_data_o(rsp_rx_data[490*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[490]), .b_credits_o(link_credits[490*CW +: CW])
+    .b_link_up_o(link_up[490]), .b_credits_o(link_credits[490*CW +: CW]),
+    .b_health_o(link_health_o[490*HW +: HW]),
+    .fault_i(link_fault_i[124*FW +: FW])
   );
 
   // link 125: die 122 port 1 <-> die 124 port 2
@@ -3340,6 +3723,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[489]), .a_rsp_rx_ready_i(rsp_rx_ready[489]),
     .a_rsp_rx_data_o(rsp_rx_data[489*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[489]), .a_credits_o(link_credits[489*CW +: CW]),
+    .a_health_o(link_health_o[489*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[498]), .b_req_tx_data_i(req_tx_data[498*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[498]),
     .b_req_rx_valid_o(req_rx_valid[498]), .b_req_rx_ready_i(req_rx_ready[498]),
@@ -3348,7 +3732,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[498]),
     .b_rsp_rx_valid_o(rsp_rx_valid[498]), .b_rsp_rx_ready_i(rsp_rx_ready[498]),
     .b_rsp_rx_data_o(rsp_rx_data[498*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[498]), .b_credits_o(link_credits[498*CW +: CW])
+    .b_link_up_o(link_up[498]), .b_credits_o(link_credits[498*CW +: CW]),
+    .b_health_o(link_health_o[498*HW +: HW]),
+    .fault_i(link_fault_i[125*FW +: FW])
   );
 
   // link 126: die 124 port 1 <-> die 126 port 2
@@ -3363,6 +3749,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[497]), .a_rsp_rx_ready_i(rsp_rx_ready[497]),
     .a_rsp_rx_data_o(rsp_rx_data[497*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[497]), .a_credits_o(link_credits[497*CW +: CW]),
+    .a_health_o(link_health_o[497*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[506]), .b_req_tx_data_i(req_tx_data[506*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[506]),
     .b_req_rx_valid_o(req_rx_valid[506]), .b_req_rx_ready_i(req_rx_ready[506]),
@@ -3371,7 +3758,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[506]),
     .b_rsp_rx_valid_o(rsp_rx_valid[506]), .b_rsp_rx_ready_i(rsp_rx_ready[506]),
     .b_rsp_rx_data_o(rsp_rx_data[506*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[506]), .b_credits_o(link_credits[506*CW +: CW])
+    .b_link_up_o(link_up[506]), .b_credits_o(link_credits[506*CW +: CW]),
+    .b_health_o(link_health_o[506*HW +: HW]),
+    .fault_i(link_fault_i[126*FW +: FW])
   );
 
   // link 127: die 126 port 1 <-> die 112 port 2
@@ -3386,6 +3775,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[505]), .a_rsp_rx_ready_i(rsp_rx_ready[505]),
     .a_rsp_rx_data_o(rsp_rx_data[505*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[505]), .a_credits_o(link_credits[505*CW +: CW]),
+    .a_health_o(link_health_o[505*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[450]), .b_req_tx_data_i(req_tx_data[450*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[450]),
     .b_req_rx_valid_o(req_rx_valid[450]), .b_req_rx_ready_i(req_rx_ready[450]),
@@ -3394,7 +3784,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[450]),
     .b_rsp_rx_valid_o(rsp_rx_valid[450]), .b_rsp_rx_ready_i(rsp_rx_ready[450]),
     .b_rsp_rx_data_o(rsp_rx_data[450*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[450]), .b_credits_o(link_credits[450*CW +: CW])
+    .b_link_up_o(link_up[450]), .b_credits_o(link_credits[450*CW +: CW]),
+    .b_health_o(link_health_o[450*HW +: HW]),
+    .fault_i(link_fault_i[127*FW +: FW])
   );
 
   // link 128: die 1 port 1 <-> die 17 port 2
@@ -3409,6 +3801,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[5]), .a_rsp_rx_ready_i(rsp_rx_ready[5]),
     .a_rsp_rx_data_o(rsp_rx_data[5*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[5]), .a_credits_o(link_credits[5*CW +: CW]),
+    .a_health_o(link_health_o[5*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[70]), .b_req_tx_data_i(req_tx_data[70*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[70]),
     .b_req_rx_valid_o(req_rx_valid[70]), .b_req_rx_ready_i(req_rx_ready[70]),
@@ -3417,7 +3810,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[70]),
     .b_rsp_rx_valid_o(rsp_rx_valid[70]), .b_rsp_rx_ready_i(rsp_rx_ready[70]),
     .b_rsp_rx_data_o(rsp_rx_data[70*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[70]), .b_credits_o(link_credits[70*CW +: CW])
+    .b_link_up_o(link_up[70]), .b_credits_o(link_credits[70*CW +: CW]),
+    .b_health_o(link_health_o[70*HW +: HW]),
+    .fault_i(link_fault_i[128*FW +: FW])
   );
 
   // link 129: die 3 port 1 <-> die 19 port 2
@@ -3432,6 +3827,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[13]), .a_rsp_rx_ready_i(rsp_rx_ready[13]),
     .a_rsp_rx_data_o(rsp_rx_data[13*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[13]), .a_credits_o(link_credits[13*CW +: CW]),
+    .a_health_o(link_health_o[13*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[78]), .b_req_tx_data_i(req_tx_data[78*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[78]),
     .b_req_rx_valid_o(req_rx_valid[78]), .b_req_rx_ready_i(req_rx_ready[78]),
@@ -3440,7 +3836,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[78]),
     .b_rsp_rx_valid_o(rsp_rx_valid[78]), .b_rsp_rx_ready_i(rsp_rx_ready[78]),
     .b_rsp_rx_data_o(rsp_rx_data[78*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[78]), .b_credits_o(link_credits[78*CW +: CW])
+    .b_link_up_o(link_up[78]), .b_credits_o(link_credits[78*CW +: CW]),
+    .b_health_o(link_health_o[78*HW +: HW]),
+    .fault_i(link_fault_i[129*FW +: FW])
   );
 
   // link 130: die 5 port 1 <-> die 21 port 2
@@ -3455,6 +3853,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[21]), .a_rsp_rx_ready_i(rsp_rx_ready[21]),
     .a_rsp_rx_data_o(rsp_rx_data[21*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[21]), .a_credits_o(link_credits[21*CW +: CW]),
+    .a_health_o(link_health_o[21*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[86]), .b_req_tx_data_i(req_tx_data[86*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[86]),
     .b_req_rx_valid_o(req_rx_valid[86]), .b_req_rx_ready_i(req_rx_ready[86]),
@@ -3463,7 +3862,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[86]),
     .b_rsp_rx_valid_o(rsp_rx_valid[86]), .b_rsp_rx_ready_i(rsp_rx_ready[86]),
     .b_rsp_rx_data_o(rsp_rx_data[86*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[86]), .b_credits_o(link_credits[86*CW +: CW])
+    .b_link_up_o(link_up[86]), .b_credits_o(link_credits[86*CW +: CW]),
+    .b_health_o(link_health_o[86*HW +: HW]),
+    .fault_i(link_fault_i[130*FW +: FW])
   );
 
   // link 131: die 7 port 1 <-> die 23 port 2
@@ -3478,6 +3879,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[29]), .a_rsp_rx_ready_i(rsp_rx_ready[29]),
     .a_rsp_rx_data_o(rsp_rx_data[29*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[29]), .a_credits_o(link_credits[29*CW +: CW]),
+    .a_health_o(link_health_o[29*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[94]), .b_req_tx_data_i(req_tx_data[94*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[94]),
     .b_req_rx_valid_o(req_rx_valid[94]), .b_req_rx_ready_i(req_rx_ready[94]),
@@ -3486,7 +3888,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[94]),
     .b_rsp_rx_valid_o(rsp_rx_valid[94]), .b_rsp_rx_ready_i(rsp_rx_ready[94]),
     .b_rsp_rx_data_o(rsp_rx_data[94*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[94]), .b_credits_o(link_credits[94*CW +: CW])
+    .b_link_up_o(link_up[94]), .b_credits_o(link_credits[94*CW +: CW]),
+    .b_health_o(link_health_o[94*HW +: HW]),
+    .fault_i(link_fault_i[131*FW +: FW])
   );
 
   // link 132: die 9 port 1 <-> die 25 port 2
@@ -3501,6 +3905,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[37]), .a_rsp_rx_ready_i(rsp_rx_ready[37]),
     .a_rsp_rx_data_o(rsp_rx_data[37*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[37]), .a_credits_o(link_credits[37*CW +: CW]),
+    .a_health_o(link_health_o[37*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[102]), .b_req_tx_data_i(req_tx_data[102*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[102]),
     .b_req_rx_valid_o(req_rx_valid[102]), .b_req_rx_ready_i(req_rx_ready[102]),
@@ -3509,7 +3914,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[102]),
     .b_rsp_rx_valid_o(rsp_rx_valid[102]), .b_rsp_rx_ready_i(rsp_rx_ready[102]),
     .b_rsp_rx_data_o(rsp_rx_data[102*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[102]), .b_credits_o(link_credits[102*CW +: CW])
+    .b_link_up_o(link_up[102]), .b_credits_o(link_credits[102*CW +: CW]),
+    .b_health_o(link_health_o[102*HW +: HW]),
+    .fault_i(link_fault_i[132*FW +: FW])
   );
 
   // link 133: die 11 port 1 <-> die 27 port 2
@@ -3524,6 +3931,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[45]), .a_rsp_rx_ready_i(rsp_rx_ready[45]),
     .a_rsp_rx_data_o(rsp_rx_data[45*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[45]), .a_credits_o(link_credits[45*CW +: CW]),
+    .a_health_o(link_health_o[45*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[110]), .b_req_tx_data_i(req_tx_data[110*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[110]),
     .b_req_rx_valid_o(req_rx_valid[110]), .b_req_rx_ready_i(req_rx_ready[110]),
@@ -3532,7 +3940,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[110]),
     .b_rsp_rx_valid_o(rsp_rx_valid[110]), .b_rsp_rx_ready_i(rsp_rx_ready[110]),
     .b_rsp_rx_data_o(rsp_rx_data[110*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[110]), .b_credits_o(link_credits[110*CW +: CW])
+    .b_link_up_o(link_up[110]), .b_credits_o(link_credits[110*CW +: CW]),
+    .b_health_o(link_health_o[110*HW +: HW]),
+    .fault_i(link_fault_i[133*FW +: FW])
   );
 
   // link 134: die 13 port 1 <-> die 29 port 2
@@ -3547,6 +3957,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[53]), .a_rsp_rx_ready_i(rsp_rx_ready[53]),
     .a_rsp_rx_data_o(rsp_rx_data[53*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[53]), .a_credits_o(link_credits[53*CW +: CW]),
+    .a_health_o(link_health_o[53*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[118]), .b_req_tx_data_i(req_tx_data[118*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[118]),
     .b_req_rx_valid_o(req_rx_valid[118]), .b_req_rx_ready_i(req_rx_ready[118]),
@@ -3555,7 +3966,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[118]),
     .b_rsp_rx_valid_o(rsp_rx_valid[118]), .b_rsp_rx_ready_i(rsp_rx_ready[118]),
     .b_rsp_rx_data_o(rsp_rx_data[118*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[118]), .b_credits_o(link_credits[118*CW +: CW])
+    .b_link_up_o(link_up[118]), .b_credits_o(link_credits[118*CW +: CW]),
+    .b_health_o(link_health_o[118*HW +: HW]),
+    .fault_i(link_fault_i[134*FW +: FW])
   );
 
   // link 135: die 15 port 1 <-> die 31 port 2
@@ -3570,6 +3983,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[61]), .a_rsp_rx_ready_i(rsp_rx_ready[61]),
     .a_rsp_rx_data_o(rsp_rx_data[61*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[61]), .a_credits_o(link_credits[61*CW +: CW]),
+    .a_health_o(link_health_o[61*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[126]), .b_req_tx_data_i(req_tx_data[126*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[126]),
     .b_req_rx_valid_o(req_rx_valid[126]), .b_req_rx_ready_i(req_rx_ready[126]),
@@ -3578,7 +3992,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[126]),
     .b_rsp_rx_valid_o(rsp_rx_valid[126]), .b_rsp_rx_ready_i(rsp_rx_ready[126]),
     .b_rsp_rx_data_o(rsp_rx_data[126*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[126]), .b_credits_o(link_credits[126*CW +: CW])
+    .b_link_up_o(link_up[126]), .b_credits_o(link_credits[126*CW +: CW]),
+    .b_health_o(link_health_o[126*HW +: HW]),
+    .fault_i(link_fault_i[135*FW +: FW])
   );
 
   // link 136: die 17 port 1 <-> die 33 port 2
@@ -3593,6 +4009,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[69]), .a_rsp_rx_ready_i(rsp_rx_ready[69]),
     .a_rsp_rx_data_o(rsp_rx_data[69*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[69]), .a_credits_o(link_credits[69*CW +: CW]),
+    .a_health_o(link_health_o[69*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[134]), .b_req_tx_data_i(req_tx_data[134*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[134]),
     .b_req_rx_valid_o(req_rx_valid[134]), .b_req_rx_ready_i(req_rx_ready[134]),
@@ -3601,7 +4018,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[134]),
     .b_rsp_rx_valid_o(rsp_rx_valid[134]), .b_rsp_rx_ready_i(rsp_rx_ready[134]),
     .b_rsp_rx_data_o(rsp_rx_data[134*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[134]), .b_credits_o(link_credits[134*CW +: CW])
+    .b_link_up_o(link_up[134]), .b_credits_o(link_credits[134*CW +: CW]),
+    .b_health_o(link_health_o[134*HW +: HW]),
+    .fault_i(link_fault_i[136*FW +: FW])
   );
 
   // link 137: die 19 port 1 <-> die 35 port 2
@@ -3616,6 +4035,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[77]), .a_rsp_rx_ready_i(rsp_rx_ready[77]),
     .a_rsp_rx_data_o(rsp_rx_data[77*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[77]), .a_credits_o(link_credits[77*CW +: CW]),
+    .a_health_o(link_health_o[77*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[142]), .b_req_tx_data_i(req_tx_data[142*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[142]),
     .b_req_rx_valid_o(req_rx_valid[142]), .b_req_rx_ready_i(req_rx_ready[142]),
@@ -3624,7 +4044,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[142]),
     .b_rsp_rx_valid_o(rsp_rx_valid[142]), .b_rsp_rx_ready_i(rsp_rx_ready[142]),
     .b_rsp_rx_data_o(rsp_rx_data[142*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[142]), .b_credits_o(link_credits[142*CW +: CW])
+    .b_link_up_o(link_up[142]), .b_credits_o(link_credits[142*CW +: CW]),
+    .b_health_o(link_health_o[142*HW +: HW]),
+    .fault_i(link_fault_i[137*FW +: FW])
   );
 
   // link 138: die 21 port 1 <-> die 37 port 2
@@ -3639,6 +4061,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[85]), .a_rsp_rx_ready_i(rsp_rx_ready[85]),
     .a_rsp_rx_data_o(rsp_rx_data[85*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[85]), .a_credits_o(link_credits[85*CW +: CW]),
+    .a_health_o(link_health_o[85*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[150]), .b_req_tx_data_i(req_tx_data[150*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[150]),
     .b_req_rx_valid_o(req_rx_valid[150]), .b_req_rx_ready_i(req_rx_ready[150]),
@@ -3647,7 +4070,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[150]),
     .b_rsp_rx_valid_o(rsp_rx_valid[150]), .b_rsp_rx_ready_i(rsp_rx_ready[150]),
     .b_rsp_rx_data_o(rsp_rx_data[150*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[150]), .b_credits_o(link_credits[150*CW +: CW])
+    .b_link_up_o(link_up[150]), .b_credits_o(link_credits[150*CW +: CW]),
+    .b_health_o(link_health_o[150*HW +: HW]),
+    .fault_i(link_fault_i[138*FW +: FW])
   );
 
   // link 139: die 23 port 1 <-> die 39 port 2
@@ -3662,6 +4087,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[93]), .a_rsp_rx_ready_i(rsp_rx_ready[93]),
     .a_rsp_rx_data_o(rsp_rx_data[93*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[93]), .a_credits_o(link_credits[93*CW +: CW]),
+    .a_health_o(link_health_o[93*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[158]), .b_req_tx_data_i(req_tx_data[158*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[158]),
     .b_req_rx_valid_o(req_rx_valid[158]), .b_req_rx_ready_i(req_rx_ready[158]),
@@ -3670,7 +4096,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[158]),
     .b_rsp_rx_valid_o(rsp_rx_valid[158]), .b_rsp_rx_ready_i(rsp_rx_ready[158]),
     .b_rsp_rx_data_o(rsp_rx_data[158*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[158]), .b_credits_o(link_credits[158*CW +: CW])
+    .b_link_up_o(link_up[158]), .b_credits_o(link_credits[158*CW +: CW]),
+    .b_health_o(link_health_o[158*HW +: HW]),
+    .fault_i(link_fault_i[139*FW +: FW])
   );
 
   // link 140: die 25 port 1 <-> die 41 port 2
@@ -3685,6 +4113,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[101]), .a_rsp_rx_ready_i(rsp_rx_ready[101]),
     .a_rsp_rx_data_o(rsp_rx_data[101*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[101]), .a_credits_o(link_credits[101*CW +: CW]),
+    .a_health_o(link_health_o[101*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[166]), .b_req_tx_data_i(req_tx_data[166*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[166]),
     .b_req_rx_valid_o(req_rx_valid[166]), .b_req_rx_ready_i(req_rx_ready[166]),
@@ -3693,7 +4122,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[166]),
     .b_rsp_rx_valid_o(rsp_rx_valid[166]), .b_rsp_rx_ready_i(rsp_rx_ready[166]),
     .b_rsp_rx_data_o(rsp_rx_data[166*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[166]), .b_credits_o(link_credits[166*CW +: CW])
+    .b_link_up_o(link_up[166]), .b_credits_o(link_credits[166*CW +: CW]),
+    .b_health_o(link_health_o[166*HW +: HW]),
+    .fault_i(link_fault_i[140*FW +: FW])
   );
 
   // link 141: die 27 port 1 <-> die 43 port 2
@@ -3708,6 +4139,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[109]), .a_rsp_rx_ready_i(rsp_rx_ready[109]),
     .a_rsp_rx_data_o(rsp_rx_data[109*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[109]), .a_credits_o(link_credits[109*CW +: CW]),
+    .a_health_o(link_health_o[109*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[174]), .b_req_tx_data_i(req_tx_data[174*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[174]),
     .b_req_rx_valid_o(req_rx_valid[174]), .b_req_rx_ready_i(req_rx_ready[174]),
@@ -3716,7 +4148,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[174]),
     .b_rsp_rx_valid_o(rsp_rx_valid[174]), .b_rsp_rx_ready_i(rsp_rx_ready[174]),
     .b_rsp_rx_data_o(rsp_rx_data[174*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[174]), .b_credits_o(link_credits[174*CW +: CW])
+    .b_link_up_o(link_up[174]), .b_credits_o(link_credits[174*CW +: CW]),
+    .b_health_o(link_health_o[174*HW +: HW]),
+    .fault_i(link_fault_i[141*FW +: FW])
   );
 
   // link 142: die 29 port 1 <-> die 45 port 2
@@ -3731,6 +4165,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[117]), .a_rsp_rx_ready_i(rsp_rx_ready[117]),
     .a_rsp_rx_data_o(rsp_rx_data[117*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[117]), .a_credits_o(link_credits[117*CW +: CW]),
+    .a_health_o(link_health_o[117*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[182]), .b_req_tx_data_i(req_tx_data[182*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[182]),
     .b_req_rx_valid_o(req_rx_valid[182]), .b_req_rx_ready_i(req_rx_ready[182]),
@@ -3739,7 +4174,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[182]),
     .b_rsp_rx_valid_o(rsp_rx_valid[182]), .b_rsp_rx_ready_i(rsp_rx_ready[182]),
     .b_rsp_rx_data_o(rsp_rx_data[182*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[182]), .b_credits_o(link_credits[182*CW +: CW])
+    .b_link_up_o(link_up[182]), .b_credits_o(link_credits[182*CW +: CW]),
+    .b_health_o(link_health_o[182*HW +: HW]),
+    .fault_i(link_fault_i[142*FW +: FW])
   );
 
   // link 143: die 31 port 1 <-> die 47 port 2
@@ -3754,6 +4191,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[125]), .a_rsp_rx_ready_i(rsp_rx_ready[125]),
     .a_rsp_rx_data_o(rsp_rx_data[125*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[125]), .a_credits_o(link_credits[125*CW +: CW]),
+    .a_health_o(link_health_o[125*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[190]), .b_req_tx_data_i(req_tx_data[190*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[190]),
     .b_req_rx_valid_o(req_rx_valid[190]), .b_req_rx_ready_i(req_rx_ready[190]),
@@ -3762,7 +4200,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[190]),
     .b_rsp_rx_valid_o(rsp_rx_valid[190]), .b_rsp_rx_ready_i(rsp_rx_ready[190]),
     .b_rsp_rx_data_o(rsp_rx_data[190*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[190]), .b_credits_o(link_credits[190*CW +: CW])
+    .b_link_up_o(link_up[190]), .b_credits_o(link_credits[190*CW +: CW]),
+    .b_health_o(link_health_o[190*HW +: HW]),
+    .fault_i(link_fault_i[143*FW +: FW])
   );
 
   // link 144: die 33 port 1 <-> die 49 port 2
@@ -3777,6 +4217,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[133]), .a_rsp_rx_ready_i(rsp_rx_ready[133]),
     .a_rsp_rx_data_o(rsp_rx_data[133*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[133]), .a_credits_o(link_credits[133*CW +: CW]),
+    .a_health_o(link_health_o[133*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[198]), .b_req_tx_data_i(req_tx_data[198*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[198]),
     .b_req_rx_valid_o(req_rx_valid[198]), .b_req_rx_ready_i(req_rx_ready[198]),
@@ -3785,7 +4226,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[198]),
     .b_rsp_rx_valid_o(rsp_rx_valid[198]), .b_rsp_rx_ready_i(rsp_rx_ready[198]),
     .b_rsp_rx_data_o(rsp_rx_data[198*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[198]), .b_credits_o(link_credits[198*CW +: CW])
+    .b_link_up_o(link_up[198]), .b_credits_o(link_credits[198*CW +: CW]),
+    .b_health_o(link_health_o[198*HW +: HW]),
+    .fault_i(link_fault_i[144*FW +: FW])
   );
 
   // link 145: die 35 port 1 <-> die 51 port 2
@@ -3800,6 +4243,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[141]), .a_rsp_rx_ready_i(rsp_rx_ready[141]),
     .a_rsp_rx_data_o(rsp_rx_data[141*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[141]), .a_credits_o(link_credits[141*CW +: CW]),
+    .a_health_o(link_health_o[141*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[206]), .b_req_tx_data_i(req_tx_data[206*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[206]),
     .b_req_rx_valid_o(req_rx_valid[206]), .b_req_rx_ready_i(req_rx_ready[206]),
@@ -3808,7 +4252,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[206]),
     .b_rsp_rx_valid_o(rsp_rx_valid[206]), .b_rsp_rx_ready_i(rsp_rx_ready[206]),
     .b_rsp_rx_data_o(rsp_rx_data[206*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[206]), .b_credits_o(link_credits[206*CW +: CW])
+    .b_link_up_o(link_up[206]), .b_credits_o(link_credits[206*CW +: CW]),
+    .b_health_o(link_health_o[206*HW +: HW]),
+    .fault_i(link_fault_i[145*FW +: FW])
   );
 
   // link 146: die 37 port 1 <-> die 53 port 2
@@ -3823,6 +4269,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[149]), .a_rsp_rx_ready_i(rsp_rx_ready[149]),
     .a_rsp_rx_data_o(rsp_rx_data[149*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[149]), .a_credits_o(link_credits[149*CW +: CW]),
+    .a_health_o(link_health_o[149*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[214]), .b_req_tx_data_i(req_tx_data[214*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[214]),
     .b_req_rx_valid_o(req_rx_valid[214]), .b_req_rx_ready_i(req_rx_ready[214]),
@@ -3831,7 +4278,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[214]),
     .b_rsp_rx_valid_o(rsp_rx_valid[214]), .b_rsp_rx_ready_i(rsp_rx_ready[214]),
     .b_rsp_rx_data_o(rsp_rx_data[214*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[214]), .b_credits_o(link_credits[214*CW +: CW])
+    .b_link_up_o(link_up[214]), .b_credits_o(link_credits[214*CW +: CW]),
+    .b_health_o(link_health_o[214*HW +: HW]),
+    .fault_i(link_fault_i[146*FW +: FW])
   );
 
   // link 147: die 39 port 1 <-> die 55 port 2
@@ -3846,6 +4295,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[157]), .a_rsp_rx_ready_i(rsp_rx_ready[157]),
     .a_rsp_rx_data_o(rsp_rx_data[157*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[157]), .a_credits_o(link_credits[157*CW +: CW]),
+    .a_health_o(link_health_o[157*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[222]), .b_req_tx_data_i(req_tx_data[222*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[222]),
     .b_req_rx_valid_o(req_rx_valid[222]), .b_req_rx_ready_i(req_rx_ready[222]),
@@ -3854,7 +4304,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[222]),
     .b_rsp_rx_valid_o(rsp_rx_valid[222]), .b_rsp_rx_ready_i(rsp_rx_ready[222]),
     .b_rsp_rx_data_o(rsp_rx_data[222*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[222]), .b_credits_o(link_credits[222*CW +: CW])
+    .b_link_up_o(link_up[222]), .b_credits_o(link_credits[222*CW +: CW]),
+    .b_health_o(link_health_o[222*HW +: HW]),
+    .fault_i(link_fault_i[147*FW +: FW])
   );
 
   // link 148: die 41 port 1 <-> die 57 port 2
@@ -3869,6 +4321,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[165]), .a_rsp_rx_ready_i(rsp_rx_ready[165]),
     .a_rsp_rx_data_o(rsp_rx_data[165*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[165]), .a_credits_o(link_credits[165*CW +: CW]),
+    .a_health_o(link_health_o[165*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[230]), .b_req_tx_data_i(req_tx_data[230*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[230]),
     .b_req_rx_valid_o(req_rx_valid[230]), .b_req_rx_ready_i(req_rx_ready[230]),
@@ -3877,7 +4330,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[230]),
     .b_rsp_rx_valid_o(rsp_rx_valid[230]), .b_rsp_rx_ready_i(rsp_rx_ready[230]),
     .b_rsp_rx_data_o(rsp_rx_data[230*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[230]), .b_credits_o(link_credits[230*CW +: CW])
+    .b_link_up_o(link_up[230]), .b_credits_o(link_credits[230*CW +: CW]),
+    .b_health_o(link_health_o[230*HW +: HW]),
+    .fault_i(link_fault_i[148*FW +: FW])
   );
 
   // link 149: die 43 port 1 <-> die 59 port 2
@@ -3892,6 +4347,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[173]), .a_rsp_rx_ready_i(rsp_rx_ready[173]),
     .a_rsp_rx_data_o(rsp_rx_data[173*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[173]), .a_credits_o(link_credits[173*CW +: CW]),
+    .a_health_o(link_health_o[173*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[238]), .b_req_tx_data_i(req_tx_data[238*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[238]),
     .b_req_rx_valid_o(req_rx_valid[238]), .b_req_rx_ready_i(req_rx_ready[238]),
@@ -3900,7 +4356,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[238]),
     .b_rsp_rx_valid_o(rsp_rx_valid[238]), .b_rsp_rx_ready_i(rsp_rx_ready[238]),
     .b_rsp_rx_data_o(rsp_rx_data[238*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[238]), .b_credits_o(link_credits[238*CW +: CW])
+    .b_link_up_o(link_up[238]), .b_credits_o(link_credits[238*CW +: CW]),
+    .b_health_o(link_health_o[238*HW +: HW]),
+    .fault_i(link_fault_i[149*FW +: FW])
   );
 
   // link 150: die 45 port 1 <-> die 61 port 2
@@ -3915,6 +4373,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[181]), .a_rsp_rx_ready_i(rsp_rx_ready[181]),
     .a_rsp_rx_data_o(rsp_rx_data[181*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[181]), .a_credits_o(link_credits[181*CW +: CW]),
+    .a_health_o(link_health_o[181*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[246]), .b_req_tx_data_i(req_tx_data[246*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[246]),
     .b_req_rx_valid_o(req_rx_valid[246]), .b_req_rx_ready_i(req_rx_ready[246]),
@@ -3923,7 +4382,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[246]),
     .b_rsp_rx_valid_o(rsp_rx_valid[246]), .b_rsp_rx_ready_i(rsp_rx_ready[246]),
     .b_rsp_rx_data_o(rsp_rx_data[246*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[246]), .b_credits_o(link_credits[246*CW +: CW])
+    .b_link_up_o(link_up[246]), .b_credits_o(link_credits[246*CW +: CW]),
+    .b_health_o(link_health_o[246*HW +: HW]),
+    .fault_i(link_fault_i[150*FW +: FW])
   );
 
   // link 151: die 47 port 1 <-> die 63 port 2
@@ -3938,6 +4399,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[189]), .a_rsp_rx_ready_i(rsp_rx_ready[189]),
     .a_rsp_rx_data_o(rsp_rx_data[189*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[189]), .a_credits_o(link_credits[189*CW +: CW]),
+    .a_health_o(link_health_o[189*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[254]), .b_req_tx_data_i(req_tx_data[254*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[254]),
     .b_req_rx_valid_o(req_rx_valid[254]), .b_req_rx_ready_i(req_rx_ready[254]),
@@ -3946,7 +4408,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[254]),
     .b_rsp_rx_valid_o(rsp_rx_valid[254]), .b_rsp_rx_ready_i(rsp_rx_ready[254]),
     .b_rsp_rx_data_o(rsp_rx_data[254*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[254]), .b_credits_o(link_credits[254*CW +: CW])
+    .b_link_up_o(link_up[254]), .b_credits_o(link_credits[254*CW +: CW]),
+    .b_health_o(link_health_o[254*HW +: HW]),
+    .fault_i(link_fault_i[151*FW +: FW])
   );
 
   // link 152: die 49 port 1 <-> die 65 port 2
@@ -3961,6 +4425,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[197]), .a_rsp_rx_ready_i(rsp_rx_ready[197]),
     .a_rsp_rx_data_o(rsp_rx_data[197*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[197]), .a_credits_o(link_credits[197*CW +: CW]),
+    .a_health_o(link_health_o[197*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[262]), .b_req_tx_data_i(req_tx_data[262*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[262]),
     .b_req_rx_valid_o(req_rx_valid[262]), .b_req_rx_ready_i(req_rx_ready[262]),
@@ -3969,7 +4434,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[262]),
     .b_rsp_rx_valid_o(rsp_rx_valid[262]), .b_rsp_rx_ready_i(rsp_rx_ready[262]),
     .b_rsp_rx_data_o(rsp_rx_data[262*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[262]), .b_credits_o(link_credits[262*CW +: CW])
+    .b_link_up_o(link_up[262]), .b_credits_o(link_credits[262*CW +: CW]),
+    .b_health_o(link_health_o[262*HW +: HW]),
+    .fault_i(link_fault_i[152*FW +: FW])
   );
 
   // link 153: die 51 port 1 <-> die 67 port 2
@@ -3984,6 +4451,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[205]), .a_rsp_rx_ready_i(rsp_rx_ready[205]),
     .a_rsp_rx_data_o(rsp_rx_data[205*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[205]), .a_credits_o(link_credits[205*CW +: CW]),
+    .a_health_o(link_health_o[205*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[270]), .b_req_tx_data_i(req_tx_data[270*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[270]),
     .b_req_rx_valid_o(req_rx_valid[270]), .b_req_rx_ready_i(req_rx_ready[270]),
@@ -3992,7 +4460,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[270]),
     .b_rsp_rx_valid_o(rsp_rx_valid[270]), .b_rsp_rx_ready_i(rsp_rx_ready[270]),
     .b_rsp_rx_data_o(rsp_rx_data[270*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[270]), .b_credits_o(link_credits[270*CW +: CW])
+    .b_link_up_o(link_up[270]), .b_credits_o(link_credits[270*CW +: CW]),
+    .b_health_o(link_health_o[270*HW +: HW]),
+    .fault_i(link_fault_i[153*FW +: FW])
   );
 
   // link 154: die 53 port 1 <-> die 69 port 2
@@ -4007,6 +4477,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[213]), .a_rsp_rx_ready_i(rsp_rx_ready[213]),
     .a_rsp_rx_data_o(rsp_rx_data[213*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[213]), .a_credits_o(link_credits[213*CW +: CW]),
+    .a_health_o(link_health_o[213*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[278]), .b_req_tx_data_i(req_tx_data[278*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[278]),
     .b_req_rx_valid_o(req_rx_valid[278]), .b_req_rx_ready_i(req_rx_ready[278]),
@@ -4015,7 +4486,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[278]),
     .b_rsp_rx_valid_o(rsp_rx_valid[278]), .b_rsp_rx_ready_i(rsp_rx_ready[278]),
     .b_rsp_rx_data_o(rsp_rx_data[278*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[278]), .b_credits_o(link_credits[278*CW +: CW])
+    .b_link_up_o(link_up[278]), .b_credits_o(link_credits[278*CW +: CW]),
+    .b_health_o(link_health_o[278*HW +: HW]),
+    .fault_i(link_fault_i[154*FW +: FW])
   );
 
   // link 155: die 55 port 1 <-> die 71 port 2
@@ -4030,6 +4503,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[221]), .a_rsp_rx_ready_i(rsp_rx_ready[221]),
     .a_rsp_rx_data_o(rsp_rx_data[221*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[221]), .a_credits_o(link_credits[221*CW +: CW]),
+    .a_health_o(link_health_o[221*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[286]), .b_req_tx_data_i(req_tx_data[286*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[286]),
     .b_req_rx_valid_o(req_rx_valid[286]), .b_req_rx_ready_i(req_rx_ready[286]),
@@ -4038,7 +4512,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[286]),
     .b_rsp_rx_valid_o(rsp_rx_valid[286]), .b_rsp_rx_ready_i(rsp_rx_ready[286]),
     .b_rsp_rx_data_o(rsp_rx_data[286*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[286]), .b_credits_o(link_credits[286*CW +: CW])
+    .b_link_up_o(link_up[286]), .b_credits_o(link_credits[286*CW +: CW]),
+    .b_health_o(link_health_o[286*HW +: HW]),
+    .fault_i(link_fault_i[155*FW +: FW])
   );
 
   // link 156: die 57 port 1 <-> die 73 port 2
@@ -4053,6 +4529,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[229]), .a_rsp_rx_ready_i(rsp_rx_ready[229]),
     .a_rsp_rx_data_o(rsp_rx_data[229*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[229]), .a_credits_o(link_credits[229*CW +: CW]),
+    .a_health_o(link_health_o[229*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[294]), .b_req_tx_data_i(req_tx_data[294*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[294]),
     .b_req_rx_valid_o(req_rx_valid[294]), .b_req_rx_ready_i(req_rx_ready[294]),
@@ -4061,7 +4538,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[294]),
     .b_rsp_rx_valid_o(rsp_rx_valid[294]), .b_rsp_rx_ready_i(rsp_rx_ready[294]),
     .b_rsp_rx_data_o(rsp_rx_data[294*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[294]), .b_credits_o(link_credits[294*CW +: CW])
+    .b_link_up_o(link_up[294]), .b_credits_o(link_credits[294*CW +: CW]),
+    .b_health_o(link_health_o[294*HW +: HW]),
+    .fault_i(link_fault_i[156*FW +: FW])
   );
 
   // link 157: die 59 port 1 <-> die 75 port 2
@@ -4076,6 +4555,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[237]), .a_rsp_rx_ready_i(rsp_rx_ready[237]),
     .a_rsp_rx_data_o(rsp_rx_data[237*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[237]), .a_credits_o(link_credits[237*CW +: CW]),
+    .a_health_o(link_health_o[237*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[302]), .b_req_tx_data_i(req_tx_data[302*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[302]),
     .b_req_rx_valid_o(req_rx_valid[302]), .b_req_rx_ready_i(req_rx_ready[302]),
@@ -4084,7 +4564,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[302]),
     .b_rsp_rx_valid_o(rsp_rx_valid[302]), .b_rsp_rx_ready_i(rsp_rx_ready[302]),
     .b_rsp_rx_data_o(rsp_rx_data[302*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[302]), .b_credits_o(link_credits[302*CW +: CW])
+    .b_link_up_o(link_up[302]), .b_credits_o(link_credits[302*CW +: CW]),
+    .b_health_o(link_health_o[302*HW +: HW]),
+    .fault_i(link_fault_i[157*FW +: FW])
   );
 
   // link 158: die 61 port 1 <-> die 77 port 2
@@ -4099,6 +4581,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[245]), .a_rsp_rx_ready_i(rsp_rx_ready[245]),
     .a_rsp_rx_data_o(rsp_rx_data[245*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[245]), .a_credits_o(link_credits[245*CW +: CW]),
+    .a_health_o(link_health_o[245*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[310]), .b_req_tx_data_i(req_tx_data[310*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[310]),
     .b_req_rx_valid_o(req_rx_valid[310]), .b_req_rx_ready_i(req_rx_ready[310]),
@@ -4107,7 +4590,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[310]),
     .b_rsp_rx_valid_o(rsp_rx_valid[310]), .b_rsp_rx_ready_i(rsp_rx_ready[310]),
     .b_rsp_rx_data_o(rsp_rx_data[310*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[310]), .b_credits_o(link_credits[310*CW +: CW])
+    .b_link_up_o(link_up[310]), .b_credits_o(link_credits[310*CW +: CW]),
+    .b_health_o(link_health_o[310*HW +: HW]),
+    .fault_i(link_fault_i[158*FW +: FW])
   );
 
   // link 159: die 63 port 1 <-> die 79 port 2
@@ -4122,6 +4607,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[253]), .a_rsp_rx_ready_i(rsp_rx_ready[253]),
     .a_rsp_rx_data_o(rsp_rx_data[253*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[253]), .a_credits_o(link_credits[253*CW +: CW]),
+    .a_health_o(link_health_o[253*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[318]), .b_req_tx_data_i(req_tx_data[318*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[318]),
     .b_req_rx_valid_o(req_rx_valid[318]), .b_req_rx_ready_i(req_rx_ready[318]),
@@ -4130,7 +4616,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[318]),
     .b_rsp_rx_valid_o(rsp_rx_valid[318]), .b_rsp_rx_ready_i(rsp_rx_ready[318]),
     .b_rsp_rx_data_o(rsp_rx_data[318*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[318]), .b_credits_o(link_credits[318*CW +: CW])
+    .b_link_up_o(link_up[318]), .b_credits_o(link_credits[318*CW +: CW]),
+    .b_health_o(link_health_o[318*HW +: HW]),
+    .fault_i(link_fault_i[159*FW +: FW])
   );
 
   // link 160: die 65 port 1 <-> die 81 port 2
@@ -4145,6 +4633,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[261]), .a_rsp_rx_ready_i(rsp_rx_ready[261]),
     .a_rsp_rx_data_o(rsp_rx_data[261*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[261]), .a_credits_o(link_credits[261*CW +: CW]),
+    .a_health_o(link_health_o[261*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[326]), .b_req_tx_data_i(req_tx_data[326*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[326]),
     .b_req_rx_valid_o(req_rx_valid[326]), .b_req_rx_ready_i(req_rx_ready[326]),
@@ -4153,7 +4642,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[326]),
     .b_rsp_rx_valid_o(rsp_rx_valid[326]), .b_rsp_rx_ready_i(rsp_rx_ready[326]),
     .b_rsp_rx_data_o(rsp_rx_data[326*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[326]), .b_credits_o(link_credits[326*CW +: CW])
+    .b_link_up_o(link_up[326]), .b_credits_o(link_credits[326*CW +: CW]),
+    .b_health_o(link_health_o[326*HW +: HW]),
+    .fault_i(link_fault_i[160*FW +: FW])
   );
 
   // link 161: die 67 port 1 <-> die 83 port 2
@@ -4168,6 +4659,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[269]), .a_rsp_rx_ready_i(rsp_rx_ready[269]),
     .a_rsp_rx_data_o(rsp_rx_data[269*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[269]), .a_credits_o(link_credits[269*CW +: CW]),
+    .a_health_o(link_health_o[269*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[334]), .b_req_tx_data_i(req_tx_data[334*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[334]),
     .b_req_rx_valid_o(req_rx_valid[334]), .b_req_rx_ready_i(req_rx_ready[334]),
@@ -4176,7 +4668,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[334]),
     .b_rsp_rx_valid_o(rsp_rx_valid[334]), .b_rsp_rx_ready_i(rsp_rx_ready[334]),
     .b_rsp_rx_data_o(rsp_rx_data[334*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[334]), .b_credits_o(link_credits[334*CW +: CW])
+    .b_link_up_o(link_up[334]), .b_credits_o(link_credits[334*CW +: CW]),
+    .b_health_o(link_health_o[334*HW +: HW]),
+    .fault_i(link_fault_i[161*FW +: FW])
   );
 
   // link 162: die 69 port 1 <-> die 85 port 2
@@ -4191,6 +4685,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[277]), .a_rsp_rx_ready_i(rsp_rx_ready[277]),
     .a_rsp_rx_data_o(rsp_rx_data[277*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[277]), .a_credits_o(link_credits[277*CW +: CW]),
+    .a_health_o(link_health_o[277*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[342]), .b_req_tx_data_i(req_tx_data[342*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[342]),
     .b_req_rx_valid_o(req_rx_valid[342]), .b_req_rx_ready_i(req_rx_ready[342]),
@@ -4199,7 +4694,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[342]),
     .b_rsp_rx_valid_o(rsp_rx_valid[342]), .b_rsp_rx_ready_i(rsp_rx_ready[342]),
     .b_rsp_rx_data_o(rsp_rx_data[342*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[342]), .b_credits_o(link_credits[342*CW +: CW])
+    .b_link_up_o(link_up[342]), .b_credits_o(link_credits[342*CW +: CW]),
+    .b_health_o(link_health_o[342*HW +: HW]),
+    .fault_i(link_fault_i[162*FW +: FW])
   );
 
   // link 163: die 71 port 1 <-> die 87 port 2
@@ -4214,6 +4711,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[285]), .a_rsp_rx_ready_i(rsp_rx_ready[285]),
     .a_rsp_rx_data_o(rsp_rx_data[285*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[285]), .a_credits_o(link_credits[285*CW +: CW]),
+    .a_health_o(link_health_o[285*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[350]), .b_req_tx_data_i(req_tx_data[350*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[350]),
     .b_req_rx_valid_o(req_rx_valid[350]), .b_req_rx_ready_i(req_rx_ready[350]),
@@ -4222,7 +4720,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[350]),
     .b_rsp_rx_valid_o(rsp_rx_valid[350]), .b_rsp_rx_ready_i(rsp_rx_ready[350]),
     .b_rsp_rx_data_o(rsp_rx_data[350*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[350]), .b_credits_o(link_credits[350*CW +: CW])
+    .b_link_up_o(link_up[350]), .b_credits_o(link_credits[350*CW +: CW]),
+    .b_health_o(link_health_o[350*HW +: HW]),
+    .fault_i(link_fault_i[163*FW +: FW])
   );
 
   // link 164: die 73 port 1 <-> die 89 port 2
@@ -4237,6 +4737,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[293]), .a_rsp_rx_ready_i(rsp_rx_ready[293]),
     .a_rsp_rx_data_o(rsp_rx_data[293*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[293]), .a_credits_o(link_credits[293*CW +: CW]),
+    .a_health_o(link_health_o[293*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[358]), .b_req_tx_data_i(req_tx_data[358*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[358]),
     .b_req_rx_valid_o(req_rx_valid[358]), .b_req_rx_ready_i(req_rx_ready[358]),
@@ -4245,7 +4746,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[358]),
     .b_rsp_rx_valid_o(rsp_rx_valid[358]), .b_rsp_rx_ready_i(rsp_rx_ready[358]),
     .b_rsp_rx_data_o(rsp_rx_data[358*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[358]), .b_credits_o(link_credits[358*CW +: CW])
+    .b_link_up_o(link_up[358]), .b_credits_o(link_credits[358*CW +: CW]),
+    .b_health_o(link_health_o[358*HW +: HW]),
+    .fault_i(link_fault_i[164*FW +: FW])
   );
 
   // link 165: die 75 port 1 <-> die 91 port 2
@@ -4260,6 +4763,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[301]), .a_rsp_rx_ready_i(rsp_rx_ready[301]),
     .a_rsp_rx_data_o(rsp_rx_data[301*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[301]), .a_credits_o(link_credits[301*CW +: CW]),
+    .a_health_o(link_health_o[301*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[366]), .b_req_tx_data_i(req_tx_data[366*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[366]),
     .b_req_rx_valid_o(req_rx_valid[366]), .b_req_rx_ready_i(req_rx_ready[366]),
@@ -4268,7 +4772,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[366]),
     .b_rsp_rx_valid_o(rsp_rx_valid[366]), .b_rsp_rx_ready_i(rsp_rx_ready[366]),
     .b_rsp_rx_data_o(rsp_rx_data[366*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[366]), .b_credits_o(link_credits[366*CW +: CW])
+    .b_link_up_o(link_up[366]), .b_credits_o(link_credits[366*CW +: CW]),
+    .b_health_o(link_health_o[366*HW +: HW]),
+    .fault_i(link_fault_i[165*FW +: FW])
   );
 
   // link 166: die 77 port 1 <-> die 93 port 2
@@ -4283,6 +4789,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[309]), .a_rsp_rx_ready_i(rsp_rx_ready[309]),
     .a_rsp_rx_data_o(rsp_rx_data[309*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[309]), .a_credits_o(link_credits[309*CW +: CW]),
+    .a_health_o(link_health_o[309*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[374]), .b_req_tx_data_i(req_tx_data[374*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[374]),
     .b_req_rx_valid_o(req_rx_valid[374]), .b_req_rx_ready_i(req_rx_ready[374]),
@@ -4291,7 +4798,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[374]),
     .b_rsp_rx_valid_o(rsp_rx_valid[374]), .b_rsp_rx_ready_i(rsp_rx_ready[374]),
     .b_rsp_rx_data_o(rsp_rx_data[374*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[374]), .b_credits_o(link_credits[374*CW +: CW])
+    .b_link_up_o(link_up[374]), .b_credits_o(link_credits[374*CW +: CW]),
+    .b_health_o(link_health_o[374*HW +: HW]),
+    .fault_i(link_fault_i[166*FW +: FW])
   );
 
   // link 167: die 79 port 1 <-> die 95 port 2
@@ -4306,6 +4815,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[317]), .a_rsp_rx_ready_i(rsp_rx_ready[317]),
     .a_rsp_rx_data_o(rsp_rx_data[317*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[317]), .a_credits_o(link_credits[317*CW +: CW]),
+    .a_health_o(link_health_o[317*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[382]), .b_req_tx_data_i(req_tx_data[382*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[382]),
     .b_req_rx_valid_o(req_rx_valid[382]), .b_req_rx_ready_i(req_rx_ready[382]),
@@ -4314,7 +4824,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[382]),
     .b_rsp_rx_valid_o(rsp_rx_valid[382]), .b_rsp_rx_ready_i(rsp_rx_ready[382]),
     .b_rsp_rx_data_o(rsp_rx_data[382*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[382]), .b_credits_o(link_credits[382*CW +: CW])
+    .b_link_up_o(link_up[382]), .b_credits_o(link_credits[382*CW +: CW]),
+    .b_health_o(link_health_o[382*HW +: HW]),
+    .fault_i(link_fault_i[167*FW +: FW])
   );
 
   // link 168: die 81 port 1 <-> die 97 port 2
@@ -4329,6 +4841,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[325]), .a_rsp_rx_ready_i(rsp_rx_ready[325]),
     .a_rsp_rx_data_o(rsp_rx_data[325*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[325]), .a_credits_o(link_credits[325*CW +: CW]),
+    .a_health_o(link_health_o[325*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[390]), .b_req_tx_data_i(req_tx_data[390*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[390]),
     .b_req_rx_valid_o(req_rx_valid[390]), .b_req_rx_ready_i(req_rx_ready[390]),
@@ -4337,7 +4850,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[390]),
     .b_rsp_rx_valid_o(rsp_rx_valid[390]), .b_rsp_rx_ready_i(rsp_rx_ready[390]),
     .b_rsp_rx_data_o(rsp_rx_data[390*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[390]), .b_credits_o(link_credits[390*CW +: CW])
+    .b_link_up_o(link_up[390]), .b_credits_o(link_credits[390*CW +: CW]),
+    .b_health_o(link_health_o[390*HW +: HW]),
+    .fault_i(link_fault_i[168*FW +: FW])
   );
 
   // link 169: die 83 port 1 <-> die 99 port 2
@@ -4352,6 +4867,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[333]), .a_rsp_rx_ready_i(rsp_rx_ready[333]),
     .a_rsp_rx_data_o(rsp_rx_data[333*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[333]), .a_credits_o(link_credits[333*CW +: CW]),
+    .a_health_o(link_health_o[333*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[398]), .b_req_tx_data_i(req_tx_data[398*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[398]),
     .b_req_rx_valid_o(req_rx_valid[398]), .b_req_rx_ready_i(req_rx_ready[398]),
@@ -4360,7 +4876,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[398]),
     .b_rsp_rx_valid_o(rsp_rx_valid[398]), .b_rsp_rx_ready_i(rsp_rx_ready[398]),
     .b_rsp_rx_data_o(rsp_rx_data[398*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[398]), .b_credits_o(link_credits[398*CW +: CW])
+    .b_link_up_o(link_up[398]), .b_credits_o(link_credits[398*CW +: CW]),
+    .b_health_o(link_health_o[398*HW +: HW]),
+    .fault_i(link_fault_i[169*FW +: FW])
   );
 
   // link 170: die 85 port 1 <-> die 101 port 2
@@ -4375,6 +4893,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[341]), .a_rsp_rx_ready_i(rsp_rx_ready[341]),
     .a_rsp_rx_data_o(rsp_rx_data[341*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[341]), .a_credits_o(link_credits[341*CW +: CW]),
+    .a_health_o(link_health_o[341*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[406]), .b_req_tx_data_i(req_tx_data[406*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[406]),
     .b_req_rx_valid_o(req_rx_valid[406]), .b_req_rx_ready_i(req_rx_ready[406]),
@@ -4383,7 +4902,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[406]),
     .b_rsp_rx_valid_o(rsp_rx_valid[406]), .b_rsp_rx_ready_i(rsp_rx_ready[406]),
     .b_rsp_rx_data_o(rsp_rx_data[406*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[406]), .b_credits_o(link_credits[406*CW +: CW])
+    .b_link_up_o(link_up[406]), .b_credits_o(link_credits[406*CW +: CW]),
+    .b_health_o(link_health_o[406*HW +: HW]),
+    .fault_i(link_fault_i[170*FW +: FW])
   );
 
   // link 171: die 87 port 1 <-> die 103 port 2
@@ -4398,6 +4919,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[349]), .a_rsp_rx_ready_i(rsp_rx_ready[349]),
     .a_rsp_rx_data_o(rsp_rx_data[349*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[349]), .a_credits_o(link_credits[349*CW +: CW]),
+    .a_health_o(link_health_o[349*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[414]), .b_req_tx_data_i(req_tx_data[414*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[414]),
     .b_req_rx_valid_o(req_rx_valid[414]), .b_req_rx_ready_i(req_rx_ready[414]),
@@ -4406,7 +4928,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[414]),
     .b_rsp_rx_valid_o(rsp_rx_valid[414]), .b_rsp_rx_ready_i(rsp_rx_ready[414]),
     .b_rsp_rx_data_o(rsp_rx_data[414*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[414]), .b_credits_o(link_credits[414*CW +: CW])
+    .b_link_up_o(link_up[414]), .b_credits_o(link_credits[414*CW +: CW]),
+    .b_health_o(link_health_o[414*HW +: HW]),
+    .fault_i(link_fault_i[171*FW +: FW])
   );
 
   // link 172: die 89 port 1 <-> die 105 port 2
@@ -4421,6 +4945,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[357]), .a_rsp_rx_ready_i(rsp_rx_ready[357]),
     .a_rsp_rx_data_o(rsp_rx_data[357*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[357]), .a_credits_o(link_credits[357*CW +: CW]),
+    .a_health_o(link_health_o[357*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[422]), .b_req_tx_data_i(req_tx_data[422*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[422]),
     .b_req_rx_valid_o(req_rx_valid[422]), .b_req_rx_ready_i(req_rx_ready[422]),
@@ -4429,7 +4954,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[422]),
     .b_rsp_rx_valid_o(rsp_rx_valid[422]), .b_rsp_rx_ready_i(rsp_rx_ready[422]),
     .b_rsp_rx_data_o(rsp_rx_data[422*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[422]), .b_credits_o(link_credits[422*CW +: CW])
+    .b_link_up_o(link_up[422]), .b_credits_o(link_credits[422*CW +: CW]),
+    .b_health_o(link_health_o[422*HW +: HW]),
+    .fault_i(link_fault_i[172*FW +: FW])
   );
 
   // link 173: die 91 port 1 <-> die 107 port 2
@@ -4444,6 +4971,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[365]), .a_rsp_rx_ready_i(rsp_rx_ready[365]),
     .a_rsp_rx_data_o(rsp_rx_data[365*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[365]), .a_credits_o(link_credits[365*CW +: CW]),
+    .a_health_o(link_health_o[365*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[430]), .b_req_tx_data_i(req_tx_data[430*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[430]),
     .b_req_rx_valid_o(req_rx_valid[430]), .b_req_rx_ready_i(req_rx_ready[430]),
@@ -4452,7 +4980,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[430]),
     .b_rsp_rx_valid_o(rsp_rx_valid[430]), .b_rsp_rx_ready_i(rsp_rx_ready[430]),
     .b_rsp_rx_data_o(rsp_rx_data[430*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[430]), .b_credits_o(link_credits[430*CW +: CW])
+    .b_link_up_o(link_up[430]), .b_credits_o(link_credits[430*CW +: CW]),
+    .b_health_o(link_health_o[430*HW +: HW]),
+    .fault_i(link_fault_i[173*FW +: FW])
   );
 
   // link 174: die 93 port 1 <-> die 109 port 2
@@ -4467,6 +4997,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[373]), .a_rsp_rx_ready_i(rsp_rx_ready[373]),
     .a_rsp_rx_data_o(rsp_rx_data[373*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[373]), .a_credits_o(link_credits[373*CW +: CW]),
+    .a_health_o(link_health_o[373*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[438]), .b_req_tx_data_i(req_tx_data[438*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[438]),
     .b_req_rx_valid_o(req_rx_valid[438]), .b_req_rx_ready_i(req_rx_ready[438]),
@@ -4475,7 +5006,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[438]),
     .b_rsp_rx_valid_o(rsp_rx_valid[438]), .b_rsp_rx_ready_i(rsp_rx_ready[438]),
     .b_rsp_rx_data_o(rsp_rx_data[438*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[438]), .b_credits_o(link_credits[438*CW +: CW])
+    .b_link_up_o(link_up[438]), .b_credits_o(link_credits[438*CW +: CW]),
+    .b_health_o(link_health_o[438*HW +: HW]),
+    .fault_i(link_fault_i[174*FW +: FW])
   );
 
   // link 175: die 95 port 1 <-> die 111 port 2
@@ -4490,6 +5023,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[381]), .a_rsp_rx_ready_i(rsp_rx_ready[381]),
     .a_rsp_rx_data_o(rsp_rx_data[381*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[381]), .a_credits_o(link_credits[381*CW +: CW]),
+    .a_health_o(link_health_o[381*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[446]), .b_req_tx_data_i(req_tx_data[446*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[446]),
     .b_req_rx_valid_o(req_rx_valid[446]), .b_req_rx_ready_i(req_rx_ready[446]),
@@ -4498,7 +5032,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[446]),
     .b_rsp_rx_valid_o(rsp_rx_valid[446]), .b_rsp_rx_ready_i(rsp_rx_ready[446]),
     .b_rsp_rx_data_o(rsp_rx_data[446*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[446]), .b_credits_o(link_credits[446*CW +: CW])
+    .b_link_up_o(link_up[446]), .b_credits_o(link_credits[446*CW +: CW]),
+    .b_health_o(link_health_o[446*HW +: HW]),
+    .fault_i(link_fault_i[175*FW +: FW])
   );
 
   // link 176: die 97 port 1 <-> die 113 port 2
@@ -4513,6 +5049,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[389]), .a_rsp_rx_ready_i(rsp_rx_ready[389]),
     .a_rsp_rx_data_o(rsp_rx_data[389*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[389]), .a_credits_o(link_credits[389*CW +: CW]),
+    .a_health_o(link_health_o[389*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[454]), .b_req_tx_data_i(req_tx_data[454*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[454]),
     .b_req_rx_valid_o(req_rx_valid[454]), .b_req_rx_ready_i(req_rx_ready[454]),
@@ -4521,7 +5058,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[454]),
     .b_rsp_rx_valid_o(rsp_rx_valid[454]), .b_rsp_rx_ready_i(rsp_rx_ready[454]),
     .b_rsp_rx_data_o(rsp_rx_data[454*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[454]), .b_credits_o(link_credits[454*CW +: CW])
+    .b_link_up_o(link_up[454]), .b_credits_o(link_credits[454*CW +: CW]),
+    .b_health_o(link_health_o[454*HW +: HW]),
+    .fault_i(link_fault_i[176*FW +: FW])
   );
 
   // link 177: die 99 port 1 <-> die 115 port 2
@@ -4536,6 +5075,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[397]), .a_rsp_rx_ready_i(rsp_rx_ready[397]),
     .a_rsp_rx_data_o(rsp_rx_data[397*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[397]), .a_credits_o(link_credits[397*CW +: CW]),
+    .a_health_o(link_health_o[397*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[462]), .b_req_tx_data_i(req_tx_data[462*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[462]),
     .b_req_rx_valid_o(req_rx_valid[462]), .b_req_rx_ready_i(req_rx_ready[462]),
@@ -4544,7 +5084,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[462]),
     .b_rsp_rx_valid_o(rsp_rx_valid[462]), .b_rsp_rx_ready_i(rsp_rx_ready[462]),
     .b_rsp_rx_data_o(rsp_rx_data[462*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[462]), .b_credits_o(link_credits[462*CW +: CW])
+    .b_link_up_o(link_up[462]), .b_credits_o(link_credits[462*CW +: CW]),
+    .b_health_o(link_health_o[462*HW +: HW]),
+    .fault_i(link_fault_i[177*FW +: FW])
   );
 
   // link 178: die 101 port 1 <-> die 117 port 2
@@ -4559,6 +5101,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[405]), .a_rsp_rx_ready_i(rsp_rx_ready[405]),
     .a_rsp_rx_data_o(rsp_rx_data[405*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[405]), .a_credits_o(link_credits[405*CW +: CW]),
+    .a_health_o(link_health_o[405*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[470]), .b_req_tx_data_i(req_tx_data[470*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[470]),
     .b_req_rx_valid_o(req_rx_valid[470]), .b_req_rx_ready_i(req_rx_ready[470]),
@@ -4567,7 +5110,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[470]),
     .b_rsp_rx_valid_o(rsp_rx_valid[470]), .b_rsp_rx_ready_i(rsp_rx_ready[470]),
     .b_rsp_rx_data_o(rsp_rx_data[470*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[470]), .b_credits_o(link_credits[470*CW +: CW])
+    .b_link_up_o(link_up[470]), .b_credits_o(link_credits[470*CW +: CW]),
+    .b_health_o(link_health_o[470*HW +: HW]),
+    .fault_i(link_fault_i[178*FW +: FW])
   );
 
   // link 179: die 103 port 1 <-> die 119 port 2
@@ -4582,6 +5127,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[413]), .a_rsp_rx_ready_i(rsp_rx_ready[413]),
     .a_rsp_rx_data_o(rsp_rx_data[413*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[413]), .a_credits_o(link_credits[413*CW +: CW]),
+    .a_health_o(link_health_o[413*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[478]), .b_req_tx_data_i(req_tx_data[478*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[478]),
     .b_req_rx_valid_o(req_rx_valid[478]), .b_req_rx_ready_i(req_rx_ready[478]),
@@ -4590,7 +5136,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[478]),
     .b_rsp_rx_valid_o(rsp_rx_valid[478]), .b_rsp_rx_ready_i(rsp_rx_ready[478]),
     .b_rsp_rx_data_o(rsp_rx_data[478*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[478]), .b_credits_o(link_credits[478*CW +: CW])
+    .b_link_up_o(link_up[478]), .b_credits_o(link_credits[478*CW +: CW]),
+    .b_health_o(link_health_o[478*HW +: HW]),
+    .fault_i(link_fault_i[179*FW +: FW])
   );
 
   // link 180: die 105 port 1 <-> die 121 port 2
@@ -4605,6 +5153,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[421]), .a_rsp_rx_ready_i(rsp_rx_ready[421]),
     .a_rsp_rx_data_o(rsp_rx_data[421*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[421]), .a_credits_o(link_credits[421*CW +: CW]),
+    .a_health_o(link_health_o[421*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[486]), .b_req_tx_data_i(req_tx_data[486*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[486]),
     .b_req_rx_valid_o(req_rx_valid[486]), .b_req_rx_ready_i(req_rx_ready[486]),
@@ -4613,7 +5162,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[486]),
     .b_rsp_rx_valid_o(rsp_rx_valid[486]), .b_rsp_rx_ready_i(rsp_rx_ready[486]),
     .b_rsp_rx_data_o(rsp_rx_data[486*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[486]), .b_credits_o(link_credits[486*CW +: CW])
+    .b_link_up_o(link_up[486]), .b_credits_o(link_credits[486*CW +: CW]),
+    .b_health_o(link_health_o[486*HW +: HW]),
+    .fault_i(link_fault_i[180*FW +: FW])
   );
 
   // link 181: die 107 port 1 <-> die 123 port 2
@@ -4628,6 +5179,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[429]), .a_rsp_rx_ready_i(rsp_rx_ready[429]),
     .a_rsp_rx_data_o(rsp_rx_data[429*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[429]), .a_credits_o(link_credits[429*CW +: CW]),
+    .a_health_o(link_health_o[429*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[494]), .b_req_tx_data_i(req_tx_data[494*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[494]),
     .b_req_rx_valid_o(req_rx_valid[494]), .b_req_rx_ready_i(req_rx_ready[494]),
@@ -4636,7 +5188,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[494]),
     .b_rsp_rx_valid_o(rsp_rx_valid[494]), .b_rsp_rx_ready_i(rsp_rx_ready[494]),
     .b_rsp_rx_data_o(rsp_rx_data[494*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[494]), .b_credits_o(link_credits[494*CW +: CW])
+    .b_link_up_o(link_up[494]), .b_credits_o(link_credits[494*CW +: CW]),
+    .b_health_o(link_health_o[494*HW +: HW]),
+    .fault_i(link_fault_i[181*FW +: FW])
   );
 
   // link 182: die 109 port 1 <-> die 125 port 2
@@ -4651,6 +5205,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[437]), .a_rsp_rx_ready_i(rsp_rx_ready[437]),
     .a_rsp_rx_data_o(rsp_rx_data[437*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[437]), .a_credits_o(link_credits[437*CW +: CW]),
+    .a_health_o(link_health_o[437*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[502]), .b_req_tx_data_i(req_tx_data[502*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[502]),
     .b_req_rx_valid_o(req_rx_valid[502]), .b_req_rx_ready_i(req_rx_ready[502]),
@@ -4659,7 +5214,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[502]),
     .b_rsp_rx_valid_o(rsp_rx_valid[502]), .b_rsp_rx_ready_i(rsp_rx_ready[502]),
     .b_rsp_rx_data_o(rsp_rx_data[502*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[502]), .b_credits_o(link_credits[502*CW +: CW])
+    .b_link_up_o(link_up[502]), .b_credits_o(link_credits[502*CW +: CW]),
+    .b_health_o(link_health_o[502*HW +: HW]),
+    .fault_i(link_fault_i[182*FW +: FW])
   );
 
   // link 183: die 111 port 1 <-> die 127 port 2
@@ -4674,6 +5231,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[445]), .a_rsp_rx_ready_i(rsp_rx_ready[445]),
     .a_rsp_rx_data_o(rsp_rx_data[445*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[445]), .a_credits_o(link_credits[445*CW +: CW]),
+    .a_health_o(link_health_o[445*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[510]), .b_req_tx_data_i(req_tx_data[510*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[510]),
     .b_req_rx_valid_o(req_rx_valid[510]), .b_req_rx_ready_i(req_rx_ready[510]),
@@ -4682,7 +5240,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[510]),
     .b_rsp_rx_valid_o(rsp_rx_valid[510]), .b_rsp_rx_ready_i(rsp_rx_ready[510]),
     .b_rsp_rx_data_o(rsp_rx_data[510*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[510]), .b_credits_o(link_credits[510*CW +: CW])
+    .b_link_up_o(link_up[510]), .b_credits_o(link_credits[510*CW +: CW]),
+    .b_health_o(link_health_o[510*HW +: HW]),
+    .fault_i(link_fault_i[183*FW +: FW])
   );
 
   // link 184: die 113 port 1 <-> die 1 port 2
@@ -4697,6 +5257,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[453]), .a_rsp_rx_ready_i(rsp_rx_ready[453]),
     .a_rsp_rx_data_o(rsp_rx_data[453*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[453]), .a_credits_o(link_credits[453*CW +: CW]),
+    .a_health_o(link_health_o[453*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[6]), .b_req_tx_data_i(req_tx_data[6*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[6]),
     .b_req_rx_valid_o(req_rx_valid[6]), .b_req_rx_ready_i(req_rx_ready[6]),
@@ -4705,7 +5266,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[6]),
     .b_rsp_rx_valid_o(rsp_rx_valid[6]), .b_rsp_rx_ready_i(rsp_rx_ready[6]),
     .b_rsp_rx_data_o(rsp_rx_data[6*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[6]), .b_credits_o(link_credits[6*CW +: CW])
+    .b_link_up_o(link_up[6]), .b_credits_o(link_credits[6*CW +: CW]),
+    .b_health_o(link_health_o[6*HW +: HW]),
+    .fault_i(link_fault_i[184*FW +: FW])
   );
 
   // link 185: die 115 port 1 <-> die 3 port 2
@@ -4720,6 +5283,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[461]), .a_rsp_rx_ready_i(rsp_rx_ready[461]),
     .a_rsp_rx_data_o(rsp_rx_data[461*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[461]), .a_credits_o(link_credits[461*CW +: CW]),
+    .a_health_o(link_health_o[461*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[14]), .b_req_tx_data_i(req_tx_data[14*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[14]),
     .b_req_rx_valid_o(req_rx_valid[14]), .b_req_rx_ready_i(req_rx_ready[14]),
@@ -4728,7 +5292,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[14]),
     .b_rsp_rx_valid_o(rsp_rx_valid[14]), .b_rsp_rx_ready_i(rsp_rx_ready[14]),
     .b_rsp_rx_data_o(rsp_rx_data[14*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[14]), .b_credits_o(link_credits[14*CW +: CW])
+    .b_link_up_o(link_up[14]), .b_credits_o(link_credits[14*CW +: CW]),
+    .b_health_o(link_health_o[14*HW +: HW]),
+    .fault_i(link_fault_i[185*FW +: FW])
   );
 
   // link 186: die 117 port 1 <-> die 5 port 2
@@ -4743,6 +5309,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[469]), .a_rsp_rx_ready_i(rsp_rx_ready[469]),
     .a_rsp_rx_data_o(rsp_rx_data[469*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[469]), .a_credits_o(link_credits[469*CW +: CW]),
+    .a_health_o(link_health_o[469*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[22]), .b_req_tx_data_i(req_tx_data[22*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[22]),
     .b_req_rx_valid_o(req_rx_valid[22]), .b_req_rx_ready_i(req_rx_ready[22]),
@@ -4751,7 +5318,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[22]),
     .b_rsp_rx_valid_o(rsp_rx_valid[22]), .b_rsp_rx_ready_i(rsp_rx_ready[22]),
     .b_rsp_rx_data_o(rsp_rx_data[22*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[22]), .b_credits_o(link_credits[22*CW +: CW])
+    .b_link_up_o(link_up[22]), .b_credits_o(link_credits[22*CW +: CW]),
+    .b_health_o(link_health_o[22*HW +: HW]),
+    .fault_i(link_fault_i[186*FW +: FW])
   );
 
   // link 187: die 119 port 1 <-> die 7 port 2
@@ -4766,6 +5335,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[477]), .a_rsp_rx_ready_i(rsp_rx_ready[477]),
     .a_rsp_rx_data_o(rsp_rx_data[477*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[477]), .a_credits_o(link_credits[477*CW +: CW]),
+    .a_health_o(link_health_o[477*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[30]), .b_req_tx_data_i(req_tx_data[30*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[30]),
     .b_req_rx_valid_o(req_rx_valid[30]), .b_req_rx_ready_i(req_rx_ready[30]),
@@ -4774,7 +5344,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[30]),
     .b_rsp_rx_valid_o(rsp_rx_valid[30]), .b_rsp_rx_ready_i(rsp_rx_ready[30]),
     .b_rsp_rx_data_o(rsp_rx_data[30*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[30]), .b_credits_o(link_credits[30*CW +: CW])
+    .b_link_up_o(link_up[30]), .b_credits_o(link_credits[30*CW +: CW]),
+    .b_health_o(link_health_o[30*HW +: HW]),
+    .fault_i(link_fault_i[187*FW +: FW])
   );
 
   // link 188: die 121 port 1 <-> die 9 port 2
@@ -4789,6 +5361,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[485]), .a_rsp_rx_ready_i(rsp_rx_ready[485]),
     .a_rsp_rx_data_o(rsp_rx_data[485*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[485]), .a_credits_o(link_credits[485*CW +: CW]),
+    .a_health_o(link_health_o[485*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[38]), .b_req_tx_data_i(req_tx_data[38*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[38]),
     .b_req_rx_valid_o(req_rx_valid[38]), .b_req_rx_ready_i(req_rx_ready[38]),
@@ -4797,7 +5370,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[38]),
     .b_rsp_rx_valid_o(rsp_rx_valid[38]), .b_rsp_rx_ready_i(rsp_rx_ready[38]),
     .b_rsp_rx_data_o(rsp_rx_data[38*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[38]), .b_credits_o(link_credits[38*CW +: CW])
+    .b_link_up_o(link_up[38]), .b_credits_o(link_credits[38*CW +: CW]),
+    .b_health_o(link_health_o[38*HW +: HW]),
+    .fault_i(link_fault_i[188*FW +: FW])
   );
 
   // link 189: die 123 port 1 <-> die 11 port 2
@@ -4812,6 +5387,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[493]), .a_rsp_rx_ready_i(rsp_rx_ready[493]),
     .a_rsp_rx_data_o(rsp_rx_data[493*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[493]), .a_credits_o(link_credits[493*CW +: CW]),
+    .a_health_o(link_health_o[493*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[46]), .b_req_tx_data_i(req_tx_data[46*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[46]),
     .b_req_rx_valid_o(req_rx_valid[46]), .b_req_rx_ready_i(req_rx_ready[46]),
@@ -4820,7 +5396,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[46]),
     .b_rsp_rx_valid_o(rsp_rx_valid[46]), .b_rsp_rx_ready_i(rsp_rx_ready[46]),
     .b_rsp_rx_data_o(rsp_rx_data[46*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[46]), .b_credits_o(link_credits[46*CW +: CW])
+    .b_link_up_o(link_up[46]), .b_credits_o(link_credits[46*CW +: CW]),
+    .b_health_o(link_health_o[46*HW +: HW]),
+    .fault_i(link_fault_i[189*FW +: FW])
   );
 
   // link 190: die 125 port 1 <-> die 13 port 2
@@ -4835,6 +5413,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[501]), .a_rsp_rx_ready_i(rsp_rx_ready[501]),
     .a_rsp_rx_data_o(rsp_rx_data[501*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[501]), .a_credits_o(link_credits[501*CW +: CW]),
+    .a_health_o(link_health_o[501*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[54]), .b_req_tx_data_i(req_tx_data[54*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[54]),
     .b_req_rx_valid_o(req_rx_valid[54]), .b_req_rx_ready_i(req_rx_ready[54]),
@@ -4843,7 +5422,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[54]),
     .b_rsp_rx_valid_o(rsp_rx_valid[54]), .b_rsp_rx_ready_i(rsp_rx_ready[54]),
     .b_rsp_rx_data_o(rsp_rx_data[54*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[54]), .b_credits_o(link_credits[54*CW +: CW])
+    .b_link_up_o(link_up[54]), .b_credits_o(link_credits[54*CW +: CW]),
+    .b_health_o(link_health_o[54*HW +: HW]),
+    .fault_i(link_fault_i[190*FW +: FW])
   );
 
   // link 191: die 127 port 1 <-> die 15 port 2
@@ -4858,6 +5439,7 @@ module xdie_mesh_mesh64 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[509]), .a_rsp_rx_ready_i(rsp_rx_ready[509]),
     .a_rsp_rx_data_o(rsp_rx_data[509*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[509]), .a_credits_o(link_credits[509*CW +: CW]),
+    .a_health_o(link_health_o[509*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[62]), .b_req_tx_data_i(req_tx_data[62*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[62]),
     .b_req_rx_valid_o(req_rx_valid[62]), .b_req_rx_ready_i(req_rx_ready[62]),
@@ -4866,7 +5448,9 @@ module xdie_mesh_mesh64 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[62]),
     .b_rsp_rx_valid_o(rsp_rx_valid[62]), .b_rsp_rx_ready_i(rsp_rx_ready[62]),
     .b_rsp_rx_data_o(rsp_rx_data[62*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[62]), .b_credits_o(link_credits[62*CW +: CW])
+    .b_link_up_o(link_up[62]), .b_credits_o(link_credits[62*CW +: CW]),
+    .b_health_o(link_health_o[62*HW +: HW]),
+    .fault_i(link_fault_i[191*FW +: FW])
   );
 
 endmodule

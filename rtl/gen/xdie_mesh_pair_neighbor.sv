@@ -18,6 +18,9 @@ module xdie_mesh_pair_neighbor #(
   // Clock-gate idle engines (xdie_die): a simulator then skips them.
   parameter bit CLOCK_GATE = 1'b1,
   localparam int unsigned N     = 4,
+  localparam int unsigned L     = 3,
+  localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,
+  localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,
   localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES
 ) (
   input  logic          clk_i,
@@ -41,7 +44,11 @@ module xdie_mesh_pair_neighbor #(
   output logic [N*2-1:0]  h_rresp_o,
   // per die: all engines idle, any sticky read/write error
   output logic [N-1:0]   idle_o,
-  output logic [N*2-1:0] err_o
+  output logic [N*2-1:0] err_o,
+  // per C2C port (port p of die d at d * ND + p): link-layer events this cycle
+  output logic [N*ND*HW-1:0] link_health_o,
+  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
+  input  logic [L*FW-1:0]    link_fault_i
 );
 
   localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS;
@@ -134,6 +141,7 @@ module xdie_mesh_pair_neighbor #(
       assign rsp_rx_data[p*RSP_W +: RSP_W] = '0;
       assign link_up[p]       = 1'b0;
       assign link_credits[p*CW +: CW] = '0;
+      assign link_health_o[p*HW +: HW] = '0;
       logic unused_port;
       assign unused_port = ^{req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],
                              rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]};
@@ -152,6 +160,7 @@ module xdie_mesh_pair_neighbor #(
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0*CW +: CW]),
+    .a_health_o(link_health_o[0*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[4]),
     .b_req_rx_valid_o(req_rx_valid[4]), .b_req_rx_ready_i(req_rx_ready[4]),
@@ -160,7 +169,9 @@ module xdie_mesh_pair_neighbor #(
     .b_rsp_tx_credit_o(rsp_tx_credit[4]),
     .b_rsp_rx_valid_o(rsp_rx_valid[4]), .b_rsp_rx_ready_i(rsp_rx_ready[4]),
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW])
+    .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
+    .b_health_o(link_health_o[4*HW +: HW]),
+    .fault_i(link_fault_i[0*FW +: FW])
   );
 
   // link 1: die 2 port 0 <-> die 3 port 0
@@ -175,6 +186,7 @@ module xdie_mesh_pair_neighbor #(
     .a_rsp_rx_valid_o(rsp_rx_valid[8]), .a_rsp_rx_ready_i(rsp_rx_ready[8]),
     .a_rsp_rx_data_o(rsp_rx_data[8*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[8]), .a_credits_o(link_credits[8*CW +: CW]),
+    .a_health_o(link_health_o[8*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[12]), .b_req_tx_data_i(req_tx_data[12*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[12]),
     .b_req_rx_valid_o(req_rx_valid[12]), .b_req_rx_ready_i(req_rx_ready[12]),
@@ -183,7 +195,9 @@ module xdie_mesh_pair_neighbor #(
     .b_rsp_tx_credit_o(rsp_tx_credit[12]),
     .b_rsp_rx_valid_o(rsp_rx_valid[12]), .b_rsp_rx_ready_i(rsp_rx_ready[12]),
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW])
+    .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
+    .b_health_o(link_health_o[12*HW +: HW]),
+    .fault_i(link_fault_i[1*FW +: FW])
   );
 
   // link 2: die 1 port 1 <-> die 2 port 1
@@ -198,6 +212,7 @@ module xdie_mesh_pair_neighbor #(
     .a_rsp_rx_valid_o(rsp_rx_valid[5]), .a_rsp_rx_ready_i(rsp_rx_ready[5]),
     .a_rsp_rx_data_o(rsp_rx_data[5*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[5]), .a_credits_o(link_credits[5*CW +: CW]),
+    .a_health_o(link_health_o[5*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[9]), .b_req_tx_data_i(req_tx_data[9*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[9]),
     .b_req_rx_valid_o(req_rx_valid[9]), .b_req_rx_ready_i(req_rx_ready[9]),
@@ -206,7 +221,9 @@ module xdie_mesh_pair_neighbor #(
     .b_rsp_tx_credit_o(rsp_tx_credit[9]),
     .b_rsp_rx_valid_o(rsp_rx_valid[9]), .b_rsp_rx_ready_i(rsp_rx_ready[9]),
     .b_rsp_rx_data_o(rsp_rx_data[9*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[9]), .b_credits_o(link_credits[9*CW +: CW])
+    .b_link_up_o(link_up[9]), .b_credits_o(link_credits[9*CW +: CW]),
+    .b_health_o(link_health_o[9*HW +: HW]),
+    .fault_i(link_fault_i[2*FW +: FW])
   );
 
 endmodule

@@ -27,6 +27,9 @@ module xdie_mesh_ring4 #(
   // Clock-gate idle engines (xdie_die): a simulator then skips them.
   parameter bit CLOCK_GATE = 1'b1,
   localparam int unsigned N     = 8,
+  localparam int unsigned L     = 8,
+  localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,
+  localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,
   localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES
 ) (
   input  logic          clk_i,
@@ -50,7 +53,11 @@ module xdie_mesh_ring4 #(
   output logic [N*2-1:0]  h_rresp_o,
   // per die: all engines idle, any sticky read/write error
   output logic [N-1:0]   idle_o,
-  output logic [N*2-1:0] err_o
+  output logic [N*2-1:0] err_o,
+  // per C2C port (port p of die d at d * ND + p): link-layer events this cycle
+  output logic [N*ND*HW-1:0] link_health_o,
+  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
+  input  logic [L*FW-1:0]    link_fault_i
 );
 
   localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS;
@@ -143,6 +150,7 @@ module xdie_mesh_ring4 #(
       assign rsp_rx_data[p*RSP_W +: RSP_W] = '0;
       assign link_up[p]       = 1'b0;
       assign link_credits[p*CW +: CW] = '0;
+      assign link_health_o[p*HW +: HW] = '0;
       logic unused_port;
       assign unused_port = ^{req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],
                              rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]};
@@ -161,6 +169,7 @@ module xdie_mesh_ring4 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0*CW +: CW]),
+    .a_health_o(link_health_o[0*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[4]),
     .b_req_rx_valid_o(req_rx_valid[4]), .b_req_rx_ready_i(req_rx_ready[4]),
@@ -169,7 +178,9 @@ module xdie_mesh_ring4 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[4]),
     .b_rsp_rx_valid_o(rsp_rx_valid[4]), .b_rsp_rx_ready_i(rsp_rx_ready[4]),
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW])
+    .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
+    .b_health_o(link_health_o[4*HW +: HW]),
+    .fault_i(link_fault_i[0*FW +: FW])
   );
 
   // link 1: die 2 port 0 <-> die 3 port 0
@@ -184,6 +195,7 @@ module xdie_mesh_ring4 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[8]), .a_rsp_rx_ready_i(rsp_rx_ready[8]),
     .a_rsp_rx_data_o(rsp_rx_data[8*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[8]), .a_credits_o(link_credits[8*CW +: CW]),
+    .a_health_o(link_health_o[8*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[12]), .b_req_tx_data_i(req_tx_data[12*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[12]),
     .b_req_rx_valid_o(req_rx_valid[12]), .b_req_rx_ready_i(req_rx_ready[12]),
@@ -192,7 +204,9 @@ module xdie_mesh_ring4 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[12]),
     .b_rsp_rx_valid_o(rsp_rx_valid[12]), .b_rsp_rx_ready_i(rsp_rx_ready[12]),
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW])
+    .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
+    .b_health_o(link_health_o[12*HW +: HW]),
+    .fault_i(link_fault_i[1*FW +: FW])
   );
 
   // link 2: die 4 port 0 <-> die 5 port 0
@@ -207,6 +221,7 @@ module xdie_mesh_ring4 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[16]), .a_rsp_rx_ready_i(rsp_rx_ready[16]),
     .a_rsp_rx_data_o(rsp_rx_data[16*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[16]), .a_credits_o(link_credits[16*CW +: CW]),
+    .a_health_o(link_health_o[16*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[20]), .b_req_tx_data_i(req_tx_data[20*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[20]),
     .b_req_rx_valid_o(req_rx_valid[20]), .b_req_rx_ready_i(req_rx_ready[20]),
@@ -215,7 +230,9 @@ module xdie_mesh_ring4 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[20]),
     .b_rsp_rx_valid_o(rsp_rx_valid[20]), .b_rsp_rx_ready_i(rsp_rx_ready[20]),
     .b_rsp_rx_data_o(rsp_rx_data[20*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW])
+    .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW]),
+    .b_health_o(link_health_o[20*HW +: HW]),
+    .fault_i(link_fault_i[2*FW +: FW])
   );
 
   // link 3: die 6 port 0 <-> die 7 port 0
@@ -230,6 +247,7 @@ module xdie_mesh_ring4 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[24]), .a_rsp_rx_ready_i(rsp_rx_ready[24]),
     .a_rsp_rx_data_o(rsp_rx_data[24*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[24]), .a_credits_o(link_credits[24*CW +: CW]),
+    .a_health_o(link_health_o[24*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[28]), .b_req_tx_data_i(req_tx_data[28*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[28]),
     .b_req_rx_valid_o(req_rx_valid[28]), .b_req_rx_ready_i(req_rx_ready[28]),
@@ -238,7 +256,9 @@ module xdie_mesh_ring4 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[28]),
     .b_rsp_rx_valid_o(rsp_rx_valid[28]), .b_rsp_rx_ready_i(rsp_rx_ready[28]),
     .b_rsp_rx_data_o(rsp_rx_data[28*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW])
+    .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW]),
+    .b_health_o(link_health_o[28*HW +: HW]),
+    .fault_i(link_fault_i[3*FW +: FW])
   );
 
   // link 4: die 1 port 1 <-> die 2 port 1
@@ -253,6 +273,7 @@ module xdie_mesh_ring4 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[5]), .a_rsp_rx_ready_i(rsp_rx_ready[5]),
     .a_rsp_rx_data_o(rsp_rx_data[5*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[5]), .a_credits_o(link_credits[5*CW +: CW]),
+    .a_health_o(link_health_o[5*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[9]), .b_req_tx_data_i(req_tx_data[9*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[9]),
     .b_req_rx_valid_o(req_rx_valid[9]), .b_req_rx_ready_i(req_rx_ready[9]),
@@ -261,7 +282,9 @@ module xdie_mesh_ring4 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[9]),
     .b_rsp_rx_valid_o(rsp_rx_valid[9]), .b_rsp_rx_ready_i(rsp_rx_ready[9]),
     .b_rsp_rx_data_o(rsp_rx_data[9*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[9]), .b_credits_o(link_credits[9*CW +: CW])
+    .b_link_up_o(link_up[9]), .b_credits_o(link_credits[9*CW +: CW]),
+    .b_health_o(link_health_o[9*HW +: HW]),
+    .fault_i(link_fault_i[4*FW +: FW])
   );
 
   // link 5: die 3 port 1 <-> die 4 port 1
@@ -276,6 +299,7 @@ module xdie_mesh_ring4 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[13]), .a_rsp_rx_ready_i(rsp_rx_ready[13]),
     .a_rsp_rx_data_o(rsp_rx_data[13*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[13]), .a_credits_o(link_credits[13*CW +: CW]),
+    .a_health_o(link_health_o[13*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[17]), .b_req_tx_data_i(req_tx_data[17*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[17]),
     .b_req_rx_valid_o(req_rx_valid[17]), .b_req_rx_ready_i(req_rx_ready[17]),
@@ -284,7 +308,9 @@ module xdie_mesh_ring4 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[17]),
     .b_rsp_rx_valid_o(rsp_rx_valid[17]), .b_rsp_rx_ready_i(rsp_rx_ready[17]),
     .b_rsp_rx_data_o(rsp_rx_data[17*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[17]), .b_credits_o(link_credits[17*CW +: CW])
+    .b_link_up_o(link_up[17]), .b_credits_o(link_credits[17*CW +: CW]),
+    .b_health_o(link_health_o[17*HW +: HW]),
+    .fault_i(link_fault_i[5*FW +: FW])
   );
 
   // link 6: die 5 port 1 <-> die 6 port 1
@@ -299,6 +325,7 @@ module xdie_mesh_ring4 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[21]), .a_rsp_rx_ready_i(rsp_rx_ready[21]),
     .a_rsp_rx_data_o(rsp_rx_data[21*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[21]), .a_credits_o(link_credits[21*CW +: CW]),
+    .a_health_o(link_health_o[21*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[25]), .b_req_tx_data_i(req_tx_data[25*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[25]),
     .b_req_rx_valid_o(req_rx_valid[25]), .b_req_rx_ready_i(req_rx_ready[25]),
@@ -307,7 +334,9 @@ module xdie_mesh_ring4 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[25]),
     .b_rsp_rx_valid_o(rsp_rx_valid[25]), .b_rsp_rx_ready_i(rsp_rx_ready[25]),
     .b_rsp_rx_data_o(rsp_rx_data[25*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[25]), .b_credits_o(link_credits[25*CW +: CW])
+    .b_link_up_o(link_up[25]), .b_credits_o(link_credits[25*CW +: CW]),
+    .b_health_o(link_health_o[25*HW +: HW]),
+    .fault_i(link_fault_i[6*FW +: FW])
   );
 
   // link 7: die 7 port 1 <-> die 0 port 1
@@ -322,6 +351,7 @@ module xdie_mesh_ring4 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[29]), .a_rsp_rx_ready_i(rsp_rx_ready[29]),
     .a_rsp_rx_data_o(rsp_rx_data[29*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[29]), .a_credits_o(link_credits[29*CW +: CW]),
+    .a_health_o(link_health_o[29*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[1]), .b_req_tx_data_i(req_tx_data[1*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[1]),
     .b_req_rx_valid_o(req_rx_valid[1]), .b_req_rx_ready_i(req_rx_ready[1]),
@@ -330,7 +360,9 @@ module xdie_mesh_ring4 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[1]),
     .b_rsp_rx_valid_o(rsp_rx_valid[1]), .b_rsp_rx_ready_i(rsp_rx_ready[1]),
     .b_rsp_rx_data_o(rsp_rx_data[1*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[1]), .b_credits_o(link_credits[1*CW +: CW])
+    .b_link_up_o(link_up[1]), .b_credits_o(link_credits[1*CW +: CW]),
+    .b_health_o(link_health_o[1*HW +: HW]),
+    .fault_i(link_fault_i[7*FW +: FW])
   );
 
 endmodule

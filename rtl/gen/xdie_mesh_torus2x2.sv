@@ -31,6 +31,9 @@ module xdie_mesh_torus2x2 #(
   // Clock-gate idle engines (xdie_die): a simulator then skips them.
   parameter bit CLOCK_GATE = 1'b1,
   localparam int unsigned N     = 8,
+  localparam int unsigned L     = 12,
+  localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,
+  localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,
   localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES
 ) (
   input  logic          clk_i,
@@ -54,7 +57,11 @@ module xdie_mesh_torus2x2 #(
   output logic [N*2-1:0]  h_rresp_o,
   // per die: all engines idle, any sticky read/write error
   output logic [N-1:0]   idle_o,
-  output logic [N*2-1:0] err_o
+  output logic [N*2-1:0] err_o,
+  // per C2C port (port p of die d at d * ND + p): link-layer events this cycle
+  output logic [N*ND*HW-1:0] link_health_o,
+  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
+  input  logic [L*FW-1:0]    link_fault_i
 );
 
   localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS;
@@ -147,6 +154,7 @@ module xdie_mesh_torus2x2 #(
       assign rsp_rx_data[p*RSP_W +: RSP_W] = '0;
       assign link_up[p]       = 1'b0;
       assign link_credits[p*CW +: CW] = '0;
+      assign link_health_o[p*HW +: HW] = '0;
       logic unused_port;
       assign unused_port = ^{req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],
                              rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]};
@@ -165,6 +173,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0*CW +: CW]),
+    .a_health_o(link_health_o[0*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[4]),
     .b_req_rx_valid_o(req_rx_valid[4]), .b_req_rx_ready_i(req_rx_ready[4]),
@@ -173,7 +182,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[4]),
     .b_rsp_rx_valid_o(rsp_rx_valid[4]), .b_rsp_rx_ready_i(rsp_rx_ready[4]),
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW])
+    .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
+    .b_health_o(link_health_o[4*HW +: HW]),
+    .fault_i(link_fault_i[0*FW +: FW])
   );
 
   // link 1: die 2 port 0 <-> die 3 port 0
@@ -188,6 +199,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[8]), .a_rsp_rx_ready_i(rsp_rx_ready[8]),
     .a_rsp_rx_data_o(rsp_rx_data[8*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[8]), .a_credits_o(link_credits[8*CW +: CW]),
+    .a_health_o(link_health_o[8*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[12]), .b_req_tx_data_i(req_tx_data[12*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[12]),
     .b_req_rx_valid_o(req_rx_valid[12]), .b_req_rx_ready_i(req_rx_ready[12]),
@@ -196,7 +208,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[12]),
     .b_rsp_rx_valid_o(rsp_rx_valid[12]), .b_rsp_rx_ready_i(rsp_rx_ready[12]),
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW])
+    .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
+    .b_health_o(link_health_o[12*HW +: HW]),
+    .fault_i(link_fault_i[1*FW +: FW])
   );
 
   // link 2: die 4 port 0 <-> die 5 port 0
@@ -211,6 +225,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[16]), .a_rsp_rx_ready_i(rsp_rx_ready[16]),
     .a_rsp_rx_data_o(rsp_rx_data[16*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[16]), .a_credits_o(link_credits[16*CW +: CW]),
+    .a_health_o(link_health_o[16*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[20]), .b_req_tx_data_i(req_tx_data[20*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[20]),
     .b_req_rx_valid_o(req_rx_valid[20]), .b_req_rx_ready_i(req_rx_ready[20]),
@@ -219,7 +234,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[20]),
     .b_rsp_rx_valid_o(rsp_rx_valid[20]), .b_rsp_rx_ready_i(rsp_rx_ready[20]),
     .b_rsp_rx_data_o(rsp_rx_data[20*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW])
+    .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW]),
+    .b_health_o(link_health_o[20*HW +: HW]),
+    .fault_i(link_fault_i[2*FW +: FW])
   );
 
   // link 3: die 6 port 0 <-> die 7 port 0
@@ -234,6 +251,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[24]), .a_rsp_rx_ready_i(rsp_rx_ready[24]),
     .a_rsp_rx_data_o(rsp_rx_data[24*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[24]), .a_credits_o(link_credits[24*CW +: CW]),
+    .a_health_o(link_health_o[24*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[28]), .b_req_tx_data_i(req_tx_data[28*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[28]),
     .b_req_rx_valid_o(req_rx_valid[28]), .b_req_rx_ready_i(req_rx_ready[28]),
@@ -242,7 +260,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[28]),
     .b_rsp_rx_valid_o(rsp_rx_valid[28]), .b_rsp_rx_ready_i(rsp_rx_ready[28]),
     .b_rsp_rx_data_o(rsp_rx_data[28*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW])
+    .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW]),
+    .b_health_o(link_health_o[28*HW +: HW]),
+    .fault_i(link_fault_i[3*FW +: FW])
   );
 
   // link 4: die 0 port 1 <-> die 2 port 2
@@ -257,6 +277,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[1]), .a_rsp_rx_ready_i(rsp_rx_ready[1]),
     .a_rsp_rx_data_o(rsp_rx_data[1*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[1]), .a_credits_o(link_credits[1*CW +: CW]),
+    .a_health_o(link_health_o[1*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[10]), .b_req_tx_data_i(req_tx_data[10*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[10]),
     .b_req_rx_valid_o(req_rx_valid[10]), .b_req_rx_ready_i(req_rx_ready[10]),
@@ -265,7 +286,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[10]),
     .b_rsp_rx_valid_o(rsp_rx_valid[10]), .b_rsp_rx_ready_i(rsp_rx_ready[10]),
     .b_rsp_rx_data_o(rsp_rx_data[10*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[10]), .b_credits_o(link_credits[10*CW +: CW])
+    .b_link_up_o(link_up[10]), .b_credits_o(link_credits[10*CW +: CW]),
+    .b_health_o(link_health_o[10*HW +: HW]),
+    .fault_i(link_fault_i[4*FW +: FW])
   );
 
   // link 5: die 2 port 1 <-> die 0 port 2
@@ -280,6 +303,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[9]), .a_rsp_rx_ready_i(rsp_rx_ready[9]),
     .a_rsp_rx_data_o(rsp_rx_data[9*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[9]), .a_credits_o(link_credits[9*CW +: CW]),
+    .a_health_o(link_health_o[9*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[2]), .b_req_tx_data_i(req_tx_data[2*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[2]),
     .b_req_rx_valid_o(req_rx_valid[2]), .b_req_rx_ready_i(req_rx_ready[2]),
@@ -288,7 +312,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[2]),
     .b_rsp_rx_valid_o(rsp_rx_valid[2]), .b_rsp_rx_ready_i(rsp_rx_ready[2]),
     .b_rsp_rx_data_o(rsp_rx_data[2*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[2]), .b_credits_o(link_credits[2*CW +: CW])
+    .b_link_up_o(link_up[2]), .b_credits_o(link_credits[2*CW +: CW]),
+    .b_health_o(link_health_o[2*HW +: HW]),
+    .fault_i(link_fault_i[5*FW +: FW])
   );
 
   // link 6: die 4 port 1 <-> die 6 port 2
@@ -303,6 +329,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[17]), .a_rsp_rx_ready_i(rsp_rx_ready[17]),
     .a_rsp_rx_data_o(rsp_rx_data[17*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[17]), .a_credits_o(link_credits[17*CW +: CW]),
+    .a_health_o(link_health_o[17*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[26]), .b_req_tx_data_i(req_tx_data[26*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[26]),
     .b_req_rx_valid_o(req_rx_valid[26]), .b_req_rx_ready_i(req_rx_ready[26]),
@@ -311,7 +338,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[26]),
     .b_rsp_rx_valid_o(rsp_rx_valid[26]), .b_rsp_rx_ready_i(rsp_rx_ready[26]),
     .b_rsp_rx_data_o(rsp_rx_data[26*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[26]), .b_credits_o(link_credits[26*CW +: CW])
+    .b_link_up_o(link_up[26]), .b_credits_o(link_credits[26*CW +: CW]),
+    .b_health_o(link_health_o[26*HW +: HW]),
+    .fault_i(link_fault_i[6*FW +: FW])
   );
 
   // link 7: die 6 port 1 <-> die 4 port 2
@@ -326,6 +355,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[25]), .a_rsp_rx_ready_i(rsp_rx_ready[25]),
     .a_rsp_rx_data_o(rsp_rx_data[25*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[25]), .a_credits_o(link_credits[25*CW +: CW]),
+    .a_health_o(link_health_o[25*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[18]), .b_req_tx_data_i(req_tx_data[18*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[18]),
     .b_req_rx_valid_o(req_rx_valid[18]), .b_req_rx_ready_i(req_rx_ready[18]),
@@ -334,7 +364,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[18]),
     .b_rsp_rx_valid_o(rsp_rx_valid[18]), .b_rsp_rx_ready_i(rsp_rx_ready[18]),
     .b_rsp_rx_data_o(rsp_rx_data[18*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[18]), .b_credits_o(link_credits[18*CW +: CW])
+    .b_link_up_o(link_up[18]), .b_credits_o(link_credits[18*CW +: CW]),
+    .b_health_o(link_health_o[18*HW +: HW]),
+    .fault_i(link_fault_i[7*FW +: FW])
   );
 
   // link 8: die 1 port 1 <-> die 5 port 2
@@ -349,6 +381,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[5]), .a_rsp_rx_ready_i(rsp_rx_ready[5]),
     .a_rsp_rx_data_o(rsp_rx_data[5*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[5]), .a_credits_o(link_credits[5*CW +: CW]),
+    .a_health_o(link_health_o[5*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[22]), .b_req_tx_data_i(req_tx_data[22*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[22]),
     .b_req_rx_valid_o(req_rx_valid[22]), .b_req_rx_ready_i(req_rx_ready[22]),
@@ -357,7 +390,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[22]),
     .b_rsp_rx_valid_o(rsp_rx_valid[22]), .b_rsp_rx_ready_i(rsp_rx_ready[22]),
     .b_rsp_rx_data_o(rsp_rx_data[22*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[22]), .b_credits_o(link_credits[22*CW +: CW])
+    .b_link_up_o(link_up[22]), .b_credits_o(link_credits[22*CW +: CW]),
+    .b_health_o(link_health_o[22*HW +: HW]),
+    .fault_i(link_fault_i[8*FW +: FW])
   );
 
   // link 9: die 3 port 1 <-> die 7 port 2
@@ -372,6 +407,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[13]), .a_rsp_rx_ready_i(rsp_rx_ready[13]),
     .a_rsp_rx_data_o(rsp_rx_data[13*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[13]), .a_credits_o(link_credits[13*CW +: CW]),
+    .a_health_o(link_health_o[13*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[30]), .b_req_tx_data_i(req_tx_data[30*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[30]),
     .b_req_rx_valid_o(req_rx_valid[30]), .b_req_rx_ready_i(req_rx_ready[30]),
@@ -380,7 +416,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[30]),
     .b_rsp_rx_valid_o(rsp_rx_valid[30]), .b_rsp_rx_ready_i(rsp_rx_ready[30]),
     .b_rsp_rx_data_o(rsp_rx_data[30*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[30]), .b_credits_o(link_credits[30*CW +: CW])
+    .b_link_up_o(link_up[30]), .b_credits_o(link_credits[30*CW +: CW]),
+    .b_health_o(link_health_o[30*HW +: HW]),
+    .fault_i(link_fault_i[9*FW +: FW])
   );
 
   // link 10: die 5 port 1 <-> die 1 port 2
@@ -395,6 +433,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[21]), .a_rsp_rx_ready_i(rsp_rx_ready[21]),
     .a_rsp_rx_data_o(rsp_rx_data[21*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[21]), .a_credits_o(link_credits[21*CW +: CW]),
+    .a_health_o(link_health_o[21*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[6]), .b_req_tx_data_i(req_tx_data[6*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[6]),
     .b_req_rx_valid_o(req_rx_valid[6]), .b_req_rx_ready_i(req_rx_ready[6]),
@@ -403,7 +442,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[6]),
     .b_rsp_rx_valid_o(rsp_rx_valid[6]), .b_rsp_rx_ready_i(rsp_rx_ready[6]),
     .b_rsp_rx_data_o(rsp_rx_data[6*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[6]), .b_credits_o(link_credits[6*CW +: CW])
+    .b_link_up_o(link_up[6]), .b_credits_o(link_credits[6*CW +: CW]),
+    .b_health_o(link_health_o[6*HW +: HW]),
+    .fault_i(link_fault_i[10*FW +: FW])
   );
 
   // link 11: die 7 port 1 <-> die 3 port 2
@@ -418,6 +459,7 @@ module xdie_mesh_torus2x2 #(
     .a_rsp_rx_valid_o(rsp_rx_valid[29]), .a_rsp_rx_ready_i(rsp_rx_ready[29]),
     .a_rsp_rx_data_o(rsp_rx_data[29*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[29]), .a_credits_o(link_credits[29*CW +: CW]),
+    .a_health_o(link_health_o[29*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[14]), .b_req_tx_data_i(req_tx_data[14*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(req_tx_credit[14]),
     .b_req_rx_valid_o(req_rx_valid[14]), .b_req_rx_ready_i(req_rx_ready[14]),
@@ -426,7 +468,9 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_tx_credit_o(rsp_tx_credit[14]),
     .b_rsp_rx_valid_o(rsp_rx_valid[14]), .b_rsp_rx_ready_i(rsp_rx_ready[14]),
     .b_rsp_rx_data_o(rsp_rx_data[14*RSP_W +: RSP_W]),
-    .b_link_up_o(link_up[14]), .b_credits_o(link_credits[14*CW +: CW])
+    .b_link_up_o(link_up[14]), .b_credits_o(link_credits[14*CW +: CW]),
+    .b_health_o(link_health_o[14*HW +: HW]),
+    .fault_i(link_fault_i[11*FW +: FW])
   );
 
 endmodule

@@ -1,10 +1,14 @@
 //! The die-to-die link (`xdie_d2d_link`) and the D2D controller port (`xdie_d2d_port`), each
 //! driven cycle by cycle with seeded random valid/ready/credit patterns on every port.
 //!
-//! Link: every flit arrives in order, unchanged, exactly LINK_LATENCY cycles after it was sent
-//! (the receive FIFO head is valid exactly when the oldest flit in flight is that old), the
-//! sender's credit count is always CREDITS - sent + (pops at least LATENCY cycles ago), and with
-//! the receiver always ready the link moves one flit per cycle.
+//! Link without faults: every flit arrives in order, unchanged, exactly LINK_LATENCY cycles after
+//! it was sent (the receive FIFO head is valid exactly when the oldest flit in flight is that
+//! old), the sender's credit count is always CREDITS - sent + (pops at least LATENCY + 1 cycles
+//! ago), the link layer reports no event, and with the receiver always ready the link moves one
+//! flit per cycle. Link with faults (bit flips and drops on the flit and DLLP wires of every
+//! channel, a link held quiet): every flit still arrives exactly once, in order, unchanged; the
+//! credits never exceed the receive buffers; CRC errors and replays are reported; the link goes
+//! down while quiet and comes back.
 //! Port: outbound requests hitting the (modelled) iATU leave as translated request flits only
 //! when a credit is offered, misses are answered DECERR with no flit sent, responses come back in
 //! request order; inbound flits reach the local xbus unchanged and each xbus response becomes a
@@ -204,7 +208,11 @@ impl Chan {
 
     /// Credits the sender should hold in cycle `c` after bring-up.
     fn expected_credits(&self, c: u64, g: &Geometry) -> u64 {
-        let back = self.pops.iter().filter(|&&p| p + g.latency <= c).count() as u64;
+        let back = self
+            .pops
+            .iter()
+            .filter(|&&p| p + g.latency + 1 <= c)
+            .count() as u64;
         g.credits + back - self.sends.len() as u64
     }
 }
@@ -227,6 +235,7 @@ fn run_link(ctx: &mut Ctx, send_pct: u32, ready_pct: u32, cycles: u64) -> LinkRu
         Chan::new(&sim, "b2a_rsp", "b", "a", "rsp", &g),
     ];
     let ups = [port(&sim, "a_link_up_o"), port(&sim, "b_link_up_o")];
+    let health = [port(&sim, "a_health_o"), port(&sim, "b_health_o")];
     for ch in &chans {
         sim.set_u64(ch.tx_valid, 0);
         sim.set_u64(ch.rx_ready, 0);
@@ -273,6 +282,13 @@ fn run_link(ctx: &mut Ctx, send_pct: u32, ready_pct: u32, cycles: u64) -> LinkRu
             sim.set_u64(ch.rx_ready, u64::from(ctx.rng.chance(ready_pct)));
         }
         sim.eval();
+        for (h, die) in health.iter().zip(["a", "b"]) {
+            assert_eq!(
+                sim.get_u64(*h),
+                0,
+                "die {die}: link-layer event without a fault in cycle {c}"
+            );
+        }
         for (i, ch) in chans.iter_mut().enumerate() {
             if let Some(p) = ch.credits {
                 // Sampled before this cycle's send: `sends` already holds it, so exclude it.
@@ -344,6 +360,279 @@ fn link_sustains_one_flit_per_cycle() {
             );
             assert!(rate >= 0.95, "link throughput {rate:.3} below 0.95");
         }
+    });
+}
+
+// ------------------------------------------------------------------------------- link faults
+
+/// The link's fault-injection input (`xdie_d2d_pkg::link_fault_t`): per channel, in the order
+/// a2b_req, b2a_req, a2b_rsp, b2a_rsp from the MSB, the flit wire then the DLLP wire, each
+/// {drop, flip, flip_bit} from the MSB. The wire width comes from the port (eight equal wires).
+struct FaultPort {
+    port: Port,
+    wire_w: u32,
+    words: usize,
+}
+
+#[derive(Clone, Copy)]
+enum Wire {
+    Flit = 0,
+    Dllp = 1,
+}
+
+impl FaultPort {
+    fn new(sim: &Sim) -> FaultPort {
+        let port = port(sim, "fault_i");
+        let w = port.info().width;
+        assert_eq!(w % 8, 0, "fault_i: eight wires of equal width");
+        FaultPort {
+            port,
+            wire_w: w / 8,
+            words: words(w),
+        }
+    }
+
+    /// Bits of wire `wire` of channel `chan` (0 = a2b_req ... 3 = b2a_rsp).
+    fn span(&self, chan: usize, wire: Wire) -> Span {
+        let from_msb = (chan * 2 + wire as usize) as u32;
+        Span {
+            lsb: (7 - from_msb) * self.wire_w,
+            width: self.wire_w,
+        }
+    }
+
+    /// Sets one wire's fault in `v`: drop the word, or flip bit `flip` of it.
+    fn put(&self, v: &mut [u32], chan: usize, wire: Wire, drop: bool, flip: Option<u32>) {
+        let s = self.span(chan, wire);
+        let bit_w = s.width - 2;
+        let mut f = vec![0u32; words(s.width)];
+        if let Some(b) = flip {
+            put(
+                &mut f,
+                Span {
+                    lsb: 0,
+                    width: bit_w,
+                },
+                &[b],
+            );
+            put(
+                &mut f,
+                Span {
+                    lsb: bit_w,
+                    width: 1,
+                },
+                &[1],
+            );
+        }
+        if drop {
+            put(
+                &mut f,
+                Span {
+                    lsb: bit_w + 1,
+                    width: 1,
+                },
+                &[1],
+            );
+        }
+        put(v, s, &f);
+    }
+}
+
+/// What a faulty run did.
+struct FaultRun {
+    cycles: u64,
+    delivered: usize,
+    crc_errors: u64,
+    replays: u64,
+    /// The link was reported down at some cycle of the quiet window, and up at the end.
+    went_down: bool,
+}
+
+/// Runs the link for `cycles` cycles with random traffic and faults: each word entering any wire
+/// is hit with probability `per_million` / 10^6 (half dropped, half one bit flipped); during
+/// `quiet` every word on every wire is dropped. Then drains with no faults and checks that every
+/// flit sent arrived exactly once, in order and unchanged.
+fn run_link_faults(
+    ctx: &mut Ctx,
+    send_pct: u32,
+    ready_pct: u32,
+    per_million: u64,
+    cycles: u64,
+    quiet: std::ops::Range<u64>,
+) -> FaultRun {
+    let g = geometry();
+    let mut sim = ctx.sim(dut("xdie_d2d_link")).expect("link model");
+    let mut chans = vec![
+        Chan::new(&sim, "a2b_req", "a", "b", "req", &g),
+        Chan::new(&sim, "b2a_req", "b", "a", "req", &g),
+        Chan::new(&sim, "a2b_rsp", "a", "b", "rsp", &g),
+        Chan::new(&sim, "b2a_rsp", "b", "a", "rsp", &g),
+    ];
+    let faults = FaultPort::new(&sim);
+    let ups = [port(&sim, "a_link_up_o"), port(&sim, "b_link_up_o")];
+    let health = [port(&sim, "a_health_o"), port(&sim, "b_health_o")];
+    // health_t from the MSB: flit_crc_err[2], dllp_crc_err[2], replay[2].
+    let hw = health[0].info().width;
+    assert_eq!(hw, 6, "health_t: three 2-bit fields");
+    sim.reset(2);
+
+    let mut run = FaultRun {
+        cycles: 0,
+        delivered: 0,
+        crc_errors: 0,
+        replays: 0,
+        went_down: false,
+    };
+    // Generous: every flit of a full buffer replayed many times over.
+    let drain_limit = 200 * (2 * g.latency + 8 + g.credits);
+    let mut c = 0u64;
+    loop {
+        let draining = c >= cycles;
+        if draining && chans.iter().all(|ch| ch.in_flight.is_empty()) {
+            break;
+        }
+        assert!(
+            c < cycles + drain_limit,
+            "flits still missing {drain_limit} cycles after the faults stopped: {:?}",
+            chans
+                .iter()
+                .map(|ch| (ch.name, ch.in_flight.len()))
+                .collect::<Vec<_>>()
+        );
+        let mut f = vec![0u32; faults.words];
+        for (i, ch) in chans.iter().enumerate() {
+            for wire in [Wire::Flit, Wire::Dllp] {
+                if quiet.contains(&c) {
+                    faults.put(&mut f, i, wire, true, None);
+                } else if !draining && ctx.rng.below(1_000_000) < per_million {
+                    // Flip a bit within the word: the flit with its sequence number and CRC,
+                    // or a DLLP (a bit past a word's end flips nothing).
+                    let span = match wire {
+                        Wire::Flit => ch.width + 64,
+                        Wire::Dllp => 64,
+                    };
+                    let drop = ctx.rng.chance(50);
+                    let flip = (!drop).then(|| ctx.rng.below(u64::from(span)) as u32);
+                    faults.put(&mut f, i, wire, drop, flip);
+                }
+            }
+        }
+        sim.set(faults.port, &f);
+        for ch in chans.iter_mut() {
+            let credit = sim.get_u64(ch.tx_credit) == 1;
+            let data = random_bits(&mut ctx.rng, ch.width);
+            let send = !draining && credit && ctx.rng.chance(send_pct);
+            sim.set_u64(ch.tx_valid, u64::from(send));
+            sim.set(ch.tx_data, &data);
+            if send {
+                ch.in_flight.push_back((c, data));
+            }
+            let ready = draining || ctx.rng.chance(ready_pct);
+            sim.set_u64(ch.rx_ready, u64::from(ready));
+        }
+        sim.eval();
+        for h in health {
+            let v = sim.get_u64(h);
+            run.crc_errors += u64::from((v >> 2).count_ones());
+            run.replays += u64::from((v & 3).count_ones());
+        }
+        if quiet.contains(&c) && ups.iter().any(|&p| sim.get_u64(p) == 0) {
+            run.went_down = true;
+        }
+        for ch in chans.iter_mut() {
+            if let Some(p) = ch.credits {
+                assert!(
+                    sim.get_u64(p) <= g.credits,
+                    "{}: more credits than buffers in cycle {c}",
+                    ch.name
+                );
+            }
+            if sim.get_u64(ch.rx_valid) == 1 && sim.get_u64(ch.rx_ready) == 1 {
+                let got = sim.get(ch.rx_data);
+                let Some((sent, want)) = ch.in_flight.pop_front() else {
+                    panic!(
+                        "{}: a flit arrived in cycle {c} that was never sent (or twice)",
+                        ch.name
+                    );
+                };
+                assert_eq!(
+                    got, want,
+                    "{}: flit sent in cycle {sent}, received in cycle {c}",
+                    ch.name
+                );
+                run.delivered += 1;
+            }
+        }
+        sim.tick();
+        c += 1;
+    }
+    run.cycles = c;
+    assert!(
+        ups.iter().all(|&p| sim.get_u64(p) == 1),
+        "link not up after the drain"
+    );
+    run
+}
+
+#[test]
+fn link_loses_nothing_under_flips_and_drops() {
+    for (seed, send, ready, per_million) in [
+        (11u64, 90, 60, 1_000),
+        (12, 60, 90, 10_000),
+        (13, 95, 95, 50_000),
+        (14, 30, 30, 200_000),
+    ] {
+        harness::run(seed, |ctx| {
+            let g = geometry();
+            let run = run_link_faults(ctx, send, ready, per_million, 40 * g.credits, 0..0);
+            eprintln!(
+                "d2d link, faults {per_million} per million words: {} flits delivered in {} \
+                 cycles, {} CRC errors, {} replays",
+                run.delivered, run.cycles, run.crc_errors, run.replays
+            );
+            assert!(run.delivered > 0, "nothing moved");
+            if per_million >= 10_000 {
+                assert!(
+                    run.crc_errors > 0 && run.replays > 0,
+                    "faults went unnoticed"
+                );
+            }
+        });
+    }
+}
+
+#[test]
+fn link_recovers_after_going_quiet() {
+    harness::run(15, |ctx| {
+        let g = geometry();
+        let quiet = 10 * g.credits..10 * g.credits + 1_000;
+        let run = run_link_faults(ctx, 80, 80, 0, 30 * g.credits, quiet);
+        assert!(
+            run.went_down,
+            "the link was never reported down while quiet"
+        );
+        assert!(
+            run.replays > 0,
+            "nothing was replayed after the quiet spell"
+        );
+        assert!(run.delivered > 0, "nothing moved");
+    });
+}
+
+#[test]
+fn link_throughput_with_faults() {
+    // A figure, not a limit: flits per cycle with every word at risk of 1e-3.
+    harness::run(16, |ctx| {
+        let g = geometry();
+        let cycles = 200 * g.credits;
+        let run = run_link_faults(ctx, 100, 100, 1_000, cycles, 0..0);
+        let rate = run.delivered as f64 / 4.0 / run.cycles as f64;
+        eprintln!(
+            "d2d link, faults 1e-3 per word, sender always valid, receiver always ready: \
+             {rate:.3} flit/cycle per channel over {} cycles, {} CRC errors, {} replays",
+            run.cycles, run.crc_errors, run.replays
+        );
+        assert!(run.delivered > 0, "nothing moved");
     });
 }
 

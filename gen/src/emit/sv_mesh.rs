@@ -150,6 +150,19 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     let _ = writeln!(w, "  localparam int unsigned N     = {n},");
     let _ = writeln!(
         w,
+        "  localparam int unsigned L     = {},",
+        m.links.len().max(1)
+    );
+    let _ = writeln!(
+        w,
+        "  localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,"
+    );
+    let _ = writeln!(
+        w,
+        "  localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,"
+    );
+    let _ = writeln!(
+        w,
         "  localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES"
     );
     let _ = writeln!(w, ") (");
@@ -186,7 +199,17 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         "  // per die: all engines idle, any sticky read/write error"
     );
     let _ = writeln!(w, "  output logic [N-1:0]   idle_o,");
-    let _ = writeln!(w, "  output logic [N*2-1:0] err_o");
+    let _ = writeln!(w, "  output logic [N*2-1:0] err_o,");
+    let _ = writeln!(
+        w,
+        "  // per C2C port (port p of die d at d * ND + p): link-layer events this cycle"
+    );
+    let _ = writeln!(w, "  output logic [N*ND*HW-1:0] link_health_o,");
+    let _ = writeln!(
+        w,
+        "  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)"
+    );
+    let _ = writeln!(w, "  input  logic [L*FW-1:0]    link_fault_i");
     let _ = writeln!(w, ");");
     let _ = writeln!(w);
     let _ = writeln!(
@@ -373,6 +396,7 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     let _ = writeln!(w, "      assign rsp_rx_data[p*RSP_W +: RSP_W] = '0;");
     let _ = writeln!(w, "      assign link_up[p]       = 1'b0;");
     let _ = writeln!(w, "      assign link_credits[p*CW +: CW] = '0;");
+    let _ = writeln!(w, "      assign link_health_o[p*HW +: HW] = '0;");
     let _ = writeln!(w, "      logic unused_port;");
     let _ = writeln!(w, "      assign unused_port = ^{{req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],");
     let _ = writeln!(w, "                             rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]}};");
@@ -404,9 +428,10 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
                 w,
                 "    .{side}_rsp_rx_data_o(rsp_rx_data[{p}*RSP_W +: RSP_W]),"
             );
-            let end = if side == "a" { "," } else { "" };
-            let _ = writeln!(w, "    .{side}_link_up_o(link_up[{p}]), .{side}_credits_o(link_credits[{p}*CW +: CW]){end}");
+            let _ = writeln!(w, "    .{side}_link_up_o(link_up[{p}]), .{side}_credits_o(link_credits[{p}*CW +: CW]),");
+            let _ = writeln!(w, "    .{side}_health_o(link_health_o[{p}*HW +: HW]),");
         }
+        let _ = writeln!(w, "    .fault_i(link_fault_i[{k}*FW +: FW])");
         let _ = writeln!(w, "  );");
     }
     let _ = writeln!(w);

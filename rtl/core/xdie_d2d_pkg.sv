@@ -1,0 +1,49 @@
+// Types of the die-to-die link layer (xdie_d2d_channel, xdie_d2d_link) that cross module
+// boundaries: the fault-injection controls of the link's wires.
+//
+// A link channel has two wires: the flit wire (sender to receiver: sequence number, CRC-32 and
+// the flit) and the DLLP wire (receiver to sender, every cycle: cumulative acknowledgement, NAK
+// number, cumulative freed-buffer count, CRC-16). Each wire takes one wire_fault_t per cycle,
+// applied to the word entering the wire in that cycle: `drop` loses it, `flip` inverts bit
+// `flip_bit` of it (counted from the LSB of the whole wire word; a bit number past the word's end
+// flips nothing). Tops expose these as inputs so a testbench can inject faults; hardware ties them
+// to zero.
+
+package xdie_d2d_pkg;
+  // Bits of a flip position: enough for any wire word of the link (a flit is a few hundred bits).
+  localparam int unsigned FLIP_BIT_W = 16;
+
+  typedef struct packed {
+    logic                  drop;
+    logic                  flip;
+    logic [FLIP_BIT_W-1:0] flip_bit;
+  } wire_fault_t;
+
+  // One channel's two wires.
+  typedef struct packed {
+    wire_fault_t flit;
+    wire_fault_t dllp;
+  } chan_fault_t;
+
+  // The link's four channels, named by direction (a: the link's die A side, b: die B side).
+  typedef struct packed {
+    chan_fault_t a2b_req;
+    chan_fault_t b2a_req;
+    chan_fault_t a2b_rsp;
+    chan_fault_t b2a_rsp;
+  } link_fault_t;
+
+  // Link-health events of one die in one cycle, per channel the die receives flits on (req, rsp)
+  // and per channel it sends flits on: CRC errors it detected (a bad flit it received, a bad DLLP
+  // about a channel it sends on) and replays it started.
+  typedef struct packed {
+    logic [1:0] flit_crc_err;  // [0] request flits, [1] response flits received
+    logic [1:0] dllp_crc_err;  // [0] request channel, [1] response channel sent
+    logic [1:0] replay;        // [0] request channel, [1] response channel sent
+  } health_t;
+
+  // Bits of the structs above, for flat vectors of them (Yosys 0.23 takes $bits of no type name).
+  localparam int unsigned WIRE_FAULT_W = 2 + FLIP_BIT_W;
+  localparam int unsigned LINK_FAULT_W = 4 * 2 * WIRE_FAULT_W;
+  localparam int unsigned HEALTH_W     = 3 * 2;
+endpackage
