@@ -12,6 +12,8 @@ mod mesh_top;
 mod numbers;
 mod route;
 mod sim;
+#[cfg(feature = "sim")]
+mod soak;
 
 #[derive(Parser)]
 #[command(
@@ -48,6 +50,11 @@ enum Cmd {
     #[cfg(feature = "sim")]
     #[command(subcommand)]
     Bench(bench::BenchCmd),
+    /// Random scenarios on the model and the RTL, compared run after run (random cores, engine
+    /// masks, sizes, offsets, queues, launches, chains; random host-port backpressure; optional
+    /// link faults).
+    #[cfg(feature = "sim")]
+    Soak(soak::SoakArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +66,8 @@ fn main() -> ExitCode {
         Cmd::Sim(args) => sim::run(&args),
         #[cfg(feature = "sim")]
         Cmd::Bench(cmd) => bench::run(&cmd),
+        #[cfg(feature = "sim")]
+        Cmd::Soak(args) => soak::run(&args),
     }
 }
 

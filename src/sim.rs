@@ -67,8 +67,20 @@ enum Rtl {
         /// MMIO accesses the firmware made, and the bus cycles they took together.
         fw_accesses: u64,
         fw_bus_cycles: u64,
+        /// What the die-to-die link went through, when the scenario injects faults.
+        link_faults: Option<LinkFaults>,
         trace: Option<PathBuf>,
     },
+}
+
+/// The link's side of a run with `faults:`: what was injected and what the dies reported.
+#[cfg_attr(not(feature = "sim"), allow(dead_code))]
+struct LinkFaults {
+    flips: u64,
+    drops: u64,
+    crc_errors: u64,
+    replays: u64,
+    down_cycles: u64,
 }
 
 pub fn run(a: &SimArgs) -> ExitCode {
@@ -168,6 +180,13 @@ fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl 
             driver: o.driver.to_string(),
             fw_accesses: o.fw_accesses,
             fw_bus_cycles: o.fw_bus_cycles,
+            link_faults: o.link.map(|l| LinkFaults {
+                flips: l.flips_injected,
+                drops: l.drops_injected,
+                crc_errors: l.crc_errors,
+                replays: l.replays,
+                down_cycles: l.down_cycles,
+            }),
             trace: o.trace,
         },
         Err(RtlError::NotAvailable(m)) => Rtl::NotAvailable(m),
@@ -378,6 +397,7 @@ impl Report {
             driver,
             fw_accesses,
             fw_bus_cycles,
+            link_faults,
             trace,
             ..
         } = &self.rtl
@@ -399,6 +419,13 @@ impl Report {
                 ));
             }
             line(format!("monitor: {monitor}"));
+            if let Some(f) = link_faults {
+                line(format!(
+                    "faults: {} bit flips and {} lost words injected on the link's wires; the \
+                     dies detected {} CRC errors and started {} replays; link down {} cycles",
+                    f.flips, f.drops, f.crc_errors, f.replays, f.down_cycles
+                ));
+            }
             if let Some(t) = trace {
                 line(format!("trace: {}", t.display()));
             }
@@ -480,6 +507,19 @@ impl Report {
                 |v| json!({"chip": v.die.chip, "die": v.die.die, "index": v.sem, "value": v.value}),
             )
             .collect();
+        let faults = match &self.rtl {
+            Rtl::Ran {
+                link_faults: Some(f),
+                ..
+            } => json!({
+                "bit_flips_injected": f.flips,
+                "words_lost_injected": f.drops,
+                "crc_errors": f.crc_errors,
+                "replays": f.replays,
+                "link_down_cycles": f.down_cycles,
+            }),
+            _ => Value::Null,
+        };
         let (total, monitor, driver, accesses, bus) = match &self.rtl {
             Rtl::Ran {
                 total_cycles,
@@ -524,6 +564,7 @@ impl Report {
             "driver": driver,
             "fw_accesses": accesses,
             "fw_bus_cycles": bus,
+            "link_faults": faults,
         })
     }
 }

@@ -777,7 +777,7 @@ impl RawSizing {
             .unit("bytes")
             .allowed("nonzero multiple of DATA_BYTES, at most the HBM aperture; default profile: its size"),
         Key::opt("link_credits", Ty::Num, "Receive buffer depth per link channel (credits).")
-            .allowed("1 ..= 2^16; default profile: LINK_CREDITS"),
+            .allowed("2 ..= 2^16; default profile: LINK_CREDITS"),
         Key::opt("outstanding", Ty::Num, "Requests in flight per crossbar master and slave, writes in flight per engine.")
             .allowed("1 ..= 2^16; required in the default profile"),
         Key::opt("engine_read_beats", Ty::Num, "Source beats an engine buffers (its reads in flight).")

@@ -79,7 +79,76 @@ struct RawScenario {
     #[serde(default)]
     ring_len: Option<u64>,
     legs: Vec<RawLeg>,
+    #[serde(default)]
+    faults: Option<RawFaults>,
 }
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFaults {
+    #[serde(default)]
+    bit_flip: f64,
+    #[serde(default)]
+    drop: f64,
+    #[serde(default)]
+    lost_credits: f64,
+    #[serde(default)]
+    link_down: Vec<RawLinkDown>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLinkDown {
+    at: u64,
+    /// Absent: the link stays down.
+    #[serde(default)]
+    cycles: Option<u64>,
+}
+
+/// Faults the RTL's die-to-die link suffers during a scenario's legs (`faults:`). They act on the
+/// link's wires only (the testbench drives the link's fault-injection inputs); the golden model
+/// has an ideal link, and a link that loses nothing ends in the same state, so model and RTL are
+/// compared as without faults. Rates are probabilities per word entering a wire, which is a
+/// probability per flit (a flit is one word) and per DLLP (one per cycle and channel).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Faults {
+    /// A bit of a flit or a DLLP flipped.
+    pub bit_flip: f64,
+    /// A flit or a DLLP lost.
+    pub drop: f64,
+    /// A DLLP (the credit and acknowledgement update) lost.
+    pub lost_credits: f64,
+    /// Spells during which every word on every wire is lost, counted from the first firmware
+    /// step of the legs.
+    pub link_down: Vec<LinkDown>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkDown {
+    pub at: u64,
+    /// None: down for good.
+    pub cycles: Option<u64>,
+}
+
+impl Faults {
+    /// No fault at all.
+    pub fn is_none(&self) -> bool {
+        self.bit_flip == 0.0
+            && self.drop == 0.0
+            && self.lost_credits == 0.0
+            && self.link_down.is_empty()
+    }
+
+    /// Whether the link is held down in cycle `c`.
+    pub fn down_at(&self, c: u64) -> bool {
+        self.link_down
+            .iter()
+            .any(|d| c >= d.at && d.cycles.is_none_or(|n| c - d.at < n))
+    }
+}
+
+/// Most link-down spells a scenario may list.
+pub const MAX_LINK_DOWN: usize = 64;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -211,6 +280,8 @@ pub struct Scenario {
     pub view: Option<AddrView>,
     pub ring_len: u64,
     pub legs: Vec<LegSpec>,
+    /// Link faults the RTL run suffers (none when the scenario has no `faults:`).
+    pub faults: Faults,
     index: LineIndex,
 }
 
@@ -332,8 +403,12 @@ impl Scenario {
             view: raw.view,
             ring_len: raw.ring_len.unwrap_or(Config::default().ring_len),
             legs: Vec::new(),
+            faults: Faults::default(),
             index,
         };
+        if let Some(f) = raw.faults {
+            sc.faults = sc.check_faults(f)?;
+        }
         if sc.packages.is_empty() || sc.packages.len() > MAX_PACKAGES {
             return Err(sc.error(
                 ScenarioErrorKind::Reference,
@@ -418,6 +493,61 @@ impl Scenario {
             });
         }
         Ok(sc)
+    }
+
+    fn check_faults(&self, f: RawFaults) -> Result<Faults> {
+        for (key, rate) in [
+            ("bit_flip", f.bit_flip),
+            ("drop", f.drop),
+            ("lost_credits", f.lost_credits),
+        ] {
+            if !(0.0..=1.0).contains(&rate) {
+                return Err(self.error(
+                    ScenarioErrorKind::Reference,
+                    format!("faults.{key}"),
+                    format!("{rate} is not a probability (0 to 1 per word)"),
+                ));
+            }
+        }
+        if f.bit_flip + f.drop + f.lost_credits >= 1.0 {
+            return Err(self.error(
+                ScenarioErrorKind::Reference,
+                "faults".into(),
+                "bit_flip + drop + lost_credits reach 1: no word would ever cross the link".into(),
+            ));
+        }
+        if f.link_down.len() > MAX_LINK_DOWN {
+            return Err(self.error(
+                ScenarioErrorKind::Reference,
+                "faults.link_down".into(),
+                format!(
+                    "{} spells; a scenario has at most {MAX_LINK_DOWN}",
+                    f.link_down.len()
+                ),
+            ));
+        }
+        let mut link_down = Vec::new();
+        for (i, d) in f.link_down.iter().enumerate() {
+            if d.cycles == Some(0) || d.at.checked_add(d.cycles.unwrap_or(0)).is_none() {
+                return Err(self.error(
+                    ScenarioErrorKind::Reference,
+                    format!("faults.link_down[{i}].cycles"),
+                    "a spell lasts at least one cycle and ends within 2^64 cycles (leave `cycles` \
+                     out for a link that stays down)"
+                        .into(),
+                ));
+            }
+            link_down.push(LinkDown {
+                at: d.at,
+                cycles: d.cycles,
+            });
+        }
+        Ok(Faults {
+            bit_flip: f.bit_flip,
+            drop: f.drop,
+            lost_credits: f.lost_credits,
+            link_down,
+        })
     }
 
     /// An error at `key` of this file, with the key's line.

@@ -272,3 +272,63 @@ fn an_uneven_split_is_blamed_on_partitions() {
     assert_eq!(e.at.key, "legs[0].partitions");
     assert_eq!(e.at.line, Some(n));
 }
+
+/// `faults:` (the RTL link's fault injection): every bad value is refused with its key and line;
+/// a good block parses into the typed faults and leaves the model's run alone.
+#[rstest]
+#[case("  bit_flip: 1.5", "faults.bit_flip", ScenarioErrorKind::Reference)]
+#[case("  drop: -0.1", "faults.drop", ScenarioErrorKind::Reference)]
+#[case(
+    "  lost_credits: 0.6\n  drop: 0.5",
+    "faults",
+    ScenarioErrorKind::Reference
+)]
+#[case(
+    "  link_down: [{at: 10, cycles: 0}]",
+    "faults.link_down[0].cycles",
+    ScenarioErrorKind::Reference
+)]
+#[case("  bit_flips: 0.1", "faults.bit_flips", ScenarioErrorKind::Syntax)]
+#[case(
+    "  link_down: [{at: 10, for: 5}]",
+    "faults.link_down[0].for",
+    ScenarioErrorKind::Syntax
+)]
+fn bad_faults_are_refused_with_their_key(
+    #[case] body: &str,
+    #[case] key: &str,
+    #[case] kind: ScenarioErrorKind,
+) {
+    let text = format!("{GOOD}\nfaults:\n{body}\n");
+    let e = err(&text);
+    assert_eq!(e.kind, kind, "{e}");
+    assert_eq!(e.at.key, key, "{e}");
+    // The line is the faults block's or one of its keys'.
+    let block = text.lines().position(|l| l == "faults:").expect("block") + 1;
+    let line = e.at.line.unwrap_or_else(|| panic!("no line: {e}"));
+    assert!(line >= block && line <= text.lines().count(), "{e}");
+}
+
+#[test]
+fn faults_parse_into_rates_and_spells() {
+    let text = format!(
+        "{GOOD}\nfaults:\n  bit_flip: 1e-3\n  drop: 2e-3\n  lost_credits: 5e-4\n  \
+         link_down: [{{at: 100, cycles: 50}}, {{at: 1000}}]\n"
+    );
+    let sc =
+        Scenario::parse(Path::new("scenarios/f.yaml"), &text).unwrap_or_else(|e| panic!("{e}"));
+    let f = &sc.faults;
+    assert_eq!((f.bit_flip, f.drop, f.lost_credits), (1e-3, 2e-3, 5e-4));
+    assert!(!f.down_at(99) && f.down_at(100) && f.down_at(149) && !f.down_at(150));
+    assert!(
+        f.down_at(1000) && f.down_at(u64::MAX),
+        "a spell without cycles lasts"
+    );
+    assert!(!f.is_none());
+    let plain = Scenario::parse(Path::new("scenarios/g.yaml"), GOOD).expect("good");
+    assert!(plain.faults.is_none());
+    // The model's run does not depend on the faults (its link is ideal).
+    let a = sc.run_model(&csrs(), 1).expect("model");
+    let b = plain.run_model(&csrs(), 1).expect("model");
+    assert_eq!(a.sys.end_state(), b.sys.end_state());
+}

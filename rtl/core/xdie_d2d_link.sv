@@ -13,8 +13,8 @@
 //   {write, addr, wdata, wstrb} and response struct {rdata, err}, one flit per channel beat.
 //
 // Link health per die: link_up (every channel has finished its credit bring-up and none has gone
-// quiet), the current credits of that die's request sender, and this cycle's link-layer events
-// at that die (xdie_d2d_pkg::health_t: CRC errors it detected, replays it started). Parameter defaults are the die map's LINK_LATENCY and
+// quiet), the current credits of that die's request sender, and its health (xdie_d2d_pkg::health_t:
+// link up, this cycle's CRC errors detected and replays started at that die). Parameter defaults are the die map's LINK_LATENCY and
 // LINK_CREDITS; the flit widths follow the xbus package.
 
 module xdie_d2d_link #(
@@ -148,6 +148,8 @@ module xdie_d2d_link #(
 
   // Events at each die: bad flits it received, bad DLLPs about channels it sends on, replays of
   // channels it sends on ([0] request channel, [1] response channel).
+  assign a_health_o.up           = a_link_up_o;
+  assign b_health_o.up           = b_link_up_o;
   assign a_health_o.flit_crc_err = {ev_rx_crc[B2A_RSP], ev_rx_crc[B2A_REQ]};
   assign a_health_o.dllp_crc_err = {ev_dllp[A2B_RSP], ev_dllp[A2B_REQ]};
   assign a_health_o.replay       = {ev_replay[A2B_RSP], ev_replay[A2B_REQ]};

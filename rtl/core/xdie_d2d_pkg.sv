@@ -33,10 +33,12 @@ package xdie_d2d_pkg;
     chan_fault_t b2a_rsp;
   } link_fault_t;
 
-  // Link-health events of one die in one cycle, per channel the die receives flits on (req, rsp)
-  // and per channel it sends flits on: CRC errors it detected (a bad flit it received, a bad DLLP
-  // about a channel it sends on) and replays it started.
+  // Link health of one die in one cycle: whether the link is up, and this cycle's events per
+  // channel the die receives flits on (req, rsp) and per channel it sends flits on: CRC errors it
+  // detected (a bad flit it received, a bad DLLP about a channel it sends on) and replays it
+  // started.
   typedef struct packed {
+    logic       up;
     logic [1:0] flit_crc_err;  // [0] request flits, [1] response flits received
     logic [1:0] dllp_crc_err;  // [0] request channel, [1] response channel sent
     logic [1:0] replay;        // [0] request channel, [1] response channel sent
@@ -45,5 +47,5 @@ package xdie_d2d_pkg;
   // Bits of the structs above, for flat vectors of them (Yosys 0.23 takes $bits of no type name).
   localparam int unsigned WIRE_FAULT_W = 2 + FLIP_BIT_W;
   localparam int unsigned LINK_FAULT_W = 4 * 2 * WIRE_FAULT_W;
-  localparam int unsigned HEALTH_W     = 3 * 2;
+  localparam int unsigned HEALTH_W     = 1 + 3 * 2;
 endpackage

@@ -56,7 +56,7 @@ module xdie_pkg_top #(
   output logic [1:0]  d0_err_o,
   output logic        d1_idle_o,
   output logic [1:0]  d1_err_o,
-  // link-layer events per die this cycle (CRC errors detected, replays started)
+  // link health per die: link up, this cycle's CRC errors detected and replays started
   output xdie_d2d_pkg::health_t d0_link_health_o,
   output xdie_d2d_pkg::health_t d1_link_health_o,
   // fault injection on the link's wires (a testbench's; zero in hardware)

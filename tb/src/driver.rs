@@ -6,6 +6,7 @@
 //! model's first.
 
 use crate::axil::Timing;
+use crate::faults::LinkStats;
 use crate::fw::{self, FwSystem, Op, Program, WaitMode};
 use crate::hooks::MonWrite;
 use crate::package::{Package, PkgError};
@@ -33,6 +34,9 @@ pub struct RtlOutcome {
     pub total_cycles: u64,
     /// Cycles from the first launch doorbell to the cycle completion was observed.
     pub transfer_cycles: u64,
+    /// Cycles from the legs' first firmware step (cycle 0 of a fault schedule) to the first
+    /// launch doorbell.
+    pub launch_cycle: u64,
     /// Wall-clock seconds those transfer cycles took to simulate (firmware threads included):
     /// the simulation speed of the run, a figure for the report, never a pass criterion.
     pub transfer_seconds: f64,
@@ -50,6 +54,8 @@ pub struct RtlOutcome {
     pub fw_bus_cycles: u64,
     /// Every store the firmware made, where it landed.
     pub fw_stores: Vec<FwStore>,
+    /// What the die-to-die link went through, when the scenario injects faults.
+    pub link: Option<LinkStats>,
     pub trace: Option<PathBuf>,
 }
 
@@ -295,6 +301,7 @@ impl<'a> Driver<'a> {
             if all {
                 return Ok(Vec::new());
             }
+            self.pkg.check_link()?;
             if self.pkg.cycle() - start > budget {
                 return Err(RtlError::Driver(format!(
                     "the run did not complete within {budget} cycles ({done} of {total} descriptors)"
@@ -311,10 +318,28 @@ stores marked as such, goes through the model's leg checker (every byte lands on
 its destination, remote_sem completes only after the last data byte, local_sem rises by the \
 engine count). Sources are loaded and SBUF is read back through the memories' backdoor";
 
+/// Host-port handshakes of a scenario run: up to one cycle of valid delay, 10 % ready stalls.
+pub const HOST_TIMING: Timing = Timing {
+    max_valid_delay: 1,
+    ready_stall_pct: 10,
+};
+
 pub fn run(
     sc: &Scenario,
     model: &ModelRun,
     seed: u64,
+    trace: Option<&Path>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RtlOutcome, RtlError> {
+    run_timed(sc, model, seed, HOST_TIMING, trace, progress)
+}
+
+/// [`run`] with the host ports' handshake timing (random valid delays and ready stalls) given.
+pub fn run_timed(
+    sc: &Scenario,
+    model: &ModelRun,
+    seed: u64,
+    timing: Timing,
     trace: Option<&Path>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RtlOutcome, RtlError> {
@@ -340,10 +365,6 @@ pub fn run(
         None => Sim::new(kind),
     }
     .map_err(|e| RtlError::Driver(e.to_string()))?;
-    let timing = Timing {
-        max_valid_delay: 1,
-        ready_stall_pct: 10,
-    };
     let pkg = Package::new(sim, seed, timing, chip)?;
     let mut d = Driver {
         pkg,
@@ -359,10 +380,15 @@ pub fn run(
     d.setup()?;
     d.load(progress)?;
     d.pkg.monitor()?;
+    if !sc.faults.is_none() {
+        d.pkg.inject_faults(sc.faults.clone(), seed)?;
+    }
     let wall = std::time::Instant::now();
+    let legs_start = d.pkg.cycle();
     let t0 = d.legs(sc)?;
     let errs = d.wait_done(progress)?;
     let t1 = d.pkg.cycle();
+    let link = d.pkg.stop_faults();
     let transfer_seconds = wall.elapsed().as_secs_f64();
     let seen = d.pkg.take_writes();
     d.writes.extend(seen);
@@ -374,6 +400,7 @@ pub fn run(
     Ok(RtlOutcome {
         total_cycles: d.pkg.cycle(),
         transfer_cycles: t1 - t0,
+        launch_cycle: t0 - legs_start,
         transfer_seconds,
         sems: board.sems,
         mismatches: board.mismatches,
@@ -382,6 +409,7 @@ pub fn run(
         fw_accesses: d.accesses,
         fw_bus_cycles: d.bus_cycles,
         fw_stores: d.stores.clone(),
+        link,
         trace,
     })
 }

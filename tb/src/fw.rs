@@ -535,6 +535,7 @@ pub fn run(
     let n = threads.len();
     loop {
         let now = pkg.cycle();
+        pkg.check_link().map_err(|e| e.to_string())?;
         for die in 0..2 {
             if active[die].is_some() {
                 continue;

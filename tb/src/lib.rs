@@ -13,6 +13,7 @@ pub mod bench;
 pub mod bench_copy;
 pub mod block;
 pub mod driver;
+pub mod faults;
 pub mod fw;
 pub mod harness;
 pub mod hooks;

@@ -7,10 +7,13 @@
 
 use crate::axil::{AxilError, AxilMaster, Resp, Timing};
 use crate::duts::DutKind;
+use crate::faults::{Injector, LinkStats};
 use crate::regmodel::views;
 use crate::sim::{Port, Sim, SimError};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::rc::Rc;
 use xdie_csr::{Field, Views};
 
 #[derive(Debug)]
@@ -39,6 +42,11 @@ pub enum PkgError {
         local: u64,
         len: u64,
     },
+    /// The die-to-die link stayed down longer than a run can wait for it.
+    LinkDown {
+        since: u64,
+        cycles: u64,
+    },
     /// A word read back differs from what was expected there.
     Mismatch {
         die: u32,
@@ -63,6 +71,11 @@ impl fmt::Display for PkgError {
             PkgError::Timeout { what, cycles } => {
                 write!(f, "{what} did not happen within {cycles} cycles")
             }
+            PkgError::LinkDown { since, cycles } => write!(
+                f,
+                "the die-to-die link has been down for {cycles} cycles (since cycle {since} of \
+                 the legs): the legs that need it cannot finish, and none is reported done"
+            ),
             PkgError::NotDirect { local } => {
                 write!(f, "{local:#x} is outside the host port's direct window")
             }
@@ -146,7 +159,13 @@ pub struct Package {
     rings: BTreeMap<(u32, Side, u64, u64), Ring>,
     /// Cycle budget of every wait.
     pub budget: u64,
+    /// What the link went through while faults were injected (see [`Package::inject_faults`]).
+    link: Option<Rc<RefCell<LinkStats>>>,
 }
+
+/// Cycles a run waits for a link that is down before it gives up: well beyond any spell a
+/// scenario means to survive (a test holds the link down for 10,000 cycles).
+pub const LINK_DOWN_LIMIT: u64 = 200_000;
 
 impl Package {
     pub fn kind() -> Option<DutKind> {
@@ -174,12 +193,64 @@ impl Package {
             err,
             rings: BTreeMap::new(),
             budget: 200_000,
+            link: None,
         };
         for h in &mut pkg.host {
             h.timeout = 10_000;
         }
         pkg.wait_link()?;
         Ok(pkg)
+    }
+
+    /// From the next cycle on, the link suffers `faults` (random draws from `seed`); cycle 0 of
+    /// the faults' schedule is the next cycle.
+    pub fn inject_faults(&mut self, faults: xdie_model::scenario::Faults, seed: u64) -> Result<()> {
+        let port = self.sim.require_port("link_fault_i")?;
+        let health = vec![
+            self.sim.require_port("d0_link_health_o")?,
+            self.sim.require_port("d1_link_health_o")?,
+        ];
+        // Both flits carry the beat's data in their low bits: a flipped bit drawn below it hits
+        // payload in either.
+        let flit_bits = 8 * v().params.data_bytes as u32;
+        self.link = Some(Injector::install(
+            &mut self.sim,
+            port,
+            health,
+            flit_bits,
+            faults,
+            seed,
+        ));
+        // A host access across a link that is down waits; let the link's own limit speak first.
+        for h in &mut self.host {
+            h.timeout = h.timeout.max(LINK_DOWN_LIMIT as u32 + 10_000);
+        }
+        Ok(())
+    }
+
+    /// Stops injecting faults; returns what the link went through.
+    pub fn stop_faults(&mut self) -> Option<LinkStats> {
+        self.sim.set_cycle_hook(None);
+        if let Ok(p) = self.sim.require_port("link_fault_i") {
+            let zero = vec![0u32; p.info().width.div_ceil(32) as usize];
+            self.sim.set(p, &zero);
+        }
+        self.link.take().map(|s| s.borrow().clone())
+    }
+
+    /// An error once the link has been down for [`LINK_DOWN_LIMIT`] cycles while faults are
+    /// injected.
+    pub fn check_link(&self) -> Result<()> {
+        if let Some(st) = &self.link {
+            let st = st.borrow();
+            if let Some(since) = st.down_since {
+                let cycles = st.cycles - since;
+                if cycles >= LINK_DOWN_LIMIT {
+                    return Err(PkgError::LinkDown { since, cycles });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Clock cycles since the model was created.

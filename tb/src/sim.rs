@@ -90,7 +90,12 @@ pub struct Sim {
     slots: Vec<Slot>,
     clk_rst: Option<(u32, u32)>,
     trace: Option<PathBuf>,
+    /// Called before every clock cycle (see [`Sim::set_cycle_hook`]).
+    hook: Option<CycleHook>,
 }
+
+/// Drives inputs before each clock cycle, e.g. a fault injector.
+pub type CycleHook = Box<dyn FnMut(&mut Sim)>;
 
 impl Sim {
     /// A fresh model at time 0 with all state zero, untraced.
@@ -123,6 +128,7 @@ impl Sim {
             slots,
             clk_rst: None,
             trace: None,
+            hook: None,
         };
         if let (Some(c), Some(r)) = (sim.port("clk_i"), sim.port("rst_ni")) {
             sim.clk_rst = Some((c.id, r.id));
@@ -266,9 +272,14 @@ impl Sim {
         self.dut.pin_mut().eval();
     }
 
-    /// Falling edge: clock low, evaluate (inputs set since the last rising edge take effect).
+    /// Falling edge: clock low, evaluate (inputs set since the last rising edge take effect). The
+    /// cycle hook runs first.
     #[inline]
     pub fn clk_low(&mut self) {
+        // A cycle starts here: the hook drives this cycle's inputs first.
+        if self.hook.is_some() {
+            self.run_hook();
+        }
         self.dut.pin_mut().clk_low();
     }
 
@@ -278,14 +289,37 @@ impl Sim {
         self.dut.pin_mut().clk_high();
     }
 
-    /// One clock cycle: clk 0, eval, clk 1, eval (each edge dumped when tracing).
+    /// One clock cycle: clk 0, eval, clk 1, eval (each edge dumped when tracing); the cycle hook
+    /// runs first.
     #[inline]
     pub fn tick(&mut self) {
+        if self.hook.is_some() {
+            self.run_hook();
+        }
         self.dut.pin_mut().tick(1);
     }
 
     pub fn ticks(&mut self, n: u64) {
-        self.dut.pin_mut().tick(n);
+        if self.hook.is_none() {
+            self.dut.pin_mut().tick(n);
+            return;
+        }
+        for _ in 0..n {
+            self.tick();
+        }
+    }
+
+    /// Installs (or with `None` removes) a function that runs before every clock cycle from now
+    /// on, with the model; what it sets takes effect in that cycle.
+    pub fn set_cycle_hook(&mut self, hook: Option<CycleHook>) {
+        self.hook = hook;
+    }
+
+    fn run_hook(&mut self) {
+        if let Some(mut h) = self.hook.take() {
+            h(self);
+            self.hook = Some(h);
+        }
     }
 
     /// Holds `rst_ni` low for `cycles` clock cycles, then releases it.

@@ -17,6 +17,7 @@
 //! the simulated modules are checked against it, so the RTL defaults cannot drift.
 
 use std::collections::VecDeque;
+use xdie_tb::faults::{FaultLayout, Health, Wire};
 use xdie_tb::regmodel::csrs;
 use xdie_tb::sim::Port;
 use xdie_tb::{harness, Ctx, DutKind, Rng, Sim};
@@ -283,9 +284,10 @@ fn run_link(ctx: &mut Ctx, send_pct: u32, ready_pct: u32, cycles: u64) -> LinkRu
         }
         sim.eval();
         for (h, die) in health.iter().zip(["a", "b"]) {
+            // Everything but the `up` bit (the MSB) is an event.
+            let events = sim.get_u64(*h) & ((1 << (h.info().width - 1)) - 1);
             assert_eq!(
-                sim.get_u64(*h),
-                0,
+                events, 0,
                 "die {die}: link-layer event without a fault in cycle {c}"
             );
         }
@@ -365,79 +367,6 @@ fn link_sustains_one_flit_per_cycle() {
 
 // ------------------------------------------------------------------------------- link faults
 
-/// The link's fault-injection input (`xdie_d2d_pkg::link_fault_t`): per channel, in the order
-/// a2b_req, b2a_req, a2b_rsp, b2a_rsp from the MSB, the flit wire then the DLLP wire, each
-/// {drop, flip, flip_bit} from the MSB. The wire width comes from the port (eight equal wires).
-struct FaultPort {
-    port: Port,
-    wire_w: u32,
-    words: usize,
-}
-
-#[derive(Clone, Copy)]
-enum Wire {
-    Flit = 0,
-    Dllp = 1,
-}
-
-impl FaultPort {
-    fn new(sim: &Sim) -> FaultPort {
-        let port = port(sim, "fault_i");
-        let w = port.info().width;
-        assert_eq!(w % 8, 0, "fault_i: eight wires of equal width");
-        FaultPort {
-            port,
-            wire_w: w / 8,
-            words: words(w),
-        }
-    }
-
-    /// Bits of wire `wire` of channel `chan` (0 = a2b_req ... 3 = b2a_rsp).
-    fn span(&self, chan: usize, wire: Wire) -> Span {
-        let from_msb = (chan * 2 + wire as usize) as u32;
-        Span {
-            lsb: (7 - from_msb) * self.wire_w,
-            width: self.wire_w,
-        }
-    }
-
-    /// Sets one wire's fault in `v`: drop the word, or flip bit `flip` of it.
-    fn put(&self, v: &mut [u32], chan: usize, wire: Wire, drop: bool, flip: Option<u32>) {
-        let s = self.span(chan, wire);
-        let bit_w = s.width - 2;
-        let mut f = vec![0u32; words(s.width)];
-        if let Some(b) = flip {
-            put(
-                &mut f,
-                Span {
-                    lsb: 0,
-                    width: bit_w,
-                },
-                &[b],
-            );
-            put(
-                &mut f,
-                Span {
-                    lsb: bit_w,
-                    width: 1,
-                },
-                &[1],
-            );
-        }
-        if drop {
-            put(
-                &mut f,
-                Span {
-                    lsb: bit_w + 1,
-                    width: 1,
-                },
-                &[1],
-            );
-        }
-        put(v, s, &f);
-    }
-}
-
 /// What a faulty run did.
 struct FaultRun {
     cycles: u64,
@@ -468,12 +397,9 @@ fn run_link_faults(
         Chan::new(&sim, "a2b_rsp", "a", "b", "rsp", &g),
         Chan::new(&sim, "b2a_rsp", "b", "a", "rsp", &g),
     ];
-    let faults = FaultPort::new(&sim);
+    let faults = FaultLayout::new(port(&sim, "fault_i"));
     let ups = [port(&sim, "a_link_up_o"), port(&sim, "b_link_up_o")];
     let health = [port(&sim, "a_health_o"), port(&sim, "b_health_o")];
-    // health_t from the MSB: flit_crc_err[2], dllp_crc_err[2], replay[2].
-    let hw = health[0].info().width;
-    assert_eq!(hw, 6, "health_t: three 2-bit fields");
     sim.reset(2);
 
     let mut run = FaultRun {
@@ -499,7 +425,7 @@ fn run_link_faults(
                 .map(|ch| (ch.name, ch.in_flight.len()))
                 .collect::<Vec<_>>()
         );
-        let mut f = vec![0u32; faults.words];
+        let mut f = faults.clear();
         for (i, ch) in chans.iter().enumerate() {
             for wire in [Wire::Flit, Wire::Dllp] {
                 if quiet.contains(&c) {
@@ -532,9 +458,9 @@ fn run_link_faults(
         }
         sim.eval();
         for h in health {
-            let v = sim.get_u64(h);
-            run.crc_errors += u64::from((v >> 2).count_ones());
-            run.replays += u64::from((v & 3).count_ones());
+            let hv = Health::decode(h, sim.get_u64(h));
+            run.crc_errors += u64::from(hv.crc_errors);
+            run.replays += u64::from(hv.replays);
         }
         if quiet.contains(&c) && ups.iter().any(|&p| sim.get_u64(p) == 0) {
             run.went_down = true;

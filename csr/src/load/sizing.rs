@@ -230,8 +230,9 @@ fn check(src: &Source, i: usize, s: &Sizing, views: &Views) -> Result<()> {
         (
             "link_credits",
             s.link_credits,
-            (1..=MAX_DEPTH).contains(&s.link_credits),
-            format!("1 ..= {MAX_DEPTH}"),
+            // The link layer numbers flits modulo twice the credits: at least two.
+            (2..=MAX_DEPTH).contains(&s.link_credits),
+            format!("2 ..= {MAX_DEPTH}"),
         ),
         (
             "outstanding",

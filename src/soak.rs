@@ -1,0 +1,149 @@
+//! `xdie soak`: random scenarios (see `xdie_model::soak`) run on the golden model and the RTL and
+//! compared, run after run, with random host-port backpressure and optional link faults.
+
+use clap::Args;
+use serde_json::json;
+use std::process::ExitCode;
+use xdie_model::soak::random_scenario;
+use xdie_tb::driver::{self, RtlError};
+use xdie_tb::{Rng, Timing};
+
+#[derive(Args)]
+pub struct SoakArgs {
+    /// Legs to run in all.
+    #[arg(long, default_value = "100", value_parser = crate::numbers::number)]
+    legs: u64,
+    /// Seed of the first run; run r uses seed + r (its own scenario, data and delays).
+    #[arg(long, default_value = "1", value_parser = crate::numbers::number)]
+    seed: u64,
+    /// Legs per run at most (they run concurrently, chained ones after their predecessor).
+    #[arg(long, default_value = "6", value_parser = crate::numbers::number)]
+    per_run: u64,
+    /// Link faults per flit (bit flips and drops, each at this rate).
+    #[arg(long, default_value = "0")]
+    faults: f64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The chip id of the package the runs use (the package top's).
+const CHIP: u64 = 0x12;
+
+/// A run that failed: its seed and what went wrong.
+struct Failure {
+    seed: u64,
+    /// Legs the run asked the generator for.
+    want: usize,
+    what: String,
+    scenario: String,
+}
+
+pub fn run(a: &SoakArgs) -> ExitCode {
+    if !(0.0..0.5).contains(&a.faults) || a.per_run == 0 {
+        eprintln!("error: --faults is a rate per flit below 0.5 and --per-run at least 1");
+        return ExitCode::from(2);
+    }
+    let csrs = xdie_tb::regmodel::csrs();
+    let (mut legs, mut runs, mut cycles, mut mismatches) = (0u64, 0u64, 0u64, 0u64);
+    let mut first: Option<Failure> = None;
+    let wall = std::time::Instant::now();
+    while legs < a.legs {
+        let seed = a.seed.wrapping_add(runs);
+        let want = (a.legs - legs).min(a.per_run) as usize;
+        let soak = match random_scenario(csrs, CHIP, want, seed, a.faults) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: the soak generator drew a bad scenario (seed {seed:#x}): {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let sc = &soak.scenario;
+        let mut rng = Rng::new(seed);
+        let timing = Timing {
+            max_valid_delay: rng.below(4) as u32,
+            ready_stall_pct: rng.below(60) as u32,
+        };
+        let outcome = sc
+            .run_model(csrs, seed)
+            .map_err(|e| format!("model: {e}"))
+            .and_then(|model| {
+                driver::run_timed(sc, &model, seed, timing, None, &mut |_| {})
+                    .map_err(|e| match e {
+                        RtlError::NotAvailable(m) => format!("RTL not available: {m}"),
+                        RtlError::Driver(m) => m,
+                    })
+                    .map(|o| (model, o))
+            });
+        let n = sc.legs.len() as u64;
+        legs += n;
+        runs += 1;
+        let failed = match outcome {
+            Ok((_, o)) => {
+                cycles += o.transfer_cycles;
+                (!o.mismatches.is_empty()).then(|| o.mismatches.join("; "))
+            }
+            Err(m) => Some(m),
+        };
+        if !a.json {
+            let verdict = failed
+                .as_deref()
+                .map_or("PASS".to_string(), |m| format!("FAIL: {m}"));
+            println!("run {runs} (seed {seed:#x}): {n} legs, {verdict}");
+        }
+        if let Some(what) = failed {
+            mismatches += 1;
+            first.get_or_insert(Failure {
+                seed,
+                want,
+                what,
+                scenario: soak.text.clone(),
+            });
+        }
+    }
+    let secs = wall.elapsed().as_secs_f64();
+    let repro = first.as_ref().map(|f| {
+        format!(
+            "xdie soak --legs {} --per-run {} --seed {:#x} --faults {}",
+            f.want, f.want, f.seed, a.faults
+        )
+    });
+    if a.json {
+        let out = json!({
+            "legs": legs,
+            "runs": runs,
+            "mismatches": mismatches,
+            "cycles": cycles,
+            "seed": a.seed,
+            "faults": a.faults,
+            "seconds": secs,
+            "first_failure": first.as_ref().map(|f| json!({
+                "seed": f.seed,
+                "what": f.what,
+                "reproduce": repro,
+                "scenario": f.scenario,
+            })),
+        });
+        println!("{out}");
+    } else {
+        println!(
+            "soak: {legs} legs in {runs} runs, {mismatches} failed runs, {cycles} transfer cycles, \
+             {secs:.0} s"
+        );
+        if let (Some(f), Some(r)) = (&first, &repro) {
+            println!("first failure: seed {:#x}: {}", f.seed, f.what);
+            println!("reproduce: {r}");
+            println!(
+                "its scenario (`xdie sim FILE --seed {:#x}` reruns it with the default host-port \
+                 timing):",
+                f.seed
+            );
+            print!("{}", f.scenario);
+        }
+    }
+    if mismatches == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
