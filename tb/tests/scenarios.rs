@@ -228,3 +228,34 @@ fn a_link_down_for_good_is_an_error_not_a_hang() {
         }
     });
 }
+
+/// A short soak: random scenarios (the generator `xdie soak` uses) with random host-port
+/// backpressure, on the RTL and the model, end in the same state; one run with link faults.
+#[test]
+fn random_scenarios_match_the_model() {
+    harness::run(24, |ctx| {
+        for run in 0..4u64 {
+            let seed = ctx.seed.wrapping_add(run);
+            let faults = if run == 3 { 1e-3 } else { 0.0 };
+            let soak = xdie_model::soak::random_scenario(csrs(), 0x12, 6, seed, faults)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let model = soak
+                .scenario
+                .run_model(csrs(), seed)
+                .unwrap_or_else(|e| panic!("{e}\n{}", soak.text));
+            let timing = xdie_tb::Timing {
+                max_valid_delay: ctx.rng.below(4) as u32,
+                ready_stall_pct: ctx.rng.below(60) as u32,
+            };
+            let out = driver::run_timed(&soak.scenario, &model, seed, timing, None, &mut |_| {})
+                .unwrap_or_else(|e| panic!("{e}\n{}", soak.text));
+            assert!(
+                out.mismatches.is_empty(),
+                "seed {seed:#x}: {}\n{}",
+                out.mismatches.join("\n"),
+                soak.text
+            );
+            assert_eq!(out.sems, model.sys.end_state().sems, "{}", soak.text);
+        }
+    });
+}
