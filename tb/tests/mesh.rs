@@ -1,0 +1,102 @@
+//! The ring of four packages (`xdie_mesh_ring4`: 8 dies, chip-id view) on the RTL: scenarios
+//! that name `topology: ring4`, driven by the reference firmware of every context and checked
+//! by the scoreboard against the golden model, and the latency a hop adds. Built only with the
+//! `mesh` feature: `cargo test --release -p xdie-tb --features mesh --test mesh`.
+#![cfg(feature = "mesh")]
+
+use std::path::PathBuf;
+use xdie_model::mesh::routes::RouteTables;
+use xdie_model::scenario::Scenario;
+use xdie_model::DieId;
+use xdie_tb::driver;
+use xdie_tb::package::{Copy, Package, Side};
+use xdie_tb::regmodel::{csrs, views};
+use xdie_tb::{harness, Timing};
+
+
+/// The topology of the simulated mesh top.
+fn ring4() -> xdie_model::mesh::Mesh {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../topologies/ring4.yaml");
+    xdie_model::mesh::load(&p, &xdie_model::Layout::new(csrs())).unwrap_or_else(|e| panic!("{e}"))
+}
+
+
+
+
+/// Cycles from the launching M2S doorbell of one beat's copy from die 0 to a die `hops` links
+/// away until die 0's engine is idle again (its write acknowledged back over the same hops), for
+/// the nearest die at each distance the route tables give. Each extra hop must cost cycles:
+/// the request and its response cross one more link each way.
+#[test]
+fn each_hop_adds_latency() {
+    harness::run(9, |ctx| {
+        let mesh = ring4();
+        let tables = RouteTables::compute(&mesh);
+        let kind = Package::mesh_kind().expect("mesh top built");
+        let mut pkg = Package::mesh(
+            ctx.sim(kind).expect("model"),
+            ctx.sub_seed(),
+            Timing::FAST,
+            &mesh,
+        )
+        .expect("mesh up");
+        pkg.program_mesh(&tables).expect("routes and iATU");
+        let v = views();
+        let beat = v.params.data_bytes;
+        let from = pkg.dies()[0];
+        pkg.setup_packed_queue(0, 0, 0, 8, 0x1_0000).expect("queue");
+        let mut lat: Vec<(usize, u64)> = Vec::new();
+        for hops in 1..=3usize {
+            let Some(&to) = pkg
+                .dies()
+                .iter()
+                .find(|&&t| t != from && tables.path(from, t).is_some_and(|p| p.len() == hops + 1))
+            else {
+                continue;
+            };
+            let (src, dst) = (v.sbuf_addr(0, 0), v.sbuf_addr(0, 0x100 * hops as u64));
+            let data: Vec<u8> = (0..beat).map(|i| (i as u8) ^ (hops as u8) ^ 0xa5).collect();
+            pkg.poke(0, src, &data).expect("source");
+            let c = Copy {
+                src: v.soc.soc_local(from.die, src),
+                dst: v.soc.fold_chip_id(dst, to.die, to.chip),
+                len: beat,
+                write_barrier: false,
+            };
+            pkg.post_copy(0, 0, 0, c).expect("post");
+            pkg.doorbell(0, Side::S2m, 0, 0).expect("S2M doorbell");
+            let start = pkg.cycle();
+            let idle = pkg.idle_bits(0);
+            let mut busy = false;
+            pkg.doorbell_observed(0, Side::M2s, 0, 0, |sim| busy |= idle.read(sim) == 0)
+                .expect("M2S doorbell");
+            if !busy {
+                pkg.tick_until("engine start", |p| !p.idle(0))
+                    .expect("starts");
+            }
+            pkg.tick_until("engine idle", |p| p.idle(0)).expect("ends");
+            let cycles = pkg.cycle() - start;
+            let t = pkg.index(to).expect("simulated");
+            assert_eq!(pkg.peek(t, dst, beat).expect("peek"), data, "{hops} hops");
+            assert_eq!(pkg.err(0), 0, "engine errors");
+            lat.push((hops, cycles));
+        }
+        eprintln!("copy latency by hops (cycles): {lat:?}");
+        let t = std::time::Instant::now();
+        pkg.sim.ticks(2000);
+        eprintln!(
+            "idle mesh: {:.0} cycles/s",
+            2000.0 / t.elapsed().as_secs_f64()
+        );
+        assert_eq!(lat.len(), 3, "the ring has dies 1, 2 and 3 hops from die 0");
+        for w in lat.windows(2) {
+            assert!(
+                w[1].1 > w[0].1,
+                "{} hops not slower than {}: {lat:?}",
+                w[1].0,
+                w[0].0
+            );
+        }
+    });
+}
+
