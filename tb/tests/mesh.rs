@@ -13,6 +13,12 @@ use xdie_tb::package::{Copy, Package, Side};
 use xdie_tb::regmodel::{csrs, views};
 use xdie_tb::{harness, Timing};
 
+fn scenario(name: &str) -> Scenario {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name);
+    Scenario::load(&p).unwrap_or_else(|e| panic!("{e}"))
+}
 
 /// The topology of the simulated mesh top.
 fn ring4() -> xdie_model::mesh::Mesh {
@@ -20,7 +26,47 @@ fn ring4() -> xdie_model::mesh::Mesh {
     xdie_model::mesh::load(&p, &xdie_model::Layout::new(csrs())).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Runs `sc` on the model and the RTL; every byte, semaphore, queue register and the model's
+/// invariants on the monitor's log must agree.
+fn check(sc: &Scenario, seed: u64) -> driver::RtlOutcome {
+    let name = sc.path.display().to_string();
+    let model = sc.run_model(csrs(), seed).unwrap_or_else(|e| panic!("{e}"));
+    assert!(model.mesh.is_some(), "{name} names a topology");
+    let out =
+        driver::run(sc, &model, seed, None, &mut |_| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        out.mismatches.is_empty(),
+        "{name}: {}",
+        out.mismatches.join("\n")
+    );
+    assert_eq!(out.sems, model.sys.end_state().sems);
+    assert!(out.transfer_cycles > 0);
+    eprintln!(
+        "{name}: {} transfer cycles, {:.0} simulated cycles/s",
+        out.transfer_cycles,
+        out.transfer_cycles as f64 / out.transfer_seconds.max(1e-9)
+    );
+    out
+}
 
+/// The cross-package scenario (three hops between packages 0x11 and 0x12) on the mesh top.
+#[test]
+fn cross_package_leg_on_the_ring() {
+    harness::run(3, |ctx| {
+        let sc = scenario("cross-package.yaml");
+        let out = check(&sc, ctx.seed);
+        let model = sc.run_model(csrs(), ctx.seed).expect("model");
+        let (leg, run) = (&sc.legs[0], &model.legs[0]);
+        assert_ne!(run.tx_die.chip, run.rx_die.chip, "a cross-package leg");
+        let sem = |die: DieId, s: u64| {
+            out.sems
+                .iter()
+                .find(|v| v.die == die && v.sem == s)
+                .map_or(0, |v| v.value)
+        };
+        assert_eq!(sem(run.rx_die, leg.remote_sem), leg.n_engines() as i64);
+    });
+}
 
 
 /// Cycles from the launching M2S doorbell of one beat's copy from die 0 to a die `hops` links
