@@ -68,6 +68,15 @@ fn cross_package_leg_on_the_ring() {
     });
 }
 
+/// Every die to every other at once, with random backpressure on every link.
+#[test]
+fn ring4_all_to_all() {
+    harness::run(5, |ctx| {
+        let sc = scenario("ring4-all-to-all.yaml");
+        assert!(sc.link_backpressure > 0);
+        check(&sc, ctx.seed);
+    });
+}
 
 /// Cycles from the launching M2S doorbell of one beat's copy from die 0 to a die `hops` links
 /// away until die 0's engine is idle again (its write acknowledged back over the same hops), for
