@@ -804,6 +804,12 @@ impl Scenario {
             },
         )
         .map_err(|e| self.model_error(None, e))?;
+        if let Some(m) = mesh.as_ref().filter(|m| m.view == AddrView::ChipId) {
+            // Stores travel hop by hop through the tables the driver programs.
+            let tables = crate::mesh::routes::RouteTables::compute(m);
+            let f = crate::mesh::fabric::Fabric::new(m, &tables, &sys.layout);
+            sys.set_fabric(f);
+        }
         for (i, l) in self.legs.iter().enumerate() {
             for core in [l.tx, l.rx] {
                 sys.topology
