@@ -39,8 +39,9 @@ const EXIT_HELP: &str = "\
 Exit status: 0 the model passed and, if the RTL ran, matched it; 1 a mismatch or an RTL failure;
 2 bad input (the error names the scenario file, key and line) or CSRs the RTL was not built from.
 
-When the RTL cannot run (a scenario of several packages, --model-only, a build without the
-simulator) only the golden model runs: the text report ends in `MODEL ONLY: PASS ...` instead
+A scenario that names `topology: ring4` runs on the RTL of the ring's mesh top (xdie_mesh_ring4);
+one of a single package on the package top. When the RTL cannot run (several packages and no
+simulated topology, --model-only, a build without the simulator) only the golden model runs: the text report ends in `MODEL ONLY: PASS ...` instead
 of `PASS`, and the JSON report has \"rtl\": \"not run\", \"rtl_ran\": false and the reason in
 \"rtl_not_run\". The exit status is then 0 too: check `rtl_ran` before taking a pass as an RTL
 pass.";

@@ -52,15 +52,44 @@ const NOT_A_DUT: &[&str] = &[
 /// (docs/fpga-fit.md has the instruction counts). Variables start at zero
 /// (`--x-initial 0`): no test randomizes the initial state, and the default per-word random-reset
 /// calls over the 136 MB SBUF took as many instructions as the worked example's transfer.
-const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top"];
+///
+/// The mesh tops (`rtl/gen/xdie_mesh_<topology>.sv`) are not in the filelist (a system is not a
+/// part of the die); the one the testbench simulates is added to Verilator's sources here.
+const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top", "xdie_mesh_ring4"];
+
+/// The crate feature each package top needs (`CARGO_FEATURE_<NAME>`) and the source file it
+/// adds to the filelist, if any. The mesh model holds eight dies of one `xdie_die` class, so
+/// its build costs about what the package top's does; it is a feature of its own so that a
+/// build that runs only the package scenarios does not pay for it.
+const TOP_FEATURES: &[(&str, &str, Option<&str>)] = &[
+    ("xdie_pkg_top", "PACKAGE", None),
+    (
+        "xdie_mesh_ring4",
+        "MESH",
+        Some("rtl/gen/xdie_mesh_ring4.sv"),
+    ),
+];
+
+fn top_feature(name: &str) -> Option<&'static (&'static str, &'static str, Option<&'static str>)> {
+    TOP_FEATURES.iter().find(|t| t.0 == name)
+}
+
+/// Models verilated without `--trace-fst`. The mesh top's Verilator output is four times the
+/// package top's (its scheduler writes the engines' and queue groups' logic per instance, and
+/// the die has 16 engines with two queue groups each, eight times over); its trace code alone
+/// is 68 MB of C++, a third of the build. A failing mesh test is reported with its seed but no
+/// waveform (`Sim::traced` says why).
+const UNTRACED: &[&str] = &["xdie_mesh_ring4"];
 
 /// The define that makes the crossbar's per-port fields unpacked arrays (see `xdie_xbar`): the
 /// form Verilator simulates fastest, for the package tops. The crossbar's own model keeps the
 /// default packed ports, which the port tables bind as flat vectors.
 const UNPACKED_PORTS_DEFINE: &str = "XDIE_UNPACKED_PORTS";
 
-/// The define that turns on the RTL's simulation hooks. Only one model of a link may have them:
-/// their DPI functions are global C symbols.
+/// The define that turns on the RTL's simulation hooks. Several models of one link may have
+/// them (the package top and the mesh): the hooks are DPI imports, one C function each that the
+/// shim implements once, and every call finds its model and record layout through the calling
+/// scope (`svGetScope` and the scope's user data, set per model instance by `Dut::watch`).
 const HOOKS_DEFINE: &str = "XDIE_SIM_HOOKS";
 
 struct Dut {
@@ -71,6 +100,8 @@ struct Dut {
     lib_dir: PathBuf,
     lib: String,
     ports: Vec<PortDecl>,
+    /// Verilated with `--trace-fst` (every model but the `UNTRACED` ones).
+    traced: bool,
 }
 
 fn main() {
@@ -98,8 +129,13 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-changed=src/ffi.rs");
 
-    println!("cargo:rerun-if-env-changed=CARGO_FEATURE_PACKAGE");
-    let package = env::var_os("CARGO_FEATURE_PACKAGE").is_some();
+    let mut features = Vec::new();
+    for (_, feature, _) in TOP_FEATURES {
+        println!("cargo:rerun-if-env-changed=CARGO_FEATURE_{feature}");
+        if env::var_os(format!("CARGO_FEATURE_{feature}")).is_some() {
+            features.push(*feature);
+        }
+    }
     let vroot = verilator_root();
     let vinc = vroot.join("include");
     let cache = model_cache(&out);
@@ -109,7 +145,7 @@ fn main() {
     // the build: `xdie gen`, which repairs it, lives in the same binary as `xdie sim`. The crate
     // then builds with no models and says why (`xdie_tb::RTL_UNAVAILABLE`), and every test or
     // command that needs a model reports that reason.
-    let duts = match design_modules(&repo, &filelist, &out, package)
+    let duts = match design_modules(&repo, &filelist, &out, &features)
         .and_then(|names| build_models(&repo, &filelist, &out, &cache, &vinc, &names))
     {
         Ok(duts) => {
@@ -150,40 +186,62 @@ fn main() {
         .out_dir(&lib_dir);
     for d in &duts {
         shim.include(&d.mdir);
-        if PACKAGE_TOPS.contains(&d.name.as_str()) {
-            // The shim implements the hooks' DPI imports against this model's prototypes.
-            shim.define("XDIE_TB_HOOKS", None).define(
-                "XDIE_TB_HOOKS_DPI_H",
-                Some(format!("\"V{}__Dpi.h\"", d.name).as_str()),
-            );
-        }
+    }
+    // The shim implements the hooks' DPI imports once, against the prototypes of the first
+    // hooked model (every hooked model declares the same ones: the same RTL hooks).
+    if let Some(d) = duts
+        .iter()
+        .find(|d| PACKAGE_TOPS.contains(&d.name.as_str()))
+    {
+        shim.define("XDIE_TB_HOOKS", None).define(
+            "XDIE_TB_HOOKS_DPI_H",
+            Some(format!("\"V{}__Dpi.h\"", d.name).as_str()),
+        );
     }
     cxx_flags(&mut shim);
     shim.compile("xdie_tb_shim");
 
-    // The reference firmware (fw/), against the headers generated from the design's csrs/, for
-    // the package top's address view (one package: the neighbor view), warnings as errors. Like
-    // RTL that does not verilate, firmware that does not compile against stale headers must not
-    // stop the build (`xdie gen` repairs the headers): the crate then says why
-    // (`xdie_tb::FW_UNAVAILABLE`) and the firmware-driven runs report it.
+    // The reference firmware (fw/), against the headers generated from the design's csrs/, once
+    // per address view (the package top routes in the neighbor view, the mesh top in the chip-id
+    // view; firmware compiles against one view), warnings as errors. The chip-id build's public
+    // functions are renamed with a prefix (`FW_CHIP_ID_PREFIX`, see `fw_renames`) so both link
+    // into one binary; the HAL they call is shared. Like RTL that does not verilate, firmware
+    // that does not compile against stale headers must not stop the build (`xdie gen` repairs
+    // the headers): the crate then says why (`xdie_tb::FW_UNAVAILABLE`) and the firmware-driven
+    // runs report it.
     let fw = manifest.parent().expect("repository root").join("fw");
     println!("cargo:rerun-if-changed={}", fw.display());
     println!("cargo:rerun-if-changed={}", repo.join("include").display());
     println!("cargo:rustc-check-cfg=cfg(xdie_fw_built)");
-    let fw_built = cc::Build::new()
-        .file(fw.join("src/xdie_fw.c"))
-        .include(fw.join("include"))
-        .include(repo.join("include"))
-        .define("XDIE_SYSTEM_VIEW", "XDIE_VIEW_NEIGHBOR")
-        .flag("-std=c11")
-        .flag("-ffreestanding")
-        .warnings(true)
-        .extra_warnings(true)
-        .warnings_into_errors(true)
-        .opt_level(2)
-        .cargo_metadata(false)
-        .out_dir(&lib_dir)
-        .try_compile("xdie_fw");
+    let renames = fw_renames(&fw);
+    let mut fw_built: Result<(), String> = Ok(());
+    for (view, lib, rename) in [
+        ("XDIE_VIEW_NEIGHBOR", "xdie_fw", false),
+        ("XDIE_VIEW_CHIP_ID", "xdie_fw_chip_id", true),
+    ] {
+        let mut b = cc::Build::new();
+        b.file(fw.join("src/xdie_fw.c"))
+            .include(fw.join("include"))
+            .include(repo.join("include"))
+            .define("XDIE_SYSTEM_VIEW", view)
+            .flag("-std=c11")
+            .flag("-ffreestanding")
+            .warnings(true)
+            .extra_warnings(true)
+            .warnings_into_errors(true)
+            .opt_level(2)
+            .cargo_metadata(false)
+            .out_dir(&lib_dir);
+        if rename {
+            for f in &renames {
+                b.define(f, format!("{FW_CHIP_ID_PREFIX}{f}").as_str());
+            }
+        }
+        if let Err(e) = b.try_compile(lib) {
+            fw_built = Err(format!("{view}: {e}"));
+            break;
+        }
+    }
     match &fw_built {
         Ok(()) => {
             println!("cargo:rustc-cfg=xdie_fw_built");
@@ -209,6 +267,7 @@ fn main() {
     println!("cargo:rustc-link-lib=static=xdie_tb_shim");
     if fw_built.is_ok() {
         println!("cargo:rustc-link-lib=static=xdie_fw");
+        println!("cargo:rustc-link-lib=static=xdie_fw_chip_id");
     }
     for d in &duts {
         println!("cargo:rustc-link-search=native={}", d.lib_dir.display());
@@ -220,9 +279,34 @@ fn main() {
     println!("cargo:rustc-link-lib=stdc++");
 }
 
+/// Prefix of the chip-id firmware build's public functions (tb/src/fw.rs links them by it).
+const FW_CHIP_ID_PREFIX: &str = "chip_id_";
+
+/// The firmware's public functions: every `xdie_fw_*` name the header declares as a function.
+fn fw_renames(fw: &Path) -> Vec<String> {
+    let header = fw.join("include/xdie_fw.h");
+    let text = fs::read_to_string(&header)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", header.display()));
+    let mut names = Vec::new();
+    for (i, _) in text.match_indices("xdie_fw_") {
+        let name: String = text[i..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let rest = text[i + name.len()..].trim_start();
+        if rest.starts_with('(') && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
 /// Verilator's arguments for one top, after `-f <filelist>`.
 fn verilator_args(name: &str) -> Vec<String> {
     let mut args = Vec::new();
+    if let Some((_, _, Some(file))) = top_feature(name) {
+        args.push(file.to_string());
+    }
     if PACKAGE_TOPS.contains(&name) {
         args.extend(["--inline-mult", "1", "--x-initial", "0"].map(String::from));
         args.push(format!("+define+{HOOKS_DEFINE}"));
@@ -241,12 +325,21 @@ fn design_modules(
     repo: &Path,
     filelist: &Path,
     out: &Path,
-    package: bool,
+    features: &[&str],
 ) -> Result<Vec<String>, String> {
-    let sources: Vec<PathBuf> = filelist::read(repo)?
+    let wanted = |m: &str| top_feature(m).is_none_or(|t| features.contains(&t.1));
+    let mut sources: Vec<PathBuf> = filelist::read(repo)?
         .into_iter()
         .map(|f| repo.join(f))
         .collect();
+    // The package tops outside the filelist that this build simulates.
+    sources.extend(
+        TOP_FEATURES
+            .iter()
+            .filter(|t| features.contains(&t.1))
+            .filter_map(|t| t.2)
+            .map(|f| repo.join(f)),
+    );
     for s in &sources {
         println!("cargo:rerun-if-changed={}", s.display());
     }
@@ -259,7 +352,7 @@ fn design_modules(
                 .modules
                 .into_iter()
                 .filter(|m| !NOT_A_DUT.contains(&m.as_str()))
-                .filter(|m| package || !PACKAGE_TOPS.contains(&m.as_str())),
+                .filter(|m| wanted(m)),
         );
     }
     fingerprint::write_fingerprint(
@@ -286,7 +379,15 @@ fn build_models(
     in_two_threads(&work, |i| {
         let m = mdir(&names[i]);
         let _ = fs::remove_dir_all(&m);
-        verilate(repo, filelist, &m, &names[i], &verilator_args(&names[i]))
+        let traced = !UNTRACED.contains(&names[i].as_str());
+        verilate(
+            repo,
+            filelist,
+            &m,
+            &names[i],
+            traced,
+            &verilator_args(&names[i]),
+        )
     })
     .into_iter()
     .collect::<Result<Vec<()>, String>>()?;
@@ -324,7 +425,14 @@ fn build_model(cache: &Path, vinc: &Path, name: &str, mdir: PathBuf) -> Dut {
         let tmp = cache.join(format!("{entry}.partial"));
         let _ = fs::remove_dir_all(&tmp);
         fs::create_dir_all(&tmp).expect("create cache entry");
+        let t0 = std::time::Instant::now();
         compile_model(name, &mdir, vinc, &tmp, &lib);
+        // How long the compile took (wall clock, this machine), for the build-time figures.
+        fs::write(
+            tmp.join("compile-seconds"),
+            format!("{:.1}\n", t0.elapsed().as_secs_f64()),
+        )
+        .expect("record compile time");
         fs::write(tmp.join("complete"), "").expect("mark cache entry");
         let _ = fs::remove_dir_all(&dir);
         fs::rename(&tmp, &dir).expect("publish cache entry");
@@ -336,6 +444,7 @@ fn build_model(cache: &Path, vinc: &Path, name: &str, mdir: PathBuf) -> Dut {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", header.display()));
     Dut {
         name: name.to_string(),
+        traced: !UNTRACED.contains(&name),
         ports: parse_ports(&text),
         mdir,
         lib_dir: dir,

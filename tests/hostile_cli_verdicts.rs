@@ -14,8 +14,16 @@ fn sim(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn a_run_of_the_model_alone_says_so() {
+    // Two packages with no topology: the model runs them, no RTL top holds them.
+    let dir = Scratch::new("two-packages");
+    let two = dir.join("two-packages.yaml");
+    let text = std::fs::read_to_string(repo().join("scenarios/cross-package.yaml"))
+        .expect("cross-package.yaml")
+        .replace("topology: ring4", "packages: [0x11, 0x12]");
+    std::fs::write(&two, text).expect("write scenario");
+    let two = two.to_string_lossy().into_owned();
     for args in [
-        vec!["scenarios/cross-package.yaml"],
+        vec![two.as_str()],
         vec!["scenarios/worked-example.yaml", "--model-only"],
     ] {
         let o = sim(&args);

@@ -1,7 +1,9 @@
 //! Transfer scenarios: the YAML files under `scenarios/` that `xdie sim` runs.
 //!
 //! A scenario names the packages (chip ids), optionally the address view (`view: chip_id` or
-//! `neighbor`; default neighbor for one package, chip_id for more) and a list of legs, each a
+//! `neighbor`; default neighbor for one package, chip_id for more) — or instead a topology
+//! (`topology: ring4`: `topologies/ring4.yaml` beside the scenario folder, which gives the
+//! packages, their links and the view) — and a list of legs, each a
 //! gen/start pair between a TX core and an RX core. A leg may name an earlier leg in `after`:
 //! its TX context then first waits for that leg's remote_sem to reach its engine count and
 //! decrements it (wait_ge_and_dec), which chains legs the way a ring collective does. Legs not
@@ -71,7 +73,16 @@ pub type Result<T> = std::result::Result<T, Box<ScenarioError>>;
 struct RawScenario {
     #[serde(default)]
     description: String,
-    packages: Vec<u64>,
+    /// Chip ids of the packages; none when `topology` names them.
+    #[serde(default)]
+    packages: Option<Vec<u64>>,
+    /// A topology file of `topologies/` (by name, without `.yaml`).
+    #[serde(default)]
+    topology: Option<String>,
+    /// Percentage of cycles each link's receive side is held (random backpressure), on the
+    /// RTL of a topology; the model's results do not depend on timing.
+    #[serde(default)]
+    link_backpressure: Option<u32>,
     /// The address view the system routes in; default: neighbor for one package, chip_id for
     /// more (see `Topology::packages`).
     #[serde(default)]
@@ -275,7 +286,13 @@ impl LegSpec {
 pub struct Scenario {
     pub path: PathBuf,
     pub description: String,
+    /// Chip ids of the packages as the file lists them (empty when a topology names them: see
+    /// [`ModelRun::mesh`]).
     pub packages: Vec<u64>,
+    /// The topology the scenario runs on: its name and file.
+    pub topology: Option<(String, PathBuf)>,
+    /// Percentage of cycles each link's receive side is held on the RTL (0: never).
+    pub link_backpressure: u32,
     /// The address view, when the scenario names one.
     pub view: Option<AddrView>,
     pub ring_len: u64,
@@ -310,6 +327,8 @@ pub struct LegRun {
 
 /// A scenario run on the golden model: the system at the end, per-leg records and the fills.
 pub struct ModelRun {
+    /// The topology the scenario named, loaded and checked.
+    pub mesh: Option<crate::mesh::Mesh>,
     pub sys: System,
     pub legs: Vec<LegRun>,
     pub fills: Vec<Fill>,
@@ -396,10 +415,26 @@ impl Scenario {
                 message: strip_position(&e.inner().to_string()),
             })
         })?;
+        let topology = raw.topology.as_ref().map(|name| {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            (
+                name.clone(),
+                dir.join("..")
+                    .join("topologies")
+                    .join(format!("{name}.yaml")),
+            )
+        });
         let mut sc = Scenario {
             path: path.to_path_buf(),
             description: raw.description,
-            packages: raw.packages,
+            packages: raw.packages.clone().unwrap_or_default(),
+            topology,
+            link_backpressure: raw.link_backpressure.unwrap_or(0),
             view: raw.view,
             ring_len: raw.ring_len.unwrap_or(Config::default().ring_len),
             legs: Vec::new(),
@@ -407,9 +442,78 @@ impl Scenario {
             index,
         };
         if let Some(f) = raw.faults {
+            if raw.topology.is_some() {
+                return Err(sc.error(
+                    ScenarioErrorKind::Reference,
+                    "faults".into(),
+                    "link faults are injected on the package top only (a mesh top's links are \
+                     not driven yet): remove `faults` or `topology`"
+                        .into(),
+                ));
+            }
             sc.faults = sc.check_faults(f)?;
         }
-        if sc.packages.is_empty() || sc.packages.len() > MAX_PACKAGES {
+        if let Some(pct) = raw.link_backpressure {
+            if pct >= 100 {
+                return Err(sc.error(
+                    ScenarioErrorKind::Syntax,
+                    "link_backpressure".into(),
+                    format!("{pct} %: a link held every cycle never moves (give 0..=99)"),
+                ));
+            }
+            if sc.topology.is_none() {
+                return Err(sc.error(
+                    ScenarioErrorKind::Reference,
+                    "link_backpressure".into(),
+                    "link backpressure needs a `topology` (the package top has no stall input)"
+                        .into(),
+                ));
+            }
+        }
+        match (&raw.topology, &raw.packages) {
+            (Some(name), Some(_)) => {
+                return Err(sc.error(
+                    ScenarioErrorKind::Reference,
+                    "packages".into(),
+                    format!(
+                        "`packages` and `topology` both given: topology `{name}` names the \
+                         packages (remove `packages`)"
+                    ),
+                ))
+            }
+            (Some(name), None) => {
+                let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+                if name.is_empty() || !name.chars().all(plain) {
+                    return Err(sc.error(
+                        ScenarioErrorKind::Syntax,
+                        "topology".into(),
+                        format!(
+                            "bad topology name `{}`: the name of a file of topologies/ without \
+                             `.yaml` (letters, digits, `_`, `-`)",
+                            name.escape_debug()
+                        ),
+                    ));
+                }
+                if raw.view.is_some() {
+                    return Err(sc.error(
+                        ScenarioErrorKind::Reference,
+                        "view".into(),
+                        format!(
+                            "`view` and `topology` both given: topology `{name}` names the view"
+                        ),
+                    ));
+                }
+            }
+            (None, None) => {
+                return Err(sc.error(
+                    ScenarioErrorKind::Syntax,
+                    String::new(),
+                    "missing field `packages` (or a `topology` that names them)".into(),
+                ))
+            }
+            (None, Some(_)) => {}
+        }
+        if sc.topology.is_none() && (sc.packages.is_empty() || sc.packages.len() > MAX_PACKAGES) {
             return Err(sc.error(
                 ScenarioErrorKind::Reference,
                 "packages".into(),
@@ -772,12 +876,31 @@ impl Scenario {
         Ok(())
     }
 
+    /// The system of a scenario that lists its packages (a scenario naming a topology gets
+    /// the topology's, see [`Scenario::mesh`]).
     pub fn topology(&self) -> Topology {
         let t = Topology::packages(&self.packages);
         match self.view {
             Some(v) => t.with_view(v),
             None => t,
         }
+    }
+
+    /// The topology the scenario names, loaded and checked against the die of `csrs` (its
+    /// errors name the topology file; the scenario's `topology` key is where it came from).
+    pub fn mesh(&self, csrs: &Csrs) -> Result<Option<crate::mesh::Mesh>> {
+        let Some((name, path)) = &self.topology else {
+            return Ok(None);
+        };
+        crate::mesh::load(path, &crate::Layout::new(csrs))
+            .map(Some)
+            .map_err(|e| {
+                self.error(
+                    ScenarioErrorKind::Reference,
+                    "topology".into(),
+                    format!("topology `{name}`: {e}"),
+                )
+            })
     }
 
     /// The source bytes of every leg, skipping legs whose source is an earlier leg's
@@ -811,14 +934,25 @@ impl Scenario {
     /// both gens and both starts (RX first), then the engines to completion; checks every leg's
     /// invariants on the model's own log.
     pub fn run_model(&self, csrs: &Csrs, seed: u64) -> Result<ModelRun> {
+        let mesh = self.mesh(csrs)?;
+        let topology = match &mesh {
+            Some(m) => m.topology(),
+            None => self.topology(),
+        };
         let mut sys = System::with_config(
             csrs,
-            self.topology(),
+            topology,
             Config {
                 ring_len: self.ring_len,
             },
         )
         .map_err(|e| self.model_error(None, e))?;
+        if let Some(m) = mesh.as_ref().filter(|m| m.view == AddrView::ChipId) {
+            // Stores travel hop by hop through the tables the driver programs.
+            let tables = crate::mesh::routes::RouteTables::compute(m);
+            let f = crate::mesh::fabric::Fabric::new(m, &tables, &sys.layout);
+            sys.set_fabric(f);
+        }
         for (i, l) in self.legs.iter().enumerate() {
             for core in [l.tx, l.rx] {
                 sys.topology
@@ -897,6 +1031,11 @@ impl Scenario {
                 })?;
             }
         }
-        Ok(ModelRun { sys, legs, fills })
+        Ok(ModelRun {
+            mesh,
+            sys,
+            legs,
+            fills,
+        })
     }
 }

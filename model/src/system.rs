@@ -103,6 +103,9 @@ pub struct System {
     pending: BTreeMap<(Core, u64), VecDeque<PendingGen>>,
     programs: BTreeMap<(Core, u64), VecDeque<Step>>,
     events: Vec<Event>,
+    /// The route tables and iATU regions of a chip-id system of several packages, when the
+    /// system has them (a topology file): stores then travel hop by hop as on the RTL.
+    fabric: Option<crate::mesh::fabric::Fabric>,
 }
 
 impl System {
@@ -131,6 +134,7 @@ impl System {
             pending: BTreeMap::new(),
             programs: BTreeMap::new(),
             events: Vec::new(),
+            fabric: None,
         };
         if sys.const_one_addr() + sys.layout.evt_sem.sem_bytes() > sys.layout.apertures.hbm.end() {
             return Err(ModelError::Topology(
@@ -187,9 +191,31 @@ impl System {
         self.topology.die_of(core)
     }
 
-    /// Where a SoC address issued on `from` lands, in the system's address view.
+    /// Where a SoC address issued on `from` lands, in the system's address view: hop by hop
+    /// through the route tables and iATU regions when the system has them
+    /// ([`System::set_fabric`]), else as the view's decoders name the target.
     pub fn route(&self, from: DieId, addr: u64) -> Result<(DieId, u64)> {
-        self.topology.route(&self.layout, from, addr)
+        match &self.fabric {
+            Some(f) => match f.deliver(&self.layout, from, addr) {
+                crate::mesh::fabric::Delivery::Delivered { die, local, .. } => Ok((die, local)),
+                crate::mesh::fabric::Delivery::DecErr { at, why } => Err(ModelError::Route {
+                    from,
+                    addr,
+                    why: format!("{at} answers DECERR: {why}"),
+                }),
+            },
+            None => self.topology.route(&self.layout, from, addr),
+        }
+    }
+
+    /// Routes every store hop by hop through `fabric` (a chip-id system's route tables and
+    /// iATU regions) from now on.
+    pub fn set_fabric(&mut self, fabric: crate::mesh::fabric::Fabric) {
+        self.fabric = Some(fabric);
+    }
+
+    pub fn fabric(&self) -> Option<&crate::mesh::fabric::Fabric> {
+        self.fabric.as_ref()
     }
 
     /// The SoC address `from` issues to reach die-local `local` of `to`, in the system's view.

@@ -356,3 +356,89 @@ fn route_table_writes_decode_back_to_the_tables() {
         }
     }
 }
+
+/// The hop-by-hop fabric (route tables and iATU regions as the driver programs them) delivers a
+/// store from every die to every die of each chip-id topology, over the tables' path, and
+/// refuses what the RTL refuses: a destination whose entry is invalid, an entry naming a port
+/// without a link, an entry that sends a forwarded store back out of the port it arrived on,
+/// a port whose iATU region is off, routing bits without the id-valid bit.
+#[test]
+fn fabric_delivers_along_the_tables_and_refuses_what_the_rtl_refuses() {
+    use xdie_model::mesh::fabric::{Delivery, Fabric};
+    let l = layout();
+    let soc = &l.soc;
+    let local = l.sbuf_addr(3, 0x80);
+    for path in shipped() {
+        let m = mesh::load(&path, &l).expect("loads");
+        if m.view != xdie_model::AddrView::ChipId {
+            continue;
+        }
+        let rt = RouteTables::compute(&m);
+        let f = Fabric::new(&m, &rt, &l);
+        for &s in &rt.dies {
+            for &t in &rt.dies {
+                let addr = soc.fold_chip_id(local, t.die, t.chip);
+                let hops = rt.path(s, t).expect("a path").len() as u32 - 1;
+                assert_eq!(
+                    f.deliver(&l, s, addr),
+                    Delivery::Delivered {
+                        die: t,
+                        local,
+                        hops
+                    },
+                    "{}: {s} -> {t}",
+                    path.display()
+                );
+            }
+        }
+        let refused = |f: &Fabric, s: DieId, addr: u64, what: &str| {
+            assert!(
+                matches!(f.deliver(&l, s, addr), Delivery::DecErr { .. }),
+                "{}: {what}: {:?}",
+                path.display(),
+                f.deliver(&l, s, addr)
+            );
+        };
+        let s = rt.dies[0];
+        // A die two or more hops away, the next die on its path and the port it arrives on.
+        let Some(&t) = rt
+            .dies
+            .iter()
+            .find(|&&t| rt.path(s, t).is_some_and(|p| p.len() >= 3))
+        else {
+            continue;
+        };
+        let addr = soc.fold_chip_id(local, t.die, t.chip);
+        let next = rt.path(s, t).expect("path")[1];
+        let out = xdie_model::PortId {
+            die: s,
+            port: rt.egress[&(s, t)],
+        };
+        let arrived = m.port_links()[&out].0;
+        let mut g = f.clone();
+        g.set_entry(s, t, None);
+        refused(&g, s, addr, "invalid entry");
+        let unlinked = (0..m.ports_per_die).find(|&p| {
+            !m.port_links()
+                .contains_key(&xdie_model::PortId { die: s, port: p })
+        });
+        if let Some(p) = unlinked {
+            let mut g = f.clone();
+            g.set_entry(s, t, Some(p));
+            refused(&g, s, addr, "unlinked port");
+        }
+        let mut g = f.clone();
+        g.set_entry(next, t, Some(arrived.port));
+        refused(&g, s, addr, "U-turn");
+        let mut g = f.clone();
+        g.iatu.get_mut(&out).expect("linked")[0].enabled = false;
+        refused(&g, s, addr, "iATU region off");
+        let bare = soc.soc_local(t.die, local) as u128;
+        refused(
+            &f,
+            s,
+            soc.local.cayman_id.set(bare, 1) as u64,
+            "routing bits without id-valid",
+        );
+    }
+}

@@ -17,6 +17,7 @@ module xdie_mesh_package #(
   localparam int unsigned L     = 1,
   localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,
   localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,
+  localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS,
   localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES
 ) (
   input  logic          clk_i,
@@ -41,13 +42,15 @@ module xdie_mesh_package #(
   // per die: all engines idle, any sticky read/write error
   output logic [N-1:0]   idle_o,
   output logic [N*2-1:0] err_o,
-  // per C2C port (port p of die d at d * ND + p): link-layer events this cycle
+  // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)
   output logic [N*ND*HW-1:0] link_health_o,
   // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
-  input  logic [L*FW-1:0]    link_fault_i
+  input  logic [L*FW-1:0]    link_fault_i,
+  // per port (die d port p at d * ND + p): the port's send side sees no credit on either
+  // channel this cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
+  input  logic [N*ND-1:0] tx_stall_i
 );
 
-  localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS;
   localparam int unsigned CW    = $clog2(xdie_soc_addr_pkg::P_LINK_CREDITS + 1);
   localparam int unsigned CHIPW = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH;
   localparam int unsigned DIEW  = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH;
@@ -70,6 +73,8 @@ module xdie_mesh_package #(
   logic [N*ND*REQ_W-1:0] req_tx_data, req_rx_data;
   logic [N*ND-1:0]       rsp_tx_valid, rsp_tx_credit, rsp_rx_valid, rsp_rx_ready;
   logic [N*ND*RSP_W-1:0] rsp_tx_data, rsp_rx_data;
+  // The links' credit outputs to each port's send side, before the stall
+  logic [N*ND-1:0]       link_req_tx_credit, link_rsp_tx_credit;
   logic [N*ND-1:0]       link_up;
   logic [N*ND*CW-1:0]    link_credits;
 
@@ -127,12 +132,16 @@ module xdie_mesh_package #(
   end
 
   // Ports without a link: no credits, no flits, link down; their outputs are not read.
+  // A stalled port holds its flits: a credit is a permission to push in this cycle, so
+  // withholding one never breaks a handshake (valid/ready on the receive side stay as they are).
   for (genvar p = 0; p < N*ND; p++) begin : g_port
+    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];
+    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];
     if (!LINKED[p]) begin : g_unlinked
-      assign req_tx_credit[p] = 1'b0;
+      assign link_req_tx_credit[p] = 1'b0;
       assign req_rx_valid[p]  = 1'b0;
       assign req_rx_data[p*REQ_W +: REQ_W] = '0;
-      assign rsp_tx_credit[p] = 1'b0;
+      assign link_rsp_tx_credit[p] = 1'b0;
       assign rsp_rx_valid[p]  = 1'b0;
       assign rsp_rx_data[p*RSP_W +: RSP_W] = '0;
       assign link_up[p]       = 1'b0;
@@ -148,21 +157,21 @@ module xdie_mesh_package #(
   xdie_d2d_link #(.LATENCY(16)) u_link_0 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[0]),
+    .a_req_tx_credit_o(link_req_tx_credit[0]),
     .a_req_rx_valid_o(req_rx_valid[0]), .a_req_rx_ready_i(req_rx_ready[0]),
     .a_req_rx_data_o(req_rx_data[0*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[0]), .a_rsp_tx_data_i(rsp_tx_data[0*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[0]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[0]),
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0*CW +: CW]),
     .a_health_o(link_health_o[0*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[4]),
+    .b_req_tx_credit_o(link_req_tx_credit[4]),
     .b_req_rx_valid_o(req_rx_valid[4]), .b_req_rx_ready_i(req_rx_ready[4]),
     .b_req_rx_data_o(req_rx_data[4*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[4]), .b_rsp_tx_data_i(rsp_tx_data[4*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[4]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[4]),
     .b_rsp_rx_valid_o(rsp_rx_valid[4]), .b_rsp_rx_ready_i(rsp_rx_ready[4]),
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),

@@ -30,6 +30,7 @@ module xdie_mesh_ring4 #(
   localparam int unsigned L     = 8,
   localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,
   localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,
+  localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS,
   localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES
 ) (
   input  logic          clk_i,
@@ -54,13 +55,15 @@ module xdie_mesh_ring4 #(
   // per die: all engines idle, any sticky read/write error
   output logic [N-1:0]   idle_o,
   output logic [N*2-1:0] err_o,
-  // per C2C port (port p of die d at d * ND + p): link-layer events this cycle
+  // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)
   output logic [N*ND*HW-1:0] link_health_o,
   // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
-  input  logic [L*FW-1:0]    link_fault_i
+  input  logic [L*FW-1:0]    link_fault_i,
+  // per port (die d port p at d * ND + p): the port's send side sees no credit on either
+  // channel this cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
+  input  logic [N*ND-1:0] tx_stall_i
 );
 
-  localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS;
   localparam int unsigned CW    = $clog2(xdie_soc_addr_pkg::P_LINK_CREDITS + 1);
   localparam int unsigned CHIPW = xdie_soc_addr_pkg::LOCAL_CAYMAN_ID_WIDTH;
   localparam int unsigned DIEW  = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH;
@@ -83,6 +86,8 @@ module xdie_mesh_ring4 #(
   logic [N*ND*REQ_W-1:0] req_tx_data, req_rx_data;
   logic [N*ND-1:0]       rsp_tx_valid, rsp_tx_credit, rsp_rx_valid, rsp_rx_ready;
   logic [N*ND*RSP_W-1:0] rsp_tx_data, rsp_rx_data;
+  // The links' credit outputs to each port's send side, before the stall
+  logic [N*ND-1:0]       link_req_tx_credit, link_rsp_tx_credit;
   logic [N*ND-1:0]       link_up;
   logic [N*ND*CW-1:0]    link_credits;
 
@@ -140,12 +145,16 @@ module xdie_mesh_ring4 #(
   end
 
   // Ports without a link: no credits, no flits, link down; their outputs are not read.
+  // A stalled port holds its flits: a credit is a permission to push in this cycle, so
+  // withholding one never breaks a handshake (valid/ready on the receive side stay as they are).
   for (genvar p = 0; p < N*ND; p++) begin : g_port
+    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];
+    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];
     if (!LINKED[p]) begin : g_unlinked
-      assign req_tx_credit[p] = 1'b0;
+      assign link_req_tx_credit[p] = 1'b0;
       assign req_rx_valid[p]  = 1'b0;
       assign req_rx_data[p*REQ_W +: REQ_W] = '0;
-      assign rsp_tx_credit[p] = 1'b0;
+      assign link_rsp_tx_credit[p] = 1'b0;
       assign rsp_rx_valid[p]  = 1'b0;
       assign rsp_rx_data[p*RSP_W +: RSP_W] = '0;
       assign link_up[p]       = 1'b0;
@@ -161,21 +170,21 @@ module xdie_mesh_ring4 #(
   xdie_d2d_link #(.LATENCY(16)) u_link_0 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[0]),
+    .a_req_tx_credit_o(link_req_tx_credit[0]),
     .a_req_rx_valid_o(req_rx_valid[0]), .a_req_rx_ready_i(req_rx_ready[0]),
     .a_req_rx_data_o(req_rx_data[0*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[0]), .a_rsp_tx_data_i(rsp_tx_data[0*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[0]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[0]),
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0*CW +: CW]),
     .a_health_o(link_health_o[0*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[4]),
+    .b_req_tx_credit_o(link_req_tx_credit[4]),
     .b_req_rx_valid_o(req_rx_valid[4]), .b_req_rx_ready_i(req_rx_ready[4]),
     .b_req_rx_data_o(req_rx_data[4*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[4]), .b_rsp_tx_data_i(rsp_tx_data[4*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[4]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[4]),
     .b_rsp_rx_valid_o(rsp_rx_valid[4]), .b_rsp_rx_ready_i(rsp_rx_ready[4]),
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
@@ -187,21 +196,21 @@ module xdie_mesh_ring4 #(
   xdie_d2d_link #(.LATENCY(16)) u_link_1 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[8]), .a_req_tx_data_i(req_tx_data[8*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[8]),
+    .a_req_tx_credit_o(link_req_tx_credit[8]),
     .a_req_rx_valid_o(req_rx_valid[8]), .a_req_rx_ready_i(req_rx_ready[8]),
     .a_req_rx_data_o(req_rx_data[8*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[8]), .a_rsp_tx_data_i(rsp_tx_data[8*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[8]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[8]),
     .a_rsp_rx_valid_o(rsp_rx_valid[8]), .a_rsp_rx_ready_i(rsp_rx_ready[8]),
     .a_rsp_rx_data_o(rsp_rx_data[8*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[8]), .a_credits_o(link_credits[8*CW +: CW]),
     .a_health_o(link_health_o[8*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[12]), .b_req_tx_data_i(req_tx_data[12*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[12]),
+    .b_req_tx_credit_o(link_req_tx_credit[12]),
     .b_req_rx_valid_o(req_rx_valid[12]), .b_req_rx_ready_i(req_rx_ready[12]),
     .b_req_rx_data_o(req_rx_data[12*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[12]), .b_rsp_tx_data_i(rsp_tx_data[12*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[12]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[12]),
     .b_rsp_rx_valid_o(rsp_rx_valid[12]), .b_rsp_rx_ready_i(rsp_rx_ready[12]),
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
@@ -213,21 +222,21 @@ module xdie_mesh_ring4 #(
   xdie_d2d_link #(.LATENCY(16)) u_link_2 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[16]), .a_req_tx_data_i(req_tx_data[16*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[16]),
+    .a_req_tx_credit_o(link_req_tx_credit[16]),
     .a_req_rx_valid_o(req_rx_valid[16]), .a_req_rx_ready_i(req_rx_ready[16]),
     .a_req_rx_data_o(req_rx_data[16*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[16]), .a_rsp_tx_data_i(rsp_tx_data[16*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[16]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[16]),
     .a_rsp_rx_valid_o(rsp_rx_valid[16]), .a_rsp_rx_ready_i(rsp_rx_ready[16]),
     .a_rsp_rx_data_o(rsp_rx_data[16*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[16]), .a_credits_o(link_credits[16*CW +: CW]),
     .a_health_o(link_health_o[16*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[20]), .b_req_tx_data_i(req_tx_data[20*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[20]),
+    .b_req_tx_credit_o(link_req_tx_credit[20]),
     .b_req_rx_valid_o(req_rx_valid[20]), .b_req_rx_ready_i(req_rx_ready[20]),
     .b_req_rx_data_o(req_rx_data[20*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[20]), .b_rsp_tx_data_i(rsp_tx_data[20*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[20]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[20]),
     .b_rsp_rx_valid_o(rsp_rx_valid[20]), .b_rsp_rx_ready_i(rsp_rx_ready[20]),
     .b_rsp_rx_data_o(rsp_rx_data[20*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW]),
@@ -239,21 +248,21 @@ module xdie_mesh_ring4 #(
   xdie_d2d_link #(.LATENCY(16)) u_link_3 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[24]), .a_req_tx_data_i(req_tx_data[24*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[24]),
+    .a_req_tx_credit_o(link_req_tx_credit[24]),
     .a_req_rx_valid_o(req_rx_valid[24]), .a_req_rx_ready_i(req_rx_ready[24]),
     .a_req_rx_data_o(req_rx_data[24*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[24]), .a_rsp_tx_data_i(rsp_tx_data[24*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[24]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[24]),
     .a_rsp_rx_valid_o(rsp_rx_valid[24]), .a_rsp_rx_ready_i(rsp_rx_ready[24]),
     .a_rsp_rx_data_o(rsp_rx_data[24*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[24]), .a_credits_o(link_credits[24*CW +: CW]),
     .a_health_o(link_health_o[24*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[28]), .b_req_tx_data_i(req_tx_data[28*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[28]),
+    .b_req_tx_credit_o(link_req_tx_credit[28]),
     .b_req_rx_valid_o(req_rx_valid[28]), .b_req_rx_ready_i(req_rx_ready[28]),
     .b_req_rx_data_o(req_rx_data[28*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[28]), .b_rsp_tx_data_i(rsp_tx_data[28*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[28]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[28]),
     .b_rsp_rx_valid_o(rsp_rx_valid[28]), .b_rsp_rx_ready_i(rsp_rx_ready[28]),
     .b_rsp_rx_data_o(rsp_rx_data[28*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW]),
@@ -265,21 +274,21 @@ module xdie_mesh_ring4 #(
   xdie_d2d_link #(.LATENCY(16)) u_link_4 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[5]), .a_req_tx_data_i(req_tx_data[5*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[5]),
+    .a_req_tx_credit_o(link_req_tx_credit[5]),
     .a_req_rx_valid_o(req_rx_valid[5]), .a_req_rx_ready_i(req_rx_ready[5]),
     .a_req_rx_data_o(req_rx_data[5*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[5]), .a_rsp_tx_data_i(rsp_tx_data[5*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[5]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[5]),
     .a_rsp_rx_valid_o(rsp_rx_valid[5]), .a_rsp_rx_ready_i(rsp_rx_ready[5]),
     .a_rsp_rx_data_o(rsp_rx_data[5*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[5]), .a_credits_o(link_credits[5*CW +: CW]),
     .a_health_o(link_health_o[5*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[9]), .b_req_tx_data_i(req_tx_data[9*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[9]),
+    .b_req_tx_credit_o(link_req_tx_credit[9]),
     .b_req_rx_valid_o(req_rx_valid[9]), .b_req_rx_ready_i(req_rx_ready[9]),
     .b_req_rx_data_o(req_rx_data[9*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[9]), .b_rsp_tx_data_i(rsp_tx_data[9*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[9]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[9]),
     .b_rsp_rx_valid_o(rsp_rx_valid[9]), .b_rsp_rx_ready_i(rsp_rx_ready[9]),
     .b_rsp_rx_data_o(rsp_rx_data[9*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[9]), .b_credits_o(link_credits[9*CW +: CW]),
@@ -291,21 +300,21 @@ module xdie_mesh_ring4 #(
   xdie_d2d_link #(.LATENCY(16)) u_link_5 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[13]), .a_req_tx_data_i(req_tx_data[13*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[13]),
+    .a_req_tx_credit_o(link_req_tx_credit[13]),
     .a_req_rx_valid_o(req_rx_valid[13]), .a_req_rx_ready_i(req_rx_ready[13]),
     .a_req_rx_data_o(req_rx_data[13*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[13]), .a_rsp_tx_data_i(rsp_tx_data[13*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[13]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[13]),
     .a_rsp_rx_valid_o(rsp_rx_valid[13]), .a_rsp_rx_ready_i(rsp_rx_ready[13]),
     .a_rsp_rx_data_o(rsp_rx_data[13*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[13]), .a_credits_o(link_credits[13*CW +: CW]),
     .a_health_o(link_health_o[13*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[17]), .b_req_tx_data_i(req_tx_data[17*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[17]),
+    .b_req_tx_credit_o(link_req_tx_credit[17]),
     .b_req_rx_valid_o(req_rx_valid[17]), .b_req_rx_ready_i(req_rx_ready[17]),
     .b_req_rx_data_o(req_rx_data[17*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[17]), .b_rsp_tx_data_i(rsp_tx_data[17*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[17]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[17]),
     .b_rsp_rx_valid_o(rsp_rx_valid[17]), .b_rsp_rx_ready_i(rsp_rx_ready[17]),
     .b_rsp_rx_data_o(rsp_rx_data[17*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[17]), .b_credits_o(link_credits[17*CW +: CW]),
@@ -317,21 +326,21 @@ module xdie_mesh_ring4 #(
   xdie_d2d_link #(.LATENCY(16)) u_link_6 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[21]), .a_req_tx_data_i(req_tx_data[21*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[21]),
+    .a_req_tx_credit_o(link_req_tx_credit[21]),
     .a_req_rx_valid_o(req_rx_valid[21]), .a_req_rx_ready_i(req_rx_ready[21]),
     .a_req_rx_data_o(req_rx_data[21*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[21]), .a_rsp_tx_data_i(rsp_tx_data[21*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[21]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[21]),
     .a_rsp_rx_valid_o(rsp_rx_valid[21]), .a_rsp_rx_ready_i(rsp_rx_ready[21]),
     .a_rsp_rx_data_o(rsp_rx_data[21*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[21]), .a_credits_o(link_credits[21*CW +: CW]),
     .a_health_o(link_health_o[21*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[25]), .b_req_tx_data_i(req_tx_data[25*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[25]),
+    .b_req_tx_credit_o(link_req_tx_credit[25]),
     .b_req_rx_valid_o(req_rx_valid[25]), .b_req_rx_ready_i(req_rx_ready[25]),
     .b_req_rx_data_o(req_rx_data[25*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[25]), .b_rsp_tx_data_i(rsp_tx_data[25*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[25]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[25]),
     .b_rsp_rx_valid_o(rsp_rx_valid[25]), .b_rsp_rx_ready_i(rsp_rx_ready[25]),
     .b_rsp_rx_data_o(rsp_rx_data[25*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[25]), .b_credits_o(link_credits[25*CW +: CW]),
@@ -343,21 +352,21 @@ module xdie_mesh_ring4 #(
   xdie_d2d_link #(.LATENCY(16)) u_link_7 (
     .clk_i, .rst_ni,
     .a_req_tx_valid_i(req_tx_valid[29]), .a_req_tx_data_i(req_tx_data[29*REQ_W +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[29]),
+    .a_req_tx_credit_o(link_req_tx_credit[29]),
     .a_req_rx_valid_o(req_rx_valid[29]), .a_req_rx_ready_i(req_rx_ready[29]),
     .a_req_rx_data_o(req_rx_data[29*REQ_W +: REQ_W]),
     .a_rsp_tx_valid_i(rsp_tx_valid[29]), .a_rsp_tx_data_i(rsp_tx_data[29*RSP_W +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[29]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[29]),
     .a_rsp_rx_valid_o(rsp_rx_valid[29]), .a_rsp_rx_ready_i(rsp_rx_ready[29]),
     .a_rsp_rx_data_o(rsp_rx_data[29*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[29]), .a_credits_o(link_credits[29*CW +: CW]),
     .a_health_o(link_health_o[29*HW +: HW]),
     .b_req_tx_valid_i(req_tx_valid[1]), .b_req_tx_data_i(req_tx_data[1*REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[1]),
+    .b_req_tx_credit_o(link_req_tx_credit[1]),
     .b_req_rx_valid_o(req_rx_valid[1]), .b_req_rx_ready_i(req_rx_ready[1]),
     .b_req_rx_data_o(req_rx_data[1*REQ_W +: REQ_W]),
     .b_rsp_tx_valid_i(rsp_tx_valid[1]), .b_rsp_tx_data_i(rsp_tx_data[1*RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[1]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[1]),
     .b_rsp_rx_valid_o(rsp_rx_valid[1]), .b_rsp_rx_ready_i(rsp_rx_ready[1]),
     .b_rsp_rx_data_o(rsp_rx_data[1*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[1]), .b_credits_o(link_credits[1*CW +: CW]),

@@ -81,9 +81,21 @@ pub fn cpp_tables(duts: &[Dut]) -> String {
             writeln!(s, "  p[{i}] = static_cast<void*>(&m->{});", p.name).unwrap();
         }
         s.push_str("  (void)m; (void)p;\n}\n");
+        // A model verilated without tracing has no trace(): asking it for a waveform is an error
+        // the harness reports.
+        let trace = if d.traced {
+            format!(
+                "[](VerilatedModel* m, VerilatedFstC* t) {{ static_cast<{v}*>(m)->trace(t, 99); }}"
+            )
+        } else {
+            format!(
+                "[](VerilatedModel*, VerilatedFstC*) {{ throw std::runtime_error(\"{} is built without tracing (tb/build.rs: UNTRACED)\"); }}",
+                d.name
+            )
+        };
         writeln!(
             s,
-            "static const ModelOps OPS_{n} = {{\n  \"{n}\", PORTS_{n}, {np},\n  [](VerilatedContext* c) -> VerilatedModel* {{ return new {v}{{c, \"TOP\"}}; }},\n  [](VerilatedModel* m) {{ static_cast<{v}*>(m)->eval(); }},\n  [](VerilatedModel* m, VerilatedFstC* t) {{ static_cast<{v}*>(m)->trace(t, 99); }},\n  [](VerilatedModel* m) {{ static_cast<{v}*>(m)->final(); }},\n  [](VerilatedModel* m) {{ delete static_cast<{v}*>(m); }},\n  bind_{n},\n}};",
+            "static const ModelOps OPS_{n} = {{\n  \"{n}\", PORTS_{n}, {np},\n  [](VerilatedContext* c) -> VerilatedModel* {{ return new {v}{{c, \"TOP\"}}; }},\n  [](VerilatedModel* m) {{ static_cast<{v}*>(m)->eval(); }},\n  {trace},\n  [](VerilatedModel* m) {{ static_cast<{v}*>(m)->final(); }},\n  [](VerilatedModel* m) {{ delete static_cast<{v}*>(m); }},\n  bind_{n},\n}};",
             n = d.name,
             np = d.ports.len()
         )

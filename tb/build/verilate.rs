@@ -38,12 +38,14 @@ pub fn verilate(
     filelist: &Path,
     mdir: &Path,
     name: &str,
+    traced: bool,
     args: &[String],
 ) -> Result<(), String> {
     fs::create_dir_all(mdir).expect("create -Mdir");
     let res = Command::new("verilator")
         .current_dir(repo)
-        .args(["--cc", "--no-timing", "--trace-fst"])
+        .args(["--cc", "--no-timing"])
+        .args(traced.then_some("--trace-fst"))
         // The lint configuration goes with every run of the filelist (see rtl/lint.vlt).
         .arg(crate::filelist::LINT_CONFIG)
         .arg("-f")

@@ -143,8 +143,45 @@ void Dut::dump() {
   if (tfp_) tfp_->dump(static_cast<uint64_t>(ctx_->time()));
 }
 
+static void write_port(const PortDesc& d, void* at, uint64_t v) {
+  switch (d.bytes) {
+    case 1: *static_cast<uint8_t*>(at) = static_cast<uint8_t>(v); break;
+    case 2: *static_cast<uint16_t*>(at) = static_cast<uint16_t>(v); break;
+    case 4: *static_cast<uint32_t*>(at) = static_cast<uint32_t>(v); break;
+    default: *static_cast<uint64_t*>(at) = v; break;
+  }
+}
+
+void Dut::randomize(uint32_t port, uint32_t percent, uint64_t seed) {
+  if (port >= ports_.size()) throw std::out_of_range("port id");
+  const PortDesc& d = ops_->ports[port];
+  if (!d.input || d.bytes == 0 || percent > 100)
+    throw std::invalid_argument(std::string("cannot randomize ") + d.name +
+                                " (an input of at most 64 bits, 0..100 %)");
+  for (size_t i = 0; i < random_.size(); ++i) {
+    if (random_[i].port == port) {
+      random_.erase(random_.begin() + static_cast<long>(i));
+      break;
+    }
+  }
+  write_port(d, ports_[port], 0);
+  if (percent > 0) random_.push_back(RandomInput{port, percent, seed});
+}
+
+void Dut::draw_random() {
+  for (auto& r : random_) {
+    const PortDesc& d = ops_->ports[r.port];
+    uint64_t v = 0;
+    for (uint32_t b = 0; b < d.width; ++b) {
+      if (splitmix(r.state) % 100 < r.percent) v |= uint64_t{1} << b;
+    }
+    write_port(d, ports_[r.port], v);
+  }
+}
+
 void Dut::clk_low() {
   if (clk_) *clk_ = 0;
+  if (!random_.empty()) draw_random();
   ops_->eval(model_);
   dump();
   ctx_->timeInc(1);

@@ -52,6 +52,10 @@ class Dut {
   void clk_low();
   void clk_high();
   void tick(uint64_t n);
+  // From the next falling edge on, every bit of input `port` (at most 64 bits) is drawn anew
+  // each cycle, 1 with probability `percent` %, from a generator seeded with `seed`; percent 0
+  // stops the draws and clears the port.
+  void randomize(uint32_t port, uint32_t percent, uint64_t seed);
   void trace_open(rust::Str path);
   void trace_close();
   uint64_t time() const;
@@ -79,6 +83,13 @@ class Dut {
   VerilatedModel* model_ = nullptr;
   std::unique_ptr<VerilatedFstC> tfp_;
   std::vector<void*> ports_;
+  struct RandomInput {
+    uint32_t port;
+    uint32_t percent;
+    uint64_t state;
+  };
+  std::vector<RandomInput> random_;
+  void draw_random();
   uint8_t* clk_ = nullptr;
   std::vector<std::unique_ptr<Watch>> watches_;
   std::vector<uint32_t> landed_;

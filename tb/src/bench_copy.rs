@@ -220,9 +220,9 @@ pub fn latency(bytes: u64) -> Result<u64, PkgError> {
     pkg.post_copy(0, 0, 0, c)?;
     pkg.doorbell(0, Side::S2m, 0, 0)?;
     let start = pkg.cycle();
-    let idle = pkg.idle_port(0);
+    let idle = pkg.idle_bits(0);
     let mut busy = false;
-    pkg.doorbell_observed(0, Side::M2s, 0, 0, |sim| busy |= sim.get_u64(idle) == 0)?;
+    pkg.doorbell_observed(0, Side::M2s, 0, 0, |sim| busy |= idle.read(sim) == 0)?;
     if !busy {
         pkg.tick_until("engine start", |p| !p.idle(0))?;
     }

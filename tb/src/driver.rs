@@ -1,20 +1,21 @@
-//! The scenario driver: boots the package top (iATU, rings, the constant 1, the sources), runs
-//! the reference firmware (fw/) of every context the scenario uses against it ([`crate::fw`]:
-//! one thread per context, every MMIO access an AXI4-Lite transaction on the host port of the
-//! context's die), waits for completion and hands the end state to the
-//! [`scoreboard`](crate::scoreboard), which compares the descriptor rings byte for byte with the
-//! model's first.
+//! The scenario driver: boots the package top, or the mesh top of a scenario that names its
+//! topology (route tables, iATU, rings, the constant 1, the sources), runs the reference
+//! firmware (fw/) of every context the scenario uses against it ([`crate::fw`]: one thread per
+//! context, every MMIO access an AXI4-Lite transaction on the host port of the context's die),
+//! waits for completion and hands the end state to the [`scoreboard`](crate::scoreboard), which
+//! compares the descriptor rings byte for byte with the model's first.
 
 use crate::axil::Timing;
 use crate::faults::LinkStats;
 use crate::fw::{self, FwSystem, Op, Program, WaitMode};
 use crate::hooks::MonWrite;
-use crate::package::{Package, PkgError};
+use crate::package::{Package, PkgError, MESH_TOP};
 use crate::scoreboard;
 use crate::sim::Sim;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use xdie_model::layout::SemOp;
+use xdie_model::mesh::routes::RouteTables;
 use xdie_model::scenario::{ModelRun, Scenario};
 use xdie_model::state::SemValue;
 use xdie_model::topology::{Core, Lane};
@@ -93,7 +94,6 @@ const POLL: u64 = 256;
 pub(crate) struct Driver<'a> {
     pub pkg: Package,
     pub model: &'a ModelRun,
-    pub chip: u64,
     /// MMIO accesses the firmware made, and the cycles they took.
     pub accesses: u64,
     pub bus_cycles: u64,
@@ -115,14 +115,30 @@ pub struct FwStore {
 }
 
 impl<'a> Driver<'a> {
+    /// The host port (die number of the model) of a die of the system.
     pub(crate) fn die(&self, d: DieId) -> u32 {
-        d.die as u32
+        self.pkg
+            .index(d)
+            .unwrap_or_else(|| panic!("{d} is not a die of the simulated system"))
     }
 
-    /// Iatu region 0 of both dies, every ring the model used, the constant 1 in each HBM.
+    fn dies(&self) -> u32 {
+        self.pkg.dies().len() as u32
+    }
+
+    /// What the driver programs before any firmware runs: on the package top iATU region 0 of
+    /// both dies (the neighbor translation); on a mesh top every die's route table (the
+    /// topology's tables, `RouteTables::csr_writes`) and one identity iATU region on each of its
+    /// linked ports (docs/mesh.md). Then every ring the model used and the constant 1 in each
+    /// HBM.
     fn setup(&mut self) -> Result<(), RtlError> {
-        for die in 0..2 {
-            self.pkg.program_iatu(die, 0)?;
+        match &self.model.mesh {
+            None => {
+                for die in 0..self.dies() {
+                    self.pkg.program_iatu(die, 0)?;
+                }
+            }
+            Some(mesh) => self.pkg.program_mesh(&RouteTables::compute(mesh))?,
         }
         let sys = &self.model.sys;
         let hbm = sys.layout.apertures.hbm.base;
@@ -130,7 +146,7 @@ impl<'a> Driver<'a> {
             .end_state()
             .queues
             .iter()
-            .map(|q| (q.die.die as u32, q.engine, q.queue))
+            .map(|q| (self.die(q.die), q.engine, q.queue))
             .collect();
         queues.dedup();
         for (die, e, q) in queues {
@@ -146,7 +162,7 @@ impl<'a> Driver<'a> {
             )?;
         }
         let one = sys.const_one_bytes();
-        for die in 0..2 {
+        for die in 0..self.dies() {
             self.pkg.write_bytes(die, sys.const_one_addr(), &one)?;
         }
         Ok(())
@@ -235,19 +251,37 @@ impl<'a> Driver<'a> {
         let progs = self.programs(sc)?;
         let model = self.model;
         let sys = &model.sys;
-        let fw_sys = Arc::new(FwSystem::new(sys.config.ring_len, sys.topology.die_bit));
+        // One bookkeeping per package, of the firmware build of the system's view.
+        let mut chips: Vec<u64> = self.pkg.dies().iter().map(|d| d.chip).collect();
+        chips.dedup();
+        let fw_sys: Vec<(u64, Arc<FwSystem>)> = chips
+            .into_iter()
+            .map(|chip| {
+                let s = FwSystem::with_view(
+                    sys.topology.view,
+                    sys.config.ring_len,
+                    sys.topology.die_bit,
+                );
+                (chip, Arc::new(s))
+            })
+            .collect();
         let budget = self.pkg.budget;
-        let run = fw::run(&mut self.pkg, sys, self.chip, &fw_sys, progs, budget)
+        let run = fw::run_packages(&mut self.pkg, sys, &fw_sys, progs, budget)
             .map_err(RtlError::Driver)?;
         self.accesses = run.accesses;
         self.bus_cycles = run.bus_cycles;
-        self.stores.extend(run.stores.into_iter().map(|s| FwStore {
-            core: s.core,
-            die: s.die.die as u32,
-            local: s.local,
-            len: 4,
-            cycles: s.cycles,
-        }));
+        let stores: Vec<FwStore> = run
+            .stores
+            .into_iter()
+            .map(|s| FwStore {
+                core: s.core,
+                die: self.die(s.die),
+                local: s.local,
+                len: 4,
+                cycles: s.cycles,
+            })
+            .collect();
+        self.stores.extend(stores);
         Ok(run.first_launch.unwrap_or_else(|| self.pkg.cycle()))
     }
 
@@ -263,7 +297,7 @@ impl<'a> Driver<'a> {
             let mut all = true;
             for q in &end.queues {
                 let h = self.pkg.head(
-                    q.die.die as u32,
+                    self.die(q.die),
                     q.side,
                     u64::from(q.engine),
                     u64::from(q.queue),
@@ -273,7 +307,7 @@ impl<'a> Driver<'a> {
             }
             if all {
                 for s in &end.sems {
-                    let v = self.sem_read(s.die.die as u32, s.sem)?;
+                    let v = self.sem_read(self.die(s.die), s.sem)?;
                     all &= v == s.value;
                 }
             }
@@ -284,11 +318,12 @@ impl<'a> Driver<'a> {
                 done,
                 total,
             });
-            let errs: Vec<String> = (0..2)
+            let errs: Vec<String> = (0..self.dies())
                 .filter(|&die| self.pkg.err(die) != 0)
                 .map(|die| {
                     format!(
-                        "die {die}: engine error flags {:#x} (bit 0 read, bit 1 write error)",
+                        "{}: engine error flags {:#x} (bit 0 read, bit 1 write error)",
+                        self.pkg.dies()[die as usize],
                         self.pkg.err(die)
                     )
                 })
@@ -303,8 +338,32 @@ impl<'a> Driver<'a> {
             }
             self.pkg.check_link()?;
             if self.pkg.cycle() - start > budget {
+                // Say what is still missing: a hang (a deadlock, a lost flit) ends here.
+                let mut late = Vec::new();
+                for q in &end.queues {
+                    let h = self.pkg.head(
+                        self.die(q.die),
+                        q.side,
+                        u64::from(q.engine),
+                        u64::from(q.queue),
+                    )?;
+                    if h != q.head {
+                        late.push(format!(
+                            "{} engine {} {} queue {} head {h} of {}",
+                            q.die,
+                            q.engine,
+                            q.side.as_str(),
+                            q.queue,
+                            q.head
+                        ));
+                    }
+                }
                 return Err(RtlError::Driver(format!(
-                    "the run did not complete within {budget} cycles ({done} of {total} descriptors)"
+                    "the run did not complete within {budget} cycles ({done} of {total} \
+                     descriptors; {} queue(s) behind: {}{})",
+                    late.len(),
+                    late.iter().take(4).cloned().collect::<Vec<_>>().join(", "),
+                    if late.len() > 4 { ", ..." } else { "" }
                 )));
             }
             self.pkg.sim.ticks(POLL);
@@ -313,7 +372,7 @@ impl<'a> Driver<'a> {
 }
 
 pub const MONITOR: &str = "write monitor: the RTL's simulation hooks report every SBUF write and \
-every EVT_SEM increment of both dies in the cycle it lands; that log, with the firmware's \
+every EVT_SEM increment of every die in the cycle it lands; that log, with the firmware's \
 stores marked as such, goes through the model's leg checker (every byte lands once inside \
 its destination, remote_sem completes only after the last data byte, local_sem rises by the \
 engine count). Sources are loaded and SBUF is read back through the memories' backdoor";
@@ -343,33 +402,67 @@ pub fn run_timed(
     trace: Option<&Path>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RtlOutcome, RtlError> {
-    if sc.packages.len() != 1 {
-        return Err(RtlError::NotAvailable(format!(
-            "the scenario spans {} packages; the package top holds one",
-            sc.packages.len()
-        )));
-    }
     if let Some(why) = crate::RTL_UNAVAILABLE {
         return Err(RtlError::Driver(format!(
             "the RTL did not verilate when xdie was built (regenerate with `xdie gen` and rebuild):\n{why}"
         )));
     }
-    let kind = Package::kind().ok_or_else(|| {
-        RtlError::NotAvailable(
-            "the package top is not built in (build with `--features package`)".into(),
-        )
-    })?;
-    let chip = sc.packages[0];
+    // The package top holds one package; a scenario naming the topology of the simulated mesh
+    // top runs on that.
+    let kind = match &model.mesh {
+        Some(_) => {
+            let name = sc.topology.as_ref().map_or("", |t| t.0.as_str());
+            // The mesh top's module name (xdie gen): the topology's name, lower case, with
+            // anything but letters and digits as `_`.
+            let stem: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let module = format!("xdie_mesh_{stem}");
+            if module != MESH_TOP {
+                return Err(RtlError::NotAvailable(format!(
+                    "topology `{name}` has no simulated mesh top (the testbench simulates {MESH_TOP})"
+                )));
+            }
+            Package::mesh_kind().ok_or_else(|| {
+                RtlError::NotAvailable(format!(
+                    "the mesh top {MESH_TOP} is not built in (build with `--features mesh`)"
+                ))
+            })?
+        }
+        None => {
+            if sc.packages.len() != 1 {
+                return Err(RtlError::NotAvailable(format!(
+                    "the scenario spans {} packages; the package top holds one (name a \
+                     `topology` to run on a mesh top)",
+                    sc.packages.len()
+                )));
+            }
+            Package::kind().ok_or_else(|| {
+                RtlError::NotAvailable(
+                    "the package top is not built in (build with `--features package`)".into(),
+                )
+            })?
+        }
+    };
     let sim = match trace {
         Some(p) => Sim::traced(kind, p),
         None => Sim::new(kind),
     }
     .map_err(|e| RtlError::Driver(e.to_string()))?;
-    let pkg = Package::new(sim, seed, timing, chip)?;
+    let pkg = match &model.mesh {
+        Some(mesh) => Package::mesh(sim, seed, timing, mesh)?,
+        None => Package::new(sim, seed, timing, sc.packages[0])?,
+    };
     let mut d = Driver {
         pkg,
         model,
-        chip,
         accesses: 0,
         bus_cycles: 0,
         stores: Vec::new(),
@@ -383,6 +476,9 @@ pub fn run_timed(
     if !sc.faults.is_none() {
         d.pkg.inject_faults(sc.faults.clone(), seed)?;
     }
+    if sc.link_backpressure > 0 {
+        d.pkg.stall_links(sc.link_backpressure, seed ^ 0x11_4b5a)?;
+    }
     let wall = std::time::Instant::now();
     let legs_start = d.pkg.cycle();
     let t0 = d.legs(sc)?;
@@ -390,6 +486,9 @@ pub fn run_timed(
     let t1 = d.pkg.cycle();
     let link = d.pkg.stop_faults();
     let transfer_seconds = wall.elapsed().as_secs_f64();
+    if sc.link_backpressure > 0 {
+        d.pkg.stall_links(0, 0)?;
+    }
     let seen = d.pkg.take_writes();
     d.writes.extend(seen);
     // Reading the end state back is test-bench traffic, not firmware: no random delays there.

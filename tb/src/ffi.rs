@@ -38,6 +38,7 @@ pub(crate) mod bridge {
         fn clk_low(self: Pin<&mut Dut>);
         fn clk_high(self: Pin<&mut Dut>);
         fn tick(self: Pin<&mut Dut>, n: u64);
+        fn randomize(self: Pin<&mut Dut>, port: u32, percent: u32, seed: u64) -> Result<()>;
         fn trace_open(self: Pin<&mut Dut>, path: &str) -> Result<()>;
         fn trace_close(self: Pin<&mut Dut>);
         fn time(self: &Dut) -> u64;

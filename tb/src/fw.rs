@@ -23,95 +23,98 @@ use std::sync::Arc;
 use xdie_model::topology::{Core, Lane};
 use xdie_model::DieId;
 
-#[cfg(xdie_fw_built)]
+/// The firmware's entry points, one table per address view it was compiled for (tb/build.rs
+/// compiles fw/ for the neighbor view under its own names and for the chip-id view with every
+/// public function prefixed `chip_id_`).
+macro_rules! fw_api {
+    ($($name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+        /// One build of the firmware: its functions.
+        pub(crate) struct Api {
+            $(pub $name: unsafe extern "C" fn($($ty),*) $(-> $ret)?,)*
+        }
+
+        #[cfg(xdie_fw_built)]
+        mod neighbor {
+            #[allow(unused_imports)]
+            use std::ffi::c_void;
+            extern "C" {
+                $(pub fn $name($($arg: $ty),*) $(-> $ret)?;)*
+            }
+        }
+
+        #[cfg(xdie_fw_built)]
+        mod chip_id {
+            #[allow(unused_imports)]
+            use std::ffi::c_void;
+            paste_chip_id! { $($name($($arg: $ty),*) $(-> $ret)?;)* }
+        }
+
+        /// Without the firmware linked (`crate::FW_UNAVAILABLE`), nothing here runs: [`run`]
+        /// and [`FwSystem::new`] refuse first.
+        #[cfg(not(xdie_fw_built))]
+        #[allow(clippy::missing_safety_doc, unused_variables)]
+        mod absent {
+            #[allow(unused_imports)]
+            use std::ffi::c_void;
+            $(pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                unreachable!("the firmware is not linked: {:?}", crate::FW_UNAVAILABLE)
+            })*
+        }
+
+        #[cfg(xdie_fw_built)]
+        pub(crate) const NEIGHBOR: Api = Api { $($name: neighbor::$name,)* };
+        #[cfg(xdie_fw_built)]
+        pub(crate) const CHIP_ID: Api = Api { $($name: chip_id::$name,)* };
+        #[cfg(not(xdie_fw_built))]
+        pub(crate) const NEIGHBOR: Api = Api { $($name: absent::$name,)* };
+        #[cfg(not(xdie_fw_built))]
+        pub(crate) const CHIP_ID: Api = Api { $($name: absent::$name,)* };
+    };
+}
+
+/// The chip-id build's functions, under their prefixed link names.
+macro_rules! paste_chip_id {
+    ($($name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+        extern "C" {
+            $(
+                #[link_name = concat!("chip_id_", stringify!($name))]
+                pub fn $name($($arg: $ty),*) $(-> $ret)?;
+            )*
+        }
+    };
+}
+
 mod c {
     use std::ffi::c_void;
-    extern "C" {
-        pub fn xdie_fw_system_size() -> usize;
-        pub fn xdie_fw_ctx_size() -> usize;
-        pub fn xdie_fw_system_init(sys: *mut c_void, ring_len: u32, core_die_bit: u32);
-        pub fn xdie_fw_ctx_init(
+    fw_api! {
+        xdie_fw_system_size() -> usize;
+        xdie_fw_ctx_size() -> usize;
+        xdie_fw_system_init(sys: *mut c_void, ring_len: u32, core_die_bit: u32);
+        xdie_fw_ctx_init(
             ctx: *mut c_void,
             sys: *mut c_void,
             plat: *mut c_void,
             chip: u32,
             core: u32,
             prid: u32,
-            window: u32,
+            window: u32
         );
-        pub fn xdie_fw_ctx_options(
-            ctx: *mut c_void,
-            wait_mode: u32,
-            poll_cycles: u32,
-            max_polls: u32,
-        );
-        pub fn xdie_fw_ctx_detail(ctx: *const c_void, i: u32) -> u32;
-        pub fn xdie_fw_rdma_desc_gen(ctx: *mut c_void, word: *const u8) -> i32;
-        pub fn xdie_fw_rdma_desc_start(ctx: *mut c_void, word: *const u8) -> i32;
-        pub fn xdie_fw_wait_ge_and_dec(ctx: *mut c_void, sem: u32, value: u32) -> i32;
-        pub fn xdie_fw_sem_inc(ctx: *mut c_void, core: u32, sem: u32, value: u32) -> i32;
-        pub fn xdie_fw_ring_base(sys: *const c_void, engine: u32, side: u32, queue: u32) -> u64;
-        pub fn xdie_fw_const_one_addr(sys: *const c_void) -> u64;
+        xdie_fw_ctx_options(ctx: *mut c_void, wait_mode: u32, poll_cycles: u32, max_polls: u32);
+        xdie_fw_ctx_detail(ctx: *const c_void, i: u32) -> u32;
+        xdie_fw_rdma_desc_gen(ctx: *mut c_void, word: *const u8) -> i32;
+        xdie_fw_rdma_desc_start(ctx: *mut c_void, word: *const u8) -> i32;
+        xdie_fw_wait_ge_and_dec(ctx: *mut c_void, sem: u32, value: u32) -> i32;
+        xdie_fw_sem_inc(ctx: *mut c_void, core: u32, sem: u32, value: u32) -> i32;
+        xdie_fw_ring_base(sys: *const c_void, engine: u32, side: u32, queue: u32) -> u64;
+        xdie_fw_const_one_addr(sys: *const c_void) -> u64;
     }
-}
 
-/// Without the firmware linked (`crate::FW_UNAVAILABLE`), nothing here runs: [`run`] and
-/// [`FwSystem::new`] refuse first.
-#[cfg(not(xdie_fw_built))]
-#[allow(clippy::missing_safety_doc, unused_variables)]
-mod c {
-    use std::ffi::c_void;
-    fn absent() -> ! {
-        unreachable!("the firmware is not linked: {:?}", crate::FW_UNAVAILABLE)
-    }
-    pub unsafe fn xdie_fw_system_size() -> usize {
-        absent()
-    }
-    pub unsafe fn xdie_fw_ctx_size() -> usize {
-        absent()
-    }
-    pub unsafe fn xdie_fw_system_init(sys: *mut c_void, ring_len: u32, core_die_bit: u32) {
-        absent()
-    }
-    pub unsafe fn xdie_fw_ctx_init(
-        ctx: *mut c_void,
-        sys: *mut c_void,
-        plat: *mut c_void,
-        chip: u32,
-        core: u32,
-        prid: u32,
-        window: u32,
-    ) {
-        absent()
-    }
-    pub unsafe fn xdie_fw_ctx_options(
-        ctx: *mut c_void,
-        wait_mode: u32,
-        poll_cycles: u32,
-        max_polls: u32,
-    ) {
-        absent()
-    }
-    pub unsafe fn xdie_fw_ctx_detail(ctx: *const c_void, i: u32) -> u32 {
-        absent()
-    }
-    pub unsafe fn xdie_fw_rdma_desc_gen(ctx: *mut c_void, word: *const u8) -> i32 {
-        absent()
-    }
-    pub unsafe fn xdie_fw_rdma_desc_start(ctx: *mut c_void, word: *const u8) -> i32 {
-        absent()
-    }
-    pub unsafe fn xdie_fw_wait_ge_and_dec(ctx: *mut c_void, sem: u32, value: u32) -> i32 {
-        absent()
-    }
-    pub unsafe fn xdie_fw_sem_inc(ctx: *mut c_void, core: u32, sem: u32, value: u32) -> i32 {
-        absent()
-    }
-    pub unsafe fn xdie_fw_ring_base(sys: *const c_void, e: u32, side: u32, q: u32) -> u64 {
-        absent()
-    }
-    pub unsafe fn xdie_fw_const_one_addr(sys: *const c_void) -> u64 {
-        absent()
+    /// The firmware build of an address view.
+    pub(crate) fn api(view: xdie_model::AddrView) -> &'static Api {
+        match view {
+            xdie_model::AddrView::Neighbor => &NEIGHBOR,
+            xdie_model::AddrView::ChipId => &CHIP_ID,
+        }
     }
 }
 
@@ -200,17 +203,25 @@ impl Drop for CMem {
 unsafe impl Send for CMem {}
 unsafe impl Sync for CMem {}
 
-/// The firmware's shared bookkeeping (`struct xdie_fw_system`). Only the one firmware thread
-/// the loop resumed touches it at a time.
-pub struct FwSystem(CMem);
+/// The firmware's shared bookkeeping of one package (`struct xdie_fw_system`), for the firmware
+/// build of the system's address view. Only the one firmware thread the loop resumed touches it
+/// at a time.
+pub struct FwSystem(CMem, &'static c::Api);
 
 impl FwSystem {
+    /// A package of a neighbor-view system (the package top).
     pub fn new(ring_len: u64, core_die_bit: u32) -> FwSystem {
+        Self::with_view(xdie_model::AddrView::Neighbor, ring_len, core_die_bit)
+    }
+
+    /// A package of a system routing in `view`.
+    pub fn with_view(view: xdie_model::AddrView, ring_len: u64, core_die_bit: u32) -> FwSystem {
+        let api = c::api(view);
         // SAFETY: plain C functions on memory of the size the C side asks for.
         unsafe {
-            let m = CMem::new(c::xdie_fw_system_size());
-            c::xdie_fw_system_init(m.ptr(), ring_len as u32, core_die_bit);
-            FwSystem(m)
+            let m = CMem::new((api.xdie_fw_system_size)());
+            (api.xdie_fw_system_init)(m.ptr(), ring_len as u32, core_die_bit);
+            FwSystem(m, api)
         }
     }
     /// Where the firmware places the ring of (engine, side, queue): die-local.
@@ -220,11 +231,11 @@ impl FwSystem {
             xdie_model::Side::S2m => 1,
         };
         // SAFETY: initialized system memory.
-        unsafe { c::xdie_fw_ring_base(self.0.ptr(), engine, s, queue) }
+        unsafe { (self.1.xdie_fw_ring_base)(self.0.ptr(), engine, s, queue) }
     }
     pub fn const_one_addr(&self) -> u64 {
         // SAFETY: initialized system memory.
-        unsafe { c::xdie_fw_const_one_addr(self.0.ptr()) }
+        unsafe { (self.1.xdie_fw_const_one_addr)(self.0.ptr()) }
     }
 }
 
@@ -346,18 +357,16 @@ struct WinShadow {
 }
 
 struct Decoder {
-    chip: u64,
-    wins: [Vec<WinShadow>; 2],
+    /// Every die, by host port.
+    dies: Vec<DieId>,
+    wins: Vec<Vec<WinShadow>>,
 }
 
 impl Decoder {
     /// Die and die-local address of a store of `die`'s host port at `xt`.
     fn target(&self, sys: &xdie_model::System, die: u32, xt: u32) -> Option<(DieId, u64)> {
         let v = views();
-        let me = DieId {
-            chip: self.chip,
-            die: u64::from(die),
-        };
+        let me = self.dies[die as usize];
         let base = v.params.host_direct_base;
         if u64::from(xt) >= base {
             return Some((me, u64::from(xt) - base));
@@ -404,7 +413,8 @@ fn is_launch(local: u64) -> bool {
     (0..v.engines()).any(|e| (0..l.queues()).any(|q| v.m2s.doorbell(e, q) == local))
 }
 
-/// Runs `programs` (one per context, concurrently) to their ends on `pkg`.
+/// Runs `programs` (one per context, concurrently) to their ends on `pkg`, a package of chip id
+/// `chip` whose firmware shares `fw_sys`.
 pub fn run(
     pkg: &mut Package,
     sys_model: &xdie_model::System,
@@ -413,14 +423,43 @@ pub fn run(
     programs: Vec<Program>,
     budget: u64,
 ) -> Result<FwRun, String> {
+    run_packages(
+        pkg,
+        sys_model,
+        &[(chip, Arc::clone(fw_sys))],
+        programs,
+        budget,
+    )
+}
+
+/// Runs `programs` (one per context, concurrently) to their ends on `pkg`, any number of
+/// packages: the contexts of package `chip` share the bookkeeping `fw_sys` lists for it (one
+/// `FwSystem` per package, of the firmware build of the system's view).
+pub fn run_packages(
+    pkg: &mut Package,
+    sys_model: &xdie_model::System,
+    fw_sys: &[(u64, Arc<FwSystem>)],
+    programs: Vec<Program>,
+    budget: u64,
+) -> Result<FwRun, String> {
     let v = views();
     let windows = v.remap.window.count as usize;
-    let mut per_die = [0usize; 2];
+    let n_dies = pkg.dies().len();
+    let mut per_die = vec![0usize; n_dies];
     let mut threads = Vec::new();
-    // SAFETY: plain C function.
-    let ctx_bytes = unsafe { c::xdie_fw_ctx_size() };
     for prog in programs {
-        let die = sys_model.die_of(prog.core).die as u32;
+        let die_id = sys_model.die_of(prog.core);
+        let die = pkg
+            .index(die_id)
+            .ok_or_else(|| format!("{} is not simulated", die_id))?;
+        let sys = fw_sys
+            .iter()
+            .find(|(c, _)| *c == prog.core.chip)
+            .map(|(_, s)| Arc::clone(s))
+            .ok_or_else(|| format!("no firmware bookkeeping for chip {:#x}", prog.core.chip))?;
+        let api = sys.1;
+        // SAFETY: plain C function.
+        let ctx_bytes = unsafe { (api.xdie_fw_ctx_size)() };
         let window = per_die[die as usize];
         per_die[die as usize] += 1;
         if window >= windows {
@@ -430,8 +469,14 @@ pub fn run(
         }
         let (req_tx, req_rx) = channel();
         let (go_tx, go_rx) = channel::<u32>();
-        let label = format!("core {} {:?} (die {die})", prog.core.id, prog.lane);
-        let sys = Arc::clone(fw_sys);
+        let label = if n_dies == 2 {
+            format!("core {} {:?} (die {die})", prog.core.id, prog.lane)
+        } else {
+            format!(
+                "core {} of chip {:#x} {:?} ({die_id})",
+                prog.core.id, prog.core.chip, prog.lane
+            )
+        };
         let core = prog.core;
         let prid = core.prid(prog.lane) as u32;
         std::thread::Builder::new()
@@ -449,7 +494,7 @@ pub fn run(
                 let pp = &*plat as *const Plat as *mut c_void;
                 // SAFETY: memory of the size the C side asks for; `plat` outlives every call.
                 unsafe {
-                    c::xdie_fw_ctx_init(
+                    (api.xdie_fw_ctx_init)(
                         ctx.ptr(),
                         sys.0.ptr(),
                         pp,
@@ -458,19 +503,19 @@ pub fn run(
                         prid,
                         window as u32,
                     );
-                    c::xdie_fw_ctx_options(ctx.ptr(), prog.wait_mode as u32, POLL_CYCLES, 0);
+                    (api.xdie_fw_ctx_options)(ctx.ptr(), prog.wait_mode as u32, POLL_CYCLES, 0);
                 }
                 for op in &prog.ops {
                     // SAFETY: words are 64 bytes (the op sizes), context initialized above.
                     let rc = unsafe {
                         match op {
-                            Op::Gen(w) => c::xdie_fw_rdma_desc_gen(ctx.ptr(), w.as_ptr()),
-                            Op::Start(w) => c::xdie_fw_rdma_desc_start(ctx.ptr(), w.as_ptr()),
+                            Op::Gen(w) => (api.xdie_fw_rdma_desc_gen)(ctx.ptr(), w.as_ptr()),
+                            Op::Start(w) => (api.xdie_fw_rdma_desc_start)(ctx.ptr(), w.as_ptr()),
                             Op::WaitGeDec { sem, value } => {
-                                c::xdie_fw_wait_ge_and_dec(ctx.ptr(), *sem, *value)
+                                (api.xdie_fw_wait_ge_and_dec)(ctx.ptr(), *sem, *value)
                             }
                             Op::SemInc { core, sem, value } => {
-                                c::xdie_fw_sem_inc(ctx.ptr(), *core, *sem, *value)
+                                (api.xdie_fw_sem_inc)(ctx.ptr(), *core, *sem, *value)
                             }
                         }
                     };
@@ -478,8 +523,8 @@ pub fn run(
                         // SAFETY: initialized context.
                         let detail = unsafe {
                             [
-                                c::xdie_fw_ctx_detail(ctx.ptr(), 0),
-                                c::xdie_fw_ctx_detail(ctx.ptr(), 1),
+                                (api.xdie_fw_ctx_detail)(ctx.ptr(), 0),
+                                (api.xdie_fw_ctx_detail)(ctx.ptr(), 1),
                             ]
                         };
                         let _ = plat.req.send(Req::Done(Err(describe(op, rc, detail))));
@@ -501,11 +546,8 @@ pub fn run(
 
     let mut out = FwRun::default();
     let mut dec = Decoder {
-        chip,
-        wins: [
-            vec![WinShadow::default(); windows],
-            vec![WinShadow::default(); windows],
-        ],
+        dies: pkg.dies().to_vec(),
+        wins: vec![vec![WinShadow::default(); windows]; n_dies],
     };
     // Resumes thread `i` with `value` and takes its next request.
     let resume = |t: &mut Thread, value: u32, now: u64| -> Result<(), String> {
@@ -530,13 +572,13 @@ pub fn run(
     for t in &mut threads {
         resume(t, 0, start)?;
     }
-    let mut active: [Option<(usize, Active, u64)>; 2] = [None, None];
-    let mut rr = [0usize; 2];
+    let mut active: Vec<Option<(usize, Active, u64)>> = vec![None; n_dies];
+    let mut rr = vec![0usize; n_dies];
     let n = threads.len();
     loop {
         let now = pkg.cycle();
         pkg.check_link().map_err(|e| e.to_string())?;
-        for die in 0..2 {
+        for die in 0..n_dies {
             if active[die].is_some() {
                 continue;
             }
@@ -586,14 +628,17 @@ pub fn run(
                 pkg.host[die].drive(slot.as_mut().map(|s| &mut s.1));
             }
             pkg.sim.clk_low();
-            let mut finished = [None, None];
+            let mut finished = vec![None; n_dies];
             for (die, slot) in active.iter_mut().enumerate() {
-                if let Some((_, a, _)) = slot.as_mut() {
-                    finished[die] = pkg.host[die].sample(a).map_err(|e| e.to_string())?;
+                if let Some((i, a, _)) = slot.as_mut() {
+                    let label = &threads[*i].label;
+                    finished[die] = pkg.host[die]
+                        .sample(a)
+                        .map_err(|e| format!("firmware of {label}: {e}"))?;
                 }
             }
             pkg.sim.clk_high();
-            for die in 0..2 {
+            for die in 0..n_dies {
                 let Some((data, resp)) = finished[die] else {
                     continue;
                 };
@@ -612,7 +657,7 @@ pub fn run(
                 } = a.op()
                 {
                     if let Some((to, local)) = dec.target(sys_model, die as u32, addr as u32) {
-                        if to.chip == chip && to.die == die as u64 {
+                        if to == dec.dies[die] {
                             dec.snoop(die as u32, local, value);
                         }
                         out.stores.push(Store {
@@ -644,8 +689,8 @@ pub fn run(
             ));
         }
     }
-    for die in 0..2 {
-        pkg.host[die].drive(None);
+    for h in pkg.host.iter_mut() {
+        h.drive(None);
     }
     Ok(out)
 }

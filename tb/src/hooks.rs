@@ -1,9 +1,10 @@
-//! The package top's simulation hooks: backdoor access to each die's SBUF and HBM memories, and
-//! the write monitor that reports every SBUF write and every EVT_SEM increment in the cycle it
-//! lands (the RTL's `XDIE_SIM_HOOKS` code in `xdie_mem` and `xdie_die`).
+//! The simulation hooks of the package and mesh tops: backdoor access to each die's SBUF and
+//! HBM memories, and the write monitor that reports every SBUF write and every EVT_SEM increment
+//! in the cycle it lands (the RTL's `XDIE_SIM_HOOKS` code in `xdie_mem` and `xdie_die`).
 //!
-//! Scope names follow the package top's hierarchy (`rtl/core/xdie_pkg_top.sv`: `g_die[d].u_die`,
-//! then `xdie_die`'s `u_sbuf_mem` and `u_hbm`); sizes and address maps come from the CSR model.
+//! Scope names follow the tops' hierarchy (`rtl/core/xdie_pkg_top.sv` and the generated mesh
+//! tops alike: `g_die[d].u_die` for die (host port) d, then `xdie_die`'s `u_sbuf_mem` and
+//! `u_hbm`); sizes and address maps come from the CSR model.
 
 use crate::package::{Package, PkgError, Result};
 use crate::regmodel::views;
@@ -36,19 +37,18 @@ pub enum MonKind {
     SemInc,
 }
 
-/// The package top's scope: the harness names every model instance `TOP`.
-const TOP: &str = "TOP.xdie_pkg_top";
+impl Package {
+    fn die_scope(&self, die: u32) -> String {
+        format!("{}.g_die[{die}].u_die", self.top)
+    }
 
-fn die_scope(die: u32) -> String {
-    format!("{TOP}.g_die[{die}].u_die")
-}
-
-fn mem_scope(die: u32, mem: Mem) -> String {
-    let inst = match mem {
-        Mem::Sbuf => "u_sbuf_mem",
-        Mem::Hbm => "u_hbm",
-    };
-    format!("{}.{inst}", die_scope(die))
+    fn mem_scope(&self, die: u32, mem: Mem) -> String {
+        let inst = match mem {
+            Mem::Sbuf => "u_sbuf_mem",
+            Mem::Hbm => "u_hbm",
+        };
+        format!("{}.{inst}", self.die_scope(die))
+    }
 }
 
 /// The memories' array name in `xdie_mem`.
@@ -118,7 +118,7 @@ impl Package {
     /// zero cycles.
     pub fn poke(&mut self, die: u32, local: u64, bytes: &[u8]) -> Result<()> {
         let (mem, spans) = Self::backdoor_spans(local, bytes.len() as u64)?;
-        let (arr, _) = self.sim.mem_bytes(&mem_scope(die, mem), MEM_VAR)?;
+        let (arr, _) = self.sim.mem_bytes(&self.mem_scope(die, mem), MEM_VAR)?;
         for s in spans {
             arr.get_mut(s.pos..s.pos + s.len)
                 .ok_or(PkgError::NotBacked {
@@ -133,7 +133,7 @@ impl Package {
     /// Reads `len` bytes at die-local `local` of SBUF or HBM directly from the memory array.
     pub fn peek(&mut self, die: u32, local: u64, len: u64) -> Result<Vec<u8>> {
         let (mem, spans) = Self::backdoor_spans(local, len)?;
-        let (arr, _) = self.sim.mem_bytes(&mem_scope(die, mem), MEM_VAR)?;
+        let (arr, _) = self.sim.mem_bytes(&self.mem_scope(die, mem), MEM_VAR)?;
         let mut out = vec![0u8; len as usize];
         for s in spans {
             out[s.at..s.at + s.len].copy_from_slice(
@@ -144,19 +144,20 @@ impl Package {
         Ok(out)
     }
 
-    /// Starts the write monitor on both dies: from the next clock edge on, every SBUF write and
+    /// Starts the write monitor on every die: from the next clock edge on, every SBUF write and
     /// every EVT_SEM increment is recorded until [`take_writes`](Self::take_writes).
     pub fn monitor(&mut self) -> Result<()> {
         let dw = beat() as u32;
         let strobe_words = dw.div_ceil(32);
-        for die in 0..2 {
+        for die in 0..self.dies().len() as u32 {
+            let (mem, scope) = (self.mem_scope(die, Mem::Sbuf), self.die_scope(die));
             self.sim.watch(
-                &mem_scope(die, Mem::Sbuf),
+                &mem,
                 sbuf_watch(die),
                 2 + strobe_words + dw / 4,
                 strobe_words,
             )?;
-            self.sim.watch(&die_scope(die), sem_watch(die), 2, 0)?;
+            self.sim.watch(&scope, sem_watch(die), 2, 0)?;
         }
         Ok(())
     }

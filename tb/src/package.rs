@@ -1,6 +1,8 @@
-//! Firmware-level driver of the package top (`xdie_pkg_top`): two dies, each reached through its
-//! host port the way its Q7 firmware would, with die-local addresses sent through the host
-//! port's direct window.
+//! Firmware-level driver of a simulated system: the package top (`xdie_pkg_top`, two dies) or a
+//! mesh top (`xdie_mesh_<topology>`, every die of a topology file). Each die is reached through
+//! its host port the way its Q7 firmware would, with die-local addresses sent through the host
+//! port's direct window. Dies are numbered by host port: the DIE field on the package top, the
+//! topology's die order (`Mesh::dies`) on a mesh top.
 //!
 //! Every address, offset, field position and descriptor layout comes from the CSR model; the
 //! driver keeps a software copy of each ring it built (tail and tail ring id), like firmware.
@@ -15,6 +17,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
 use xdie_csr::{Field, Views};
+use xdie_model::mesh::routes::RouteTables;
+use xdie_model::mesh::Mesh;
+use xdie_model::topology::SIBLING_PORT;
+use xdie_model::{AddrView, DieId};
 
 #[derive(Debug)]
 pub enum PkgError {
@@ -151,11 +157,49 @@ pub struct Copy {
     pub write_barrier: bool,
 }
 
+/// Bits of a port: one die's slice of a status vector.
+#[derive(Debug, Clone, Copy)]
+pub struct Bits {
+    pub port: Port,
+    pub lsb: u32,
+    pub width: u32,
+}
+
+impl Bits {
+    fn whole(port: Port) -> Bits {
+        Bits {
+            port,
+            lsb: 0,
+            width: port.info().width,
+        }
+    }
+
+    pub fn read(&self, sim: &Sim) -> u64 {
+        sim.get_bits(self.port, self.lsb, self.width)
+    }
+}
+
+/// Cycles one host-port access of a mesh top may take before it counts as lost (a package
+/// top's: 10 000): a store to a die six hops away shares every link and crossbar on its way
+/// with the engines' traffic.
+pub const MESH_ACCESS_CYCLES: u32 = 200_000;
+
+/// The module of the mesh top the testbench simulates (feature `mesh`; tb/build.rs).
+pub const MESH_TOP: &str = "xdie_mesh_ring4";
+
 pub struct Package {
     pub sim: Sim,
-    pub(crate) host: [AxilMaster; 2],
-    idle: [Port; 2],
-    err: [Port; 2],
+    pub(crate) host: Vec<AxilMaster>,
+    /// Every die, by host port.
+    dies: Vec<DieId>,
+    /// The C2C ports of each die that have a link.
+    linked: Vec<Vec<u32>>,
+    /// The address view the system routes in.
+    pub view: AddrView,
+    /// Scope of the top in the model (`TOP.<module>`).
+    pub(crate) top: String,
+    idle: Vec<Bits>,
+    err: Vec<Bits>,
     rings: BTreeMap<(u32, Side, u64, u64), Ring>,
     /// Cycle budget of every wait.
     pub budget: u64,
@@ -169,26 +213,108 @@ pub const LINK_DOWN_LIMIT: u64 = 200_000;
 
 impl Package {
     pub fn kind() -> Option<DutKind> {
-        DutKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.name() == "xdie_pkg_top")
+        Self::kind_named("xdie_pkg_top")
+    }
+
+    /// The mesh top's model, when this build simulates it (feature `mesh`).
+    pub fn mesh_kind() -> Option<DutKind> {
+        Self::kind_named(MESH_TOP)
+    }
+
+    fn kind_named(name: &str) -> Option<DutKind> {
+        DutKind::ALL.iter().copied().find(|k| k.name() == name)
     }
 
     /// Wraps a fresh package model: sets the chip id, resets it and waits for the link.
     pub fn new(mut sim: Sim, seed: u64, timing: Timing, chip: u64) -> Result<Package> {
         let h0 = AxilMaster::with_prefix(&mut sim, "h0_", seed, timing)?;
         let h1 = AxilMaster::with_prefix(&mut sim, "h1_", seed ^ 0x5a5a, timing)?;
-        let idle = [
-            sim.require_port("d0_idle_o")?,
-            sim.require_port("d1_idle_o")?,
+        let idle = vec![
+            Bits::whole(sim.require_port("d0_idle_o")?),
+            Bits::whole(sim.require_port("d1_idle_o")?),
         ];
-        let err = [sim.require_port("d0_err_o")?, sim.require_port("d1_err_o")?];
+        let err = vec![
+            Bits::whole(sim.require_port("d0_err_o")?),
+            Bits::whole(sim.require_port("d1_err_o")?),
+        ];
         sim.set_by_name("chip_id_i", chip)?;
+        let top = format!("TOP.{}", sim.kind().name());
+        let dies = (0..2).map(|die| DieId { chip, die }).collect();
+        // The package top: the sibling link on port 0 of both dies, the neighbor view.
+        Self::start(
+            sim,
+            vec![h0, h1],
+            dies,
+            vec![vec![SIBLING_PORT]; 2],
+            AddrView::Neighbor,
+            top,
+            idle,
+            err,
+        )
+    }
+
+    /// Wraps a fresh model of the mesh top of `mesh` (its dies, links and view): resets it and
+    /// waits until every link is up. No link is stalled until [`Package::stall_links`].
+    pub fn mesh(mut sim: Sim, seed: u64, timing: Timing, mesh: &Mesh) -> Result<Package> {
+        let dies = mesh.dies();
+        let n = dies.len() as u32;
+        let mut host = Vec::new();
+        for i in 0..n {
+            let s = seed ^ (0x5a5a * u64::from(i));
+            host.push(AxilMaster::on_slice(&mut sim, "h_", i, s, timing)?);
+        }
+        let idle_p = sim.require_port("idle_o")?;
+        let err_p = sim.require_port("err_o")?;
+        let bits = |port: Port, w: u32| -> Vec<Bits> {
+            (0..n)
+                .map(|i| Bits {
+                    port,
+                    lsb: i * w,
+                    width: w,
+                })
+                .collect()
+        };
+        let (idle, err) = (bits(idle_p, 1), bits(err_p, 2));
+        sim.set_by_name("tx_stall_i", 0)?;
+        let links = mesh.port_links();
+        let linked = dies
+            .iter()
+            .map(|&d| {
+                links
+                    .keys()
+                    .filter(|p| p.die == d)
+                    .map(|p| p.port)
+                    .collect()
+            })
+            .collect();
+        let top = format!("TOP.{}", sim.kind().name());
+        let mut pkg = Self::start(sim, host, dies, linked, mesh.view, top, idle, err)?;
+        // A store that crosses the ring waits at every hop behind the engines' traffic.
+        for h in &mut pkg.host {
+            h.timeout = MESH_ACCESS_CYCLES;
+        }
+        Ok(pkg)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn start(
+        mut sim: Sim,
+        host: Vec<AxilMaster>,
+        dies: Vec<DieId>,
+        linked: Vec<Vec<u32>>,
+        view: AddrView,
+        top: String,
+        idle: Vec<Bits>,
+        err: Vec<Bits>,
+    ) -> Result<Package> {
         sim.reset(4);
         let mut pkg = Package {
             sim,
-            host: [h0, h1],
+            host,
+            dies,
+            linked,
+            view,
+            top,
             idle,
             err,
             rings: BTreeMap::new(),
@@ -253,23 +379,47 @@ impl Package {
         Ok(())
     }
 
+    /// Every die of the model, by host port.
+    pub fn dies(&self) -> &[DieId] {
+        &self.dies
+    }
+
+    /// The host port (die number) of `die`.
+    pub fn index(&self, die: DieId) -> Option<u32> {
+        self.dies.iter().position(|d| *d == die).map(|i| i as u32)
+    }
+
+    /// The C2C ports of die `die` that have a link.
+    pub fn linked(&self, die: u32) -> &[u32] {
+        &self.linked[die as usize]
+    }
+
+    /// Random backpressure on every link of a mesh top: from the next cycle on, each port's
+    /// send side is refused credit (sends nothing) in each cycle with probability `percent` %
+    /// (a seeded draw per port and cycle, in the model's clock loop). 0 turns it off.
+    pub fn stall_links(&mut self, percent: u32, seed: u64) -> Result<()> {
+        let port = self.sim.require_port("tx_stall_i")?;
+        self.sim.randomize(port, percent, seed)?;
+        Ok(())
+    }
+
     /// Clock cycles since the model was created.
     pub fn cycle(&self) -> u64 {
         self.sim.time() / 2
     }
 
-    /// The "every engine idle" output of a die, for observers that only see the `Sim`.
-    pub fn idle_port(&self, die: u32) -> Port {
+    /// Where the "every engine idle" bit of a die is, for observers that only see the `Sim`.
+    pub fn idle_bits(&self, die: u32) -> Bits {
         self.idle[die as usize]
     }
 
     pub fn idle(&self, die: u32) -> bool {
-        self.sim.get_u64(self.idle[die as usize]) != 0
+        self.idle[die as usize].read(&self.sim) != 0
     }
 
     /// Sticky engine errors of a die: bit 0 a read error, bit 1 a write error.
     pub fn err(&self, die: u32) -> u64 {
-        self.sim.get_u64(self.err[die as usize])
+        self.err[die as usize].read(&self.sim)
     }
 
     fn xt(local: u64) -> Result<u64> {
@@ -291,6 +441,32 @@ impl Package {
     /// the direct window decides where it goes), any response.
     pub fn write_xt(&mut self, die: u32, xt: u64, data: u32, strb: u8) -> Result<Resp> {
         Ok(self.host[die as usize].write_strb(&mut self.sim, xt, data, strb)?)
+    }
+
+    /// Host write of a 32-bit word at SoC address `soc` (word aligned) from `die`, any
+    /// response: remap window `window` of the die is pointed (range mode) at the block holding
+    /// `soc`, and the write goes through it, so the die's crossbar routes `soc` as it routes
+    /// any master's address.
+    pub fn write_soc(&mut self, die: u32, window: u64, soc: u64, data: u32) -> Result<Resp> {
+        let (v, r) = (v(), &v().remap);
+        // The windows share the xt space below the direct window, each a power of two.
+        let span = (v.params.host_direct_base / r.window.count).max(1);
+        let bits = 63 - span.leading_zeros();
+        let low = (1u64 << bits) - 1;
+        let xt_base = window << bits;
+        let block = soc & !low;
+        let f = |reg: &xdie_csr::Register| reg.fields[0].clone();
+        for (reg, value) in [
+            (&r.soc_lo, block & 0xffff_ffff),
+            (&r.soc_hi, block >> 32),
+            (&r.xt_addr, xt_base),
+            (&r.u_mask, !low & 0xffff_ffff),
+            (&r.l_mask, low),
+        ] {
+            self.write32(die, v.remap_reg(window, reg), field_value(&f(reg), value))?;
+        }
+        self.write32(die, v.remap_reg(window, &r.ctrl), r.valid.reg_mask())?;
+        self.write_xt(die, xt_base | (soc & low), data, 0xF)
     }
 
     /// Host write of a 32-bit word (die-local, word aligned), any response.
@@ -378,25 +554,64 @@ impl Package {
         })
     }
 
+    /// Waits until the link of every linked port of every die is up.
     fn wait_link(&mut self) -> Result<()> {
         let iatu = &v().iatu;
-        for die in 0..2 {
-            let status = v().iatu_top_reg(0, &iatu.link_status);
-            let mask = iatu.link_up.reg_mask();
-            let mut waited = 0;
-            loop {
-                if self.read32(die, status)? & mask != 0 {
-                    break;
-                }
-                self.sim.ticks(16);
-                waited += 16;
-                if waited > self.budget {
-                    return Err(PkgError::Timeout {
-                        what: format!("die {die} link up"),
-                        cycles: waited,
-                    });
+        for die in 0..self.dies.len() as u32 {
+            for port in self.linked[die as usize].clone() {
+                let status = v().iatu_top_reg(u64::from(port), &iatu.link_status);
+                let mask = iatu.link_up.reg_mask();
+                let mut waited = 0;
+                loop {
+                    if self.read32(die, status)? & mask != 0 {
+                        break;
+                    }
+                    self.sim.ticks(16);
+                    waited += 16;
+                    if waited > self.budget {
+                        return Err(PkgError::Timeout {
+                            what: format!("die {die} port {port} link up"),
+                            cycles: waited,
+                        });
+                    }
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// What a driver programs on a mesh top before any traffic: every die's route table (the
+    /// writes `RouteTables::csr_writes` lists) and identity iATU region 0 on each linked port.
+    pub fn program_mesh(&mut self, tables: &RouteTables) -> Result<()> {
+        for die in 0..self.dies.len() as u32 {
+            let id = self.dies[die as usize];
+            for (local, value) in tables.csr_writes(id, v()) {
+                self.write32(die, local, value)?;
+            }
+            self.program_iatu_identity(die, 0)?;
+        }
+        Ok(())
+    }
+
+    /// Programs iATU outbound region `region` of every linked D2D controller of `die` as one
+    /// identity region over the whole routed address space: in the chip-id view an address
+    /// names its target, so it crosses every hop unchanged (docs/mesh.md).
+    pub fn program_iatu_identity(&mut self, die: u32, region: u64) -> Result<()> {
+        let (v, l) = (v(), &v().iatu);
+        let limit = v.soc.address.mask();
+        for port in self.linked[die as usize].clone() {
+            let c = u64::from(port);
+            for (reg, value) in [
+                (&l.base_lo, 0u32),
+                (&l.base_hi, 0),
+                (&l.limit_lo, limit as u32),
+                (&l.limit_hi, (limit >> 32) as u32),
+                (&l.target_lo, 0),
+                (&l.target_hi, 0),
+            ] {
+                self.write32(die, v.iatu_reg(c, region, reg), value)?;
+            }
+            self.write32(die, v.iatu_reg(c, region, &l.ctrl), l.enable.reg_mask())?;
         }
         Ok(())
     }

@@ -40,7 +40,7 @@ pub(crate) fn compare(
     for q in &end.queues {
         let base = sys.ring_base(q.engine, q.side, q.queue);
         let want = sys.read_local(q.die, base, ring_bytes);
-        let got = d.pkg.peek(q.die.die as u32, base, ring_bytes)?;
+        let got = d.pkg.peek(d.die(q.die), base, ring_bytes)?;
         if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
             let slot = i as u64 / desc_bytes;
             let at = (slot * desc_bytes) as usize..((slot + 1) * desc_bytes) as usize;
@@ -61,9 +61,8 @@ pub(crate) fn compare(
     let total: u64 = end.sbuf.iter().map(|r| r.bytes.len() as u64).sum();
     let mut done = 0;
     for r in &end.sbuf {
-        let got = d
-            .pkg
-            .peek(r.die.die as u32, r.local, r.bytes.len() as u64)?;
+        let die = d.die(r.die);
+        let got = d.pkg.peek(die, r.local, r.bytes.len() as u64)?;
         if let Some(i) = got.iter().zip(&r.bytes).position(|(a, b)| a != b) {
             mis.push(format!(
                 "SBUF {} partition {} byte {:#x}: RTL {:#04x}, model {:#04x}",
@@ -103,7 +102,8 @@ pub(crate) fn compare(
                     .filter(|i| a + i < lo || a + i >= hi)
                     .fold(0u32, |m, i| m | (0xff << (8 * i)));
                 let want = word_at(sys, leg.rx_die, a);
-                let got = d.pkg.peek(leg.rx_die.die as u32, a, 4)?;
+                let rx = d.die(leg.rx_die);
+                let got = d.pkg.peek(rx, a, 4)?;
                 let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
                 if got & mask != want & mask {
                     mis.push(format!(
@@ -116,13 +116,10 @@ pub(crate) fn compare(
         }
     }
 
-    // Every semaphore of both dies.
+    // Every semaphore of every die.
     let mut sems = Vec::new();
-    for die in 0..2u32 {
-        let id = DieId {
-            chip: d.chip,
-            die: u64::from(die),
-        };
+    for (die, id) in d.pkg.dies().to_vec().into_iter().enumerate() {
+        let die = die as u32;
         for s in 0..sys.layout.sem_count() {
             let a = sys.layout.sem_addr(SemOp::Read, s);
             let v = i64::from(d.pkg.read32(die, a)? as i32);
@@ -145,7 +142,7 @@ pub(crate) fn compare(
         let sv = views().side(q.side);
         let l = &sv.layout;
         let (e, i) = (u64::from(q.engine), u64::from(q.queue));
-        let die = q.die.die as u32;
+        let die = d.die(q.die);
         let head = d.pkg.read32(die, sv.queue_reg(e, i, &l.head))?;
         let tail = d.pkg.read32(die, sv.queue_reg(e, i, &l.tail))?;
         let status = d.pkg.read32(die, sv.queue_reg(e, i, &l.status))?;
@@ -176,7 +173,7 @@ pub(crate) fn compare(
     }
 
     // The model's invariants on what the monitor saw land, in order.
-    let log = landed_log(&d.writes, &d.stores, d.chip);
+    let log = landed_log(&d.writes, &d.stores, d.pkg.dies());
     for leg in sys.legs() {
         if let Some(expect) = sys.leg_expect(leg.id) {
             if let Err(v) = check_leg(&log, &expect) {
@@ -193,7 +190,7 @@ pub(crate) fn compare(
 /// The monitor's writes as the model's landed-write log. A write that lands where one of the
 /// driver's own stores was going while that store was in flight is the store (firmware); every
 /// other write is DMA traffic of unknown origin, which the checker attributes by address.
-fn landed_log(writes: &[MonWrite], stores: &[FwStore], chip: u64) -> Vec<Landed> {
+fn landed_log(writes: &[MonWrite], stores: &[FwStore], dies: &[DieId]) -> Vec<Landed> {
     writes
         .iter()
         .map(|w| {
@@ -205,10 +202,7 @@ fn landed_log(writes: &[MonWrite], stores: &[FwStore], chip: u64) -> Vec<Landed>
                     && (s.cycles.0..=s.cycles.1).contains(&w.cycle)
             });
             Landed {
-                die: DieId {
-                    chip,
-                    die: u64::from(w.die),
-                },
+                die: dies[w.die as usize],
                 local: w.local,
                 bytes: w.bytes.clone(),
                 by: store.map_or(Writer::Unknown, |s| Writer::Firmware { core: s.core }),

@@ -55,14 +55,23 @@ pub(crate) struct Slot {
     bytes: u32,
     words: u32,
     mask: u64,
+    /// A field of the storage (a slice of a vector port, see [`Sim::slot_bits`]): its lowest
+    /// bit; `mask` is then the field's mask. 0 with `whole` for a whole port.
+    shift: u32,
+    whole: bool,
 }
 
 impl Slot {
     /// # Safety
-    /// The owning model must be alive and `self` must be a scalar (≤ 64-bit) port.
+    /// The owning model must be alive and `self` must be a scalar (≤ 64-bit) port or a field.
     #[inline(always)]
     pub(crate) unsafe fn write(self, v: u64) {
-        let v = v & self.mask;
+        let v = if self.whole {
+            v & self.mask
+        } else {
+            // Read-modify-write: the other bits of the storage belong to other fields.
+            (self.raw() & !(self.mask << self.shift)) | ((v & self.mask) << self.shift)
+        };
         match self.bytes {
             1 => *self.ptr = v as u8,
             2 => *(self.ptr as *mut u16) = v as u16,
@@ -71,15 +80,24 @@ impl Slot {
         }
     }
 
-    /// # Safety
-    /// As for [`Slot::write`].
     #[inline(always)]
-    pub(crate) unsafe fn read(self) -> u64 {
+    unsafe fn raw(self) -> u64 {
         match self.bytes {
             1 => u64::from(*self.ptr),
             2 => u64::from(*(self.ptr as *const u16)),
             4 => u64::from(*(self.ptr as *const u32)),
             _ => *(self.ptr as *const u64),
+        }
+    }
+
+    /// # Safety
+    /// As for [`Slot::write`].
+    #[inline(always)]
+    pub(crate) unsafe fn read(self) -> u64 {
+        if self.whole {
+            self.raw()
+        } else {
+            (self.raw() >> self.shift) & self.mask
         }
     }
 }
@@ -120,6 +138,8 @@ impl Sim {
                 } else {
                     (1u64 << p.width) - 1
                 },
+                shift: 0,
+                whole: true,
             });
         }
         let mut sim = Sim {
@@ -194,6 +214,60 @@ impl Sim {
         self.slots[port.id as usize]
     }
 
+    /// Bits `[lsb, lsb + width)` of a port as a slot of their own: one die's slice of the
+    /// vectors a mesh top exposes (`h_awaddr_i[d*32 +: 32]`). The field must lie inside one
+    /// 32-bit word of a wide port (or inside a scalar port).
+    pub(crate) fn slot_bits(&self, port: Port, lsb: u32, width: u32) -> Slot {
+        let s = self.slot(port);
+        let info = port.info();
+        assert!(
+            width >= 1 && lsb + width <= info.width,
+            "bits [{lsb}, {}) of {} ({} bits)",
+            lsb + width,
+            info.name,
+            info.width
+        );
+        let (ptr, bytes, shift) = if s.bytes == 0 {
+            assert!(
+                lsb % 32 + width <= 32,
+                "bits [{lsb}, {}) of {} cross a 32-bit word",
+                lsb + width,
+                info.name
+            );
+            // SAFETY: a VlWide port is `words` consecutive u32s; lsb / 32 < words.
+            let ptr = unsafe { (s.ptr as *mut u32).add((lsb / 32) as usize) as *mut u8 };
+            (ptr, 4, lsb % 32)
+        } else {
+            (s.ptr, s.bytes, lsb)
+        };
+        let mask = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        Slot {
+            ptr,
+            bytes,
+            words: 1,
+            mask,
+            shift,
+            whole: shift == 0 && width == info.width,
+        }
+    }
+
+    /// Bits `[lsb, lsb + width)` (at most 64) of a port.
+    pub fn get_bits(&self, port: Port, lsb: u32, width: u32) -> u64 {
+        // SAFETY: a field of the live model.
+        unsafe { self.slot_bits(port, lsb, width).read() }
+    }
+
+    /// Sets bits `[lsb, lsb + width)` (at most 64) of an input, the others unchanged.
+    pub fn set_bits(&mut self, port: Port, lsb: u32, width: u32, v: u64) {
+        assert!(port.info().input, "{} is an output", port.info().name);
+        // SAFETY: a field of the live model.
+        unsafe { self.slot_bits(port, lsb, width).write(v) }
+    }
+
     /// Sets an input from little-endian 32-bit words; bits beyond the port width are dropped.
     pub fn set(&mut self, port: Port, words: &[u32]) {
         let s = self.slot(port);
@@ -265,6 +339,18 @@ impl Sim {
 
     pub fn get_by_name(&self, name: &str) -> Result<u64, SimError> {
         Ok(self.get_u64(self.require_port(name)?))
+    }
+
+    /// From the next falling edge on, draws every bit of input `port` (at most 64 bits) anew
+    /// in each cycle: 1 with probability `percent` %, from a generator seeded with `seed` (the
+    /// draws run in the model's clock loop, so every way of clocking it sees them). 0 stops
+    /// the draws and clears the port.
+    pub fn randomize(&mut self, port: Port, percent: u32, seed: u64) -> Result<(), SimError> {
+        assert_eq!(port.dut, self.kind, "port of another DUT");
+        self.dut
+            .pin_mut()
+            .randomize(port.id, percent, seed)
+            .map_err(|e| SimError::Model(e.what().to_string()))
     }
 
     /// Settles combinational logic after input changes.

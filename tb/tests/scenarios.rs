@@ -143,9 +143,33 @@ fn chain_launches_per_engine_and_by_broadcast_on_the_rtl() {
     });
 }
 
+/// Two packages that name no topology: the model runs them, the package top cannot.
 #[test]
 fn a_scenario_of_two_packages_is_not_for_the_package_top() {
-    let sc = scenario("cross-package.yaml");
+    let cross = scenario("cross-package.yaml");
+    let leg = &cross.legs[0];
+    let text = format!(
+        "packages: [{:#x}, {:#x}]\nlegs:\n  - name: cross\n    tx: {{chip: {:#x}, core: {}}}\n    \
+         rx: {{chip: {:#x}, core: {}}}\n    dma_engine_mask: {:#x}\n    partitions: {}\n    \
+         free_dim_bytes: {:#x}\n    src_addr: {:#x}\n    dst_addr: {:#x}\n    local_sem: {}\n    \
+         remote_sem: {}\n    go_sem: {}\n",
+        leg.tx.chip,
+        leg.rx.chip,
+        leg.tx.chip,
+        leg.tx.id,
+        leg.rx.chip,
+        leg.rx.id,
+        leg.dma_engine_mask,
+        leg.partitions,
+        leg.free_dim_bytes,
+        leg.src_addr,
+        leg.dst_addr,
+        leg.local_sem,
+        leg.remote_sem,
+        leg.go_sem
+    );
+    let sc = Scenario::parse(&cross.path, &text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sc.topology.is_none());
     let model = sc.run_model(csrs(), 1).unwrap_or_else(|e| panic!("{e}"));
     assert!(matches!(
         driver::run(&sc, &model, 1, None, &mut |_| {}),

@@ -163,6 +163,10 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     );
     let _ = writeln!(
         w,
+        "  localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS,"
+    );
+    let _ = writeln!(
+        w,
         "  localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES"
     );
     let _ = writeln!(w, ") (");
@@ -202,20 +206,25 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     let _ = writeln!(w, "  output logic [N*2-1:0] err_o,");
     let _ = writeln!(
         w,
-        "  // per C2C port (port p of die d at d * ND + p): link-layer events this cycle"
+        "  // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)"
     );
     let _ = writeln!(w, "  output logic [N*ND*HW-1:0] link_health_o,");
     let _ = writeln!(
         w,
         "  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)"
     );
-    let _ = writeln!(w, "  input  logic [L*FW-1:0]    link_fault_i");
-    let _ = writeln!(w, ");");
-    let _ = writeln!(w);
+    let _ = writeln!(w, "  input  logic [L*FW-1:0]    link_fault_i,");
     let _ = writeln!(
         w,
-        "  localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS;"
+        "  // per port (die d port p at d * ND + p): the port's send side sees no credit on either"
     );
+    let _ = writeln!(
+        w,
+        "  // channel this cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise"
+    );
+    let _ = writeln!(w, "  input  logic [N*ND-1:0] tx_stall_i");
+    let _ = writeln!(w, ");");
+    let _ = writeln!(w);
     let _ = writeln!(
         w,
         "  localparam int unsigned CW    = $clog2(xdie_soc_addr_pkg::P_LINK_CREDITS + 1);"
@@ -302,6 +311,14 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         "  logic [N*ND-1:0]       rsp_tx_valid, rsp_tx_credit, rsp_rx_valid, rsp_rx_ready;"
     );
     let _ = writeln!(w, "  logic [N*ND*RSP_W-1:0] rsp_tx_data, rsp_rx_data;");
+    let _ = writeln!(
+        w,
+        "  // The links' credit outputs to each port's send side, before the stall"
+    );
+    let _ = writeln!(
+        w,
+        "  logic [N*ND-1:0]       link_req_tx_credit, link_rsp_tx_credit;"
+    );
     let _ = writeln!(w, "  logic [N*ND-1:0]       link_up;");
     let _ = writeln!(w, "  logic [N*ND*CW-1:0]    link_credits;");
     let _ = writeln!(w);
@@ -386,12 +403,28 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         w,
         "  // Ports without a link: no credits, no flits, link down; their outputs are not read."
     );
+    let _ = writeln!(
+        w,
+        "  // A stalled port holds its flits: a credit is a permission to push in this cycle, so"
+    );
+    let _ = writeln!(
+        w,
+        "  // withholding one never breaks a handshake (valid/ready on the receive side stay as they are)."
+    );
     let _ = writeln!(w, "  for (genvar p = 0; p < N*ND; p++) begin : g_port");
+    let _ = writeln!(
+        w,
+        "    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];"
+    );
+    let _ = writeln!(
+        w,
+        "    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];"
+    );
     let _ = writeln!(w, "    if (!LINKED[p]) begin : g_unlinked");
-    let _ = writeln!(w, "      assign req_tx_credit[p] = 1'b0;");
+    let _ = writeln!(w, "      assign link_req_tx_credit[p] = 1'b0;");
     let _ = writeln!(w, "      assign req_rx_valid[p]  = 1'b0;");
     let _ = writeln!(w, "      assign req_rx_data[p*REQ_W +: REQ_W] = '0;");
-    let _ = writeln!(w, "      assign rsp_tx_credit[p] = 1'b0;");
+    let _ = writeln!(w, "      assign link_rsp_tx_credit[p] = 1'b0;");
     let _ = writeln!(w, "      assign rsp_rx_valid[p]  = 1'b0;");
     let _ = writeln!(w, "      assign rsp_rx_data[p*RSP_W +: RSP_W] = '0;");
     let _ = writeln!(w, "      assign link_up[p]       = 1'b0;");
@@ -415,14 +448,14 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         let _ = writeln!(w, "    .clk_i, .rst_ni,");
         for (side, p) in [("a", pa), ("b", pb)] {
             let _ = writeln!(w, "    .{side}_req_tx_valid_i(req_tx_valid[{p}]), .{side}_req_tx_data_i(req_tx_data[{p}*REQ_W +: REQ_W]),");
-            let _ = writeln!(w, "    .{side}_req_tx_credit_o(req_tx_credit[{p}]),");
+            let _ = writeln!(w, "    .{side}_req_tx_credit_o(link_req_tx_credit[{p}]),");
             let _ = writeln!(w, "    .{side}_req_rx_valid_o(req_rx_valid[{p}]), .{side}_req_rx_ready_i(req_rx_ready[{p}]),");
             let _ = writeln!(
                 w,
                 "    .{side}_req_rx_data_o(req_rx_data[{p}*REQ_W +: REQ_W]),"
             );
             let _ = writeln!(w, "    .{side}_rsp_tx_valid_i(rsp_tx_valid[{p}]), .{side}_rsp_tx_data_i(rsp_tx_data[{p}*RSP_W +: RSP_W]),");
-            let _ = writeln!(w, "    .{side}_rsp_tx_credit_o(rsp_tx_credit[{p}]),");
+            let _ = writeln!(w, "    .{side}_rsp_tx_credit_o(link_rsp_tx_credit[{p}]),");
             let _ = writeln!(w, "    .{side}_rsp_rx_valid_o(rsp_rx_valid[{p}]), .{side}_rsp_rx_ready_i(rsp_rx_ready[{p}]),");
             let _ = writeln!(
                 w,

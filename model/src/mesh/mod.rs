@@ -3,6 +3,7 @@
 //! link latency and width), its loader with file/line/key errors ([`load`]), and the per-die
 //! route tables computed from it ([`routes`]). docs/mesh.md says what is decided and why.
 
+pub mod fabric;
 mod load;
 pub use load::parse;
 pub mod routes;

@@ -137,7 +137,7 @@ impl RouteTables {
     /// `csrs/`): (die-local address, value) for every other die of the system, in destination
     /// order. Entries of destinations outside the system stay invalid (their reset value), so a
     /// request for a die the system does not have is answered DECERR.
-    pub fn csr_writes(&self, die: DieId, l: &crate::Layout) -> Vec<(u64, u32)> {
+    pub fn csr_writes(&self, die: DieId, l: &xdie_csr::Views) -> Vec<(u64, u32)> {
         self.dies
             .iter()
             .filter_map(|&t| {

@@ -61,10 +61,10 @@ impl System {
             return Ok(true);
         }
         let (m, s) = (descs[0], descs[1]);
-        match self.topology.route(&self.layout, die, m.buf_ptr) {
+        match self.route(die, m.buf_ptr) {
             Ok((sd, sl)) => {
                 let data = self.read_local(sd, sl, m.len);
-                match self.topology.route(&self.layout, die, s.buf_ptr) {
+                match self.route(die, s.buf_ptr) {
                     Ok((dd, dl)) => self.land(
                         dd,
                         dl,

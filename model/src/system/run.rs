@@ -28,7 +28,7 @@ impl System {
                 Ok(true)
             }
             Step::Store { from, write } => {
-                let (die, local) = self.topology.route(&self.layout, *from, write.soc)?;
+                let (die, local) = self.route(*from, write.soc)?;
                 let mut v = [0u8; 8];
                 v[..write.bytes.len().min(8)]
                     .copy_from_slice(&write.bytes[..write.bytes.len().min(8)]);

@@ -1,0 +1,290 @@
+//! The ring of four packages (`xdie_mesh_ring4`: 8 dies, chip-id view) on the RTL: scenarios
+//! that name `topology: ring4`, driven by the reference firmware of every context and checked
+//! by the scoreboard against the golden model, and the latency a hop adds. Built only with the
+//! `mesh` feature: `cargo test --release -p xdie-tb --features mesh --test mesh`.
+#![cfg(feature = "mesh")]
+
+use std::path::PathBuf;
+use xdie_model::mesh::routes::RouteTables;
+use xdie_model::scenario::Scenario;
+use xdie_model::DieId;
+use xdie_tb::driver;
+use xdie_tb::package::{Copy, Package, Side};
+use xdie_tb::regmodel::{csrs, views};
+use xdie_tb::{harness, Timing};
+
+fn scenario(name: &str) -> Scenario {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name);
+    Scenario::load(&p).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The topology of the simulated mesh top.
+fn ring4() -> xdie_model::mesh::Mesh {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../topologies/ring4.yaml");
+    xdie_model::mesh::load(&p, &xdie_model::Layout::new(csrs())).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs `sc` on the model and the RTL; every byte, semaphore, queue register and the model's
+/// invariants on the monitor's log must agree.
+fn check(sc: &Scenario, seed: u64) -> driver::RtlOutcome {
+    let name = sc.path.display().to_string();
+    let model = sc.run_model(csrs(), seed).unwrap_or_else(|e| panic!("{e}"));
+    assert!(model.mesh.is_some(), "{name} names a topology");
+    let out =
+        driver::run(sc, &model, seed, None, &mut |_| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        out.mismatches.is_empty(),
+        "{name}: {}",
+        out.mismatches.join("\n")
+    );
+    assert_eq!(out.sems, model.sys.end_state().sems);
+    assert!(out.transfer_cycles > 0);
+    eprintln!(
+        "{name}: {} transfer cycles, {:.0} simulated cycles/s",
+        out.transfer_cycles,
+        out.transfer_cycles as f64 / out.transfer_seconds.max(1e-9)
+    );
+    out
+}
+
+/// The cross-package scenario (three hops between packages 0x11 and 0x12) on the mesh top.
+#[test]
+fn cross_package_leg_on_the_ring() {
+    harness::run(3, |ctx| {
+        let sc = scenario("cross-package.yaml");
+        let out = check(&sc, ctx.seed);
+        let model = sc.run_model(csrs(), ctx.seed).expect("model");
+        let (leg, run) = (&sc.legs[0], &model.legs[0]);
+        assert_ne!(run.tx_die.chip, run.rx_die.chip, "a cross-package leg");
+        let sem = |die: DieId, s: u64| {
+            out.sems
+                .iter()
+                .find(|v| v.die == die && v.sem == s)
+                .map_or(0, |v| v.value)
+        };
+        assert_eq!(sem(run.rx_die, leg.remote_sem), leg.n_engines() as i64);
+    });
+}
+
+/// Every die to every other at once, with random backpressure on every link.
+#[test]
+fn ring4_all_to_all() {
+    harness::run(5, |ctx| {
+        let sc = scenario("ring4-all-to-all.yaml");
+        assert!(sc.link_backpressure > 0);
+        check(&sc, ctx.seed);
+    });
+}
+
+/// Cycles from the launching M2S doorbell of one beat's copy from die 0 to a die `hops` links
+/// away until die 0's engine is idle again (its write acknowledged back over the same hops), for
+/// the nearest die at each distance the route tables give. Each extra hop must cost cycles:
+/// the request and its response cross one more link each way.
+#[test]
+fn each_hop_adds_latency() {
+    harness::run(9, |ctx| {
+        let mesh = ring4();
+        let tables = RouteTables::compute(&mesh);
+        let kind = Package::mesh_kind().expect("mesh top built");
+        let mut pkg = Package::mesh(
+            ctx.sim(kind).expect("model"),
+            ctx.sub_seed(),
+            Timing::FAST,
+            &mesh,
+        )
+        .expect("mesh up");
+        pkg.program_mesh(&tables).expect("routes and iATU");
+        let v = views();
+        let beat = v.params.data_bytes;
+        let from = pkg.dies()[0];
+        pkg.setup_packed_queue(0, 0, 0, 8, 0x1_0000).expect("queue");
+        let mut lat: Vec<(usize, u64)> = Vec::new();
+        for hops in 1..=3usize {
+            let Some(&to) = pkg
+                .dies()
+                .iter()
+                .find(|&&t| t != from && tables.path(from, t).is_some_and(|p| p.len() == hops + 1))
+            else {
+                continue;
+            };
+            let (src, dst) = (v.sbuf_addr(0, 0), v.sbuf_addr(0, 0x100 * hops as u64));
+            let data: Vec<u8> = (0..beat).map(|i| (i as u8) ^ (hops as u8) ^ 0xa5).collect();
+            pkg.poke(0, src, &data).expect("source");
+            let c = Copy {
+                src: v.soc.soc_local(from.die, src),
+                dst: v.soc.fold_chip_id(dst, to.die, to.chip),
+                len: beat,
+                write_barrier: false,
+            };
+            pkg.post_copy(0, 0, 0, c).expect("post");
+            pkg.doorbell(0, Side::S2m, 0, 0).expect("S2M doorbell");
+            let start = pkg.cycle();
+            let idle = pkg.idle_bits(0);
+            let mut busy = false;
+            pkg.doorbell_observed(0, Side::M2s, 0, 0, |sim| busy |= idle.read(sim) == 0)
+                .expect("M2S doorbell");
+            if !busy {
+                pkg.tick_until("engine start", |p| !p.idle(0))
+                    .expect("starts");
+            }
+            pkg.tick_until("engine idle", |p| p.idle(0)).expect("ends");
+            let cycles = pkg.cycle() - start;
+            let t = pkg.index(to).expect("simulated");
+            assert_eq!(pkg.peek(t, dst, beat).expect("peek"), data, "{hops} hops");
+            assert_eq!(pkg.err(0), 0, "engine errors");
+            lat.push((hops, cycles));
+        }
+        eprintln!("copy latency by hops (cycles): {lat:?}");
+        let t = std::time::Instant::now();
+        pkg.sim.ticks(2000);
+        eprintln!(
+            "idle mesh: {:.0} cycles/s",
+            2000.0 / t.elapsed().as_secs_f64()
+        );
+        assert_eq!(lat.len(), 3, "the ring has dies 1, 2 and 3 hops from die 0");
+        for w in lat.windows(2) {
+            assert!(
+                w[1].1 > w[0].1,
+                "{} hops not slower than {}: {lat:?}",
+                w[1].0,
+                w[0].0
+            );
+        }
+    });
+}
+
+/// Model parity: host stores from several dies to a set of addresses (every die's SBUF, a chip
+/// id the ring does not have, routing bits without the id-valid bit, a local address in no
+/// aperture of a remote die), on the tables the driver programs and after changing them the
+/// way a wrong driver could (an invalidated entry, an entry naming an unlinked port, an entry
+/// that sends a forwarded store back where it came from, a disabled iATU region). The RTL's
+/// response (OKAY or DECERR) and, for a delivered store, the die and word it landed in must be
+/// the golden model's hop-by-hop verdict (`Fabric::deliver`) on the same state.
+#[test]
+fn model_and_rtl_agree_on_delivered_and_refused_stores() {
+    use xdie_model::mesh::fabric::{Delivery, Fabric};
+    use xdie_tb::axil::Resp;
+    harness::run(11, |ctx| {
+        let mesh = ring4();
+        let tables = RouteTables::compute(&mesh);
+        let layout = xdie_model::Layout::new(csrs());
+        let mut fabric = Fabric::new(&mesh, &tables, &layout);
+        let kind = Package::mesh_kind().expect("mesh top built");
+        let mut pkg = Package::mesh(
+            ctx.sim(kind).expect("model"),
+            ctx.sub_seed(),
+            Timing::FAST,
+            &mesh,
+        )
+        .expect("mesh up");
+        pkg.program_mesh(&tables).expect("routes and iATU");
+        let v = views();
+        let soc = &v.soc;
+        let dies = pkg.dies().to_vec();
+        let ports = v.apertures.d2d.count as u32;
+        // A die-local address in no aperture (the first gap above SBUF), and one in SBUF.
+        let gap = (0..=soc.local.local.value_mask() as u64)
+            .step_by(0x1000)
+            .find(|&a| !xdie_model::mesh::fabric::in_aperture(&layout, a))
+            .expect("the local space has a gap");
+        let absent_chip = (0..=soc.local.cayman_id.value_mask() as u64)
+            .find(|c| !dies.iter().any(|d| d.chip == *c))
+            .expect("a chip id the ring does not use");
+        let mut value = 0x5eed_0000u32;
+        let mut compare = |pkg: &mut Package, fabric: &Fabric, what: &str| {
+            let mut checked = 0;
+            for from in [0u32, 3, 6] {
+                let me = dies[from as usize];
+                let mut addrs: Vec<u64> = dies
+                    .iter()
+                    .map(|d| {
+                        soc.fold_chip_id(v.sbuf_addr(1, 0x40 + 4 * u64::from(from)), d.die, d.chip)
+                    })
+                    .collect();
+                addrs.push(soc.fold_chip_id(v.sbuf_addr(0, 0), 0, absent_chip));
+                addrs.push(soc.fold_chip_id(gap, dies[5].die, dies[5].chip));
+                // Routing bits without the id-valid bit.
+                let c = &soc.local.cayman_id;
+                addrs.push(
+                    c.set(u128::from(soc.soc_local(1 - me.die, v.sbuf_addr(0, 0))), 1) as u64,
+                );
+                for addr in addrs {
+                    value = value.wrapping_add(1);
+                    let rtl = pkg.write_soc(from, 0, addr, value).expect("host write");
+                    let model = fabric.deliver(&layout, me, addr);
+                    match (&model, rtl) {
+                        (Delivery::Delivered { die, local, .. }, Resp::Okay) => {
+                            let t = pkg.index(*die).expect("simulated");
+                            let backed = matches!(
+                                v.decode_local(*local),
+                                Some(xdie_csr::Target::Sbuf { offset, .. })
+                                    if offset < v.params.sbuf_backing_bytes
+                            );
+                            if backed {
+                                let got = pkg.peek(t, *local, 4).expect("peek");
+                                assert_eq!(
+                                    got,
+                                    value.to_le_bytes(),
+                                    "{what}: {me} store {addr:#x} landed elsewhere than {die} {local:#x}"
+                                );
+                            }
+                        }
+                        (Delivery::DecErr { .. }, Resp::DecErr) => {}
+                        (m, r) => panic!("{what}: {me} store {addr:#x}: RTL {r:?}, model {m:?}"),
+                    }
+                    checked += 1;
+                }
+            }
+            checked
+        };
+        let mut n = compare(&mut pkg, &fabric, "as programmed");
+        // A destination two or more hops from die 0, and the die its path takes first.
+        let d0 = dies[0];
+        let far = *dies
+            .iter()
+            .find(|&&t| tables.path(d0, t).is_some_and(|p| p.len() >= 3))
+            .expect("a die two hops away");
+        let next = tables.path(d0, far).expect("path")[1];
+        let first_port = tables.egress[&(d0, far)];
+        let set = |pkg: &mut Package,
+                   fabric: &mut Fabric,
+                   die: xdie_model::DieId,
+                   dest: xdie_model::DieId,
+                   port: Option<u32>| {
+            let i = pkg.index(die).expect("simulated");
+            let reg = v.route_reg(dest.chip, dest.die);
+            let value = port.map_or(0, |p| v.route.entry_value(u64::from(p)));
+            pkg.write32(i, reg, value).expect("route entry");
+            fabric.set_entry(die, dest, port);
+        };
+        // An invalidated entry on the issuer.
+        set(&mut pkg, &mut fabric, d0, dies[5], None);
+        // An entry naming a port without a link.
+        let unlinked = (0..ports)
+            .find(|p| !pkg.linked(0).contains(p))
+            .expect("an unlinked port");
+        set(&mut pkg, &mut fabric, d0, dies[6], Some(unlinked));
+        // A U-turn: the next die sends `far` back out of the port it arrived on.
+        let back = mesh
+            .port_links()
+            .iter()
+            .find(|(p, (f, _))| p.die == d0 && p.port == first_port && f.die == next)
+            .map(|(_, (f, _))| f.port)
+            .expect("the link to the next die");
+        set(&mut pkg, &mut fabric, next, far, Some(back));
+        n += compare(&mut pkg, &fabric, "with wrong entries");
+        // A disabled iATU region on die 3's first linked port.
+        let p3 = pkg.linked(3)[0];
+        let ctrl = v.iatu_reg(u64::from(p3), 0, &v.iatu.ctrl);
+        pkg.write32(3, ctrl, 0).expect("iATU off");
+        let port = xdie_model::PortId {
+            die: dies[3],
+            port: p3,
+        };
+        fabric.iatu.get_mut(&port).expect("linked")[0].enabled = false;
+        n += compare(&mut pkg, &fabric, "with an iATU region off");
+        assert!(n > 0);
+    });
+}
