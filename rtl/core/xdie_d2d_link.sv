@@ -65,11 +65,6 @@ module xdie_d2d_link #(
     $error("xdie_d2d_link: LATENCY and CREDITS must be at least 1");
   end
 
-  if ($bits(fault_i) != xdie_d2d_pkg::LINK_FAULT_W || $bits(a_health_o) != xdie_d2d_pkg::HEALTH_W)
-  begin : g_bad_widths
-    $error("xdie_d2d_link: xdie_d2d_pkg's width constants disagree with its types");
-  end
-
   // Channels by index: the up bits and the per-channel link-layer events.
   localparam int unsigned A2B_REQ = 0, B2A_RSP = 1, B2A_REQ = 2, A2B_RSP = 3;
   logic [3:0] up, ev_rx_crc, ev_dllp, ev_replay;

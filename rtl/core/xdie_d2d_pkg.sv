@@ -44,8 +44,4 @@ package xdie_d2d_pkg;
     logic [1:0] replay;        // [0] request channel, [1] response channel sent
   } health_t;
 
-  // Bits of the structs above, for flat vectors of them (Yosys 0.23 takes $bits of no type name).
-  localparam int unsigned WIRE_FAULT_W = 2 + FLIP_BIT_W;
-  localparam int unsigned LINK_FAULT_W = 4 * 2 * WIRE_FAULT_W;
-  localparam int unsigned HEALTH_W     = 1 + 3 * 2;
 endpackage

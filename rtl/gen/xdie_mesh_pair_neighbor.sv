@@ -19,8 +19,8 @@ module xdie_mesh_pair_neighbor #(
   parameter bit CLOCK_GATE = 1'b1,
   localparam int unsigned N     = 4,
   localparam int unsigned L     = 3,
-  localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,
-  localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,
+  localparam int unsigned FW    = $bits(xdie_d2d_pkg::link_fault_t),
+  localparam int unsigned HW    = $bits(xdie_d2d_pkg::health_t),
   localparam int unsigned ND    = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS,
   localparam int unsigned E     = xdie_soc_addr_pkg::P_SDMA_ENGINES
 ) (

@@ -231,7 +231,16 @@ fn a_link_down_for_10000_cycles_recovers() {
             link.replays > 0,
             "nothing replayed after the spell: {link:?}"
         );
-        assert!(out.transfer_cycles >= clean.transfer_cycles + 10_000);
+        // Nothing crosses the link during the outage, and the link is the transfer's bottleneck:
+        // the transfer takes about 10,000 cycles longer, less the idle link cycles the clean
+        // transfer had (it runs the link at over 98 %).
+        assert!(
+            out.transfer_cycles + clean.transfer_cycles / 50 >= clean.transfer_cycles + 10_000,
+            "outage at cycle {at} (launch {}, transfer {} without it, {} with it): {link:?}",
+            clean.launch_cycle,
+            clean.transfer_cycles,
+            out.transfer_cycles
+        );
     });
 }
 

@@ -155,11 +155,11 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     );
     let _ = writeln!(
         w,
-        "  localparam int unsigned FW    = xdie_d2d_pkg::LINK_FAULT_W,"
+        "  localparam int unsigned FW    = $bits(xdie_d2d_pkg::link_fault_t),"
     );
     let _ = writeln!(
         w,
-        "  localparam int unsigned HW    = xdie_d2d_pkg::HEALTH_W,"
+        "  localparam int unsigned HW    = $bits(xdie_d2d_pkg::health_t),"
     );
     let _ = writeln!(
         w,
