@@ -60,10 +60,7 @@ pub fn run(a: &SoakArgs) -> ExitCode {
         };
         let sc = &soak.scenario;
         let mut rng = Rng::new(seed);
-        let timing = Timing {
-            max_valid_delay: rng.below(4) as u32,
-            ready_stall_pct: rng.below(60) as u32,
-        };
+        let timing = Timing::drawn(&mut rng);
         let outcome = sc
             .run_model(csrs, seed)
             .map_err(|e| format!("model: {e}"))

@@ -48,6 +48,15 @@ impl Timing {
         max_valid_delay: 3,
         ready_stall_pct: 30,
     };
+
+    /// A handshake timing drawn at random (up to 3 cycles of valid delay, up to 59 % ready
+    /// stalls): what a soak run gives each run's host ports.
+    pub fn drawn(rng: &mut crate::Rng) -> Timing {
+        Timing {
+            max_valid_delay: rng.below(4) as u32,
+            ready_stall_pct: rng.below(60) as u32,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

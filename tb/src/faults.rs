@@ -124,6 +124,8 @@ pub struct Injector {
     /// word) and a DLLP's CRC (the low bits of the DLLP wire's word).
     flit_bits: u32,
     dllp_bits: u32,
+    /// This cycle's fault vector (kept to avoid an allocation per cycle).
+    buf: Vec<u32>,
     rng: Rng,
     stats: Rc<RefCell<LinkStats>>,
 }
@@ -142,9 +144,11 @@ impl Injector {
         seed: u64,
     ) -> Rc<RefCell<LinkStats>> {
         let stats = Rc::new(RefCell::new(LinkStats::default()));
+        let layout = FaultLayout::new(fault_port);
         let mut inj = Injector {
             faults,
-            layout: FaultLayout::new(fault_port),
+            buf: layout.clear(),
+            layout,
             health,
             flit_bits,
             dllp_bits: DLLP_CRC_BITS,
@@ -162,7 +166,8 @@ impl Injector {
 
     fn cycle(&mut self, sim: &mut Sim) {
         let c = self.stats.borrow().cycles;
-        let mut v = self.layout.clear();
+        let mut v = std::mem::take(&mut self.buf);
+        v.fill(0);
         let down = self.faults.down_at(c);
         let (mut flips, mut drops) = (0, 0);
         for chan in 0..CHANNELS.len() {
@@ -186,6 +191,7 @@ impl Injector {
             }
         }
         sim.set(self.layout.port, &v);
+        self.buf = v;
         let mut st = self.stats.borrow_mut();
         st.cycles += 1;
         st.flips_injected += flips;

@@ -276,10 +276,7 @@ fn random_scenarios_match_the_model() {
                 .scenario
                 .run_model(csrs(), seed)
                 .unwrap_or_else(|e| panic!("{e}\n{}", soak.text));
-            let timing = xdie_tb::Timing {
-                max_valid_delay: ctx.rng.below(4) as u32,
-                ready_stall_pct: ctx.rng.below(60) as u32,
-            };
+            let timing = xdie_tb::Timing::drawn(&mut ctx.rng);
             let out = driver::run_timed(&soak.scenario, &model, seed, timing, None, &mut |_| {})
                 .unwrap_or_else(|e| panic!("{e}\n{}", soak.text));
             assert!(
