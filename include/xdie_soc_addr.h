@@ -27,6 +27,8 @@
 #define XDIE_SOC_ADDR_WIDTH 57u
 /* All bits of a routed address. */
 #define XDIE_SOC_ADDR_MASK  UINT64_C(0x1ffffffffffffff)
+/* CAYMAN_IDs a system can name (2^width of the chip-id view's CAYMAN_ID). */
+#define XDIE_SOC_CHIP_IDS   64u
 
 #if XDIE_SYSTEM_VIEW == XDIE_VIEW_CHIP_ID
 

@@ -125,9 +125,14 @@ fn firmware_includes_only_freestanding_headers() {
 
 /// The codec harness (tests/c/fw_words.c + fw/src/xdie_fw.c) built against `csrs`' headers.
 fn harness(csrs: &Csrs, s: &Scratch) -> PathBuf {
+    harness_of_view(csrs, s, "XDIE_VIEW_NEIGHBOR")
+}
+
+/// tests/c/fw_words.c with the firmware built for address view `view` (an XDIE_VIEW_* name).
+fn harness_of_view(csrs: &Csrs, s: &Scratch, view: &str) -> PathBuf {
     let inc = headers(csrs, &s.path);
-    let exe = s.join("fw_words");
-    let def = "-DXDIE_SYSTEM_VIEW=XDIE_VIEW_NEIGHBOR";
+    let exe = s.join(format!("fw_words_{view}"));
+    let def = &format!("-DXDIE_SYSTEM_VIEW={view}");
     let (a, b, e) = (
         fw().join("src/xdie_fw.c"),
         repo().join("tests/c/fw_words.c"),
@@ -417,4 +422,70 @@ fn firmware_start_guards_like_the_model() {
     // the right start: left_pop (a DEC store) and one doorbell per engine.
     assert_eq!(field(&out[3], 1), 0, "{out:?}");
     assert_eq!(field(&out[3], 4), 1 + l.n_engines());
+}
+
+/// The ring bookkeeping belongs to the system, not to a package: two RX contexts on different
+/// packages (chips 0x11 and 0x13 of the harness's system) that feed the same TX die of chip 0x12
+/// one after the other write its S2M ring at consecutive positions, and each start claims its
+/// own leg's descriptors. (Per-package bookkeeping put the second leg over the first one's
+/// slots.) A ring of a chip outside the system is refused.
+#[test]
+fn ring_bookkeeping_is_shared_by_the_packages_of_the_system() {
+    let csrs = xdie_csr::load(&repo().join("csrs")).expect("csrs");
+    let s = Scratch::new("fw-shared");
+    let exe = harness_of_view(&csrs, &s, "XDIE_VIEW_CHIP_ID");
+    let sc = Scenario::load(&repo().join("scenarios/worked-example.yaml")).expect("scenario");
+    let model = sc.run_model(&csrs, 1).expect("model");
+    let (l, run) = (&sc.legs[0], &model.legs[0]);
+    let per_engine = run.rx_gen.num_descriptors;
+    let (core, prid) = (l.rx.id, l.rx.prid(Lane::Rx));
+    let gen = hex(&l.gen_word(Lane::Rx).encode(&csrs).expect("gen"));
+    let start = hex(&l
+        .start_word(Lane::Rx, per_engine)
+        .encode(&csrs)
+        .expect("start"));
+    let tx_chip = l.tx.chip;
+    let tx_die = model.sys.die_of(l.tx).die;
+    let engine = l.dma_engine_mask.trailing_zeros();
+    let pos = |chip: u64| format!("pos {chip} {tx_die} {engine} 1 {}\n", l.queue);
+    let mut input = String::new();
+    for chip in [0x11u64, 0x13] {
+        input += &format!("runon {chip} {core} {prid} {gen}\n");
+        input += &pos(tx_chip);
+        input += &format!("runon {chip} {core} {prid} {start}\n");
+        input += &pos(tx_chip);
+        input += &pos(chip);
+    }
+    input += &pos(0x14);
+    let out = ask(&exe, &input);
+    let ok = |line: &str| line.starts_with("rc 0 ");
+    let position = |line: &str| -> (i64, u64, u64) {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f[0], "pos", "{line}");
+        let n = |i: usize| f[i].parse::<u64>().expect("number");
+        (f[1].parse().expect("status"), n(2), n(3))
+    };
+    for (i, leg) in [1u64, 2].into_iter().enumerate() {
+        let b = i * 5;
+        assert!(ok(&out[b]), "gen from the {leg}. package: {}", out[b]);
+        assert_eq!(
+            position(&out[b + 1]),
+            (0, leg * per_engine, (leg - 1) * per_engine)
+        );
+        assert!(
+            ok(&out[b + 2]),
+            "start from the {leg}. package: {}",
+            out[b + 2]
+        );
+        assert_eq!(
+            position(&out[b + 3]),
+            (0, leg * per_engine, leg * per_engine)
+        );
+        assert_eq!(
+            position(&out[b + 4]),
+            (0, 0, 0),
+            "the RX package's own ring is untouched"
+        );
+    }
+    assert_ne!(position(&out[10]).0, 0, "chip 0x14 is not in the system");
 }

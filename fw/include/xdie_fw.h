@@ -7,7 +7,10 @@
  * include/xdie_soc_addr.h, built with XDIE_SYSTEM_VIEW set to the system's address view).
  *
  * The platform provides three functions (the HAL) and the memory of two structures:
- *   - xdie_fw_system: what every context of one package shares (ring bookkeeping);
+ *   - xdie_fw_system: what every context of the system shares: the ring bookkeeping of every
+ *     die, since a leg's two contexts (on different packages in a mesh) both write rings of its
+ *     TX die, and two legs with one TX die may be run from different packages. Its size depends
+ *     on the number of packages (xdie_fw_system_size);
  *   - xdie_fw_ctx: one Q7 context (PRID), with its queue of gens awaiting their start.
  * A context reaches its own die through the host port's direct window and every other die
  * through one remap window it owns (programmed on demand).
@@ -43,7 +46,8 @@ enum xdie_fw_status {
     XDIE_FW_ERR_COUNT,       /* DescriptorStream wrote `detail[0]`, expected `detail[1]` */
     XDIE_FW_ERR_TIMEOUT,     /* a wait exceeded the context's poll budget */
     XDIE_FW_ERR_UNSUPPORTED, /* an option this build does not implement */
-    XDIE_FW_ERR_SEQ          /* a sequencer slot refused the command (STATUS.ERR) */
+    XDIE_FW_ERR_SEQ,         /* a sequencer slot refused the command (STATUS.ERR) */
+    XDIE_FW_ERR_CHIP         /* a chip id is not in the system (or listed twice, or too large) */
 };
 
 /* ---- limits of the bookkeeping (the platform owns the memory) */
@@ -54,6 +58,7 @@ enum xdie_fw_status {
 #endif
 #define XDIE_FW_ENGINES     XDIE_MAP_SDMA_ENGINES
 #define XDIE_FW_QUEUES      XDIE_UDMA_M2S_M2S_Q_COUNT
+#define XDIE_FW_MAX_CHIPS   XDIE_SOC_CHIP_IDS
 #define XDIE_FW_MAX_PENDING 4u                          /* gens awaiting their start */
 #define XDIE_FW_WINDOW_BITS 24u                         /* xt bytes one remap window covers */
 _Static_assert(((uint64_t)XDIE_REMAP_WINDOWS_WIN_COUNT << XDIE_FW_WINDOW_BITS) <=
@@ -85,12 +90,16 @@ struct xdie_fw_ring {
 struct xdie_fw_system {
     uint32_t ring_len;     /* descriptors per ring (every engine, side and queue) */
     uint32_t core_die_bit; /* bit of a core id that names its die (seed 7.2: peer = s ^ 2) */
-    struct xdie_fw_ring rings[XDIE_FW_DIES][XDIE_FW_ENGINES][2][XDIE_FW_QUEUES];
+    uint32_t n_chips;      /* packages of the system */
+    uint8_t chip_slot[XDIE_FW_MAX_CHIPS]; /* per chip id: 1 + its index in `rings`, 0 if absent */
+    /* [n_chips][XDIE_FW_DIES][XDIE_FW_ENGINES][2][XDIE_FW_QUEUES], chips in the order given */
+    struct xdie_fw_ring rings[];
 };
 
 struct xdie_fw_pending {
     uint32_t mask;
     uint32_t queue;
+    uint32_t tx_chip;
     uint32_t tx_die;
     uint32_t per_engine; /* descriptors each engine's ring got */
 };
@@ -126,7 +135,11 @@ struct xdie_fw_start_word {
 };
 
 /* ---- setup */
-void xdie_fw_system_init(struct xdie_fw_system *sys, uint32_t ring_len, uint32_t core_die_bit);
+/* The system of the `n_chips` packages `chips` (CAYMAN_IDs, each once): the platform provides
+ * xdie_fw_system_size(n_chips) bytes, aligned for uint32_t. XDIE_FW_ERR_CHIP for an empty,
+ * too long or repeating list or an id above XDIE_FW_MAX_CHIPS - 1; the memory is then unusable. */
+int xdie_fw_system_init(struct xdie_fw_system *sys, uint32_t ring_len, uint32_t core_die_bit,
+                        const uint32_t *chips, uint32_t n_chips);
 void xdie_fw_ctx_init(struct xdie_fw_ctx *ctx, struct xdie_fw_system *sys, void *plat,
                       uint32_t chip, uint32_t core, uint32_t prid, uint32_t window);
 
@@ -136,7 +149,7 @@ void xdie_fw_ctx_options(struct xdie_fw_ctx *ctx, uint32_t wait_mode, uint32_t p
                          uint32_t max_polls);
 uint32_t xdie_fw_ctx_detail(const struct xdie_fw_ctx *ctx, uint32_t i);
 size_t xdie_fw_ctx_size(void);
-size_t xdie_fw_system_size(void);
+size_t xdie_fw_system_size(uint32_t n_chips);
 
 /* ---- the two primitives; `word` is the 64-byte ExtendedInst word */
 int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word);
@@ -157,6 +170,12 @@ void xdie_fw_encode_start(const struct xdie_fw_start_word *w, uint8_t *word);
 uint64_t xdie_fw_ring_base(const struct xdie_fw_system *sys, uint32_t engine, uint32_t side,
                            uint32_t queue);
 uint64_t xdie_fw_const_one_addr(const struct xdie_fw_system *sys);
+/* Software position of ring (engine, side, queue) of die (chip, die): descriptors written and
+ * handed to a start since reset. XDIE_FW_ERR_CHIP / XDIE_FW_ERR_GEOMETRY if there is no such
+ * ring. */
+int xdie_fw_ring_position(const struct xdie_fw_system *sys, uint32_t chip, uint32_t die,
+                          uint32_t engine, uint32_t side, uint32_t queue, uint32_t *written,
+                          uint32_t *claimed);
 
 /* Sides of an engine, as indices. */
 #define XDIE_FW_M2S 0u

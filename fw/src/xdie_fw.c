@@ -23,6 +23,8 @@
 #define FW_SEM_BYTES   XDIE_EVT_SEM_SEM_INC_STRIDE
 #define FW_SEM_COUNT   XDIE_EVT_SEM_SEM_INC_COUNT
 #define FW_DESC_WORDS  (XDIE_MAP_DESC_BYTES / 4u)
+/* Rings of one package in the bookkeeping: per die, engine, side and queue. */
+#define FW_RINGS_PER_CHIP ((size_t)XDIE_FW_DIES * XDIE_FW_ENGINES * 2u * XDIE_FW_QUEUES)
 
 /* ---- little helpers */
 
@@ -237,20 +239,61 @@ static int load(struct xdie_fw_ctx *ctx, uint32_t chip, uint32_t die, uint64_t l
 
 /* ---- setup */
 
-void xdie_fw_system_init(struct xdie_fw_system *sys, uint32_t ring_len, uint32_t core_die_bit)
+int xdie_fw_system_init(struct xdie_fw_system *sys, uint32_t ring_len, uint32_t core_die_bit,
+                        const uint32_t *chips, uint32_t n_chips)
 {
     sys->ring_len = ring_len;
     sys->core_die_bit = core_die_bit;
-    for (uint32_t d = 0; d < XDIE_FW_DIES; d++) {
-        for (uint32_t e = 0; e < XDIE_FW_ENGINES; e++) {
-            for (uint32_t s = 0; s < 2u; s++) {
-                for (uint32_t q = 0; q < XDIE_FW_QUEUES; q++) {
-                    sys->rings[d][e][s][q].written = 0;
-                    sys->rings[d][e][s][q].claimed = 0;
-                }
-            }
-        }
+    sys->n_chips = 0;
+    for (uint32_t c = 0; c < XDIE_FW_MAX_CHIPS; c++) {
+        sys->chip_slot[c] = 0;
     }
+    if (n_chips == 0u || n_chips > XDIE_FW_MAX_CHIPS) {
+        return XDIE_FW_ERR_CHIP;
+    }
+    for (uint32_t i = 0; i < n_chips; i++) {
+        if (chips[i] >= XDIE_FW_MAX_CHIPS || sys->chip_slot[chips[i]] != 0u) {
+            return XDIE_FW_ERR_CHIP;
+        }
+        sys->chip_slot[chips[i]] = (uint8_t)(i + 1u);
+    }
+    sys->n_chips = n_chips;
+    const size_t n = (size_t)n_chips * FW_RINGS_PER_CHIP;
+    for (size_t i = 0; i < n; i++) {
+        sys->rings[i].written = 0;
+        sys->rings[i].claimed = 0;
+    }
+    return XDIE_FW_OK;
+}
+
+/* Index in sys->rings of ring (engine, side, queue) of die (chip, die); 0 if the system has no
+ * such ring. */
+static int ring_index(const struct xdie_fw_system *sys, uint32_t chip, uint32_t die,
+                      uint32_t engine, uint32_t side, uint32_t queue, size_t *out)
+{
+    if (chip >= XDIE_FW_MAX_CHIPS || sys->chip_slot[chip] == 0u || die >= XDIE_FW_DIES ||
+        engine >= XDIE_FW_ENGINES || side > 1u || queue >= XDIE_FW_QUEUES) {
+        return 0;
+    }
+    *out = (size_t)(sys->chip_slot[chip] - 1u) * FW_RINGS_PER_CHIP +
+           (((size_t)die * XDIE_FW_ENGINES + engine) * 2u + side) * XDIE_FW_QUEUES + queue;
+    return 1;
+}
+
+int xdie_fw_ring_position(const struct xdie_fw_system *sys, uint32_t chip, uint32_t die,
+                          uint32_t engine, uint32_t side, uint32_t queue, uint32_t *written,
+                          uint32_t *claimed)
+{
+    if (chip >= XDIE_FW_MAX_CHIPS || sys->chip_slot[chip] == 0u) {
+        return XDIE_FW_ERR_CHIP;
+    }
+    size_t i;
+    if (!ring_index(sys, chip, die, engine, side, queue, &i)) {
+        return XDIE_FW_ERR_GEOMETRY;
+    }
+    *written = sys->rings[i].written;
+    *claimed = sys->rings[i].claimed;
+    return XDIE_FW_OK;
 }
 
 void xdie_fw_ctx_init(struct xdie_fw_ctx *ctx, struct xdie_fw_system *sys, void *plat,
@@ -290,9 +333,10 @@ size_t xdie_fw_ctx_size(void)
     return sizeof(struct xdie_fw_ctx);
 }
 
-size_t xdie_fw_system_size(void)
+size_t xdie_fw_system_size(uint32_t n_chips)
 {
-    return sizeof(struct xdie_fw_system);
+    return sizeof(struct xdie_fw_system) + (size_t)n_chips * FW_RINGS_PER_CHIP *
+                                                sizeof(struct xdie_fw_ring);
 }
 
 /* ---- word codec */
@@ -410,7 +454,11 @@ static int write_desc(struct xdie_fw_ctx *ctx, const struct leg_ends *ends, uint
                       uint32_t side, uint32_t queue, uint64_t len, uint32_t barrier,
                       uint64_t buf_ptr)
 {
-    struct xdie_fw_ring *r = &ctx->sys->rings[ends->tx_die][engine][side][queue];
+    size_t ri;
+    if (!ring_index(ctx->sys, ends->tx_chip, ends->tx_die, engine, side, queue, &ri)) {
+        return XDIE_FW_ERR_CHIP;
+    }
+    struct xdie_fw_ring *r = &ctx->sys->rings[ri];
     uint32_t pos = r->written;
     uint32_t ring_id = (XDIE_RING_INITIAL_RING_ID + pos / ctx->sys->ring_len) &
                        ((1u << XDIE_RING_ID_WIDTH) - 1u);
@@ -481,7 +529,11 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
     /* Every engine's ring must take the whole leg before anything is written. */
     for (uint32_t e = 0; e < XDIE_FW_ENGINES; e++) {
         if ((g.dma_engine_mask >> e) & 1u) {
-            const struct xdie_fw_ring *r = &ctx->sys->rings[ends.tx_die][e][side][g.queue];
+            size_t ri;
+            if (!ring_index(ctx->sys, ends.tx_chip, ends.tx_die, e, side, g.queue, &ri)) {
+                return XDIE_FW_ERR_CHIP;
+            }
+            const struct xdie_fw_ring *r = &ctx->sys->rings[ri];
             if (r->written - r->claimed + per_engine > ctx->sys->ring_len) {
                 return XDIE_FW_ERR_RING_FULL;
             }
@@ -545,6 +597,7 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
     struct xdie_fw_pending *pd = &ctx->pending[ctx->n_pending++];
     pd->mask = g.dma_engine_mask;
     pd->queue = g.queue;
+    pd->tx_chip = ends.tx_chip;
     pd->tx_die = ends.tx_die;
     pd->per_engine = per_engine;
     return XDIE_FW_OK;
@@ -721,12 +774,13 @@ int xdie_fw_rdma_desc_start(struct xdie_fw_ctx *ctx, const uint8_t *word)
     if (rc != XDIE_FW_OK) {
         return rc;
     }
-    if (pd->mask != s.dma_engine_mask || pd->queue != s.queue || pd->tx_die != ends.tx_die) {
+    if (pd->mask != s.dma_engine_mask || pd->queue != s.queue || pd->tx_chip != ends.tx_chip ||
+        pd->tx_die != ends.tx_die) {
         return XDIE_FW_ERR_MISMATCH;
     }
     const uint32_t side = s.role == 1u ? XDIE_FW_M2S : XDIE_FW_S2M;
     /* The DescriptorStream guard: the count the start carries, then what each ring holds. */
-    const uint32_t mask = pd->mask, queue = pd->queue, tx_die = pd->tx_die;
+    const uint32_t mask = pd->mask, queue = pd->queue, tx_chip = pd->tx_chip, tx_die = pd->tx_die;
     const uint32_t per_engine = pd->per_engine;
     if (s.num_descriptors != per_engine) {
         ctx->detail[0] = s.num_descriptors;
@@ -735,7 +789,11 @@ int xdie_fw_rdma_desc_start(struct xdie_fw_ctx *ctx, const uint8_t *word)
     }
     for (uint32_t e = 0; e < XDIE_FW_ENGINES; e++) {
         if ((mask >> e) & 1u) {
-            const struct xdie_fw_ring *r = &ctx->sys->rings[tx_die][e][side][queue];
+            size_t ri;
+            if (!ring_index(ctx->sys, tx_chip, tx_die, e, side, queue, &ri)) {
+                return XDIE_FW_ERR_CHIP;
+            }
+            const struct xdie_fw_ring *r = &ctx->sys->rings[ri];
             if (r->written - r->claimed != per_engine) {
                 ctx->detail[0] = r->written - r->claimed;
                 ctx->detail[1] = per_engine;
@@ -746,13 +804,16 @@ int xdie_fw_rdma_desc_start(struct xdie_fw_ctx *ctx, const uint8_t *word)
     for (uint32_t i = 1; i < ctx->n_pending; i++) {
         ctx->pending[i - 1u].mask = ctx->pending[i].mask;
         ctx->pending[i - 1u].queue = ctx->pending[i].queue;
+        ctx->pending[i - 1u].tx_chip = ctx->pending[i].tx_chip;
         ctx->pending[i - 1u].tx_die = ctx->pending[i].tx_die;
         ctx->pending[i - 1u].per_engine = ctx->pending[i].per_engine;
     }
     ctx->n_pending--;
     for (uint32_t e = 0; e < XDIE_FW_ENGINES; e++) {
         if ((mask >> e) & 1u) {
-            ctx->sys->rings[tx_die][e][side][queue].claimed += per_engine;
+            size_t ri = 0;
+            (void)ring_index(ctx->sys, tx_chip, tx_die, e, side, queue, &ri); /* checked above */
+            ctx->sys->rings[ri].claimed += per_engine;
         }
     }
 

@@ -251,22 +251,19 @@ impl<'a> Driver<'a> {
         let progs = self.programs(sc)?;
         let model = self.model;
         let sys = &model.sys;
-        // One bookkeeping per package, of the firmware build of the system's view.
+        // One bookkeeping for the whole system, of the firmware build of the system's view.
         let mut chips: Vec<u64> = self.pkg.dies().iter().map(|d| d.chip).collect();
+        chips.sort_unstable();
         chips.dedup();
-        let fw_sys: Vec<(u64, Arc<FwSystem>)> = chips
-            .into_iter()
-            .map(|chip| {
-                let s = FwSystem::with_view(
-                    sys.topology.view,
-                    sys.config.ring_len,
-                    sys.topology.die_bit,
-                );
-                (chip, Arc::new(s))
-            })
-            .collect();
+        let fw_sys = FwSystem::with_view(
+            sys.topology.view,
+            sys.config.ring_len,
+            sys.topology.die_bit,
+            &chips,
+        )
+        .map_err(RtlError::Driver)?;
         let budget = self.pkg.budget;
-        let run = fw::run_packages(&mut self.pkg, sys, &fw_sys, progs, budget)
+        let run = fw::run(&mut self.pkg, sys, &Arc::new(fw_sys), progs, budget)
             .map_err(RtlError::Driver)?;
         self.accesses = run.accesses;
         self.bus_cycles = run.bus_cycles;

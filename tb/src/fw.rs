@@ -87,9 +87,15 @@ macro_rules! paste_chip_id {
 mod c {
     use std::ffi::c_void;
     fw_api! {
-        xdie_fw_system_size() -> usize;
+        xdie_fw_system_size(n_chips: u32) -> usize;
         xdie_fw_ctx_size() -> usize;
-        xdie_fw_system_init(sys: *mut c_void, ring_len: u32, core_die_bit: u32);
+        xdie_fw_system_init(
+            sys: *mut c_void,
+            ring_len: u32,
+            core_die_bit: u32,
+            chips: *const u32,
+            n_chips: u32
+        ) -> i32;
         xdie_fw_ctx_init(
             ctx: *mut c_void,
             sys: *mut c_void,
@@ -134,6 +140,7 @@ const STATUS: &[&str] = &[
     "wait budget exceeded",
     "option not supported by this firmware",
     "the sequencer slot refused the command",
+    "chip id not in the firmware's system",
 ];
 
 /// How a context waits on its EVT_SEM (`enum xdie_fw_wait_mode`).
@@ -203,25 +210,51 @@ impl Drop for CMem {
 unsafe impl Send for CMem {}
 unsafe impl Sync for CMem {}
 
-/// The firmware's shared bookkeeping of one package (`struct xdie_fw_system`), for the firmware
-/// build of the system's address view. Only the one firmware thread the loop resumed touches it
-/// at a time.
+/// The firmware's bookkeeping every context of the system shares (`struct xdie_fw_system`: the
+/// positions of every ring of every die), for the firmware build of the system's address view.
+/// Only the one firmware thread the loop resumed touches it at a time.
 pub struct FwSystem(CMem, &'static c::Api);
 
 impl FwSystem {
-    /// A package of a neighbor-view system (the package top).
-    pub fn new(ring_len: u64, core_die_bit: u32) -> FwSystem {
-        Self::with_view(xdie_model::AddrView::Neighbor, ring_len, core_die_bit)
+    /// The single package `chip` of a neighbor-view system (the package top).
+    pub fn new(ring_len: u64, core_die_bit: u32, chip: u64) -> Result<FwSystem, String> {
+        Self::with_view(
+            xdie_model::AddrView::Neighbor,
+            ring_len,
+            core_die_bit,
+            &[chip],
+        )
     }
 
-    /// A package of a system routing in `view`.
-    pub fn with_view(view: xdie_model::AddrView, ring_len: u64, core_die_bit: u32) -> FwSystem {
+    /// The packages `chips` of a system routing in `view`.
+    pub fn with_view(
+        view: xdie_model::AddrView,
+        ring_len: u64,
+        core_die_bit: u32,
+        chips: &[u64],
+    ) -> Result<FwSystem, String> {
         let api = c::api(view);
+        let ids: Vec<u32> = chips
+            .iter()
+            .map(|&c| u32::try_from(c).map_err(|_| format!("chip id {c:#x} is too large")))
+            .collect::<Result<_, _>>()?;
+        let ring_len =
+            u32::try_from(ring_len).map_err(|_| format!("ring length {ring_len} is too large"))?;
         // SAFETY: plain C functions on memory of the size the C side asks for.
         unsafe {
-            let m = CMem::new((api.xdie_fw_system_size)());
-            (api.xdie_fw_system_init)(m.ptr(), ring_len as u32, core_die_bit);
-            FwSystem(m, api)
+            let m = CMem::new((api.xdie_fw_system_size)(ids.len() as u32));
+            let rc = (api.xdie_fw_system_init)(
+                m.ptr(),
+                ring_len,
+                core_die_bit,
+                ids.as_ptr(),
+                ids.len() as u32,
+            );
+            if rc != 0 {
+                let why = STATUS.get(rc as usize).copied().unwrap_or("unknown status");
+                return Err(format!("firmware system of chips {chips:#x?}: {why}"));
+            }
+            Ok(FwSystem(m, api))
         }
     }
     /// Where the firmware places the ring of (engine, side, queue): die-local.
@@ -413,32 +446,13 @@ fn is_launch(local: u64) -> bool {
     (0..v.engines()).any(|e| (0..l.queues()).any(|q| v.m2s.doorbell(e, q) == local))
 }
 
-/// Runs `programs` (one per context, concurrently) to their ends on `pkg`, a package of chip id
-/// `chip` whose firmware shares `fw_sys`.
+/// Runs `programs` (one per context, concurrently) to their ends on `pkg` (a package or a mesh
+/// top); every context shares the bookkeeping `fw_sys`, which must list every package a program
+/// runs on or names as its peer.
 pub fn run(
     pkg: &mut Package,
     sys_model: &xdie_model::System,
-    chip: u64,
     fw_sys: &Arc<FwSystem>,
-    programs: Vec<Program>,
-    budget: u64,
-) -> Result<FwRun, String> {
-    run_packages(
-        pkg,
-        sys_model,
-        &[(chip, Arc::clone(fw_sys))],
-        programs,
-        budget,
-    )
-}
-
-/// Runs `programs` (one per context, concurrently) to their ends on `pkg`, any number of
-/// packages: the contexts of package `chip` share the bookkeeping `fw_sys` lists for it (one
-/// `FwSystem` per package, of the firmware build of the system's view).
-pub fn run_packages(
-    pkg: &mut Package,
-    sys_model: &xdie_model::System,
-    fw_sys: &[(u64, Arc<FwSystem>)],
     programs: Vec<Program>,
     budget: u64,
 ) -> Result<FwRun, String> {
@@ -452,11 +466,7 @@ pub fn run_packages(
         let die = pkg
             .index(die_id)
             .ok_or_else(|| format!("{} is not simulated", die_id))?;
-        let sys = fw_sys
-            .iter()
-            .find(|(c, _)| *c == prog.core.chip)
-            .map(|(_, s)| Arc::clone(s))
-            .ok_or_else(|| format!("no firmware bookkeeping for chip {:#x}", prog.core.chip))?;
+        let sys = Arc::clone(fw_sys);
         let api = sys.1;
         // SAFETY: plain C function.
         let ctx_bytes = unsafe { (api.xdie_fw_ctx_size)() };

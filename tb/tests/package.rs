@@ -631,8 +631,10 @@ fn firmware_contexts_contend_for_one_semaphore() {
         let extra = taken.saturating_sub(given) + ctx.rng.below(4);
         pkg.write32(die as u32, v.sem_addr(SemOp::Set, sem), extra as u32)
             .expect("SET");
-        let fw_sys = Arc::new(FwSystem::new(sys.config.ring_len, sys.topology.die_bit));
-        fw::run(&mut pkg, &sys, CHIP, &fw_sys, progs, 2_000_000).expect("firmware");
+        let fw_sys = Arc::new(
+            FwSystem::new(sys.config.ring_len, sys.topology.die_bit, CHIP).expect("fw system"),
+        );
+        fw::run(&mut pkg, &sys, &fw_sys, progs, 2_000_000).expect("firmware");
         let end = pkg
             .read32(die as u32, v.sem_addr(SemOp::Read, sem))
             .expect("READ");

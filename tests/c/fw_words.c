@@ -6,9 +6,11 @@
  *   ring LEN E SIDE Q -> "ring <die-local base, hex>"
  *   one LEN     -> "one <die-local address of the constant 1, hex>"
  *   run CORE PRID HEX -> runs the word (gen or start) on a context of core CORE with PRID PRID
- *                 (one context per PRID, one shared system of 512-slot rings) against a bus
- *                 that accepts every store and reads 1 everywhere; answers
- *                 "rc <status> <detail0> <detail1> <stores>"
+ *                 of chip 0x12 (one context per chip and PRID, one shared system of 512-slot
+ *                 rings over chips 0x11, 0x12, 0x13) against a bus that accepts every store
+ *                 and reads 1 everywhere; answers "rc <status> <detail0> <detail1> <stores>"
+ *   runon CHIP CORE PRID HEX -> likewise on a context of chip CHIP (decimal)
+ *   pos CHIP DIE E SIDE Q -> "pos <status> <written> <claimed>" of that ring in the shared system
  * HEX is the 64-byte word, two hex digits per byte, byte 0 first.
  */
 #include <stdio.h>
@@ -60,15 +62,35 @@ static void print_hex(const uint8_t *w, size_t n)
     printf("\n");
 }
 
+/* "run CORE PRID HEX" (chip 0x12) or "runon CHIP CORE PRID HEX". */
+static int parse_run(const char *line, unsigned *chip, unsigned *core, unsigned *prid, char *hex)
+{
+    if (sscanf(line, "runon %u %u %u %255s", chip, core, prid, hex) == 4) {
+        return 1;
+    }
+    *chip = 0x12;
+    return sscanf(line, "run %u %u %255s", core, prid, hex) == 3;
+}
+
+/* Memory for a system of up to MAX_CHIPS packages (the platform owns it). */
+#define MAX_CHIPS 3u
+static uint64_t sys_mem[4096];
+static uint64_t run_sys_mem[4096];
+
 int main(void)
 {
-    static struct xdie_fw_system sys;
-    static struct xdie_fw_system run_sys;
-    static struct xdie_fw_ctx ctxs[64];
-    static int ctx_ready[64];
+    static const uint32_t chips[MAX_CHIPS] = {0x11, 0x12, 0x13};
+    struct xdie_fw_system *sys = (struct xdie_fw_system *)sys_mem;
+    struct xdie_fw_system *run_sys = (struct xdie_fw_system *)run_sys_mem;
+    static struct xdie_fw_ctx ctxs[MAX_CHIPS][64];
+    static int ctx_ready[MAX_CHIPS][64];
     char line[512];
-    unsigned core, prid;
-    xdie_fw_system_init(&run_sys, 512, 1);
+    unsigned chip, core, prid, die;
+    if (xdie_fw_system_size(MAX_CHIPS) > sizeof run_sys_mem ||
+        xdie_fw_system_init(run_sys, 512, 1, chips, MAX_CHIPS) != XDIE_FW_OK) {
+        printf("error system\n");
+        return 1;
+    }
     while (fgets(line, sizeof line, stdin) != NULL) {
         uint8_t w[64];
         char hex[256];
@@ -98,27 +120,36 @@ int main(void)
                    s.remote_core_id, s.remote_routing_id, (unsigned long long)s.dst_addr);
             xdie_fw_encode_start(&s, w);
             print_hex(w, XDIE_EXT_RDMA_DESC_START_BYTES);
-        } else if (sscanf(line, "run %u %u %255s", &core, &prid, hex) == 3 && prid < 64) {
-            if (parse_hex(hex, w, XDIE_EXT_RDMA_DESC_GEN_BYTES) != 0) {
+        } else if (parse_run(line, &chip, &core, &prid, hex) && prid < 64) {
+            unsigned slot = MAX_CHIPS;
+            for (unsigned i = 0; i < MAX_CHIPS; i++) {
+                slot = chips[i] == chip ? i : slot;
+            }
+            if (slot == MAX_CHIPS || parse_hex(hex, w, XDIE_EXT_RDMA_DESC_GEN_BYTES) != 0) {
                 printf("error\n");
                 continue;
             }
-            if (!ctx_ready[prid]) {
-                xdie_fw_ctx_init(&ctxs[prid], &run_sys, NULL, 0x12, core, prid, prid % 16u);
-                ctx_ready[prid] = 1;
+            struct xdie_fw_ctx *ctx = &ctxs[slot][prid];
+            if (!ctx_ready[slot][prid]) {
+                xdie_fw_ctx_init(ctx, run_sys, NULL, chip, core, prid, prid % 16u);
+                ctx_ready[slot][prid] = 1;
             }
             stores = 0;
             int rc = w[XDIE_EXT_RDMA_DESC_GEN_SUB_OPCODE_OFFSET] == XDIE_EXT_RDMA_DESC_GEN_SUB_OPCODE
-                         ? xdie_fw_rdma_desc_gen(&ctxs[prid], w)
-                         : xdie_fw_rdma_desc_start(&ctxs[prid], w);
-            printf("rc %d %u %u %lu\n", rc, xdie_fw_ctx_detail(&ctxs[prid], 0),
-                   xdie_fw_ctx_detail(&ctxs[prid], 1), stores);
+                         ? xdie_fw_rdma_desc_gen(ctx, w)
+                         : xdie_fw_rdma_desc_start(ctx, w);
+            printf("rc %d %u %u %lu\n", rc, xdie_fw_ctx_detail(ctx, 0), xdie_fw_ctx_detail(ctx, 1),
+                   stores);
+        } else if (sscanf(line, "pos %u %u %u %u %u", &chip, &die, &e, &side, &q) == 5) {
+            uint32_t written = 0, claimed = 0;
+            int rc = xdie_fw_ring_position(run_sys, chip, die, e, side, q, &written, &claimed);
+            printf("pos %d %u %u\n", rc, written, claimed);
         } else if (sscanf(line, "ring %u %u %u %u", &len, &e, &side, &q) == 4) {
-            xdie_fw_system_init(&sys, len, 1);
-            printf("ring %llx\n", (unsigned long long)xdie_fw_ring_base(&sys, e, side, q));
+            (void)xdie_fw_system_init(sys, len, 1, chips, 1);
+            printf("ring %llx\n", (unsigned long long)xdie_fw_ring_base(sys, e, side, q));
         } else if (sscanf(line, "one %u", &len) == 1) {
-            xdie_fw_system_init(&sys, len, 1);
-            printf("one %llx\n", (unsigned long long)xdie_fw_const_one_addr(&sys));
+            (void)xdie_fw_system_init(sys, len, 1, chips, 1);
+            printf("one %llx\n", (unsigned long long)xdie_fw_const_one_addr(sys));
         } else {
             printf("error\n");
         }

@@ -185,6 +185,15 @@ fn soc_sections(csrs: &Csrs) -> Vec<Section> {
     top.defines.push(
         Define::new("XDIE_SOC_ADDR_MASK", u64c(soc.mask())).doc("All bits of a routed address."),
     );
+    // Packages are named by CAYMAN_ID in every system (a neighbor system's topology too), so
+    // the count of ids is defined outside the views: bookkeeping per package sizes by it.
+    top.defines.push(
+        Define::new(
+            "XDIE_SOC_CHIP_IDS",
+            dec(1u64 << csrs.views.soc.local.cayman_id.width),
+        )
+        .doc("CAYMAN_IDs a system can name (2^width of the chip-id view's CAYMAN_ID)."),
+    );
     let mut out = vec![top];
     let file = names::source(csrs, "soc_address");
     for (vi, v) in soc.views.iter().enumerate() {
