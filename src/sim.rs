@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use xdie_model::events::{Event, Writer};
+use xdie_model::mesh::routes::RouteTables;
 use xdie_model::route::Reach;
 use xdie_model::scenario::{ModelRun, Scenario};
 use xdie_model::state::SemValue;
@@ -262,8 +263,10 @@ struct Report {
     pass: bool,
     rtl: Rtl,
     bytes: u64,
-    /// Engine payload bytes that crossed the die-to-die link, busiest direction.
+    /// Engine payload bytes over the busiest link direction (a topology's busiest channel).
     link_bytes: u64,
+    /// That direction: "die -> die" on a package, the egress port on a topology.
+    link_busiest: Option<String>,
     link_peak: u64,
     legs: Vec<LegLine>,
     sems: Vec<SemValue>,
@@ -278,24 +281,44 @@ fn reach_name(r: Reach) -> &'static str {
     }
 }
 
-/// Engine payload bytes per (from die, to die) for the writes that crossed a die boundary
-/// inside one package (the die-to-die link); the busiest direction.
-fn link_bytes(model: &ModelRun) -> u64 {
-    let mut per_dir = std::collections::BTreeMap::<(DieId, DieId), u64>::new();
+/// Engine payload bytes per link direction, and the busiest direction with its bytes. On a
+/// topology every write that leaves its die is charged to every channel (egress port) of the
+/// route tables' path; on a package, to the die-to-die link in the writer's direction.
+fn link_bytes(model: &ModelRun) -> (Option<String>, u64) {
+    let tables = model.mesh.as_ref().map(RouteTables::compute);
+    let mut per_channel = std::collections::BTreeMap::<String, u64>::new();
     for e in model.sys.events() {
-        if let Event::Landed(l) = e {
-            if let Writer::Engine { die, .. } = &l.by {
-                if die.chip == l.die.chip && die.die != l.die.die {
-                    *per_dir.entry((*die, l.die)).or_default() += l.bytes.len() as u64;
+        let Event::Landed(l) = e else { continue };
+        let Writer::Engine { die, .. } = &l.by else {
+            continue;
+        };
+        if *die == l.die {
+            continue;
+        }
+        let bytes = l.bytes.len() as u64;
+        match tables.as_ref().and_then(|t| t.channels(*die, l.die)) {
+            Some(channels) => {
+                for c in channels {
+                    *per_channel.entry(c.to_string()).or_default() += bytes;
                 }
             }
+            None if die.chip == l.die.chip => {
+                *per_channel
+                    .entry(format!("{die} -> {}", l.die))
+                    .or_default() += bytes;
+            }
+            None => {}
         }
     }
-    per_dir.values().copied().max().unwrap_or(0)
+    per_channel
+        .into_iter()
+        .max_by_key(|(_, b)| *b)
+        .map_or((None, 0), |(c, b)| (Some(c), b))
 }
 
 impl Report {
     fn new(sc: &Scenario, model: &ModelRun, rtl: Rtl, link_peak: u64, seed: u64) -> Report {
+        let (link_busiest, link_bytes) = link_bytes(model);
         let legs = sc
             .legs
             .iter()
@@ -327,7 +350,8 @@ impl Report {
             seed,
             pass,
             bytes: sc.legs.iter().map(|l| l.bytes()).sum(),
-            link_bytes: link_bytes(model),
+            link_bytes,
+            link_busiest,
             link_peak,
             legs,
             sems,
@@ -355,6 +379,13 @@ impl Report {
             } if *transfer_seconds > 0.0 => Some(*transfer_cycles as f64 / transfer_seconds),
             _ => None,
         }
+    }
+
+    /// " (WHICH)" for the text report, or nothing when no engine write left its die.
+    fn busiest(&self) -> String {
+        self.link_busiest
+            .as_ref()
+            .map_or(String::new(), |c| format!(" ({c})"))
     }
 
     fn utilization(&self) -> Option<f64> {
@@ -434,14 +465,19 @@ impl Report {
         line(format!("bytes: {}", self.bytes));
         match self.utilization() {
             Some(u) => line(format!(
-                "link: {} payload bytes over the die-to-die link, peak {} B/cycle, utilization {:.1}%",
+                "link: {} payload bytes over the busiest link direction{}, peak {} B/cycle, \
+                 utilization {:.1}%",
                 self.link_bytes,
+                self.busiest(),
                 self.link_peak,
                 100.0 * u
             )),
             None => line(format!(
-                "link: {} payload bytes over the die-to-die link, peak {} B/cycle, utilization n/a (no RTL run)",
-                self.link_bytes, self.link_peak
+                "link: {} payload bytes over the busiest link direction{}, peak {} B/cycle, \
+                 utilization n/a (no RTL run)",
+                self.link_bytes,
+                self.busiest(),
+                self.link_peak
             )),
         }
         let sems: Vec<String> = self
@@ -556,6 +592,7 @@ impl Report {
             "transfer_cycles_per_second": self.speed(),
             "bytes": self.bytes,
             "link_bytes": self.link_bytes,
+            "link_busiest": self.link_busiest,
             "link_peak_bytes_per_cycle": self.link_peak,
             "link_utilization": self.utilization(),
             "legs": legs,

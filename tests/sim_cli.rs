@@ -53,6 +53,32 @@ fn worked_example_report_on_the_model() {
     }
 }
 
+/// On a topology the link figures follow the route tables: the busiest direction of the
+/// cross-package leg is a channel of its path and carries at least the leg's payload.
+#[test]
+fn cross_package_link_figures_follow_the_route_tables() {
+    let r = sim_json("scenarios/cross-package.yaml", &["--model-only"]);
+    let sc = Scenario::load(&repo().join("scenarios/cross-package.yaml")).expect("scenario");
+    let csrs = xdie_csr::load(&repo().join("csrs")).expect("csrs");
+    let model = sc.run_model(&csrs, 1).expect("model");
+    let mesh = model.mesh.as_ref().expect("a topology");
+    let tables = xdie_model::mesh::routes::RouteTables::compute(mesh);
+    let (l, m) = (&sc.legs[0], &model.legs[0]);
+    let path: Vec<String> = tables
+        .channels(m.tx_die, m.rx_die)
+        .expect("a path")
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    assert!(path.len() > 1, "a multi-hop leg");
+    let busiest = r["link_busiest"].as_str().expect("link_busiest");
+    assert!(
+        path.iter().any(|c| c == busiest),
+        "{busiest} is not on {path:?}"
+    );
+    assert!(r["link_bytes"].as_u64().expect("link_bytes") >= l.bytes());
+}
+
 #[test]
 fn every_shipped_scenario_passes_on_the_model() {
     for e in std::fs::read_dir(repo().join("scenarios")).expect("scenarios/") {
