@@ -13,7 +13,7 @@
 
 /* ---- die map `die_map`: die-local (47-bit) apertures and parameters */
 #define XDIE_MAP_LOCAL_WIDTH           47u
-#define XDIE_MAP_APERTURES             10u
+#define XDIE_MAP_APERTURES             11u
 /* SBUF partitions. */
 #define XDIE_MAP_SBUF_PARTITIONS       128u
 /* Address distance between two partitions (bytes). */
@@ -80,16 +80,24 @@
 #define XDIE_AP_SDMA_BCAST_STRIDE      UINT64_C(0x1000)
 /* Base of instance i. */
 #define XDIE_AP_SDMA_BCAST_INST(i)     (XDIE_AP_SDMA_BCAST_BASE + (uint64_t)(i) * XDIE_AP_SDMA_BCAST_STRIDE)
-/* D2D controllers (DWC-PCIe style iATU outbound regions). (decoder aperture index) */
+/* D2D controllers (DWC-PCIe style iATU outbound regions), the lower half of each controller's 64 KiB frame. (decoder aperture index) */
 #define XDIE_AP_D2D_INDEX              6u
 #define XDIE_AP_D2D_BASE               UINT64_C(0x23000000)
-#define XDIE_AP_D2D_SIZE               UINT64_C(0x10000)
+#define XDIE_AP_D2D_SIZE               UINT64_C(0x8000)
 #define XDIE_AP_D2D_COUNT              4u
 #define XDIE_AP_D2D_STRIDE             UINT64_C(0x10000)
 /* Base of instance i. */
 #define XDIE_AP_D2D_INST(i)            (XDIE_AP_D2D_BASE + (uint64_t)(i) * XDIE_AP_D2D_STRIDE)
+/* Link-health interrupts of each D2D controller, in the upper half of the controller's frame: triggers, mask, status and error counters of its link only (never data-plane events). (decoder aperture index) */
+#define XDIE_AP_D2D_HEALTH_INDEX       7u
+#define XDIE_AP_D2D_HEALTH_BASE        UINT64_C(0x23008000)
+#define XDIE_AP_D2D_HEALTH_SIZE        UINT64_C(0x1000)
+#define XDIE_AP_D2D_HEALTH_COUNT       4u
+#define XDIE_AP_D2D_HEALTH_STRIDE      UINT64_C(0x10000)
+/* Base of instance i. */
+#define XDIE_AP_D2D_HEALTH_INST(i)     (XDIE_AP_D2D_HEALTH_BASE + (uint64_t)(i) * XDIE_AP_D2D_HEALTH_STRIDE)
 /* The 16 xt (Q7-visible 32-bit) to SoC remap windows. (decoder aperture index) */
-#define XDIE_AP_XT_WINDOW_INDEX        7u
+#define XDIE_AP_XT_WINDOW_INDEX        8u
 #define XDIE_AP_XT_WINDOW_BASE         UINT64_C(0x23100000)
 #define XDIE_AP_XT_WINDOW_SIZE         UINT64_C(0x1000)
 #define XDIE_AP_XT_WINDOW_COUNT        1u
@@ -97,7 +105,7 @@
 /* Base of instance i. */
 #define XDIE_AP_XT_WINDOW_INST(i)      (XDIE_AP_XT_WINDOW_BASE + (uint64_t)(i) * XDIE_AP_XT_WINDOW_STRIDE)
 /* Sequencer command slots in front of EVT_SEM's sequencer port (one per context). (decoder aperture index) */
-#define XDIE_AP_SEM_SEQ_INDEX          8u
+#define XDIE_AP_SEM_SEQ_INDEX          9u
 #define XDIE_AP_SEM_SEQ_BASE           UINT64_C(0x20010000)
 #define XDIE_AP_SEM_SEQ_SIZE           UINT64_C(0x1000)
 #define XDIE_AP_SEM_SEQ_COUNT          1u
@@ -105,7 +113,7 @@
 /* Base of instance i. */
 #define XDIE_AP_SEM_SEQ_INST(i)        (XDIE_AP_SEM_SEQ_BASE + (uint64_t)(i) * XDIE_AP_SEM_SEQ_STRIDE)
 /* Route table: destination (CAYMAN_ID, DIE) -> egress C2C port (chip-id systems). (decoder aperture index) */
-#define XDIE_AP_ROUTE_INDEX            9u
+#define XDIE_AP_ROUTE_INDEX            10u
 #define XDIE_AP_ROUTE_BASE             UINT64_C(0x23200000)
 #define XDIE_AP_ROUTE_SIZE             UINT64_C(0x1000)
 #define XDIE_AP_ROUTE_COUNT            1u
@@ -562,7 +570,7 @@
 #define XDIE_SDMA_BCAST_S2M_RDRTP_INC_VAL_RESET        0x0u
 
 /* ---- block `d2d_iatu`: D2D controller: DesignWare-PCIe style iATU outbound regions that match a routed address and translate it before it crosses the link, plus link health. */
-#define XDIE_D2D_IATU_SIZE                                        0x10000u
+#define XDIE_D2D_IATU_SIZE                                        0x8000u
 /* Link health (read-only). */
 #define XDIE_D2D_IATU_LINK_STATUS_OFFSET                          0x1000u
 #define XDIE_D2D_IATU_LINK_STATUS_RESET                           0x0u
@@ -660,6 +668,151 @@
 #define XDIE_D2D_IATU_IATU_OUTBOUND_UPPER_LIMIT_ADDR_RESET        0x0u
 /* Block offset of this register of instance i. */
 #define XDIE_D2D_IATU_IATU_OUTBOUND_UPPER_LIMIT(i)                (XDIE_D2D_IATU_IATU_OUTBOUND_BASE + (i) * XDIE_D2D_IATU_IATU_OUTBOUND_STRIDE + XDIE_D2D_IATU_IATU_OUTBOUND_UPPER_LIMIT_OFFSET)
+
+/* ---- block `d2d_health`: Link-health interrupts of one D2D controller (its die-to-die link): triggers from the link layer's health report only (CRC errors over a threshold, replays, link down, link up, credit timeout), a sticky raw status, a mask, the masked status whose bits are cleared by writing 1, and saturating counters of flit CRC errors, DLLP CRC errors and replays. The controller's interrupt is the OR of its unmasked status bits. Only link health is signalled here, never a data-plane event (no doorbell, tail pointer, semaphore or completion reaches this block: its only input besides the bus is the link's health report). */
+#define XDIE_D2D_HEALTH_SIZE                             0x1000u
+/* Triggers seen since they were last cleared, masked or not (read-only; cleared through intr_status). */
+#define XDIE_D2D_HEALTH_INTR_RAW_OFFSET                  0x0u
+#define XDIE_D2D_HEALTH_INTR_RAW_RESET                   0x0u
+/* [0:0] RO The flit CRC error counter or the DLLP CRC error counter went above crc_threshold. */
+#define XDIE_D2D_HEALTH_INTR_RAW_CRC_ERR_LSB             0u
+#define XDIE_D2D_HEALTH_INTR_RAW_CRC_ERR_WIDTH           1u
+#define XDIE_D2D_HEALTH_INTR_RAW_CRC_ERR_MASK            0x1u
+#define XDIE_D2D_HEALTH_INTR_RAW_CRC_ERR_RESET           0x0u
+/* [1:1] RO The link layer started a replay on a channel this die sends on. */
+#define XDIE_D2D_HEALTH_INTR_RAW_REPLAY_LSB              1u
+#define XDIE_D2D_HEALTH_INTR_RAW_REPLAY_WIDTH            1u
+#define XDIE_D2D_HEALTH_INTR_RAW_REPLAY_MASK             0x1u
+#define XDIE_D2D_HEALTH_INTR_RAW_REPLAY_RESET            0x0u
+/* [2:2] RO The link went down. */
+#define XDIE_D2D_HEALTH_INTR_RAW_LINK_DOWN_LSB           2u
+#define XDIE_D2D_HEALTH_INTR_RAW_LINK_DOWN_WIDTH         1u
+#define XDIE_D2D_HEALTH_INTR_RAW_LINK_DOWN_MASK          0x1u
+#define XDIE_D2D_HEALTH_INTR_RAW_LINK_DOWN_RESET         0x0u
+/* [3:3] RO The link came up (after reset, or after being down). */
+#define XDIE_D2D_HEALTH_INTR_RAW_LINK_UP_LSB             3u
+#define XDIE_D2D_HEALTH_INTR_RAW_LINK_UP_WIDTH           1u
+#define XDIE_D2D_HEALTH_INTR_RAW_LINK_UP_MASK            0x1u
+#define XDIE_D2D_HEALTH_INTR_RAW_LINK_UP_RESET           0x0u
+/* [4:4] RO A flit waited credit_timeout cycles without a send credit while the link was up. */
+#define XDIE_D2D_HEALTH_INTR_RAW_CREDIT_TIMEOUT_LSB      4u
+#define XDIE_D2D_HEALTH_INTR_RAW_CREDIT_TIMEOUT_WIDTH    1u
+#define XDIE_D2D_HEALTH_INTR_RAW_CREDIT_TIMEOUT_MASK     0x1u
+#define XDIE_D2D_HEALTH_INTR_RAW_CREDIT_TIMEOUT_RESET    0x0u
+/* Interrupt mask: a set bit keeps that trigger out of intr_status and off the interrupt (it is still recorded in intr_raw). */
+#define XDIE_D2D_HEALTH_INTR_MASK_OFFSET                 0x4u
+#define XDIE_D2D_HEALTH_INTR_MASK_RESET                  0x1fu
+/* [0:0] RW Mask CRC_ERR. */
+#define XDIE_D2D_HEALTH_INTR_MASK_CRC_ERR_LSB            0u
+#define XDIE_D2D_HEALTH_INTR_MASK_CRC_ERR_WIDTH          1u
+#define XDIE_D2D_HEALTH_INTR_MASK_CRC_ERR_MASK           0x1u
+#define XDIE_D2D_HEALTH_INTR_MASK_CRC_ERR_RESET          0x1u
+/* [1:1] RW Mask REPLAY. */
+#define XDIE_D2D_HEALTH_INTR_MASK_REPLAY_LSB             1u
+#define XDIE_D2D_HEALTH_INTR_MASK_REPLAY_WIDTH           1u
+#define XDIE_D2D_HEALTH_INTR_MASK_REPLAY_MASK            0x1u
+#define XDIE_D2D_HEALTH_INTR_MASK_REPLAY_RESET           0x1u
+/* [2:2] RW Mask LINK_DOWN. */
+#define XDIE_D2D_HEALTH_INTR_MASK_LINK_DOWN_LSB          2u
+#define XDIE_D2D_HEALTH_INTR_MASK_LINK_DOWN_WIDTH        1u
+#define XDIE_D2D_HEALTH_INTR_MASK_LINK_DOWN_MASK         0x1u
+#define XDIE_D2D_HEALTH_INTR_MASK_LINK_DOWN_RESET        0x1u
+/* [3:3] RW Mask LINK_UP. */
+#define XDIE_D2D_HEALTH_INTR_MASK_LINK_UP_LSB            3u
+#define XDIE_D2D_HEALTH_INTR_MASK_LINK_UP_WIDTH          1u
+#define XDIE_D2D_HEALTH_INTR_MASK_LINK_UP_MASK           0x1u
+#define XDIE_D2D_HEALTH_INTR_MASK_LINK_UP_RESET          0x1u
+/* [4:4] RW Mask CREDIT_TIMEOUT. */
+#define XDIE_D2D_HEALTH_INTR_MASK_CREDIT_TIMEOUT_LSB     4u
+#define XDIE_D2D_HEALTH_INTR_MASK_CREDIT_TIMEOUT_WIDTH   1u
+#define XDIE_D2D_HEALTH_INTR_MASK_CREDIT_TIMEOUT_MASK    0x1u
+#define XDIE_D2D_HEALTH_INTR_MASK_CREDIT_TIMEOUT_RESET   0x1u
+/* Pending interrupts: intr_raw AND NOT intr_mask. Writing 1 to a bit clears that trigger (in intr_raw too, masked or not); the interrupt is high while any bit is set. */
+#define XDIE_D2D_HEALTH_INTR_STATUS_OFFSET               0x8u
+#define XDIE_D2D_HEALTH_INTR_STATUS_RESET                0x0u
+/* [0:0] W1C CRC errors over the threshold. */
+#define XDIE_D2D_HEALTH_INTR_STATUS_CRC_ERR_LSB          0u
+#define XDIE_D2D_HEALTH_INTR_STATUS_CRC_ERR_WIDTH        1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_CRC_ERR_MASK         0x1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_CRC_ERR_RESET        0x0u
+/* [1:1] W1C A replay. */
+#define XDIE_D2D_HEALTH_INTR_STATUS_REPLAY_LSB           1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_REPLAY_WIDTH         1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_REPLAY_MASK          0x1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_REPLAY_RESET         0x0u
+/* [2:2] W1C Link down. */
+#define XDIE_D2D_HEALTH_INTR_STATUS_LINK_DOWN_LSB        2u
+#define XDIE_D2D_HEALTH_INTR_STATUS_LINK_DOWN_WIDTH      1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_LINK_DOWN_MASK       0x1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_LINK_DOWN_RESET      0x0u
+/* [3:3] W1C Link up. */
+#define XDIE_D2D_HEALTH_INTR_STATUS_LINK_UP_LSB          3u
+#define XDIE_D2D_HEALTH_INTR_STATUS_LINK_UP_WIDTH        1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_LINK_UP_MASK         0x1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_LINK_UP_RESET        0x0u
+/* [4:4] W1C Credit timeout. */
+#define XDIE_D2D_HEALTH_INTR_STATUS_CREDIT_TIMEOUT_LSB   4u
+#define XDIE_D2D_HEALTH_INTR_STATUS_CREDIT_TIMEOUT_WIDTH 1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_CREDIT_TIMEOUT_MASK  0x1u
+#define XDIE_D2D_HEALTH_INTR_STATUS_CREDIT_TIMEOUT_RESET 0x0u
+/* CRC_ERR fires when a CRC error counter goes from at most VALUE to above it. */
+#define XDIE_D2D_HEALTH_CRC_THRESHOLD_OFFSET             0xcu
+#define XDIE_D2D_HEALTH_CRC_THRESHOLD_RESET              0x10u
+/* [15:0] RW CRC errors (of either counter) tolerated before CRC_ERR. */
+#define XDIE_D2D_HEALTH_CRC_THRESHOLD_VALUE_LSB          0u
+#define XDIE_D2D_HEALTH_CRC_THRESHOLD_VALUE_WIDTH        16u
+#define XDIE_D2D_HEALTH_CRC_THRESHOLD_VALUE_MASK         0xffffu
+#define XDIE_D2D_HEALTH_CRC_THRESHOLD_VALUE_RESET        0x10u
+/* CREDIT_TIMEOUT fires when, with the link up, some channel this die sends on has had a flit waiting without a send credit for CYCLES cycles in a row (once per such wait). */
+#define XDIE_D2D_HEALTH_CREDIT_TIMEOUT_OFFSET            0x10u
+#define XDIE_D2D_HEALTH_CREDIT_TIMEOUT_RESET             0x400u
+/* [15:0] RW Cycles a flit may wait for a credit; 0 turns the trigger off. */
+#define XDIE_D2D_HEALTH_CREDIT_TIMEOUT_CYCLES_LSB        0u
+#define XDIE_D2D_HEALTH_CREDIT_TIMEOUT_CYCLES_WIDTH      16u
+#define XDIE_D2D_HEALTH_CREDIT_TIMEOUT_CYCLES_MASK       0xffffu
+#define XDIE_D2D_HEALTH_CREDIT_TIMEOUT_CYCLES_RESET      0x400u
+/* Flits this die received with a bad CRC (both channels), saturating. Cleared by counter_clear.FLIT_CRC. */
+#define XDIE_D2D_HEALTH_FLIT_CRC_ERRORS_OFFSET           0x20u
+#define XDIE_D2D_HEALTH_FLIT_CRC_ERRORS_RESET            0x0u
+/* [15:0] RO Count, saturating at all ones. */
+#define XDIE_D2D_HEALTH_FLIT_CRC_ERRORS_COUNT_LSB        0u
+#define XDIE_D2D_HEALTH_FLIT_CRC_ERRORS_COUNT_WIDTH      16u
+#define XDIE_D2D_HEALTH_FLIT_CRC_ERRORS_COUNT_MASK       0xffffu
+#define XDIE_D2D_HEALTH_FLIT_CRC_ERRORS_COUNT_RESET      0x0u
+/* DLLPs (acknowledgement and credit words) this die received with a bad CRC (both channels), saturating. Cleared by counter_clear.DLLP_CRC. */
+#define XDIE_D2D_HEALTH_DLLP_CRC_ERRORS_OFFSET           0x24u
+#define XDIE_D2D_HEALTH_DLLP_CRC_ERRORS_RESET            0x0u
+/* [15:0] RO Count, saturating at all ones. */
+#define XDIE_D2D_HEALTH_DLLP_CRC_ERRORS_COUNT_LSB        0u
+#define XDIE_D2D_HEALTH_DLLP_CRC_ERRORS_COUNT_WIDTH      16u
+#define XDIE_D2D_HEALTH_DLLP_CRC_ERRORS_COUNT_MASK       0xffffu
+#define XDIE_D2D_HEALTH_DLLP_CRC_ERRORS_COUNT_RESET      0x0u
+/* Replays this die started (both channels it sends on), saturating. Cleared by counter_clear.REPLAY. */
+#define XDIE_D2D_HEALTH_REPLAYS_OFFSET                   0x28u
+#define XDIE_D2D_HEALTH_REPLAYS_RESET                    0x0u
+/* [15:0] RO Count, saturating at all ones. */
+#define XDIE_D2D_HEALTH_REPLAYS_COUNT_LSB                0u
+#define XDIE_D2D_HEALTH_REPLAYS_COUNT_WIDTH              16u
+#define XDIE_D2D_HEALTH_REPLAYS_COUNT_MASK               0xffffu
+#define XDIE_D2D_HEALTH_REPLAYS_COUNT_RESET              0x0u
+/* Clear-on-write of the counters: writing 1 to a bit sets that counter to 0 (an event in the same cycle is lost; CRC_ERR is not raised by the clear). Reads return 0. */
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_OFFSET             0x2cu
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_RESET              0x0u
+/* [0:0] W1P Clear flit_crc_errors. */
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_FLIT_CRC_LSB       0u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_FLIT_CRC_WIDTH     1u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_FLIT_CRC_MASK      0x1u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_FLIT_CRC_RESET     0x0u
+/* [1:1] W1P Clear dllp_crc_errors. */
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_DLLP_CRC_LSB       1u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_DLLP_CRC_WIDTH     1u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_DLLP_CRC_MASK      0x1u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_DLLP_CRC_RESET     0x0u
+/* [2:2] W1P Clear replays. */
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_REPLAY_LSB         2u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_REPLAY_WIDTH       1u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_REPLAY_MASK        0x1u
+#define XDIE_D2D_HEALTH_COUNTER_CLEAR_REPLAY_RESET       0x0u
 
 /* ---- block `remap_windows`: The xt remap windows: each maps part of the 32-bit Q7-visible xt space onto the 57-bit SoC address space. Range mode (MODE=0): a window matches x when (x & u_mask) == (xt_addr & u_mask) and gives (soc_addr & ~l_mask) | (x & l_mask). Match mode (MODE=1): it matches when (x & mask) == match and gives (replace & ~K) | (x & K) with K = ~mask, so the bits the match ignores pass through (xdie reconstruction of program_window). Masks are zero-extended to the SoC width. The lowest-numbered valid window that matches wins; an xt address no window matches is a decode error. */
 #define XDIE_REMAP_WINDOWS_SIZE                       0x1000u

@@ -5,12 +5,14 @@ rtl/gen/xdie_udma_m2s_pkg.sv
 rtl/gen/xdie_udma_s2m_pkg.sv
 rtl/gen/xdie_sdma_bcast_pkg.sv
 rtl/gen/xdie_d2d_iatu_pkg.sv
+rtl/gen/xdie_d2d_health_pkg.sv
 rtl/gen/xdie_remap_windows_pkg.sv
 rtl/gen/xdie_sem_seq_pkg.sv
 rtl/gen/xdie_route_table_pkg.sv
 rtl/gen/xdie_desc_pkg.sv
 rtl/gen/xdie_xbus_pkg.sv
 rtl/gen/xdie_sizing_pkg.sv
+rtl/core/xdie_d2d_pkg.sv
 rtl/gen/xdie_axil_regif.sv
 rtl/gen/xdie_evt_sem.sv
 rtl/gen/xdie_udma_m2s.sv
@@ -20,10 +22,10 @@ rtl/gen/xdie_sem_seq.sv
 rtl/gen/xdie_d2d_iatu.sv
 rtl/gen/xdie_remap_windows.sv
 rtl/gen/xdie_route_table.sv
+rtl/gen/xdie_d2d_health.sv
 rtl/gen/xdie_addr_decoder.sv
 rtl/gen/xdie_die_fpga.sv
 rtl/gen/xdie_die_ecp5_85.sv
-rtl/core/xdie_d2d_pkg.sv
 rtl/core/xdie_fifo.sv
 rtl/core/xdie_rr_arbiter.sv
 rtl/core/xdie_clock_gate.sv

@@ -3,7 +3,7 @@
 //! read these fields instead of looking roles up.
 
 use crate::model::{Bundle, Field, Register, Side};
-use crate::roles::BundleRole;
+use crate::roles::{BundleRole, FieldRole};
 
 /// Parameters of an EVT_SEM block that its registers do not carry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -255,5 +255,98 @@ impl RouteLayout {
     /// The entry register value routing a destination through `port`.
     pub fn entry_value(&self, port: u64) -> u32 {
         self.valid.reg_mask() | ((port << self.port.lsb) as u32 & self.port.reg_mask())
+    }
+}
+
+/// A trigger of the link-health interrupt block: one bit in each of its raw, mask and status
+/// registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HealthTrigger {
+    /// A CRC error counter went above the threshold.
+    CrcErr,
+    /// A replay started.
+    Replay,
+    /// The link went down.
+    LinkDown,
+    /// The link came up.
+    LinkUp,
+    /// A flit waited too long for a send credit.
+    CreditTimeout,
+}
+
+impl HealthTrigger {
+    /// In the order of `HealthLayout::triggers`.
+    pub const ALL: [HealthTrigger; 5] = [
+        HealthTrigger::CrcErr,
+        HealthTrigger::Replay,
+        HealthTrigger::LinkDown,
+        HealthTrigger::LinkUp,
+        HealthTrigger::CreditTimeout,
+    ];
+
+    /// The field role of this trigger's bit.
+    pub fn role(self) -> FieldRole {
+        match self {
+            HealthTrigger::CrcErr => FieldRole::CrcErr,
+            HealthTrigger::Replay => FieldRole::Replay,
+            HealthTrigger::LinkDown => FieldRole::LinkDown,
+            HealthTrigger::LinkUp => FieldRole::LinkUp,
+            HealthTrigger::CreditTimeout => FieldRole::CreditTimeout,
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            HealthTrigger::CrcErr => 0,
+            HealthTrigger::Replay => 1,
+            HealthTrigger::LinkDown => 2,
+            HealthTrigger::LinkUp => 3,
+            HealthTrigger::CreditTimeout => 4,
+        }
+    }
+}
+
+/// Link-health interrupts of one D2D controller: raw/mask/status registers with one bit per
+/// trigger, the CRC threshold and credit timeout, three saturating counters and their clears.
+#[derive(Debug, Clone)]
+pub struct HealthLayout {
+    /// Sticky triggers, masked or not (RO).
+    pub intr_raw: Register,
+    /// A set bit keeps its trigger off the interrupt (RW).
+    pub intr_mask: Register,
+    /// raw AND NOT mask; write 1 clears (W1C).
+    pub intr_status: Register,
+    /// The trigger bits of intr_raw in `HealthTrigger::ALL` order; the loader checked that
+    /// intr_mask and intr_status hold each at the same position.
+    pub triggers: [Field; 5],
+    pub crc_threshold: Register,
+    pub threshold: Field,
+    pub credit_timeout: Register,
+    pub timeout: Field,
+    pub flit_crc_count: Register,
+    pub flit_crc: Field,
+    pub dllp_crc_count: Register,
+    pub dllp_crc: Field,
+    pub replay_count: Register,
+    pub replays: Field,
+    /// Write-1 clears of the three counters.
+    pub counter_clear: Register,
+    pub clear_flit_crc: Field,
+    pub clear_dllp_crc: Field,
+    pub clear_replay: Field,
+}
+
+impl HealthLayout {
+    /// The bit of trigger `t` (the same in raw, mask and status).
+    pub fn trigger(&self, t: HealthTrigger) -> &Field {
+        &self.triggers[t.index()]
+    }
+    /// The register mask of trigger `t`.
+    pub fn bit(&self, t: HealthTrigger) -> u32 {
+        self.trigger(t).reg_mask()
+    }
+    /// Every trigger bit.
+    pub fn all_bits(&self) -> u32 {
+        HealthTrigger::ALL.iter().fold(0, |m, &t| m | self.bit(t))
     }
 }

@@ -3,7 +3,8 @@
 //! inside their registers, resets that fit, unique names, required roles present) always hold.
 
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, RouteLayout, SemSeqLayout, UdmaLayout,
+    BcastLayout, EvtSemLayout, HealthLayout, IatuLayout, RemapLayout, RouteLayout, SemSeqLayout,
+    UdmaLayout,
 };
 use crate::roles::{BundleRole, FieldRole, RegRole};
 use crate::views::Views;
@@ -324,6 +325,7 @@ pub enum BlockKind {
     RemapWindows(RemapLayout),
     SemSeq(SemSeqLayout),
     RouteTable(RouteLayout),
+    LinkHealth(HealthLayout),
 }
 
 impl BlockKind {
@@ -336,6 +338,7 @@ impl BlockKind {
             BlockKind::RemapWindows(_) => "remap_windows",
             BlockKind::SemSeq(_) => "sem_seq",
             BlockKind::RouteTable(_) => "route_table",
+            BlockKind::LinkHealth(_) => "link_health",
         }
     }
 }
@@ -398,6 +401,12 @@ impl Block {
     pub fn route(&self) -> Option<&RouteLayout> {
         match &self.kind {
             BlockKind::RouteTable(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn health(&self) -> Option<&HealthLayout> {
+        match &self.kind {
+            BlockKind::LinkHealth(l) => Some(l),
             _ => None,
         }
     }

@@ -94,6 +94,15 @@ named_enum!(
         Value = "value",
         Cmd = "cmd",
         Entry = "entry",
+        IntrRaw = "intr_raw",
+        IntrMask = "intr_mask",
+        IntrStatus = "intr_status",
+        CrcThreshold = "crc_threshold",
+        CreditTimeout = "credit_timeout",
+        FlitCrcCount = "flit_crc_count",
+        DllpCrcCount = "dllp_crc_count",
+        ReplayCount = "replay_count",
+        CounterClear = "counter_clear",
     }
 );
 
@@ -125,6 +134,13 @@ named_enum!(
         Busy = "busy",
         Err = "err",
         Port = "port",
+        CrcErr = "crc_err",
+        Replay = "replay",
+        LinkDown = "link_down",
+        CreditTimeout = "credit_timeout",
+        Count = "count",
+        FlitCrc = "flit_crc",
+        DllpCrc = "dllp_crc",
     }
 );
 
@@ -142,6 +158,7 @@ named_enum!(
         D2d = "D2D",
         XtWindow = "XT_WINDOW",
         Route = "ROUTE",
+        D2dHealth = "D2D_HEALTH",
     }
 );
 

@@ -4,8 +4,8 @@
 //! (`load::views`); the helpers below are the one place the address arithmetic lives.
 
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, RouteLayout, SemOp, SemSeqLayout,
-    UdmaLayout,
+    BcastLayout, EvtSemLayout, HealthLayout, IatuLayout, RemapLayout, RouteLayout, SemOp,
+    SemSeqLayout, UdmaLayout,
 };
 use crate::model::{
     Aperture, BitField, DescFormat, ExtWord, Fold, Register, RingRules, Side, SocAddress, WordField,
@@ -88,6 +88,7 @@ die_apertures!(
     d2d = D2d,
     xt_window = XtWindow,
     route = Route,
+    d2d_health = D2dHealth,
 );
 
 /// A ring descriptor format with the fields the engines and the model use.
@@ -272,6 +273,8 @@ pub struct Views {
     pub iatu: IatuLayout,
     pub remap: RemapLayout,
     pub route: RouteLayout,
+    /// The link-health interrupt block of every D2D controller (aperture D2D_HEALTH).
+    pub health: HealthLayout,
     pub m2s_desc: DescLayout,
     pub s2m_desc: DescLayout,
     pub ring: RingRules,

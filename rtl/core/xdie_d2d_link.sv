@@ -6,15 +6,16 @@
 //
 // The receive FIFOs live here, in the link, not in the ports: a port then sees a plain
 // valid/ready flit source on its receive side, and CREDITS (the FIFO depth) and the credit
-// counters sit in one module, so they cannot disagree. On its send side a port pushes a flit
-// only while the channel's credit output is 1.
+// counters sit in one module, so they cannot disagree. On its send side a port offers a flit
+// (valid) and the channel takes it in a cycle where its credit output is 1; a flit offered
+// without a credit is a credit wait in the health report.
 //
 // Flits (packed by the D2D port, carried here as opaque bits): xdie_xbus_pkg's request struct
 //   {write, addr, wdata, wstrb} and response struct {rdata, err}, one flit per channel beat.
 //
 // Link health per die: link_up (every channel has finished its credit bring-up and none has gone
 // quiet), the current credits of that die's request sender, and its health (xdie_d2d_pkg::health_t:
-// link up, this cycle's CRC errors detected and replays started at that die). Parameter defaults are the die map's LINK_LATENCY and
+// link up, this cycle's CRC errors detected, replays started and credit waits at that die). Parameter defaults are the die map's LINK_LATENCY and
 // LINK_CREDITS; the flit widths follow the xbus package.
 
 module xdie_d2d_link #(
@@ -151,6 +152,11 @@ module xdie_d2d_link #(
   assign b_health_o.flit_crc_err = {ev_rx_crc[A2B_RSP], ev_rx_crc[A2B_REQ]};
   assign b_health_o.dllp_crc_err = {ev_dllp[B2A_RSP], ev_dllp[B2A_REQ]};
   assign b_health_o.replay       = {ev_replay[B2A_RSP], ev_replay[B2A_REQ]};
+  // A flit offered without a send credit (the ports offer flits only while the link is up).
+  assign a_health_o.credit_wait  = {a_rsp_tx_valid_i && !a_rsp_tx_credit_o,
+                                    a_req_tx_valid_i && !a_req_tx_credit_o};
+  assign b_health_o.credit_wait  = {b_rsp_tx_valid_i && !b_rsp_tx_credit_o,
+                                    b_req_tx_valid_i && !b_req_tx_credit_o};
 
   // The link is up for both dies only when all four channels are.
   assign a_link_up_o = &up;

@@ -35,13 +35,16 @@ package xdie_d2d_pkg;
 
   // Link health of one die in one cycle: whether the link is up, and this cycle's events per
   // channel the die receives flits on (req, rsp) and per channel it sends flits on: CRC errors it
-  // detected (a bad flit it received, a bad DLLP about a channel it sends on) and replays it
-  // started.
+  // detected (a bad flit it received, a bad DLLP about a channel it sends on), replays it
+  // started, and whether its port offers a flit the channel has no send credit for (the link is
+  // up: a credit wait; the d2d health block times these). This is everything the die's link-health
+  // interrupt block sees: link-layer state only, no data-plane event.
   typedef struct packed {
     logic       up;
     logic [1:0] flit_crc_err;  // [0] request flits, [1] response flits received
     logic [1:0] dllp_crc_err;  // [0] request channel, [1] response channel sent
     logic [1:0] replay;        // [0] request channel, [1] response channel sent
+    logic [1:0] credit_wait;   // [0] request channel, [1] response channel sent
   } health_t;
 
 endpackage

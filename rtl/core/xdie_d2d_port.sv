@@ -102,7 +102,10 @@ module xdie_d2d_port #(
   assign ob_hit = iatu_lookup_hit_i && ((iatu_lookup_addr_i >> ADDR_W) == '0);
 
   assign ob_fire = ob_valid_q && ord_ready && (!ob_hit || (req_tx_credit_i && link_up_i));
-  assign req_tx_valid_o = ob_fire && ob_hit;
+  // The flit is offered whenever it is ready and the link is up; the channel takes it with a
+  // credit (valid and credit: exactly ob_fire && ob_hit), and reports an offer without one as a
+  // credit wait.
+  assign req_tx_valid_o = ob_valid_q && ord_ready && ob_hit && link_up_i;
   assign req_tx_data_o.write = ob_write_q;
   assign req_tx_data_o.addr  = ADDR_W'(iatu_lookup_addr_i);
   assign req_tx_data_o.wdata = ob_wdata_q;
@@ -164,7 +167,8 @@ module xdie_d2d_port #(
   assign m_req_wdata_o = req_rx_data_i.wdata;
   assign m_req_wstrb_o = req_rx_data_i.wstrb;
 
-  assign rsp_tx_valid_o = m_rsp_valid_i && rsp_tx_credit_i;
+  // Offered as soon as the response is there; taken with a credit (valid and credit).
+  assign rsp_tx_valid_o = m_rsp_valid_i;
   assign m_rsp_ready_o  = rsp_tx_credit_i;
   assign rsp_tx_data_o.rdata = m_rsp_rdata_i;
   assign rsp_tx_data_o.err   = m_rsp_err_i;

@@ -75,7 +75,9 @@ module xdie_die #(
   localparam xdie_xbus_pkg::req_t REQ_NONE = '0,
   localparam xdie_xbus_pkg::rsp_t RSP_NONE = '0,
   localparam int unsigned REQ_W        = $bits(REQ_NONE),
-  localparam int unsigned RSP_W        = $bits(RSP_NONE)
+  localparam int unsigned RSP_W        = $bits(RSP_NONE),
+  localparam xdie_d2d_pkg::health_t HEALTH_NONE = '0,
+  localparam int unsigned HW           = $bits(HEALTH_NONE)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -116,6 +118,12 @@ module xdie_die #(
   input  logic [D2D_CTRLS*RSP_W-1:0]   d2d_rsp_rx_data_i,
   input  logic [D2D_CTRLS-1:0]         d2d_link_up_i,
   input  logic [D2D_CTRLS*LINK_CW-1:0] d2d_link_credits_i,
+  // Link health per D2D port (xdie_d2d_pkg::health_t, port c in bits [c*HW +: HW]): the only
+  // input of that controller's link-health interrupt block; tie a port without a link to zero
+  input  logic [D2D_CTRLS*HW-1:0]      d2d_health_i,
+  // Link-health interrupt of the die: any D2D controller's unmasked trigger (link health only,
+  // never a data-plane event; csrs/blocks/d2d_health.json)
+  output logic                         irq_o,
   // engine status: sticky errors ([2e] read, [2e+1] write) and idle per engine
   output logic [2*E-1:0]     eng_err_o,
   output logic [E-1:0]       eng_idle_o
@@ -133,7 +141,8 @@ module xdie_die #(
   localparam int unsigned B_XT   = B_D2D + ND;
   localparam int unsigned B_SEQ  = B_XT + 1;
   localparam int unsigned B_RT   = B_SEQ + 1;
-  localparam int unsigned NB     = B_RT + 1;
+  localparam int unsigned B_HL   = B_RT + 1;
+  localparam int unsigned NB     = B_HL + ND;
   localparam int unsigned BSELW  = $clog2(NB + 1);
   // Crossbar
   localparam int unsigned M_HOST = 0;
@@ -303,10 +312,11 @@ module xdie_die #(
   // The instance numbers are computed before any condition reads them: yosys 0.70 infers a latch
   // for the loop variable of an aperture function called inside a short-circuit condition.
   function automatic logic [BSELW-1:0] block_sel(input logic [CAW-1:0] a);
-    logic [xdie_soc_addr_pkg::INST_W-1:0] m2s, s2m, d2d;
+    logic [xdie_soc_addr_pkg::INST_W-1:0] m2s, s2m, d2d, hl;
     m2s = xdie_soc_addr_pkg::ap_sdma_m2s_inst(a);
     s2m = xdie_soc_addr_pkg::ap_sdma_s2m_inst(a);
     d2d = xdie_soc_addr_pkg::ap_d2d_inst(a);
+    hl  = xdie_soc_addr_pkg::ap_d2d_health_inst(a);
     block_sel = BSELW'(NB);
     if (xdie_soc_addr_pkg::ap_evt_sem_hit(a)) begin
       block_sel = BSELW'(B_EVT);
@@ -331,6 +341,9 @@ module xdie_die #(
     end
     if (xdie_soc_addr_pkg::ap_route_hit(a)) begin
       block_sel = BSELW'(B_RT);
+    end
+    if (xdie_soc_addr_pkg::ap_d2d_health_hit(a) && 32'(hl) < ND) begin
+      block_sel = BSELW'(B_HL + 32'(hl));
     end
   endfunction
 
@@ -603,8 +616,35 @@ module xdie_die #(
   end
 
   // ---------------------------------------------------------------- D2D controllers and ports
+  logic [ND-1:0] hl_irq;
+  assign irq_o = |hl_irq;
+
   for (genvar c = 0; c < ND; c++) begin : g_d2d
     localparam int unsigned BD = B_D2D + c;
+    localparam int unsigned BH = B_HL + c;
+    xdie_d2d_pkg::health_t health;
+    assign health = d2d_health_i[c*HW +: HW];
+
+    // Link-health interrupts of this controller: its inputs are the link's health report and
+    // nothing else (no data-plane signal of the die is wired here).
+    xdie_d2d_health #(.CH($bits(health.replay))) u_health (
+      .clk_i, .rst_ni,
+      .s_axil_awvalid_i(b_awvalid[BH]), .s_axil_awready_o(b_awready[BH]),
+      .s_axil_awaddr_i(b_awaddr[xdie_d2d_health_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_wvalid_i(b_wvalid[BH]), .s_axil_wready_o(b_wready[BH]),
+      .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+      .s_axil_bvalid_o(b_bvalid[BH]), .s_axil_bready_i(b_bready[BH]),
+      .s_axil_bresp_o(b_bresp[BH*2 +: 2]),
+      .s_axil_arvalid_i(b_arvalid[BH]), .s_axil_arready_o(b_arready[BH]),
+      .s_axil_araddr_i(b_araddr[xdie_d2d_health_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_rvalid_o(b_rvalid[BH]), .s_axil_rready_i(b_rready[BH]),
+      .s_axil_rdata_o(b_rdata[BH*32 +: 32]), .s_axil_rresp_o(b_rresp[BH*2 +: 2]),
+      .link_up_i(health.up), .flit_crc_err_i(health.flit_crc_err),
+      .dllp_crc_err_i(health.dllp_crc_err), .replay_i(health.replay),
+      .credit_wait_i(health.credit_wait),
+      .irq_o(hl_irq[c])
+    );
+
     localparam int unsigned SD = S_D2D + c;
     localparam int unsigned MD = M_D2D + c;
     logic              hit, port_link_up;

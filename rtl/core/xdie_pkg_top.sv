@@ -56,9 +56,13 @@ module xdie_pkg_top #(
   output logic [1:0]  d0_err_o,
   output logic        d1_idle_o,
   output logic [1:0]  d1_err_o,
-  // link health per die: link up, this cycle's CRC errors detected and replays started
+  // link health per die: link up, this cycle's CRC errors detected, replays started and credit
+  // waits
   output xdie_d2d_pkg::health_t d0_link_health_o,
   output xdie_d2d_pkg::health_t d1_link_health_o,
+  // link-health interrupt per die (its d2d_health blocks: link health only)
+  output logic        d0_irq_o,
+  output logic        d1_irq_o,
   // fault injection on the link's wires (a testbench's; zero in hardware)
   input  xdie_d2d_pkg::link_fault_t link_fault_i
 );
@@ -73,6 +77,8 @@ module xdie_pkg_top #(
   localparam xdie_xbus_pkg::rsp_t RSP_NONE = '0;
   localparam int unsigned REQ_W = $bits(REQ_NONE);
   localparam int unsigned RSP_W = $bits(RSP_NONE);
+  localparam xdie_d2d_pkg::health_t HEALTH_NONE = '0;
+  localparam int unsigned HW    = $bits(HEALTH_NONE);
 
   // Per die d: link signals of its side
   logic [1:0]         req_tx_valid, req_tx_credit, req_rx_valid, req_rx_ready;
@@ -81,6 +87,8 @@ module xdie_pkg_top #(
   logic [2*RSP_W-1:0] rsp_tx_data, rsp_rx_data;
   logic [1:0]         link_up;
   logic [2*CW-1:0]    link_credits;
+  logic [2*HW-1:0]    health;
+  logic [1:0]         irq;
   logic [2*E-1:0]     idle;
   logic [4*E-1:0]     err;
 
@@ -108,6 +116,10 @@ module xdie_pkg_top #(
   assign {h1_rvalid_o, h0_rvalid_o}   = rvalid;
   assign {h1_rdata_o, h0_rdata_o}     = rdata;
   assign {h1_rresp_o, h0_rresp_o}     = rresp;
+
+  assign d0_link_health_o = health[0 +: HW];
+  assign d1_link_health_o = health[HW +: HW];
+  assign {d1_irq_o, d0_irq_o} = irq;
 
   assign d0_idle_o = &idle[0 +: E];
   assign d1_idle_o = &idle[E +: E];
@@ -165,6 +177,7 @@ module xdie_pkg_top #(
       .d2d_rsp_rx_data_i((ND*RSP_W)'(rsp_rx_data[d*RSP_W +: RSP_W])),
       .d2d_link_up_i(ND'(link_up[d])),
       .d2d_link_credits_i((ND*CW)'(link_credits[d*CW +: CW])),
+      .d2d_health_i((ND*HW)'(health[d*HW +: HW])), .irq_o(irq[d]),
       .eng_err_o(err[d*2*E +: 2*E]), .eng_idle_o(idle[d*E +: E])
     );
   end
@@ -189,7 +202,7 @@ module xdie_pkg_top #(
     .b_rsp_rx_valid_o(rsp_rx_valid[1]), .b_rsp_rx_ready_i(rsp_rx_ready[1]),
     .b_rsp_rx_data_o(rsp_rx_data[RSP_W +: RSP_W]),
     .b_link_up_o(link_up[1]), .b_credits_o(link_credits[CW +: CW]),
-    .a_health_o(d0_link_health_o), .b_health_o(d1_link_health_o),
+    .a_health_o(health[0 +: HW]), .b_health_o(health[HW +: HW]),
     .fault_i(link_fault_i)
   );
 

@@ -104,6 +104,12 @@ module xdie_addr_decoder #(
         instance_o = xdie_soc_addr_pkg::ap_d2d_inst(local_addr);
         offset_o = xdie_soc_addr_pkg::ap_d2d_off(local_addr);
       end
+      if (xdie_soc_addr_pkg::ap_d2d_health_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_D2D_HEALTH;
+        instance_o = xdie_soc_addr_pkg::ap_d2d_health_inst(local_addr);
+        offset_o = xdie_soc_addr_pkg::ap_d2d_health_off(local_addr);
+      end
       if (xdie_soc_addr_pkg::ap_xt_window_hit(local_addr)) begin
         ap_hit = 1'b1;
         aperture_o = xdie_soc_addr_pkg::AP_XT_WINDOW;

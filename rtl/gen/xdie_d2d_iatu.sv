@@ -13,7 +13,7 @@ module xdie_d2d_iatu (
   // AXI4-Lite slave
   input  logic        s_axil_awvalid_i,
   output logic        s_axil_awready_o,
-  input  logic [15:0] s_axil_awaddr_i,
+  input  logic [14:0] s_axil_awaddr_i,
   input  logic        s_axil_wvalid_i,
   output logic        s_axil_wready_o,
   input  logic [31:0] s_axil_wdata_i,
@@ -23,7 +23,7 @@ module xdie_d2d_iatu (
   output logic [1:0]  s_axil_bresp_o,
   input  logic        s_axil_arvalid_i,
   output logic        s_axil_arready_o,
-  input  logic [15:0] s_axil_araddr_i,
+  input  logic [14:0] s_axil_araddr_i,
   output logic        s_axil_rvalid_o,
   input  logic        s_axil_rready_i,
   output logic [31:0] s_axil_rdata_o,
@@ -39,13 +39,13 @@ module xdie_d2d_iatu (
 );
   // ---- Register front-end
   logic        reg_req, reg_we, reg_wr, reg_err;
-  logic [15:0] reg_addr;
+  logic [14:0] reg_addr;
   logic [31:0] reg_wdata, reg_rdata, reg_wbits;
   logic [3:0]  reg_wstrb;
 
   // ---- IATU_OUTBOUND: 8 instances
   localparam int IATU_OUTBOUND_N = 8;
-  logic [15:0] reg_iatu_outbound_rel;
+  logic [14:0] reg_iatu_outbound_rel;
   logic        reg_iatu_outbound_sel;
   logic [2:0] reg_iatu_outbound_idx;
   logic [8:0] reg_iatu_outbound_off;
@@ -90,7 +90,7 @@ module xdie_d2d_iatu (
 
   // AXI4-Lite to single-cycle register requests.
   xdie_axil_regif #(
-    .AW(16)
+    .AW(15)
   ) u_regif (
     .clk_i,
     .rst_ni,
@@ -125,8 +125,8 @@ module xdie_d2d_iatu (
   assign reg_wbits = {{8{reg_wstrb[3]}}, {8{reg_wstrb[2]}}, {8{reg_wstrb[1]}}, {8{reg_wstrb[0]}}};
 
   // IATU_OUTBOUND: which instance, and which word inside it.
-  assign reg_iatu_outbound_rel = reg_addr - 16'h0;
-  assign reg_iatu_outbound_sel = {1'b0, reg_iatu_outbound_rel} < 17'h1000;
+  assign reg_iatu_outbound_rel = reg_addr - 15'h0;
+  assign reg_iatu_outbound_sel = {1'b0, reg_iatu_outbound_rel} < 16'h1000;
   assign reg_iatu_outbound_idx = reg_iatu_outbound_rel[11:9];
   assign reg_iatu_outbound_off = reg_iatu_outbound_rel[8:0];
 
@@ -272,7 +272,7 @@ module xdie_d2d_iatu (
       endcase
     end else begin
       unique case (reg_addr)
-        16'h1000: begin
+        15'h1000: begin
           reg_rdata = {16'h0, credits_i, 7'h0, link_up_i};
           reg_err   = 1'b0;
         end

@@ -9,11 +9,11 @@
 
 package xdie_d2d_iatu_pkg;
   // bytes the block decodes
-  localparam int unsigned BLOCK_SIZE = 32'h10000;
+  localparam int unsigned BLOCK_SIZE = 32'h8000;
   // address bits of its bus port
-  localparam int unsigned ADDR_WIDTH = 16;
+  localparam int unsigned ADDR_WIDTH = 15;
   // register link_status (offset within the block)
-  localparam logic [15:0] LINK_STATUS_OFFSET = 16'h1000;
+  localparam logic [14:0] LINK_STATUS_OFFSET = 15'h1000;
   localparam logic [31:0] LINK_STATUS_RESET = 32'h0;
   // LINK_UP (RO)
   localparam int unsigned LINK_STATUS_LINK_UP_LSB = 0;
@@ -24,64 +24,64 @@ package xdie_d2d_iatu_pkg;
   localparam int unsigned LINK_STATUS_CREDITS_WIDTH = 8;
   localparam logic [7:0] LINK_STATUS_CREDITS_RESET = 8'h0;
   // bundle IATU_OUTBOUND: first instance
-  localparam logic [15:0] IATU_OUTBOUND_BASE = 16'h0;
+  localparam logic [14:0] IATU_OUTBOUND_BASE = 15'h0;
   // last byte of the last instance
-  localparam logic [15:0] IATU_OUTBOUND_LAST = 16'hfff;
+  localparam logic [14:0] IATU_OUTBOUND_LAST = 15'hfff;
   // bytes per instance
   localparam int unsigned IATU_OUTBOUND_STRIDE = 32'h200;
   // instances
   localparam int unsigned IATU_OUTBOUND_COUNT = 8;
   // register region_ctrl_1 (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_REGION_CTRL_1_OFFSET = 16'h0;
+  localparam logic [14:0] IATU_OUTBOUND_REGION_CTRL_1_OFFSET = 15'h0;
   localparam logic [31:0] IATU_OUTBOUND_REGION_CTRL_1_RESET = 32'h0;
   // TYPE (RW)
   localparam int unsigned IATU_OUTBOUND_REGION_CTRL_1_TYPE_LSB = 0;
   localparam int unsigned IATU_OUTBOUND_REGION_CTRL_1_TYPE_WIDTH = 5;
   localparam logic [4:0] IATU_OUTBOUND_REGION_CTRL_1_TYPE_RESET = 5'h0;
   // register region_ctrl_2 (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_REGION_CTRL_2_OFFSET = 16'h4;
+  localparam logic [14:0] IATU_OUTBOUND_REGION_CTRL_2_OFFSET = 15'h4;
   localparam logic [31:0] IATU_OUTBOUND_REGION_CTRL_2_RESET = 32'h0;
   // REGION_EN (RW)
   localparam int unsigned IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_LSB = 31;
   localparam int unsigned IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_WIDTH = 1;
   localparam logic IATU_OUTBOUND_REGION_CTRL_2_REGION_EN_RESET = 1'h0;
   // register lwr_base (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_LWR_BASE_OFFSET = 16'h8;
+  localparam logic [14:0] IATU_OUTBOUND_LWR_BASE_OFFSET = 15'h8;
   localparam logic [31:0] IATU_OUTBOUND_LWR_BASE_RESET = 32'h0;
   // ADDR (RW)
   localparam int unsigned IATU_OUTBOUND_LWR_BASE_ADDR_LSB = 0;
   localparam int unsigned IATU_OUTBOUND_LWR_BASE_ADDR_WIDTH = 32;
   localparam logic [31:0] IATU_OUTBOUND_LWR_BASE_ADDR_RESET = 32'h0;
   // register upper_base (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_UPPER_BASE_OFFSET = 16'hc;
+  localparam logic [14:0] IATU_OUTBOUND_UPPER_BASE_OFFSET = 15'hc;
   localparam logic [31:0] IATU_OUTBOUND_UPPER_BASE_RESET = 32'h0;
   // ADDR (RW)
   localparam int unsigned IATU_OUTBOUND_UPPER_BASE_ADDR_LSB = 0;
   localparam int unsigned IATU_OUTBOUND_UPPER_BASE_ADDR_WIDTH = 32;
   localparam logic [31:0] IATU_OUTBOUND_UPPER_BASE_ADDR_RESET = 32'h0;
   // register limit (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_LIMIT_OFFSET = 16'h10;
+  localparam logic [14:0] IATU_OUTBOUND_LIMIT_OFFSET = 15'h10;
   localparam logic [31:0] IATU_OUTBOUND_LIMIT_RESET = 32'h0;
   // ADDR (RW)
   localparam int unsigned IATU_OUTBOUND_LIMIT_ADDR_LSB = 0;
   localparam int unsigned IATU_OUTBOUND_LIMIT_ADDR_WIDTH = 32;
   localparam logic [31:0] IATU_OUTBOUND_LIMIT_ADDR_RESET = 32'h0;
   // register lwr_target (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_LWR_TARGET_OFFSET = 16'h14;
+  localparam logic [14:0] IATU_OUTBOUND_LWR_TARGET_OFFSET = 15'h14;
   localparam logic [31:0] IATU_OUTBOUND_LWR_TARGET_RESET = 32'h0;
   // ADDR (RW)
   localparam int unsigned IATU_OUTBOUND_LWR_TARGET_ADDR_LSB = 0;
   localparam int unsigned IATU_OUTBOUND_LWR_TARGET_ADDR_WIDTH = 32;
   localparam logic [31:0] IATU_OUTBOUND_LWR_TARGET_ADDR_RESET = 32'h0;
   // register upper_target (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_UPPER_TARGET_OFFSET = 16'h18;
+  localparam logic [14:0] IATU_OUTBOUND_UPPER_TARGET_OFFSET = 15'h18;
   localparam logic [31:0] IATU_OUTBOUND_UPPER_TARGET_RESET = 32'h0;
   // ADDR (RW)
   localparam int unsigned IATU_OUTBOUND_UPPER_TARGET_ADDR_LSB = 0;
   localparam int unsigned IATU_OUTBOUND_UPPER_TARGET_ADDR_WIDTH = 32;
   localparam logic [31:0] IATU_OUTBOUND_UPPER_TARGET_ADDR_RESET = 32'h0;
   // register upper_limit (offset within one instance)
-  localparam logic [15:0] IATU_OUTBOUND_UPPER_LIMIT_OFFSET = 16'h20;
+  localparam logic [14:0] IATU_OUTBOUND_UPPER_LIMIT_OFFSET = 15'h20;
   localparam logic [31:0] IATU_OUTBOUND_UPPER_LIMIT_RESET = 32'h0;
   // ADDR (RW)
   localparam int unsigned IATU_OUTBOUND_UPPER_LIMIT_ADDR_LSB = 0;

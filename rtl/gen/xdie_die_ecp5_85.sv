@@ -18,7 +18,9 @@ module xdie_die_ecp5_85 #(
   localparam xdie_xbus_pkg::req_t REQ_NONE = '0,
   localparam xdie_xbus_pkg::rsp_t RSP_NONE = '0,
   localparam int unsigned REQ_W   = $bits(REQ_NONE),
-  localparam int unsigned RSP_W   = $bits(RSP_NONE)
+  localparam int unsigned RSP_W   = $bits(RSP_NONE),
+  localparam xdie_d2d_pkg::health_t HEALTH_NONE = '0,
+  localparam int unsigned HW      = $bits(HEALTH_NONE)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -55,6 +57,8 @@ module xdie_die_ecp5_85 #(
   input  xdie_xbus_pkg::rsp_t d2d_rsp_rx_data_i,
   input  logic               d2d_link_up_i,
   input  logic [LINK_CW-1:0] d2d_link_credits_i,
+  input  logic [HW-1:0]      d2d_health_i,
+  output logic               irq_o,
   output logic [2*E-1:0]     eng_err_o,
   output logic [E-1:0]       eng_idle_o
 );
@@ -104,6 +108,7 @@ module xdie_die_ecp5_85 #(
     .d2d_rsp_rx_data_i((ND*RSP_W)'(d2d_rsp_rx_data_i)),
     .d2d_link_up_i(ND'(d2d_link_up_i)),
     .d2d_link_credits_i((ND*LINK_CW)'(d2d_link_credits_i)),
+    .d2d_health_i((ND*HW)'(d2d_health_i)), .irq_o,
     .eng_err_o, .eng_idle_o
   );
 

@@ -42,6 +42,8 @@ module xdie_mesh_package #(
   // per die: all engines idle, any sticky read/write error
   output logic [N-1:0]   idle_o,
   output logic [N*2-1:0] err_o,
+  // per die: link-health interrupt (its d2d_health blocks: link health only)
+  output logic [N-1:0]   irq_o,
   // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)
   output logic [N*ND*HW-1:0] link_health_o,
   // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
@@ -75,6 +77,8 @@ module xdie_mesh_package #(
   logic [N*ND*RSP_W-1:0] rsp_tx_data, rsp_rx_data;
   // The links' credit outputs to each port's send side, before the stall
   logic [N*ND-1:0]       link_req_tx_credit, link_rsp_tx_credit;
+  // Each port's offered flits to its link, after the stall
+  logic [N*ND-1:0]       link_req_tx_valid, link_rsp_tx_valid;
   logic [N*ND-1:0]       link_up;
   logic [N*ND*CW-1:0]    link_credits;
 
@@ -118,6 +122,7 @@ module xdie_mesh_package #(
       .d2d_rsp_rx_data_i(rsp_rx_data[d*ND*RSP_W +: ND*RSP_W]),
       .d2d_link_up_i(link_up[d*ND +: ND]),
       .d2d_link_credits_i(link_credits[d*ND*CW +: ND*CW]),
+      .d2d_health_i(link_health_o[d*ND*HW +: ND*HW]), .irq_o(irq_o[d]),
       .eng_err_o(err), .eng_idle_o(idle)
     );
 
@@ -132,11 +137,13 @@ module xdie_mesh_package #(
   end
 
   // Ports without a link: no credits, no flits, link down; their outputs are not read.
-  // A stalled port holds its flits: a credit is a permission to push in this cycle, so
-  // withholding one never breaks a handshake (valid/ready on the receive side stay as they are).
+  // A stalled port holds its flits: it sees no credit and its link sees no flit offered
+  // (a push is valid and credit), so the stall never breaks a handshake and is not a credit wait.
   for (genvar p = 0; p < N*ND; p++) begin : g_port
     assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];
     assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];
+    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_i[p];
+    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_i[p];
     if (!LINKED[p]) begin : g_unlinked
       assign link_req_tx_credit[p] = 1'b0;
       assign req_rx_valid[p]  = 1'b0;
@@ -148,29 +155,29 @@ module xdie_mesh_package #(
       assign link_credits[p*CW +: CW] = '0;
       assign link_health_o[p*HW +: HW] = '0;
       logic unused_port;
-      assign unused_port = ^{req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],
-                             rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]};
+      assign unused_port = ^{link_req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],
+                             link_rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]};
     end
   end
 
   // link 0: die 0 port 0 <-> die 1 port 0
   xdie_d2d_link #(.LATENCY(16)) u_link_0 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[0]),
     .a_req_rx_valid_o(req_rx_valid[0]), .a_req_rx_ready_i(req_rx_ready[0]),
     .a_req_rx_data_o(req_rx_data[0*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[0]), .a_rsp_tx_data_i(rsp_tx_data[0*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[0]), .a_rsp_tx_data_i(rsp_tx_data[0*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[0]),
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0*CW +: CW]),
     .a_health_o(link_health_o[0*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[4]),
     .b_req_rx_valid_o(req_rx_valid[4]), .b_req_rx_ready_i(req_rx_ready[4]),
     .b_req_rx_data_o(req_rx_data[4*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[4]), .b_rsp_tx_data_i(rsp_tx_data[4*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[4]), .b_rsp_tx_data_i(rsp_tx_data[4*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[4]),
     .b_rsp_rx_valid_o(rsp_rx_valid[4]), .b_rsp_rx_ready_i(rsp_rx_ready[4]),
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),

@@ -55,6 +55,8 @@ module xdie_mesh_ring4 #(
   // per die: all engines idle, any sticky read/write error
   output logic [N-1:0]   idle_o,
   output logic [N*2-1:0] err_o,
+  // per die: link-health interrupt (its d2d_health blocks: link health only)
+  output logic [N-1:0]   irq_o,
   // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)
   output logic [N*ND*HW-1:0] link_health_o,
   // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
@@ -88,6 +90,8 @@ module xdie_mesh_ring4 #(
   logic [N*ND*RSP_W-1:0] rsp_tx_data, rsp_rx_data;
   // The links' credit outputs to each port's send side, before the stall
   logic [N*ND-1:0]       link_req_tx_credit, link_rsp_tx_credit;
+  // Each port's offered flits to its link, after the stall
+  logic [N*ND-1:0]       link_req_tx_valid, link_rsp_tx_valid;
   logic [N*ND-1:0]       link_up;
   logic [N*ND*CW-1:0]    link_credits;
 
@@ -131,6 +135,7 @@ module xdie_mesh_ring4 #(
       .d2d_rsp_rx_data_i(rsp_rx_data[d*ND*RSP_W +: ND*RSP_W]),
       .d2d_link_up_i(link_up[d*ND +: ND]),
       .d2d_link_credits_i(link_credits[d*ND*CW +: ND*CW]),
+      .d2d_health_i(link_health_o[d*ND*HW +: ND*HW]), .irq_o(irq_o[d]),
       .eng_err_o(err), .eng_idle_o(idle)
     );
 
@@ -145,11 +150,13 @@ module xdie_mesh_ring4 #(
   end
 
   // Ports without a link: no credits, no flits, link down; their outputs are not read.
-  // A stalled port holds its flits: a credit is a permission to push in this cycle, so
-  // withholding one never breaks a handshake (valid/ready on the receive side stay as they are).
+  // A stalled port holds its flits: it sees no credit and its link sees no flit offered
+  // (a push is valid and credit), so the stall never breaks a handshake and is not a credit wait.
   for (genvar p = 0; p < N*ND; p++) begin : g_port
     assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];
     assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];
+    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_i[p];
+    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_i[p];
     if (!LINKED[p]) begin : g_unlinked
       assign link_req_tx_credit[p] = 1'b0;
       assign req_rx_valid[p]  = 1'b0;
@@ -161,29 +168,29 @@ module xdie_mesh_ring4 #(
       assign link_credits[p*CW +: CW] = '0;
       assign link_health_o[p*HW +: HW] = '0;
       logic unused_port;
-      assign unused_port = ^{req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],
-                             rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]};
+      assign unused_port = ^{link_req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],
+                             link_rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]};
     end
   end
 
   // link 0: die 0 port 0 <-> die 1 port 0
   xdie_d2d_link #(.LATENCY(16)) u_link_0 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[0]),
     .a_req_rx_valid_o(req_rx_valid[0]), .a_req_rx_ready_i(req_rx_ready[0]),
     .a_req_rx_data_o(req_rx_data[0*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[0]), .a_rsp_tx_data_i(rsp_tx_data[0*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[0]), .a_rsp_tx_data_i(rsp_tx_data[0*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[0]),
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0*CW +: CW]),
     .a_health_o(link_health_o[0*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[4]), .b_req_tx_data_i(req_tx_data[4*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[4]),
     .b_req_rx_valid_o(req_rx_valid[4]), .b_req_rx_ready_i(req_rx_ready[4]),
     .b_req_rx_data_o(req_rx_data[4*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[4]), .b_rsp_tx_data_i(rsp_tx_data[4*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[4]), .b_rsp_tx_data_i(rsp_tx_data[4*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[4]),
     .b_rsp_rx_valid_o(rsp_rx_valid[4]), .b_rsp_rx_ready_i(rsp_rx_ready[4]),
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
@@ -195,21 +202,21 @@ module xdie_mesh_ring4 #(
   // link 1: die 2 port 0 <-> die 3 port 0
   xdie_d2d_link #(.LATENCY(16)) u_link_1 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[8]), .a_req_tx_data_i(req_tx_data[8*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[8]), .a_req_tx_data_i(req_tx_data[8*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[8]),
     .a_req_rx_valid_o(req_rx_valid[8]), .a_req_rx_ready_i(req_rx_ready[8]),
     .a_req_rx_data_o(req_rx_data[8*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[8]), .a_rsp_tx_data_i(rsp_tx_data[8*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[8]), .a_rsp_tx_data_i(rsp_tx_data[8*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[8]),
     .a_rsp_rx_valid_o(rsp_rx_valid[8]), .a_rsp_rx_ready_i(rsp_rx_ready[8]),
     .a_rsp_rx_data_o(rsp_rx_data[8*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[8]), .a_credits_o(link_credits[8*CW +: CW]),
     .a_health_o(link_health_o[8*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[12]), .b_req_tx_data_i(req_tx_data[12*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[12]), .b_req_tx_data_i(req_tx_data[12*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[12]),
     .b_req_rx_valid_o(req_rx_valid[12]), .b_req_rx_ready_i(req_rx_ready[12]),
     .b_req_rx_data_o(req_rx_data[12*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[12]), .b_rsp_tx_data_i(rsp_tx_data[12*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[12]), .b_rsp_tx_data_i(rsp_tx_data[12*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[12]),
     .b_rsp_rx_valid_o(rsp_rx_valid[12]), .b_rsp_rx_ready_i(rsp_rx_ready[12]),
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
@@ -221,21 +228,21 @@ module xdie_mesh_ring4 #(
   // link 2: die 4 port 0 <-> die 5 port 0
   xdie_d2d_link #(.LATENCY(16)) u_link_2 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[16]), .a_req_tx_data_i(req_tx_data[16*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[16]), .a_req_tx_data_i(req_tx_data[16*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[16]),
     .a_req_rx_valid_o(req_rx_valid[16]), .a_req_rx_ready_i(req_rx_ready[16]),
     .a_req_rx_data_o(req_rx_data[16*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[16]), .a_rsp_tx_data_i(rsp_tx_data[16*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[16]), .a_rsp_tx_data_i(rsp_tx_data[16*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[16]),
     .a_rsp_rx_valid_o(rsp_rx_valid[16]), .a_rsp_rx_ready_i(rsp_rx_ready[16]),
     .a_rsp_rx_data_o(rsp_rx_data[16*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[16]), .a_credits_o(link_credits[16*CW +: CW]),
     .a_health_o(link_health_o[16*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[20]), .b_req_tx_data_i(req_tx_data[20*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[20]), .b_req_tx_data_i(req_tx_data[20*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[20]),
     .b_req_rx_valid_o(req_rx_valid[20]), .b_req_rx_ready_i(req_rx_ready[20]),
     .b_req_rx_data_o(req_rx_data[20*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[20]), .b_rsp_tx_data_i(rsp_tx_data[20*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[20]), .b_rsp_tx_data_i(rsp_tx_data[20*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[20]),
     .b_rsp_rx_valid_o(rsp_rx_valid[20]), .b_rsp_rx_ready_i(rsp_rx_ready[20]),
     .b_rsp_rx_data_o(rsp_rx_data[20*RSP_W +: RSP_W]),
@@ -247,21 +254,21 @@ module xdie_mesh_ring4 #(
   // link 3: die 6 port 0 <-> die 7 port 0
   xdie_d2d_link #(.LATENCY(16)) u_link_3 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[24]), .a_req_tx_data_i(req_tx_data[24*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[24]), .a_req_tx_data_i(req_tx_data[24*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[24]),
     .a_req_rx_valid_o(req_rx_valid[24]), .a_req_rx_ready_i(req_rx_ready[24]),
     .a_req_rx_data_o(req_rx_data[24*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[24]), .a_rsp_tx_data_i(rsp_tx_data[24*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[24]), .a_rsp_tx_data_i(rsp_tx_data[24*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[24]),
     .a_rsp_rx_valid_o(rsp_rx_valid[24]), .a_rsp_rx_ready_i(rsp_rx_ready[24]),
     .a_rsp_rx_data_o(rsp_rx_data[24*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[24]), .a_credits_o(link_credits[24*CW +: CW]),
     .a_health_o(link_health_o[24*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[28]), .b_req_tx_data_i(req_tx_data[28*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[28]), .b_req_tx_data_i(req_tx_data[28*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[28]),
     .b_req_rx_valid_o(req_rx_valid[28]), .b_req_rx_ready_i(req_rx_ready[28]),
     .b_req_rx_data_o(req_rx_data[28*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[28]), .b_rsp_tx_data_i(rsp_tx_data[28*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[28]), .b_rsp_tx_data_i(rsp_tx_data[28*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[28]),
     .b_rsp_rx_valid_o(rsp_rx_valid[28]), .b_rsp_rx_ready_i(rsp_rx_ready[28]),
     .b_rsp_rx_data_o(rsp_rx_data[28*RSP_W +: RSP_W]),
@@ -273,21 +280,21 @@ module xdie_mesh_ring4 #(
   // link 4: die 1 port 1 <-> die 2 port 1
   xdie_d2d_link #(.LATENCY(16)) u_link_4 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[5]), .a_req_tx_data_i(req_tx_data[5*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[5]), .a_req_tx_data_i(req_tx_data[5*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[5]),
     .a_req_rx_valid_o(req_rx_valid[5]), .a_req_rx_ready_i(req_rx_ready[5]),
     .a_req_rx_data_o(req_rx_data[5*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[5]), .a_rsp_tx_data_i(rsp_tx_data[5*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[5]), .a_rsp_tx_data_i(rsp_tx_data[5*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[5]),
     .a_rsp_rx_valid_o(rsp_rx_valid[5]), .a_rsp_rx_ready_i(rsp_rx_ready[5]),
     .a_rsp_rx_data_o(rsp_rx_data[5*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[5]), .a_credits_o(link_credits[5*CW +: CW]),
     .a_health_o(link_health_o[5*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[9]), .b_req_tx_data_i(req_tx_data[9*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[9]), .b_req_tx_data_i(req_tx_data[9*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[9]),
     .b_req_rx_valid_o(req_rx_valid[9]), .b_req_rx_ready_i(req_rx_ready[9]),
     .b_req_rx_data_o(req_rx_data[9*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[9]), .b_rsp_tx_data_i(rsp_tx_data[9*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[9]), .b_rsp_tx_data_i(rsp_tx_data[9*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[9]),
     .b_rsp_rx_valid_o(rsp_rx_valid[9]), .b_rsp_rx_ready_i(rsp_rx_ready[9]),
     .b_rsp_rx_data_o(rsp_rx_data[9*RSP_W +: RSP_W]),
@@ -299,21 +306,21 @@ module xdie_mesh_ring4 #(
   // link 5: die 3 port 1 <-> die 4 port 1
   xdie_d2d_link #(.LATENCY(16)) u_link_5 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[13]), .a_req_tx_data_i(req_tx_data[13*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[13]), .a_req_tx_data_i(req_tx_data[13*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[13]),
     .a_req_rx_valid_o(req_rx_valid[13]), .a_req_rx_ready_i(req_rx_ready[13]),
     .a_req_rx_data_o(req_rx_data[13*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[13]), .a_rsp_tx_data_i(rsp_tx_data[13*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[13]), .a_rsp_tx_data_i(rsp_tx_data[13*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[13]),
     .a_rsp_rx_valid_o(rsp_rx_valid[13]), .a_rsp_rx_ready_i(rsp_rx_ready[13]),
     .a_rsp_rx_data_o(rsp_rx_data[13*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[13]), .a_credits_o(link_credits[13*CW +: CW]),
     .a_health_o(link_health_o[13*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[17]), .b_req_tx_data_i(req_tx_data[17*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[17]), .b_req_tx_data_i(req_tx_data[17*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[17]),
     .b_req_rx_valid_o(req_rx_valid[17]), .b_req_rx_ready_i(req_rx_ready[17]),
     .b_req_rx_data_o(req_rx_data[17*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[17]), .b_rsp_tx_data_i(rsp_tx_data[17*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[17]), .b_rsp_tx_data_i(rsp_tx_data[17*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[17]),
     .b_rsp_rx_valid_o(rsp_rx_valid[17]), .b_rsp_rx_ready_i(rsp_rx_ready[17]),
     .b_rsp_rx_data_o(rsp_rx_data[17*RSP_W +: RSP_W]),
@@ -325,21 +332,21 @@ module xdie_mesh_ring4 #(
   // link 6: die 5 port 1 <-> die 6 port 1
   xdie_d2d_link #(.LATENCY(16)) u_link_6 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[21]), .a_req_tx_data_i(req_tx_data[21*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[21]), .a_req_tx_data_i(req_tx_data[21*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[21]),
     .a_req_rx_valid_o(req_rx_valid[21]), .a_req_rx_ready_i(req_rx_ready[21]),
     .a_req_rx_data_o(req_rx_data[21*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[21]), .a_rsp_tx_data_i(rsp_tx_data[21*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[21]), .a_rsp_tx_data_i(rsp_tx_data[21*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[21]),
     .a_rsp_rx_valid_o(rsp_rx_valid[21]), .a_rsp_rx_ready_i(rsp_rx_ready[21]),
     .a_rsp_rx_data_o(rsp_rx_data[21*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[21]), .a_credits_o(link_credits[21*CW +: CW]),
     .a_health_o(link_health_o[21*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[25]), .b_req_tx_data_i(req_tx_data[25*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[25]), .b_req_tx_data_i(req_tx_data[25*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[25]),
     .b_req_rx_valid_o(req_rx_valid[25]), .b_req_rx_ready_i(req_rx_ready[25]),
     .b_req_rx_data_o(req_rx_data[25*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[25]), .b_rsp_tx_data_i(rsp_tx_data[25*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[25]), .b_rsp_tx_data_i(rsp_tx_data[25*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[25]),
     .b_rsp_rx_valid_o(rsp_rx_valid[25]), .b_rsp_rx_ready_i(rsp_rx_ready[25]),
     .b_rsp_rx_data_o(rsp_rx_data[25*RSP_W +: RSP_W]),
@@ -351,21 +358,21 @@ module xdie_mesh_ring4 #(
   // link 7: die 7 port 1 <-> die 0 port 1
   xdie_d2d_link #(.LATENCY(16)) u_link_7 (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[29]), .a_req_tx_data_i(req_tx_data[29*REQ_W +: REQ_W]),
+    .a_req_tx_valid_i(link_req_tx_valid[29]), .a_req_tx_data_i(req_tx_data[29*REQ_W +: REQ_W]),
     .a_req_tx_credit_o(link_req_tx_credit[29]),
     .a_req_rx_valid_o(req_rx_valid[29]), .a_req_rx_ready_i(req_rx_ready[29]),
     .a_req_rx_data_o(req_rx_data[29*REQ_W +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[29]), .a_rsp_tx_data_i(rsp_tx_data[29*RSP_W +: RSP_W]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[29]), .a_rsp_tx_data_i(rsp_tx_data[29*RSP_W +: RSP_W]),
     .a_rsp_tx_credit_o(link_rsp_tx_credit[29]),
     .a_rsp_rx_valid_o(rsp_rx_valid[29]), .a_rsp_rx_ready_i(rsp_rx_ready[29]),
     .a_rsp_rx_data_o(rsp_rx_data[29*RSP_W +: RSP_W]),
     .a_link_up_o(link_up[29]), .a_credits_o(link_credits[29*CW +: CW]),
     .a_health_o(link_health_o[29*HW +: HW]),
-    .b_req_tx_valid_i(req_tx_valid[1]), .b_req_tx_data_i(req_tx_data[1*REQ_W +: REQ_W]),
+    .b_req_tx_valid_i(link_req_tx_valid[1]), .b_req_tx_data_i(req_tx_data[1*REQ_W +: REQ_W]),
     .b_req_tx_credit_o(link_req_tx_credit[1]),
     .b_req_rx_valid_o(req_rx_valid[1]), .b_req_rx_ready_i(req_rx_ready[1]),
     .b_req_rx_data_o(req_rx_data[1*REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[1]), .b_rsp_tx_data_i(rsp_tx_data[1*RSP_W +: RSP_W]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[1]), .b_rsp_tx_data_i(rsp_tx_data[1*RSP_W +: RSP_W]),
     .b_rsp_tx_credit_o(link_rsp_tx_credit[1]),
     .b_rsp_rx_valid_o(rsp_rx_valid[1]), .b_rsp_rx_ready_i(rsp_rx_ready[1]),
     .b_rsp_rx_data_o(rsp_rx_data[1*RSP_W +: RSP_W]),

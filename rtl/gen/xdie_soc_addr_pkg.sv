@@ -425,10 +425,10 @@ package xdie_soc_addr_pkg;
     ap_sdma_bcast_off = OFF_W'(a & (AP_SDMA_BCAST_SIZE - 1'b1));
   endfunction
 
-  // D2D: D2D controllers (DWC-PCIe style iATU outbound regions).
+  // D2D: D2D controllers (DWC-PCIe style iATU outbound regions), the lower half of each controller's 64 KiB frame.
   localparam logic [AP_W-1:0] AP_D2D = 4'h6;
   localparam logic [LOCAL_W-1:0] AP_D2D_BASE = 47'h23000000;
-  localparam logic [LOCAL_W-1:0] AP_D2D_SIZE = 47'h10000;
+  localparam logic [LOCAL_W-1:0] AP_D2D_SIZE = 47'h8000;
   localparam int unsigned AP_D2D_COUNT = 4;
   localparam logic [LOCAL_W-1:0] AP_D2D_STRIDE = 47'h10000;
   localparam int unsigned AP_D2D_SHIFT = $clog2(AP_D2D_SIZE);
@@ -457,8 +457,40 @@ package xdie_soc_addr_pkg;
     ap_d2d_off = OFF_W'(a & (AP_D2D_SIZE - 1'b1));
   endfunction
 
+  // D2D_HEALTH: Link-health interrupts of each D2D controller, in the upper half of the controller's frame: triggers, mask, status and error counters of its link only (never data-plane events).
+  localparam logic [AP_W-1:0] AP_D2D_HEALTH = 4'h7;
+  localparam logic [LOCAL_W-1:0] AP_D2D_HEALTH_BASE = 47'h23008000;
+  localparam logic [LOCAL_W-1:0] AP_D2D_HEALTH_SIZE = 47'h1000;
+  localparam int unsigned AP_D2D_HEALTH_COUNT = 4;
+  localparam logic [LOCAL_W-1:0] AP_D2D_HEALTH_STRIDE = 47'h10000;
+  localparam int unsigned AP_D2D_HEALTH_SHIFT = $clog2(AP_D2D_HEALTH_SIZE);
+
+  function automatic logic ap_d2d_health_hit(input logic [LOCAL_W-1:0] a);
+    ap_d2d_health_hit = 1'b0;
+    for (int unsigned i = 0; i < AP_D2D_HEALTH_COUNT; i++) begin
+      if ((a >> AP_D2D_HEALTH_SHIFT) ==
+          ((AP_D2D_HEALTH_BASE + LOCAL_W'(i) * AP_D2D_HEALTH_STRIDE) >> AP_D2D_HEALTH_SHIFT)) begin
+        ap_d2d_health_hit = 1'b1;
+      end
+    end
+  endfunction
+
+  function automatic logic [INST_W-1:0] ap_d2d_health_inst(input logic [LOCAL_W-1:0] a);
+    ap_d2d_health_inst = '0;
+    for (int unsigned i = 0; i < AP_D2D_HEALTH_COUNT; i++) begin
+      if ((a >> AP_D2D_HEALTH_SHIFT) ==
+          ((AP_D2D_HEALTH_BASE + LOCAL_W'(i) * AP_D2D_HEALTH_STRIDE) >> AP_D2D_HEALTH_SHIFT)) begin
+        ap_d2d_health_inst = INST_W'(i);
+      end
+    end
+  endfunction
+
+  function automatic logic [OFF_W-1:0] ap_d2d_health_off(input logic [LOCAL_W-1:0] a);
+    ap_d2d_health_off = OFF_W'(a & (AP_D2D_HEALTH_SIZE - 1'b1));
+  endfunction
+
   // XT_WINDOW: The 16 xt (Q7-visible 32-bit) to SoC remap windows.
-  localparam logic [AP_W-1:0] AP_XT_WINDOW = 4'h7;
+  localparam logic [AP_W-1:0] AP_XT_WINDOW = 4'h8;
   localparam logic [LOCAL_W-1:0] AP_XT_WINDOW_BASE = 47'h23100000;
   localparam logic [LOCAL_W-1:0] AP_XT_WINDOW_SIZE = 47'h1000;
   localparam int unsigned AP_XT_WINDOW_COUNT = 1;
@@ -490,7 +522,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SEM_SEQ: Sequencer command slots in front of EVT_SEM's sequencer port (one per context).
-  localparam logic [AP_W-1:0] AP_SEM_SEQ = 4'h8;
+  localparam logic [AP_W-1:0] AP_SEM_SEQ = 4'h9;
   localparam logic [LOCAL_W-1:0] AP_SEM_SEQ_BASE = 47'h20010000;
   localparam logic [LOCAL_W-1:0] AP_SEM_SEQ_SIZE = 47'h1000;
   localparam int unsigned AP_SEM_SEQ_COUNT = 1;
@@ -522,7 +554,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // ROUTE: Route table: destination (CAYMAN_ID, DIE) -> egress C2C port (chip-id systems).
-  localparam logic [AP_W-1:0] AP_ROUTE = 4'h9;
+  localparam logic [AP_W-1:0] AP_ROUTE = 4'ha;
   localparam logic [LOCAL_W-1:0] AP_ROUTE_BASE = 47'h23200000;
   localparam logic [LOCAL_W-1:0] AP_ROUTE_SIZE = 47'h1000;
   localparam int unsigned AP_ROUTE_COUNT = 1;

@@ -3,7 +3,8 @@
 //! The link (`xdie_d2d_link`) takes an `xdie_d2d_pkg::link_fault_t` per cycle: per channel, in the
 //! order a2b_req, b2a_req, a2b_rsp, b2a_rsp from the MSB, the flit wire then the DLLP wire, each
 //! `{drop, flip, flip_bit}` from the MSB. Each die reports an `xdie_d2d_pkg::health_t`: from the
-//! MSB `up`, then two bits each of flit CRC errors, DLLP CRC errors and replays. Widths come from
+//! MSB `up`, then one bit per channel each of flit CRC errors, DLLP CRC errors, replays and
+//! credit waits. Widths come from
 //! the ports (eight equal wires), nothing here restates the RTL's.
 
 use crate::rng::Rng;
@@ -81,18 +82,73 @@ fn set_bit(v: &mut [u32], i: u32, on: bool) {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Health {
     pub up: bool,
+    /// CRC errors this cycle: bad flits and bad DLLPs.
     pub crc_errors: u32,
     pub replays: u32,
+    /// Bad flits received (all channels).
+    pub flit_crc: u32,
+    /// Bad DLLPs received (all channels).
+    pub dllp_crc: u32,
+    /// Channels offering a flit without a send credit.
+    pub credit_wait: u32,
 }
+
+/// Fields of `health_t` below `up`, from the MSB: flit CRC errors, DLLP CRC errors, replays,
+/// credit waits, one bit per channel each.
+const HEALTH_FIELDS: u32 = 4;
 
 impl Health {
     pub fn decode(port: Port, v: u64) -> Health {
         let w = port.info().width;
-        assert_eq!(w, 7, "{}: up and three 2-bit fields", port.info().name);
+        assert!(
+            w > 1 && (w - 1) % HEALTH_FIELDS == 0,
+            "{}: up and {HEALTH_FIELDS} per-channel fields",
+            port.info().name
+        );
+        let ch = (w - 1) / HEALTH_FIELDS;
+        let field = |i: u32| ((v >> ((HEALTH_FIELDS - 1 - i) * ch)) & ((1 << ch) - 1)).count_ones();
+        let (flit_crc, dllp_crc) = (field(0), field(1));
         Health {
-            up: (v >> 6) & 1 != 0,
-            crc_errors: ((v >> 2) & 0xf).count_ones(),
-            replays: (v & 3).count_ones(),
+            up: (v >> (w - 1)) & 1 != 0,
+            crc_errors: flit_crc + dllp_crc,
+            replays: field(2),
+            flit_crc,
+            dllp_crc,
+            credit_wait: field(3),
+        }
+    }
+}
+
+/// What one die's health report said during a run (what its d2d health block saw).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DieHealth {
+    pub flit_crc: u64,
+    pub dllp_crc: u64,
+    pub replays: u64,
+    /// Times the link went down and came up.
+    pub downs: u64,
+    pub ups: u64,
+    /// The longest run of consecutive cycles with a credit wait while the link was up.
+    pub longest_wait: u64,
+    wait_run: u64,
+    was_up: Option<bool>,
+}
+
+impl DieHealth {
+    fn observe(&mut self, h: &Health) {
+        self.flit_crc += u64::from(h.flit_crc);
+        self.dllp_crc += u64::from(h.dllp_crc);
+        self.replays += u64::from(h.replays);
+        if let Some(was) = self.was_up {
+            self.downs += u64::from(was && !h.up);
+            self.ups += u64::from(!was && h.up);
+        }
+        self.was_up = Some(h.up);
+        if h.up && h.credit_wait > 0 {
+            self.wait_run += 1;
+            self.longest_wait = self.longest_wait.max(self.wait_run);
+        } else {
+            self.wait_run = 0;
         }
     }
 }
@@ -112,6 +168,11 @@ pub struct LinkStats {
     pub down_cycles: u64,
     /// The injector's cycle since which the link has been down without a break, if it is down.
     pub down_since: Option<u64>,
+    /// Per die (in the order of the health ports given to the injector).
+    pub dies: Vec<DieHealth>,
+    /// Set by the user of the handle: inject no more faults, keep counting what the dies
+    /// report (words already hit are still on the wires).
+    pub calm: bool,
 }
 
 /// Drives a scenario's [`Faults`] into a model's fault port every cycle and counts what the dies
@@ -168,7 +229,8 @@ impl Injector {
         let c = self.stats.borrow().cycles;
         let mut v = std::mem::take(&mut self.buf);
         v.fill(0);
-        let down = self.faults.down_at(c);
+        let calm = self.stats.borrow().calm;
+        let down = !calm && self.faults.down_at(c);
         let (mut flips, mut drops) = (0, 0);
         for chan in 0..CHANNELS.len() {
             for wire in [Wire::Flit, Wire::Dllp] {
@@ -176,6 +238,9 @@ impl Injector {
                     Wire::Flit => self.faults.drop,
                     Wire::Dllp => self.faults.drop + self.faults.lost_credits,
                 };
+                if calm {
+                    continue;
+                }
                 if down || self.hit(lost) {
                     self.layout.put(&mut v, chan, wire, true, None);
                     drops += 1;
@@ -197,8 +262,11 @@ impl Injector {
         st.flips_injected += flips;
         st.drops_injected += drops;
         let mut all_up = true;
-        for &h in &self.health {
+        let n = self.health.len();
+        st.dies.resize(n, DieHealth::default());
+        for (i, &h) in self.health.iter().enumerate() {
             let hv = Health::decode(h, sim.get_u64(h));
+            st.dies[i].observe(&hv);
             st.crc_errors += u64::from(hv.crc_errors);
             st.replays += u64::from(hv.replays);
             all_up &= hv.up;

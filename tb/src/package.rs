@@ -364,6 +364,25 @@ impl Package {
         self.link.take().map(|s| s.borrow().clone())
     }
 
+    /// Stops injecting faults but keeps counting what the dies report (see
+    /// [`LinkStats::calm`]); [`Package::link_stats`] reads the counts.
+    pub fn calm_faults(&mut self) {
+        if let Some(st) = &self.link {
+            st.borrow_mut().calm = true;
+        }
+    }
+
+    /// What the link has gone through so far while faults were injected.
+    pub fn link_stats(&self) -> Option<LinkStats> {
+        self.link.as_ref().map(|s| s.borrow().clone())
+    }
+
+    /// The link-health interrupt output of `die` (package top).
+    pub fn irq(&self, die: u32) -> Result<bool> {
+        let port = self.sim.require_port(&format!("d{die}_irq_o"))?;
+        Ok(self.sim.get_u64(port) != 0)
+    }
+
     /// An error once the link has been down for [`LINK_DOWN_LIMIT`] cycles while faults are
     /// injected.
     pub fn check_link(&self) -> Result<()> {

@@ -641,3 +641,219 @@ fn firmware_contexts_contend_for_one_semaphore() {
         assert_eq!(i64::from(end as i32), (extra + given) as i64 - taken as i64);
     });
 }
+
+/// Address of register `r` of die `die`'s link-health block on its sibling link.
+fn health_reg(pkg: &Package, die: u32, r: &xdie_csr::Register) -> u64 {
+    let port = u64::from(pkg.linked(die)[0]);
+    views().apertures.d2d_health.instance_base(port) + r.offset
+}
+
+/// The link-health interrupt block of both dies under faults: every trigger it records agrees
+/// with what the link's health report said (counted by the fault injector), the counters equal
+/// the reported events, the mask keeps a recorded trigger off the interrupt, a write of 1 to the
+/// status clears it, counter_clear clears one counter. Nothing here is a number of its own: the
+/// expectations come from the health report and the field positions.
+#[test]
+fn link_health_interrupts() {
+    use xdie_csr::HealthTrigger as T;
+    use xdie_model::scenario::{Faults, LinkDown};
+    harness::run(31, |ctx| {
+        let mut pkg = open(ctx);
+        let h = &views().health;
+        let all = h.all_bits();
+        let bit = |t: T| h.bit(t);
+        let rd = |pkg: &mut Package, d: u32, r: &xdie_csr::Register| {
+            let a = health_reg(pkg, d, r);
+            pkg.read32(d, a).expect("health register read")
+        };
+        let wr = |pkg: &mut Package, d: u32, r: &xdie_csr::Register, v: u32| {
+            let a = health_reg(pkg, d, r);
+            pkg.write32(d, a, v).expect("health register write")
+        };
+
+        // After bring-up: LINK_UP recorded, masked at reset, so nothing pending.
+        for d in 0..2 {
+            assert_eq!(
+                rd(&mut pkg, d, &h.intr_raw) & all,
+                bit(T::LinkUp),
+                "die {d} raw"
+            );
+            assert_eq!(rd(&mut pkg, d, &h.intr_status), 0, "die {d} status");
+            assert_eq!(
+                rd(&mut pkg, d, &h.intr_mask),
+                h.intr_mask.reset(),
+                "die {d} mask"
+            );
+            assert!(!pkg.irq(d).unwrap(), "die {d} irq while masked");
+        }
+        // Unmasked on die 0 only: pending and raised there; W1C clears both views.
+        wr(&mut pkg, 0, &h.intr_mask, all & !bit(T::LinkUp));
+        assert_eq!(rd(&mut pkg, 0, &h.intr_status), bit(T::LinkUp));
+        assert!(pkg.irq(0).unwrap() && !pkg.irq(1).unwrap());
+        wr(&mut pkg, 0, &h.intr_status, bit(T::LinkUp));
+        assert_eq!(rd(&mut pkg, 0, &h.intr_raw) & all, 0);
+        assert!(!pkg.irq(0).unwrap());
+
+        // Faults and traffic both ways, everything masked, counters and triggers from zero.
+        let threshold = 2u64;
+        let timeout = 1u64;
+        let clear_all =
+            h.clear_flit_crc.reg_mask() | h.clear_dllp_crc.reg_mask() | h.clear_replay.reg_mask();
+        for d in 0..2 {
+            wr(&mut pkg, d, &h.intr_mask, all);
+            wr(
+                &mut pkg,
+                d,
+                &h.crc_threshold,
+                field_value(&h.threshold, threshold),
+            );
+            wr(
+                &mut pkg,
+                d,
+                &h.credit_timeout,
+                field_value(&h.timeout, timeout),
+            );
+            wr(&mut pkg, d, &h.counter_clear, clear_all);
+            wr(&mut pkg, d, &h.intr_status, all);
+        }
+        let faults = Faults {
+            bit_flip: 0.01,
+            drop: 0.005,
+            ..Faults::default()
+        };
+        pkg.inject_faults(faults, ctx.sub_seed()).expect("faults");
+        let len = 64 * dw();
+        for from in 0..2u32 {
+            let to = 1 - from;
+            let (src, dst) = (views().sbuf_addr(5, 0x40), views().sbuf_addr(6, 0x80));
+            let bytes = source(&mut pkg, &mut ctx.rng, from, src, len);
+            let mut win = Window::new(&mut pkg, to, dst, len);
+            setup(&mut pkg, from, 2, 0);
+            let c = Copy {
+                src: views().soc.soc_local(from.into(), src),
+                dst: views().soc.fold_neighbor(dst, to.into()),
+                len,
+                write_barrier: false,
+            };
+            pkg.post_copy(from, 2, 0, c).expect("post");
+            run_queue(&mut pkg, from, 2, 0);
+            win.apply(dst, &bytes);
+            win.check(&mut pkg);
+        }
+        // No new faults; words already hit drain within a few replay timeouts.
+        pkg.calm_faults();
+        let quiet = pkg.cycle() + 4_000;
+        pkg.tick_until("faults drained", |p| p.cycle() >= quiet)
+            .expect("ticks");
+        let st = pkg.link_stats().expect("stats");
+        eprintln!("link under faults: {st:?}");
+        let mut crc_over = false;
+        for d in 0..2u32 {
+            let s = &st.dies[d as usize];
+            let sat = |f: &xdie_csr::Field, n: u64| n.min((1u64 << f.width) - 1);
+            let count = |pkg: &mut Package, r: &xdie_csr::Register, f: &xdie_csr::Field| {
+                field_of(f, rd(pkg, d, r))
+            };
+            let (flit, dllp, rep) = (
+                count(&mut pkg, &h.flit_crc_count, &h.flit_crc),
+                count(&mut pkg, &h.dllp_crc_count, &h.dllp_crc),
+                count(&mut pkg, &h.replay_count, &h.replays),
+            );
+            assert_eq!(
+                flit,
+                sat(&h.flit_crc, s.flit_crc),
+                "die {d} flit CRC errors"
+            );
+            assert_eq!(
+                dllp,
+                sat(&h.dllp_crc, s.dllp_crc),
+                "die {d} DLLP CRC errors"
+            );
+            assert_eq!(rep, sat(&h.replays, s.replays), "die {d} replays");
+            let raw = rd(&mut pkg, d, &h.intr_raw);
+            let want = [
+                (T::CrcErr, s.flit_crc > threshold || s.dllp_crc > threshold),
+                (T::Replay, s.replays > 0),
+                (T::LinkDown, s.downs > 0),
+                (T::LinkUp, s.ups > 0),
+                (T::CreditTimeout, s.longest_wait >= timeout),
+            ];
+            for (t, on) in want {
+                assert_eq!(raw & bit(t) != 0, on, "die {d} raw {t:?} ({raw:#x})");
+            }
+            assert_eq!(rd(&mut pkg, d, &h.intr_status), 0, "die {d}: all masked");
+            assert!(!pkg.irq(d).unwrap(), "die {d}: irq while masked");
+            crc_over |= raw & bit(T::CrcErr) != 0 && raw & bit(T::Replay) != 0;
+        }
+        assert!(
+            crc_over,
+            "the faults raised no CRC_ERR and REPLAY: the test shows nothing"
+        );
+
+        // Mask gating and W1C on a die that recorded CRC_ERR.
+        let d = (0..2u32)
+            .find(|&d| rd(&mut pkg, d, &h.intr_raw) & bit(T::CrcErr) != 0)
+            .expect("a die with CRC_ERR");
+        wr(&mut pkg, d, &h.intr_mask, all & !bit(T::CrcErr));
+        assert_eq!(rd(&mut pkg, d, &h.intr_status), bit(T::CrcErr));
+        assert!(pkg.irq(d).unwrap(), "unmasked CRC_ERR raises the irq");
+        wr(&mut pkg, d, &h.intr_mask, all);
+        assert!(!pkg.irq(d).unwrap(), "masked again: irq low");
+        wr(&mut pkg, d, &h.intr_mask, all & !bit(T::CrcErr));
+        wr(&mut pkg, d, &h.intr_status, bit(T::CrcErr));
+        assert_eq!(
+            rd(&mut pkg, d, &h.intr_raw) & bit(T::CrcErr),
+            0,
+            "W1C clears raw"
+        );
+        assert!(!pkg.irq(d).unwrap(), "W1C lowers the irq");
+        // counter_clear: one counter cleared, the others kept.
+        let dllp_before = field_of(&h.dllp_crc, rd(&mut pkg, d, &h.dllp_crc_count));
+        wr(&mut pkg, d, &h.counter_clear, h.clear_flit_crc.reg_mask());
+        assert_eq!(field_of(&h.flit_crc, rd(&mut pkg, d, &h.flit_crc_count)), 0);
+        assert_eq!(
+            field_of(&h.dllp_crc, rd(&mut pkg, d, &h.dllp_crc_count)),
+            dllp_before
+        );
+        pkg.stop_faults();
+
+        // The link held down, then back: LINK_DOWN and LINK_UP on both dies.
+        for d in 0..2 {
+            wr(&mut pkg, d, &h.intr_status, all);
+            wr(
+                &mut pkg,
+                d,
+                &h.intr_mask,
+                all & !(bit(T::LinkDown) | bit(T::LinkUp)),
+            );
+        }
+        let outage = Faults {
+            link_down: vec![LinkDown {
+                at: 10,
+                cycles: Some(2_000),
+            }],
+            ..Faults::default()
+        };
+        pkg.inject_faults(outage, ctx.sub_seed()).expect("outage");
+        let back = pkg.cycle() + 4_000;
+        pkg.tick_until("link back", |p| p.cycle() >= back)
+            .expect("ticks");
+        let st = pkg.stop_faults().expect("stats");
+        for d in 0..2u32 {
+            let s = &st.dies[d as usize];
+            assert!(
+                s.downs > 0 && s.ups > 0,
+                "die {d}: the report saw the outage"
+            );
+            let want = bit(T::LinkDown) | bit(T::LinkUp);
+            assert_eq!(
+                rd(&mut pkg, d, &h.intr_status) & want,
+                want,
+                "die {d} status"
+            );
+            assert!(pkg.irq(d).unwrap(), "die {d} irq");
+            wr(&mut pkg, d, &h.intr_status, want);
+            assert!(!pkg.irq(d).unwrap(), "die {d} irq after W1C");
+        }
+    });
+}

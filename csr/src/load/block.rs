@@ -74,6 +74,7 @@ pub(crate) enum KindName {
     RemapWindows,
     SemSeq,
     RouteTable,
+    LinkHealth,
 }
 
 impl KindName {
@@ -85,6 +86,7 @@ impl KindName {
         KindName::RemapWindows,
         KindName::SemSeq,
         KindName::RouteTable,
+        KindName::LinkHealth,
     ];
 
     pub(crate) fn as_str(self) -> &'static str {
@@ -96,6 +98,7 @@ impl KindName {
             KindName::RemapWindows => "remap_windows",
             KindName::SemSeq => "sem_seq",
             KindName::RouteTable => "route_table",
+            KindName::LinkHealth => "link_health",
         }
     }
 
@@ -108,7 +111,8 @@ impl KindName {
             | KindName::Iatu
             | KindName::RemapWindows
             | KindName::SemSeq
-            | KindName::RouteTable => &[],
+            | KindName::RouteTable
+            | KindName::LinkHealth => &[],
         }
     }
 }
@@ -179,6 +183,7 @@ pub(super) enum Kind {
     RemapWindows,
     SemSeq,
     RouteTable,
+    LinkHealth,
 }
 
 impl Kind {
@@ -191,6 +196,7 @@ impl Kind {
             Kind::RemapWindows => KindName::RemapWindows,
             Kind::SemSeq => KindName::SemSeq,
             Kind::RouteTable => KindName::RouteTable,
+            Kind::LinkHealth => KindName::LinkHealth,
         }
     }
     pub(super) fn as_str(&self) -> &'static str {
@@ -464,6 +470,7 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
         KindName::RemapWindows => Kind::RemapWindows,
         KindName::SemSeq => Kind::SemSeq,
         KindName::RouteTable => Kind::RouteTable,
+        KindName::LinkHealth => Kind::LinkHealth,
     })
 }
 

@@ -131,6 +131,34 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         .and_then(Block::route)
         .cloned()
         .ok_or_else(|| wrong_kind(ApertureId::Route, "a route_table block"))?;
+    let health = block_of(ApertureId::D2dHealth)
+        .and_then(Block::health)
+        .cloned()
+        .ok_or_else(|| wrong_kind(ApertureId::D2dHealth, "a link_health block"))?;
+    // One health block per D2D controller.
+    {
+        let (ctrls, hl) = (
+            apertures.get(ApertureId::D2d).count,
+            apertures.get(ApertureId::D2dHealth).count,
+        );
+        if ctrls != hl {
+            let i = l
+                .map
+                .apertures
+                .iter()
+                .position(|a| a.name == ApertureId::D2dHealth.as_str())
+                .unwrap_or(0);
+            return Err(l.map_src.err(
+                ErrorKind::BadValue,
+                format!("apertures[{i}].count"),
+                format!(
+                    "aperture `{}` has {hl} instances but `{}` has {ctrls}: one link-health block per D2D controller",
+                    ApertureId::D2dHealth,
+                    ApertureId::D2d
+                ),
+            ));
+        }
+    }
     // One entry per destination die of the chip-id view, and a port field that names every D2D
     // controller.
     {
@@ -267,6 +295,7 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         iatu,
         remap,
         route,
+        health,
         soc: l.soc,
     })
 }

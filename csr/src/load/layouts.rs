@@ -6,8 +6,8 @@ use super::block::{Kind, Shape};
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, IatuLayout, RemapLayout, RouteLayout, SemOp, SemSeqLayout,
-    SemWindow, UdmaLayout,
+    BcastLayout, EvtSemLayout, HealthLayout, HealthTrigger, IatuLayout, RemapLayout, RouteLayout,
+    SemOp, SemSeqLayout, SemWindow, UdmaLayout,
 };
 use crate::model::{Access, BlockKind, Bundle, Field, Register};
 use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
@@ -398,5 +398,94 @@ pub(super) fn resolve_kind(src: &Source, s: &Shape) -> Result<BlockKind> {
                 port,
             })
         }
+        Kind::LinkHealth => BlockKind::LinkHealth(health(src, s)?),
+    })
+}
+
+/// The link-health block: the same trigger bits in raw (RO), mask (RW) and status (W1C), one RW
+/// number each for the threshold and the timeout, RO counters, W1P clears.
+fn health(src: &Source, s: &Shape) -> Result<HealthLayout> {
+    let t = top(src, s);
+    let bad = |msg: String| src.err(ErrorKind::BadValue, t.key.clone(), msg);
+    let roles = HealthTrigger::ALL.map(HealthTrigger::role);
+    let (intr_raw, triggers) = t.reg_fields(R::IntrRaw, roles)?;
+    let (intr_mask, mask) = t.reg_fields(R::IntrMask, roles)?;
+    let (intr_status, status) = t.reg_fields(R::IntrStatus, roles)?;
+    for (i, raw) in triggers.iter().enumerate() {
+        for (reg, f, access) in [
+            (&intr_raw, raw, Access::Ro),
+            (&intr_mask, &mask[i], Access::Rw),
+            (&intr_status, &status[i], Access::W1c),
+        ] {
+            if f.width != 1 || f.access != access {
+                return Err(bad(format!(
+                    "field `{}.{}` must be a single {} bit",
+                    reg.name,
+                    f.name,
+                    access.as_str()
+                )));
+            }
+            if f.lsb != raw.lsb {
+                return Err(bad(format!(
+                    "field `{}.{}` is at bit {} but `{}.{}` at bit {}: a trigger has one position",
+                    reg.name, f.name, f.lsb, intr_raw.name, raw.name, raw.lsb
+                )));
+            }
+        }
+    }
+    let (crc_threshold, [threshold]) = t.reg_fields(R::CrcThreshold, [F::Value])?;
+    let (credit_timeout, [timeout]) = t.reg_fields(R::CreditTimeout, [F::Value])?;
+    value_width(src, &t.key, &crc_threshold)?;
+    value_width(src, &t.key, &credit_timeout)?;
+    let (flit_crc_count, [flit_crc]) = t.reg_fields(R::FlitCrcCount, [F::Count])?;
+    let (dllp_crc_count, [dllp_crc]) = t.reg_fields(R::DllpCrcCount, [F::Count])?;
+    let (replay_count, [replays]) = t.reg_fields(R::ReplayCount, [F::Count])?;
+    for (reg, f) in [
+        (&flit_crc_count, &flit_crc),
+        (&dllp_crc_count, &dllp_crc),
+        (&replay_count, &replays),
+    ] {
+        if f.access != Access::Ro || f.width < 2 {
+            return Err(bad(format!(
+                "counter `{}.{}` must be RO and at least 2 bits wide",
+                reg.name, f.name
+            )));
+        }
+    }
+    if threshold.width > flit_crc.width.max(dllp_crc.width) {
+        return Err(bad(format!(
+            "the threshold `{}.{}` is {} bits, wider than the CRC error counters: it could never be passed",
+            crc_threshold.name, threshold.name, threshold.width
+        )));
+    }
+    let (counter_clear, [clear_flit_crc, clear_dllp_crc, clear_replay]) =
+        t.reg_fields(R::CounterClear, [F::FlitCrc, F::DllpCrc, F::Replay])?;
+    for f in [&clear_flit_crc, &clear_dllp_crc, &clear_replay] {
+        if f.width != 1 || f.access != Access::W1p {
+            return Err(bad(format!(
+                "field `{}.{}` must be a single W1P bit",
+                counter_clear.name, f.name
+            )));
+        }
+    }
+    Ok(HealthLayout {
+        intr_raw,
+        intr_mask,
+        intr_status,
+        triggers,
+        crc_threshold,
+        threshold,
+        credit_timeout,
+        timeout,
+        flit_crc_count,
+        flit_crc,
+        dllp_crc_count,
+        dllp_crc,
+        replay_count,
+        replays,
+        counter_clear,
+        clear_flit_crc,
+        clear_dllp_crc,
+        clear_replay,
     })
 }

@@ -15,6 +15,15 @@ struct RoleNeeds {
     registers: &'static [(Option<B>, R, &'static [F])],
 }
 
+/// The triggers of a link_health block, one field each in its raw, mask and status registers.
+pub(crate) const HEALTH_TRIGGERS: &[F] = &[
+    F::CrcErr,
+    F::Replay,
+    F::LinkDown,
+    F::LinkUp,
+    F::CreditTimeout,
+];
+
 fn role_needs(kind: KindName) -> RoleNeeds {
     const Q: Option<B> = Some(B::Queue);
     const REGION: Option<B> = Some(B::Region);
@@ -89,6 +98,20 @@ fn role_needs(kind: KindName) -> RoleNeeds {
         KindName::RouteTable => RoleNeeds {
             bundles: &[B::Route],
             registers: &[(ROUTE, R::Entry, &[F::Valid, F::Port])],
+        },
+        KindName::LinkHealth => RoleNeeds {
+            bundles: &[],
+            registers: &[
+                (None, R::IntrRaw, HEALTH_TRIGGERS),
+                (None, R::IntrMask, HEALTH_TRIGGERS),
+                (None, R::IntrStatus, HEALTH_TRIGGERS),
+                (None, R::CrcThreshold, &[F::Value]),
+                (None, R::CreditTimeout, &[F::Value]),
+                (None, R::FlitCrcCount, &[F::Count]),
+                (None, R::DllpCrcCount, &[F::Count]),
+                (None, R::ReplayCount, &[F::Count]),
+                (None, R::CounterClear, &[F::FlitCrc, F::DllpCrc, F::Replay]),
+            ],
         },
     }
 }
@@ -176,6 +199,6 @@ pub(super) fn check_roles(src: &Source, block: &Shape) -> Result<()> {
         Kind::UdmaQueueGroup { .. } => udma::check_shape(src, block),
         Kind::SdmaBcast => sdma_bcast::check_shape(src, block),
         Kind::SemSeq => sem_seq::check_shape(src, block),
-        Kind::Iatu | Kind::RemapWindows | Kind::RouteTable => Ok(()),
+        Kind::Iatu | Kind::RemapWindows | Kind::RouteTable | Kind::LinkHealth => Ok(()),
     }
 }

@@ -1,6 +1,6 @@
 //! `rtl/xdie.f`: every SystemVerilog file in compile order: generated packages first, then the
-//! generated modules in render order, then the hand-written files that `rtl/core/core.f` lists
-//! (they import the generated packages and instantiate the generated blocks). Paths are relative
+//! hand-written packages `rtl/core/core.f` lists, then the generated modules in render order,
+//! then the hand-written modules (they import the packages and instantiate the generated blocks). Paths are relative
 //! to the repository root, so a user passes it to any tool from there with `-f rtl/xdie.f`.
 
 use super::OutFile;
@@ -25,11 +25,25 @@ pub fn render(files: &[OutFile]) -> OutFile {
     // Packages must be compiled before the modules that import them. Stable sort keeps the
     // render order otherwise.
     sv.sort_by_key(|f| !f.path.to_string_lossy().ends_with("_pkg.sv"));
+    // Hand-written packages (types the generated wrapper tops use too) follow the generated
+    // packages, before every module; the hand-written modules come last.
+    let is_pkg = |p: &str| p.ends_with("_pkg.sv");
+    let (gen_pkgs, gen_mods): (Vec<&OutFile>, Vec<&OutFile>) = sv
+        .into_iter()
+        .partition(|f| is_pkg(&f.path.to_string_lossy()));
+    let (hand_pkgs, hand_mods): (Vec<String>, Vec<String>) = handwritten().partition(|p| is_pkg(p));
     let mut text = format!("// {}\n", super::DO_NOT_EDIT);
-    for f in sv {
+    for f in gen_pkgs {
         text.push_str(&format!("{}\n", f.path.display()));
     }
-    for path in handwritten() {
+    for path in hand_pkgs {
+        text.push_str(&path);
+        text.push('\n');
+    }
+    for f in gen_mods {
+        text.push_str(&format!("{}\n", f.path.display()));
+    }
+    for path in hand_mods {
         text.push_str(&path);
         text.push('\n');
     }

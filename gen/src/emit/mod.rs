@@ -18,6 +18,7 @@ pub mod sv_common;
 pub mod sv_decoder;
 pub mod sv_desc;
 pub mod sv_evt_sem;
+pub mod sv_health;
 pub mod sv_iatu;
 pub mod sv_mesh;
 pub mod sv_regpkg;
@@ -91,6 +92,7 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, RenderError> {
     files.extend(sv_iatu::render(csrs)?);
     files.extend(sv_remap::render(csrs)?);
     files.extend(sv_route::render(csrs)?);
+    files.extend(sv_health::render(csrs)?);
     files.extend(sv_decoder::render(csrs)?);
     files.extend(sv_desc::render(csrs)?);
     files.extend(sv_xbus::render(csrs)?);

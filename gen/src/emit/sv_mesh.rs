@@ -206,6 +206,11 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     let _ = writeln!(w, "  output logic [N*2-1:0] err_o,");
     let _ = writeln!(
         w,
+        "  // per die: link-health interrupt (its d2d_health blocks: link health only)"
+    );
+    let _ = writeln!(w, "  output logic [N-1:0]   irq_o,");
+    let _ = writeln!(
+        w,
         "  // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)"
     );
     let _ = writeln!(w, "  output logic [N*ND*HW-1:0] link_health_o,");
@@ -319,6 +324,14 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         w,
         "  logic [N*ND-1:0]       link_req_tx_credit, link_rsp_tx_credit;"
     );
+    let _ = writeln!(
+        w,
+        "  // Each port's offered flits to its link, after the stall"
+    );
+    let _ = writeln!(
+        w,
+        "  logic [N*ND-1:0]       link_req_tx_valid, link_rsp_tx_valid;"
+    );
     let _ = writeln!(w, "  logic [N*ND-1:0]       link_up;");
     let _ = writeln!(w, "  logic [N*ND*CW-1:0]    link_credits;");
     let _ = writeln!(w);
@@ -386,6 +399,10 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         };
         let _ = writeln!(w, "      .{port}({sig}{sel}),");
     }
+    let _ = writeln!(
+        w,
+        "      .d2d_health_i(link_health_o[d*ND*HW +: ND*HW]), .irq_o(irq_o[d]),"
+    );
     let _ = writeln!(w, "      .eng_err_o(err), .eng_idle_o(idle)");
     let _ = writeln!(w, "    );");
     let _ = writeln!(w);
@@ -405,11 +422,11 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     );
     let _ = writeln!(
         w,
-        "  // A stalled port holds its flits: a credit is a permission to push in this cycle, so"
+        "  // A stalled port holds its flits: it sees no credit and its link sees no flit offered"
     );
     let _ = writeln!(
         w,
-        "  // withholding one never breaks a handshake (valid/ready on the receive side stay as they are)."
+        "  // (a push is valid and credit), so the stall never breaks a handshake and is not a credit wait."
     );
     let _ = writeln!(w, "  for (genvar p = 0; p < N*ND; p++) begin : g_port");
     let _ = writeln!(
@@ -419,6 +436,14 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     let _ = writeln!(
         w,
         "    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];"
+    );
+    let _ = writeln!(
+        w,
+        "    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_i[p];"
+    );
+    let _ = writeln!(
+        w,
+        "    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_i[p];"
     );
     let _ = writeln!(w, "    if (!LINKED[p]) begin : g_unlinked");
     let _ = writeln!(w, "      assign link_req_tx_credit[p] = 1'b0;");
@@ -431,8 +456,8 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     let _ = writeln!(w, "      assign link_credits[p*CW +: CW] = '0;");
     let _ = writeln!(w, "      assign link_health_o[p*HW +: HW] = '0;");
     let _ = writeln!(w, "      logic unused_port;");
-    let _ = writeln!(w, "      assign unused_port = ^{{req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],");
-    let _ = writeln!(w, "                             rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]}};");
+    let _ = writeln!(w, "      assign unused_port = ^{{link_req_tx_valid[p], req_tx_data[p*REQ_W +: REQ_W], req_rx_ready[p],");
+    let _ = writeln!(w, "                             link_rsp_tx_valid[p], rsp_tx_data[p*RSP_W +: RSP_W], rsp_rx_ready[p]}};");
     let _ = writeln!(w, "    end");
     let _ = writeln!(w, "  end");
     for (k, l) in m.links.iter().enumerate() {
@@ -447,14 +472,14 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         let _ = writeln!(w, "  xdie_d2d_link #(.LATENCY({})) u_link_{k} (", l.latency);
         let _ = writeln!(w, "    .clk_i, .rst_ni,");
         for (side, p) in [("a", pa), ("b", pb)] {
-            let _ = writeln!(w, "    .{side}_req_tx_valid_i(req_tx_valid[{p}]), .{side}_req_tx_data_i(req_tx_data[{p}*REQ_W +: REQ_W]),");
+            let _ = writeln!(w, "    .{side}_req_tx_valid_i(link_req_tx_valid[{p}]), .{side}_req_tx_data_i(req_tx_data[{p}*REQ_W +: REQ_W]),");
             let _ = writeln!(w, "    .{side}_req_tx_credit_o(link_req_tx_credit[{p}]),");
             let _ = writeln!(w, "    .{side}_req_rx_valid_o(req_rx_valid[{p}]), .{side}_req_rx_ready_i(req_rx_ready[{p}]),");
             let _ = writeln!(
                 w,
                 "    .{side}_req_rx_data_o(req_rx_data[{p}*REQ_W +: REQ_W]),"
             );
-            let _ = writeln!(w, "    .{side}_rsp_tx_valid_i(rsp_tx_valid[{p}]), .{side}_rsp_tx_data_i(rsp_tx_data[{p}*RSP_W +: RSP_W]),");
+            let _ = writeln!(w, "    .{side}_rsp_tx_valid_i(link_rsp_tx_valid[{p}]), .{side}_rsp_tx_data_i(rsp_tx_data[{p}*RSP_W +: RSP_W]),");
             let _ = writeln!(w, "    .{side}_rsp_tx_credit_o(link_rsp_tx_credit[{p}]),");
             let _ = writeln!(w, "    .{side}_rsp_rx_valid_o(rsp_rx_valid[{p}]), .{side}_rsp_rx_ready_i(rsp_rx_ready[{p}]),");
             let _ = writeln!(
