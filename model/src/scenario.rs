@@ -80,7 +80,7 @@ struct RawScenario {
     #[serde(default)]
     topology: Option<String>,
     /// Percentage of cycles each link's receive side is held (random backpressure), on the
-    /// RTL of a topology; the model's results do not depend on timing.
+    /// RTL (the package top or a topology's mesh top); the model's results do not depend on timing.
     #[serde(default)]
     link_backpressure: Option<u32>,
     /// The address view the system routes in; default: neighbor for one package, chip_id for
@@ -459,14 +459,6 @@ impl Scenario {
                     ScenarioErrorKind::Syntax,
                     "link_backpressure".into(),
                     format!("{pct} %: a link held every cycle never moves (give 0..=99)"),
-                ));
-            }
-            if sc.topology.is_none() {
-                return Err(sc.error(
-                    ScenarioErrorKind::Reference,
-                    "link_backpressure".into(),
-                    "link backpressure needs a `topology` (the package top has no stall input)"
-                        .into(),
                 ));
             }
         }

@@ -141,7 +141,9 @@ pub fn random_scenario(
         });
     }
 
-    let text = render(chip, seed, fault_rate, &out);
+    // Link backpressure on both dies' send sides, 0 to SOAK_LINK_STALL_MAX %.
+    let stall = rng.below(SOAK_LINK_STALL_MAX + 1);
+    let text = render(chip, seed, fault_rate, stall, &out);
     let path = format!("soak-{seed:#x}.yaml");
     let scenario = Scenario::parse(Path::new(&path), &text)?;
     Ok(Soak { text, scenario })
@@ -156,11 +158,15 @@ fn shuffled(rng: &mut Rng, n: u64) -> Vec<u64> {
     v
 }
 
-fn render(chip: u64, seed: u64, fault_rate: f64, legs: &[Leg]) -> String {
+/// The highest link backpressure (percent of cycles a die's send side is held) a soak run draws.
+pub const SOAK_LINK_STALL_MAX: u64 = 30;
+
+fn render(chip: u64, seed: u64, fault_rate: f64, stall: u64, legs: &[Leg]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Drawn by `xdie soak` from seed {seed:#x}.");
     let _ = writeln!(s, "description: \"soak run, seed {seed:#x}\"");
     let _ = writeln!(s, "packages: [{chip:#x}]");
+    let _ = writeln!(s, "link_backpressure: {stall}");
     let _ = writeln!(s, "legs:");
     for (i, l) in legs.iter().enumerate() {
         let _ = writeln!(s, "  - name: l{i}");

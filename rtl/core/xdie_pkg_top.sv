@@ -64,7 +64,10 @@ module xdie_pkg_top #(
   output logic        d0_irq_o,
   output logic        d1_irq_o,
   // fault injection on the link's wires (a testbench's; zero in hardware)
-  input  xdie_d2d_pkg::link_fault_t link_fault_i
+  input  xdie_d2d_pkg::link_fault_t link_fault_i,
+  // per die: its send side sees no credit on either channel this cycle and offers the link
+  // nothing (backpressure a testbench injects; tie to zero otherwise)
+  input  logic [1:0]  tx_stall_i
 );
 
   localparam int unsigned E    = xdie_soc_addr_pkg::P_SDMA_ENGINES;
@@ -82,6 +85,9 @@ module xdie_pkg_top #(
 
   // Per die d: link signals of its side
   logic [1:0]         req_tx_valid, req_tx_credit, req_rx_valid, req_rx_ready;
+  // The link's view of the send sides, through the stall: a stalled die sees no credit and
+  // offers no flit (a push is valid and credit, so a stall never breaks a handshake)
+  logic [1:0]         link_req_tx_valid, link_req_tx_credit, link_rsp_tx_valid, link_rsp_tx_credit;
   logic [2*REQ_W-1:0] req_tx_data, req_rx_data;
   logic [1:0]         rsp_tx_valid, rsp_tx_credit, rsp_rx_valid, rsp_rx_ready;
   logic [2*RSP_W-1:0] rsp_tx_data, rsp_rx_data;
@@ -116,6 +122,11 @@ module xdie_pkg_top #(
   assign {h1_rvalid_o, h0_rvalid_o}   = rvalid;
   assign {h1_rdata_o, h0_rdata_o}     = rdata;
   assign {h1_rresp_o, h0_rresp_o}     = rresp;
+
+  assign req_tx_credit     = link_req_tx_credit & ~tx_stall_i;
+  assign rsp_tx_credit     = link_rsp_tx_credit & ~tx_stall_i;
+  assign link_req_tx_valid = req_tx_valid & ~tx_stall_i;
+  assign link_rsp_tx_valid = rsp_tx_valid & ~tx_stall_i;
 
   assign d0_link_health_o = health[0 +: HW];
   assign d1_link_health_o = health[HW +: HW];
@@ -184,21 +195,21 @@ module xdie_pkg_top #(
 
   xdie_d2d_link u_link (
     .clk_i, .rst_ni,
-    .a_req_tx_valid_i(req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0 +: REQ_W]),
-    .a_req_tx_credit_o(req_tx_credit[0]),
+    .a_req_tx_valid_i(link_req_tx_valid[0]), .a_req_tx_data_i(req_tx_data[0 +: REQ_W]),
+    .a_req_tx_credit_o(link_req_tx_credit[0]),
     .a_req_rx_valid_o(req_rx_valid[0]), .a_req_rx_ready_i(req_rx_ready[0]),
     .a_req_rx_data_o(req_rx_data[0 +: REQ_W]),
-    .a_rsp_tx_valid_i(rsp_tx_valid[0]), .a_rsp_tx_data_i(rsp_tx_data[0 +: RSP_W]),
-    .a_rsp_tx_credit_o(rsp_tx_credit[0]),
+    .a_rsp_tx_valid_i(link_rsp_tx_valid[0]), .a_rsp_tx_data_i(rsp_tx_data[0 +: RSP_W]),
+    .a_rsp_tx_credit_o(link_rsp_tx_credit[0]),
     .a_rsp_rx_valid_o(rsp_rx_valid[0]), .a_rsp_rx_ready_i(rsp_rx_ready[0]),
     .a_rsp_rx_data_o(rsp_rx_data[0 +: RSP_W]),
     .a_link_up_o(link_up[0]), .a_credits_o(link_credits[0 +: CW]),
-    .b_req_tx_valid_i(req_tx_valid[1]), .b_req_tx_data_i(req_tx_data[REQ_W +: REQ_W]),
-    .b_req_tx_credit_o(req_tx_credit[1]),
+    .b_req_tx_valid_i(link_req_tx_valid[1]), .b_req_tx_data_i(req_tx_data[REQ_W +: REQ_W]),
+    .b_req_tx_credit_o(link_req_tx_credit[1]),
     .b_req_rx_valid_o(req_rx_valid[1]), .b_req_rx_ready_i(req_rx_ready[1]),
     .b_req_rx_data_o(req_rx_data[REQ_W +: REQ_W]),
-    .b_rsp_tx_valid_i(rsp_tx_valid[1]), .b_rsp_tx_data_i(rsp_tx_data[RSP_W +: RSP_W]),
-    .b_rsp_tx_credit_o(rsp_tx_credit[1]),
+    .b_rsp_tx_valid_i(link_rsp_tx_valid[1]), .b_rsp_tx_data_i(rsp_tx_data[RSP_W +: RSP_W]),
+    .b_rsp_tx_credit_o(link_rsp_tx_credit[1]),
     .b_rsp_rx_valid_o(rsp_rx_valid[1]), .b_rsp_rx_ready_i(rsp_rx_ready[1]),
     .b_rsp_rx_data_o(rsp_rx_data[RSP_W +: RSP_W]),
     .b_link_up_o(link_up[1]), .b_credits_o(link_credits[CW +: CW]),

@@ -413,7 +413,7 @@ impl Package {
         &self.linked[die as usize]
     }
 
-    /// Random backpressure on every link of a mesh top: from the next cycle on, each port's
+    /// Random backpressure on every link (the package top's or a mesh top's): from the next cycle on, each port's
     /// send side is refused credit (sends nothing) in each cycle with probability `percent` %
     /// (a seeded draw per port and cycle, in the model's clock loop). 0 turns it off.
     pub fn stall_links(&mut self, percent: u32, seed: u64) -> Result<()> {

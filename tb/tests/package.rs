@@ -29,13 +29,21 @@ fn engines() -> u64 {
     views().params.sdma_engines
 }
 
+/// Percent of cycles each die's link send side is held (random link backpressure).
+const LINK_STALL_PCT: u32 = 20;
+
+/// A package with backpressure on every port: every host access (the bulk source loads and the
+/// window read-backs included) under random handshake delays and ready stalls, and each die's
+/// link send side held in a random fifth of the cycles.
 fn open(ctx: &mut Ctx) -> Package {
     let kind = Package::kind().expect("xdie_pkg_top is simulated");
     let sim = ctx.sim(kind).expect("package model");
-    let mut pkg = Package::new(sim, ctx.sub_seed(), Timing::FAST, CHIP).expect("package up");
+    let mut pkg = Package::new(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("package up");
     for die in 0..2 {
         pkg.program_iatu(die, 0).expect("iATU region 0");
     }
+    pkg.stall_links(LINK_STALL_PCT, ctx.sub_seed())
+        .expect("link backpressure");
     pkg
 }
 
