@@ -452,11 +452,13 @@ fn health(src: &Source, s: &Shape) -> Result<HealthLayout> {
             )));
         }
     }
-    if threshold.width > flit_crc.width.max(dllp_crc.width) {
-        return Err(bad(format!(
-            "the threshold `{}.{}` is {} bits, wider than the CRC error counters: it could never be passed",
-            crc_threshold.name, threshold.name, threshold.width
-        )));
+    for (reg, f) in [(&flit_crc_count, &flit_crc), (&dllp_crc_count, &dllp_crc)] {
+        if threshold.width > f.width {
+            return Err(bad(format!(
+                "the threshold `{}.{}` is {} bits, wider than the CRC error counter `{}.{}` ({} bits)",
+                crc_threshold.name, threshold.name, threshold.width, reg.name, f.name, f.width
+            )));
+        }
     }
     let (counter_clear, [clear_flit_crc, clear_dllp_crc, clear_replay]) =
         t.reg_fields(R::CounterClear, [F::FlitCrc, F::DllpCrc, F::Replay])?;
