@@ -31,6 +31,7 @@ rtl/core/xdie_rr_arbiter.sv
 rtl/core/xdie_clock_gate.sv
 rtl/core/xdie_sdma_engine.sv
 rtl/core/xdie_xbar.sv
+rtl/core/xdie_xbar_shared.sv
 rtl/core/xdie_mem.sv
 rtl/core/xdie_sbuf.sv
 rtl/core/xdie_xbus_csr.sv

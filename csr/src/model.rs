@@ -501,11 +501,13 @@ pub struct Sizing {
     pub outstanding: u64,
     /// Source beats an engine buffers.
     pub engine_read_beats: u64,
+    /// 1: the crossbar shares one request and one response path among its ports; 0: full.
+    pub shared_crossbar: u64,
 }
 
 impl Sizing {
     /// Every value with its key name in `sizing.*`, in file order.
-    pub fn values(&self) -> [(&'static str, u64); 7] {
+    pub fn values(&self) -> [(&'static str, u64); 8] {
         [
             ("sdma_engines", self.sdma_engines),
             ("d2d_controllers", self.d2d_controllers),
@@ -514,6 +516,7 @@ impl Sizing {
             ("link_credits", self.link_credits),
             ("outstanding", self.outstanding),
             ("engine_read_beats", self.engine_read_beats),
+            ("shared_crossbar", self.shared_crossbar),
         ]
     }
 }

@@ -758,6 +758,8 @@ pub struct RawSizing {
     pub outstanding: Option<Num>,
     #[serde(default)]
     pub engine_read_beats: Option<Num>,
+    #[serde(default)]
+    pub shared_crossbar: Option<Num>,
 }
 
 impl RawSizing {
@@ -782,6 +784,8 @@ impl RawSizing {
             .allowed("1 ..= 2^16; required in the default profile"),
         Key::opt("engine_read_beats", Ty::Num, "Source beats an engine buffers (its reads in flight).")
             .allowed("1 ..= 2^16; required in the default profile"),
+        Key::opt("shared_crossbar", Ty::Num, "1: one request and one response path shared by all crossbar ports (`xdie_xbar_shared`, a fraction of the area, one request and one response per cycle); 0: a full crossbar (`xdie_xbar`).")
+            .allowed("0 or 1; default profile: 0"),
     ];
 }
 

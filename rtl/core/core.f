@@ -9,6 +9,7 @@ xdie_rr_arbiter.sv
 xdie_clock_gate.sv
 xdie_sdma_engine.sv
 xdie_xbar.sv
+xdie_xbar_shared.sv
 xdie_mem.sv
 xdie_sbuf.sv
 xdie_xbus_csr.sv

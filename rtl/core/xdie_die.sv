@@ -62,6 +62,10 @@ module xdie_die #(
   parameter int unsigned OUTSTANDING   = xdie_sizing_pkg::DEFAULT_OUTSTANDING,
   // Source beats each engine buffers (its reads in flight)
   parameter int unsigned ENG_READ_BEATS = xdie_sizing_pkg::DEFAULT_ENGINE_READ_BEATS,
+  // One request and one response path shared by all crossbar ports (xdie_xbar_shared) instead
+  // of a full crossbar (xdie_xbar): a fraction of the area for an FPGA build, at one request and
+  // one response per cycle for the whole die
+  parameter bit          SHARED_XBAR   = xdie_sizing_pkg::DEFAULT_SHARED_CROSSBAR != 0,
   // Clock each engine, and the queue groups, only in cycles where something of theirs can
   // change (xdie_clock_gate, see the engines below): a simulator then skips idle engines and
   // groups, and an ASIC saves their clock power. Off by default: an FPGA build keeps one clock
@@ -214,20 +218,37 @@ module xdie_die #(
   `XDIE_PORT_ARRAY(DATA_BYTES*8, s_rsp_rdata, NS);
   logic [NS*2-1:0]    s_rsp_err;
 
-  xdie_xbar #(
-    .NM(NM), .NS(NS), .OUTSTANDING(OUTSTANDING), .READERS(XBAR_READERS)
-  ) u_xbar (
-    .clk_i, .rst_ni,
-    .m_req_valid_i(m_req_valid), .m_req_ready_o(m_req_ready), .m_req_write_i(m_req_write),
-    .m_req_addr_i(m_req_addr), .m_req_wdata_i(m_req_wdata), .m_req_wstrb_i(m_req_wstrb),
-    .m_sel_i(m_sel),
-    .m_rsp_valid_o(m_rsp_valid), .m_rsp_ready_i(m_rsp_ready), .m_rsp_rdata_o(m_rsp_rdata),
-    .m_rsp_err_o(m_rsp_err),
-    .s_req_valid_o(s_req_valid), .s_req_ready_i(s_req_ready), .s_req_write_o(s_req_write),
-    .s_req_addr_o(s_req_addr), .s_req_wdata_o(s_req_wdata), .s_req_wstrb_o(s_req_wstrb),
-    .s_rsp_valid_i(s_rsp_valid), .s_rsp_ready_o(s_rsp_ready), .s_rsp_rdata_i(s_rsp_rdata),
-    .s_rsp_err_i(s_rsp_err)
-  );
+  if (SHARED_XBAR) begin : g_xbar_shared
+    xdie_xbar_shared #(
+      .NM(NM), .NS(NS), .OUTSTANDING(OUTSTANDING), .READERS(XBAR_READERS)
+    ) u_xbar (
+      .clk_i, .rst_ni,
+      .m_req_valid_i(m_req_valid), .m_req_ready_o(m_req_ready), .m_req_write_i(m_req_write),
+      .m_req_addr_i(m_req_addr), .m_req_wdata_i(m_req_wdata), .m_req_wstrb_i(m_req_wstrb),
+      .m_sel_i(m_sel),
+      .m_rsp_valid_o(m_rsp_valid), .m_rsp_ready_i(m_rsp_ready), .m_rsp_rdata_o(m_rsp_rdata),
+      .m_rsp_err_o(m_rsp_err),
+      .s_req_valid_o(s_req_valid), .s_req_ready_i(s_req_ready), .s_req_write_o(s_req_write),
+      .s_req_addr_o(s_req_addr), .s_req_wdata_o(s_req_wdata), .s_req_wstrb_o(s_req_wstrb),
+      .s_rsp_valid_i(s_rsp_valid), .s_rsp_ready_o(s_rsp_ready), .s_rsp_rdata_i(s_rsp_rdata),
+      .s_rsp_err_i(s_rsp_err)
+    );
+  end else begin : g_xbar
+    xdie_xbar #(
+      .NM(NM), .NS(NS), .OUTSTANDING(OUTSTANDING), .READERS(XBAR_READERS)
+    ) u_xbar (
+      .clk_i, .rst_ni,
+      .m_req_valid_i(m_req_valid), .m_req_ready_o(m_req_ready), .m_req_write_i(m_req_write),
+      .m_req_addr_i(m_req_addr), .m_req_wdata_i(m_req_wdata), .m_req_wstrb_i(m_req_wstrb),
+      .m_sel_i(m_sel),
+      .m_rsp_valid_o(m_rsp_valid), .m_rsp_ready_i(m_rsp_ready), .m_rsp_rdata_o(m_rsp_rdata),
+      .m_rsp_err_o(m_rsp_err),
+      .s_req_valid_o(s_req_valid), .s_req_ready_i(s_req_ready), .s_req_write_o(s_req_write),
+      .s_req_addr_o(s_req_addr), .s_req_wdata_o(s_req_wdata), .s_req_wstrb_o(s_req_wstrb),
+      .s_rsp_valid_i(s_rsp_valid), .s_rsp_ready_o(s_rsp_ready), .s_rsp_rdata_i(s_rsp_rdata),
+      .s_rsp_err_i(s_rsp_err)
+    );
+  end
 
   // Route-table lookups, one per master (read in the chip-id view only)
   logic [NM*RIW-1:0] rt_idx;

@@ -25,11 +25,14 @@ package xdie_sizing_pkg;
   localparam int unsigned FULL_OUTSTANDING = 64;
   // source beats an engine buffers (its reads in flight)
   localparam int unsigned FULL_ENGINE_READ_BEATS = 8;
+  // 1: one request and one response path shared by all crossbar ports
+  localparam int unsigned FULL_SHARED_CROSSBAR = 0;
 
   // ---------------------------------------------------------------- profile `fpga`
   // A die for an FPGA prototype (Lattice ECP5-85 class): two SDMA engines, every register block, 4
   // KiB of every SBUF partition and 16 KiB of HBM in block RAM, link buffers and request queues of
-  // 16.
+  // 16, and a crossbar with one shared request and one shared response path (a full crossbar of its
+  // 9 masters and 8 slaves would be about two thirds of the die's logic).
   // SDMA engines wired (each with its M2S and S2M queue groups)
   localparam int unsigned FPGA_SDMA_ENGINES = 2;
   // D2D controller register blocks wired (controller 0 serves the port)
@@ -44,6 +47,8 @@ package xdie_sizing_pkg;
   localparam int unsigned FPGA_OUTSTANDING = 16;
   // source beats an engine buffers (its reads in flight)
   localparam int unsigned FPGA_ENGINE_READ_BEATS = 8;
+  // 1: one request and one response path shared by all crossbar ports
+  localparam int unsigned FPGA_SHARED_CROSSBAR = 1;
 
   // ---------------------------------------------------------------- profile `ecp5_85`
   // The fpga profile with 2 KiB per SBUF partition, so that SBUF (128 block RAMs) and HBM (8) fit
@@ -62,6 +67,8 @@ package xdie_sizing_pkg;
   localparam int unsigned ECP5_85_OUTSTANDING = 16;
   // source beats an engine buffers (its reads in flight)
   localparam int unsigned ECP5_85_ENGINE_READ_BEATS = 8;
+  // 1: one request and one response path shared by all crossbar ports
+  localparam int unsigned ECP5_85_SHARED_CROSSBAR = 1;
 
   // ---------------------------------------------------------------- default: `full`
   // SDMA engines wired (each with its M2S and S2M queue groups)
@@ -78,5 +85,7 @@ package xdie_sizing_pkg;
   localparam int unsigned DEFAULT_OUTSTANDING = 64;
   // source beats an engine buffers (its reads in flight)
   localparam int unsigned DEFAULT_ENGINE_READ_BEATS = 8;
+  // 1: one request and one response path shared by all crossbar ports
+  localparam int unsigned DEFAULT_SHARED_CROSSBAR = 0;
 
 endpackage

@@ -392,8 +392,14 @@ impl MasterModel {
 
 /// Master m owns a region in every slave; the expected read data follows from m's own program
 /// order. The slave index sits in the address too, so a misrouted request is caught.
-fn xbar_traffic(ctx: &mut Ctx, ops_per_master: usize, slave_ready_pct: u32, max_delay: u64) {
-    let kind = dut("xdie_xbar");
+fn xbar_traffic(
+    ctx: &mut Ctx,
+    module: &str,
+    ops_per_master: usize,
+    slave_ready_pct: u32,
+    max_delay: u64,
+) {
+    let kind = dut(module);
     let mut sim = ctx.sim(kind).expect("xbar model");
     let mut p = Pins::new(&sim);
     let (nm, dw, aw) = geometry(&p, &XBAR_MASTER_SIDE);
@@ -472,12 +478,28 @@ fn xbar_traffic(ctx: &mut Ctx, ops_per_master: usize, slave_ready_pct: u32, max_
 
 #[test]
 fn xbar_random_traffic_with_backpressure() {
-    harness::run(0x5ba2, |ctx| xbar_traffic(ctx, 300, 60, 4));
+    harness::run(0x5ba2, |ctx| xbar_traffic(ctx, "xdie_xbar", 300, 60, 4));
 }
 
 #[test]
 fn xbar_random_traffic_always_ready_slaves() {
-    harness::run(0x5ba3, |ctx| xbar_traffic(ctx, 300, 100, 0));
+    harness::run(0x5ba3, |ctx| xbar_traffic(ctx, "xdie_xbar", 300, 100, 0));
+}
+
+/// The shared-path crossbar (FPGA sizing profiles) under the same traffic: same ports, same
+/// ordering rules, same expected data.
+#[test]
+fn xbar_shared_random_traffic_with_backpressure() {
+    harness::run(0x5ba4, |ctx| {
+        xbar_traffic(ctx, "xdie_xbar_shared", 300, 60, 4)
+    });
+}
+
+#[test]
+fn xbar_shared_random_traffic_always_ready_slaves() {
+    harness::run(0x5ba5, |ctx| {
+        xbar_traffic(ctx, "xdie_xbar_shared", 300, 100, 0)
+    });
 }
 
 /// One master streaming to one slave that accepts every cycle and answers the next: a request

@@ -72,6 +72,14 @@ pub(super) fn build_sizings(
             _ => None,
         }
     };
+    // The value a key the die map has no value for takes in the default profile when left out
+    // (None: the default profile must give it).
+    let builtin = |key: &str| -> Option<u64> {
+        match key {
+            "shared_crossbar" => Some(0),
+            _ => None,
+        }
+    };
     let map_name = |key: &str| -> &'static str {
         match key {
             "sdma_engines" => "address_map's SDMA_ENGINES",
@@ -120,18 +128,23 @@ pub(super) fn build_sizings(
                 p.engine_read_beats,
                 base.as_ref().map(|b| b.engine_read_beats),
             ),
+            (
+                "shared_crossbar",
+                p.shared_crossbar,
+                base.as_ref().map(|b| b.shared_crossbar),
+            ),
         ];
-        let mut v = [0u64; 7];
+        let mut v = [0u64; 8];
         for (n, (key, given, from_default)) in keys.into_iter().enumerate() {
             // The value a left-out key takes.
             let inherit = if i == di {
-                map_value(key)
+                map_value(key).or_else(|| builtin(key))
             } else {
                 from_default
             };
             let at = format!("profiles[{i}].{key}");
             v[n] = match (given, inherit) {
-                (Some(Num(x)), Some(m)) if i == di && x != m => {
+                (Some(Num(x)), Some(m)) if i == di && map_value(key).is_some() && x != m => {
                     return Err(src.err(
                         ErrorKind::BadValue,
                         at,
@@ -170,6 +183,7 @@ pub(super) fn build_sizings(
             link_credits: v[4],
             outstanding: v[5],
             engine_read_beats: v[6],
+            shared_crossbar: v[7],
         };
         check(src, i, &s, views)?;
         out[i] = Some(s);
@@ -188,7 +202,7 @@ fn check(src: &Source, i: usize, s: &Sizing, views: &Views) -> Result<()> {
         .min(ap.sdma_s2m.count)
         .min(u64::from(views.bcast.mask.width));
     let dw = d.data_bytes;
-    let rules: [(&str, u64, bool, String); 7] = [
+    let rules: [(&str, u64, bool, String); 8] = [
         (
             "sdma_engines",
             s.sdma_engines,
@@ -245,6 +259,12 @@ fn check(src: &Source, i: usize, s: &Sizing, views: &Views) -> Result<()> {
             s.engine_read_beats,
             (1..=MAX_DEPTH).contains(&s.engine_read_beats),
             format!("1 ..= {MAX_DEPTH}"),
+        ),
+        (
+            "shared_crossbar",
+            s.shared_crossbar,
+            s.shared_crossbar <= 1,
+            "0 (a full crossbar) or 1 (one shared request and response path)".to_string(),
         ),
     ];
     for (key, value, ok, allowed) in rules {

@@ -80,6 +80,7 @@ fn comment(key: &str) -> &'static str {
         "hbm_bytes" => "bytes of HBM backed",
         "link_credits" => "receive buffer depth per link channel (credits)",
         "outstanding" => "requests in flight per crossbar master and slave, writes per engine",
+        "shared_crossbar" => "1: one request and one response path shared by all crossbar ports",
         _ => "source beats an engine buffers (its reads in flight)",
     }
 }

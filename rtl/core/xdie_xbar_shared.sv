@@ -1,0 +1,257 @@
+// xbus crossbar with one shared request path and one shared response path: xdie_xbar's ports,
+// parameters and ordering rules at a fraction of its area, for FPGA builds (sizing profile key
+// shared_crossbar). xdie_xbar gives every slave its own multiplexer of all masters' requests and
+// every master its own multiplexer of all slaves' read data, both as wide as a beat; here there
+// is one of each, so the area no longer grows with masters x slaves x beat width.
+//
+// Requests: one round-robin arbiter over all masters picks, each cycle, one master whose request
+// may issue (the one-slave-at-a-time rule and OUTSTANDING, as in xdie_xbar) and whose target
+// slave has room: its request register is empty and its order FIFO is not full. The picked request moves through one multiplexer into that
+// slave's request register, which presents it to the slave until the slave takes it. A request
+// therefore waits only for its own slave, never behind another slave's: the same dependencies
+// as in xdie_xbar (docs/mesh.md: deadlock freedom).
+//
+// Responses: per slave, the order FIFO of its requests' masters names the master of its next
+// response, as in xdie_xbar. One round-robin arbiter over the slaves picks, each cycle, one
+// slave with a response whose master's response register is empty or is being read this cycle;
+// the response moves through one multiplexer into that register, which presents it to the
+// master until the master takes it. A response therefore waits only for its own master.
+//
+// Per master, the requests in flight (accepted and not yet answered to the master) are counted;
+// they are all at one slave, which answers in order, so every master sees its responses in
+// order. The registers cost one cycle each way; the die accepts at most one request and returns
+// at most one response per cycle. Valid and data towards slaves and masters come from registers,
+// and no ready depends on the valid it answers, so any slave and master may be connected.
+
+module xdie_xbar_shared #(
+  parameter int unsigned NM          = 3,
+  parameter int unsigned NS          = 3,
+  parameter int unsigned OUTSTANDING = 4,
+  // Masters that read: only these get response data (a write-only master's is zero).
+  parameter logic [NM-1:0] READERS   = '1,
+  localparam int unsigned SW         = (NS > 1) ? $clog2(NS) : 1,
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // masters
+  input  logic [NM-1:0]     m_req_valid_i,
+  output logic [NM-1:0]     m_req_ready_o,
+  input  logic [NM-1:0]     m_req_write_i,
+  input  logic [NM*SW-1:0]  m_sel_i,
+  output logic [NM-1:0]     m_rsp_valid_o,
+  input  logic [NM-1:0]     m_rsp_ready_i,
+  output logic [NM*2-1:0]   m_rsp_err_o,
+  // slaves
+  output logic [NS-1:0]     s_req_valid_o,
+  input  logic [NS-1:0]     s_req_ready_i,
+  output logic [NS-1:0]     s_req_write_o,
+  input  logic [NS-1:0]     s_rsp_valid_i,
+  output logic [NS-1:0]     s_rsp_ready_o,
+  input  logic [NS*2-1:0]   s_rsp_err_i,
+  // wide fields, one element per port (see xdie_xbar)
+  input  `XDIE_PORT_ARRAY(ADDR_W, m_req_addr_i, NM),
+  input  `XDIE_PORT_ARRAY(DATA_BYTES*8, m_req_wdata_i, NM),
+  input  `XDIE_PORT_ARRAY(DATA_BYTES, m_req_wstrb_i, NM),
+  output `XDIE_PORT_ARRAY(DATA_BYTES*8, m_rsp_rdata_o, NM),
+  output `XDIE_PORT_ARRAY(ADDR_W, s_req_addr_o, NS),
+  output `XDIE_PORT_ARRAY(DATA_BYTES*8, s_req_wdata_o, NS),
+  output `XDIE_PORT_ARRAY(DATA_BYTES, s_req_wstrb_o, NS),
+  input  `XDIE_PORT_ARRAY(DATA_BYTES*8, s_rsp_rdata_i, NS)
+);
+
+  if (NM < 1 || NS < 1 || OUTSTANDING < 1) begin : g_bad_param
+    $error("xdie_xbar_shared: NM, NS and OUTSTANDING must be at least 1");
+  end
+
+  localparam int unsigned MW = (NM > 1) ? $clog2(NM) : 1;
+  localparam int unsigned CW = $clog2(OUTSTANDING + 1);
+  localparam int unsigned DW = DATA_BYTES * 8;
+  localparam logic [CW-1:0] MAX_OUT = CW'(OUTSTANDING);
+
+  // ---------------------------------------------------------------- per-slave request registers
+  logic [NS-1:0]  rq_valid_q;
+  logic [NS-1:0]  rq_write_q;
+  logic [NS-1:0]  fifo_ready, fifo_valid;
+  // Slave s can take a request into its register this cycle: the register is empty. Not also
+  // when the slave takes the register's request in this cycle: a slave's ready may follow its
+  // response ready, which follows the response arbitration, and that chain would run on through
+  // the request arbitration into the request multiplexer (a long path on an FPGA). A slave
+  // therefore takes at most one request every two cycles; different slaves overlap.
+  logic [NS-1:0]  room;
+  assign room = ~rq_valid_q & fifo_ready;
+
+  // ---------------------------------------------------------------- request arbitration
+  logic [NM*CW-1:0] cnt_q;
+  logic [NM*SW-1:0] cur_q;
+  logic [NM-1:0]    cand;
+
+  always_comb begin
+    for (int m = 0; m < NM; m++) begin
+      logic [SW-1:0] t;
+      logic [CW-1:0] c;
+      t       = m_sel_i[m*SW +: SW];
+      c       = cnt_q[m*CW +: CW];
+      cand[m] = m_req_valid_i[m] && (32'(t) < NS) && room[t] &&
+                ((c == '0) || ((cur_q[m*SW +: SW] == t) && (c != MAX_OUT)));
+    end
+  end
+
+  logic          q_any;
+  logic [MW-1:0] q_pick, q_last_q;
+  logic [SW-1:0] q_tgt;
+
+  xdie_rr_arbiter #(.N(NM)) u_req_arb (
+    .req_i(cand), .last_i(q_last_q), .valid_o(q_any), .idx_o(q_pick)
+  );
+  assign q_tgt = m_sel_i[q_pick*SW +: SW];
+
+  always_comb begin
+    m_req_ready_o = '0;
+    m_req_ready_o[q_pick] = q_any;
+  end
+
+  // The one request multiplexer: the picked master's fields, loaded into its slave's register.
+  logic [ADDR_W-1:0] q_addr;
+  logic [DW-1:0]     q_wdata;
+  logic [DATA_BYTES-1:0] q_wstrb;
+  assign q_addr  = `XDIE_PORT(m_req_addr_i, q_pick, ADDR_W);
+  assign q_wdata = `XDIE_PORT(m_req_wdata_i, q_pick, DW);
+  assign q_wstrb = `XDIE_PORT(m_req_wstrb_i, q_pick, DATA_BYTES);
+
+  logic [NS-1:0] q_load;
+  always_comb begin
+    q_load = '0;
+    q_load[q_tgt] = q_any;
+  end
+
+  for (genvar s = 0; s < NS; s++) begin : g_rq
+    logic [ADDR_W-1:0]     addr_q;
+    logic [DW-1:0]         wdata_q;
+    logic [DATA_BYTES-1:0] wstrb_q;
+    // Data registers without reset: read only with the valid, which is reset.
+    always_ff @(posedge clk_i) begin
+      if (q_load[s]) begin
+        addr_q  <= q_addr;
+        wdata_q <= q_wdata;
+        wstrb_q <= q_wstrb;
+      end
+    end
+    assign `XDIE_PORT(s_req_addr_o, s, ADDR_W)      = addr_q;
+    assign `XDIE_PORT(s_req_wdata_o, s, DW)         = wdata_q;
+    assign `XDIE_PORT(s_req_wstrb_o, s, DATA_BYTES) = wstrb_q;
+  end
+  assign s_req_valid_o = rq_valid_q;
+  assign s_req_write_o = rq_write_q;
+
+  // ---------------------------------------------------------------- response order per slave
+  logic [NS*MW-1:0] head_id;
+  logic [NS-1:0]    r_take;   // slave s's response moves into its master's register
+
+  for (genvar s = 0; s < NS; s++) begin : g_order
+    xdie_fifo #(.DATA_W(MW), .DEPTH(OUTSTANDING)) u_order (
+      .clk_i, .rst_ni,
+      .push_valid_i(q_load[s]), .push_ready_o(fifo_ready[s]), .push_data_i(q_pick),
+      .pop_valid_o(fifo_valid[s]), .pop_ready_i(r_take[s]), .pop_data_o(head_id[s*MW +: MW])
+    );
+  end
+
+  // ---------------------------------------------------------------- response arbitration
+  logic [NM-1:0] rs_valid_q;
+  logic [NM*2-1:0] rs_err_q;
+  // Master m's response register can take a response this cycle.
+  logic [NM-1:0] m_room;
+  assign m_room = ~rs_valid_q | m_rsp_ready_i;
+
+  logic [NS-1:0] r_cand;
+  always_comb begin
+    for (int s = 0; s < NS; s++) begin
+      r_cand[s] = s_rsp_valid_i[s] && fifo_valid[s] && m_room[head_id[s*MW +: MW]];
+    end
+  end
+
+  logic          r_any;
+  logic [SW-1:0] r_pick, r_last_q;
+  logic [MW-1:0] r_dst;
+
+  xdie_rr_arbiter #(.N(NS)) u_rsp_arb (
+    .req_i(r_cand), .last_i(r_last_q), .valid_o(r_any), .idx_o(r_pick)
+  );
+  assign r_dst = head_id[r_pick*MW +: MW];
+
+  always_comb begin
+    r_take = '0;
+    r_take[r_pick] = r_any;
+  end
+  assign s_rsp_ready_o = r_take;
+
+  logic [NM-1:0] r_load;
+  always_comb begin
+    r_load = '0;
+    r_load[r_dst] = r_any;
+  end
+
+  // The one response multiplexer: the picked slave's data, loaded into its master's register.
+  logic [DW-1:0] r_rdata;
+  assign r_rdata = `XDIE_PORT(s_rsp_rdata_i, r_pick, DW);
+
+  for (genvar m = 0; m < NM; m++) begin : g_rs
+    if (READERS[m]) begin : g_reader
+      logic [DW-1:0] rdata_q;
+      always_ff @(posedge clk_i) begin
+        if (r_load[m]) begin
+          rdata_q <= r_rdata;
+        end
+      end
+      assign `XDIE_PORT(m_rsp_rdata_o, m, DW) = rdata_q;
+    end else begin : g_writer
+      assign `XDIE_PORT(m_rsp_rdata_o, m, DW) = '0;
+    end
+  end
+  assign m_rsp_valid_o = rs_valid_q;
+  assign m_rsp_err_o   = rs_err_q;
+
+  // ---------------------------------------------------------------- state
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rq_valid_q <= '0;
+      rq_write_q <= '0;
+      rs_valid_q <= '0;
+      rs_err_q   <= '0;
+      cnt_q      <= '0;
+      cur_q      <= '0;
+      q_last_q   <= '0;
+      r_last_q   <= '0;
+    end else begin
+      for (int s = 0; s < NS; s++) begin
+        if (q_load[s]) begin
+          rq_valid_q[s] <= 1'b1;
+          rq_write_q[s] <= m_req_write_i[q_pick];
+        end else if (s_req_ready_i[s]) begin
+          rq_valid_q[s] <= 1'b0;
+        end
+      end
+      for (int m = 0; m < NM; m++) begin
+        if (r_load[m]) begin
+          rs_valid_q[m]     <= 1'b1;
+          rs_err_q[m*2 +: 2] <= s_rsp_err_i[r_pick*2 +: 2];
+        end else if (m_rsp_ready_i[m]) begin
+          rs_valid_q[m] <= 1'b0;
+        end
+        cnt_q[m*CW +: CW] <= cnt_q[m*CW +: CW] + CW'(m_req_ready_o[m]) -
+                             CW'(rs_valid_q[m] && m_rsp_ready_i[m]);
+        if (m_req_ready_o[m]) begin
+          cur_q[m*SW +: SW] <= m_sel_i[m*SW +: SW];
+        end
+      end
+      if (q_any) begin
+        q_last_q <= q_pick;
+      end
+      if (r_any) begin
+        r_last_q <= r_pick;
+      end
+    end
+  end
+
+endmodule
