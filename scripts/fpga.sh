@@ -7,6 +7,7 @@
 # routes) and print the Fmax of its clock.
 #
 #   scripts/fpga.sh [--pnr] [--json] [--docs] [--freq MHZ] [--seed N] [--out DIR]
+#                   [--router router1|router2] [--placer heap|sa]
 #                   [--profile NAME]... [--all] [--reuse] [MODULE...]
 #
 # Without MODULE and --profile: every module of rtl/xdie.f except the die and package tops and
@@ -18,7 +19,9 @@
 # seconds, and with --pnr the device utilisation nextpnr reports (used and available per cell
 # type; a design over the device's capacity fails and says which type). --docs also writes
 # docs/fpga-results.json and docs/fpga-results.md (no timings, so a rerun with the same tools
-# gives the same files). --reuse keeps a netlist (and with --pnr a place-and-route result)
+# gives the same files). --router and --placer pick nextpnr's algorithms (default router2 and
+# heap): router1, nextpnr's own default, routes a congested design such as the FPGA-profile die
+# far more slowly (it still had ~150k overused wires after 3.5 h). --reuse keeps a netlist (and with --pnr a place-and-route result)
 # already in DIR that was made from the same RTL (a hash of every file of rtl/xdie.f). Netlists, logs and reports go to DIR/<module>/ (default target/fpga); DIR is relative to
 # the repository root and must lie below it (the PyPI tools run in a WebAssembly sandbox that
 # sees only the directory they are started in).
@@ -29,7 +32,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pnr=0 json=0 docs=0 all=0 reuse=0 freq=100 seed=1 out=target/fpga
+pnr=0 json=0 docs=0 all=0 reuse=0 freq=100 seed=1 out=target/fpga router=router2 placer=heap
 mods=() profiles=()
 args=("$@")
 while (($#)); do
@@ -39,11 +42,13 @@ while (($#)); do
     --freq) freq="$2"; shift ;;
     --seed) seed="$2"; shift ;;
     --out) out="$2"; shift ;;
+    --router) router="$2"; shift ;;
+    --placer) placer="$2"; shift ;;
     --docs) docs=1 ;;
     --all) all=1 ;;
     --reuse) reuse=1 ;;
     --profile) profiles+=("$2"); shift ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fpga.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) mods+=("$1") ;;
   esac
@@ -103,14 +108,14 @@ for m in "${mods[@]}"; do
   fi
   echo "$rtl_hash" > "$d/rtl.sha"
   fmax=null
-  pnr_key="$rtl_hash $freq $seed"
-  if ((pnr && fresh)) && [[ -s "$d/nextpnr.log" ]] && read -r k1 k2 k3 res < "$d/pnr.done" 2>/dev/null &&
-     [[ "$k1 $k2 $k3" == "$pnr_key" ]]; then
+  pnr_key="$rtl_hash $freq $seed $router $placer"
+  if ((pnr && fresh)) && [[ -s "$d/nextpnr.log" ]] && read -r k1 k2 k3 k4 k5 res < "$d/pnr.done" 2>/dev/null &&
+     [[ "$k1 $k2 $k3 $k4 $k5" == "$pnr_key" ]]; then
     fmax=$res
   elif ((pnr)); then
     rm -f "$d/pnr.done"
     if nice "$NEXTPNR" --um-85k --package CABGA381 --out-of-context --json "$d/netlist.json" \
-        --freq "$freq" --seed "$seed" --timing-allow-fail --report "$d/pnr.json" \
+        --freq "$freq" --seed "$seed" --router "$router" --placer "$placer" --timing-allow-fail --report "$d/pnr.json" \
         -l "$d/nextpnr.log" -q >/dev/null 2>&1; then
       fmax=$(python3 -c 'import json,sys
 f = json.load(open(sys.argv[1])).get("fmax", {})
@@ -170,6 +175,6 @@ if ((docs)); then
   yv=$("$YOSYS" -V 2>/dev/null | head -1 | sed 's/ (git.*//')
   nv=""; ((pnr)) && nv=$("$NEXTPNR" --version 2>&1 | grep -o 'nextpnr-[0-9][^ )]*' | head -1)
   python3 scripts/fpga_docs.py --yosys "$yv" --nextpnr "$nv" --freq "$freq" --seed "$seed" \
-    --rtl-hash "$rtl_hash" --command "scripts/fpga.sh ${args[*]}" <<<"$report"
+    --router "$router" --placer "$placer" --rtl-hash "$rtl_hash" --command "scripts/fpga.sh ${args[*]}" <<<"$report"
 fi
 exit $status

@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--nextpnr", default="")
     ap.add_argument("--freq", required=True)
     ap.add_argument("--seed", required=True)
+    ap.add_argument("--router", default="router2")
+    ap.add_argument("--placer", default="heap")
     ap.add_argument("--command", required=True)
     ap.add_argument("--rtl-hash", required=True)
     a = ap.parse_args()
@@ -100,6 +102,8 @@ def main():
         "device": "LFE5UM-85F CABGA381 (out of context)" if pnr else None,
         "target_mhz": float(a.freq) if pnr else None,
         "seed": int(a.seed) if pnr else None,
+        "router": a.router if pnr else None,
+        "placer": a.placer if pnr else None,
     }
     with open("docs/fpga-results.json", "w") as f:
         json.dump({"meta": meta, "rows": rows, "full_die_estimate": estimates}, f, indent=2,
@@ -120,9 +124,9 @@ def main():
                "of `csrs/sizing.*`." % (a.yosys, (", " + a.nextpnr) if pnr else ""))
     if pnr:
         out.append("Place and route: nextpnr-ecp5 on an LFE5UM-85F (CABGA381), out of context, "
-                   "target %s MHz, seed %s. Fit compares nextpnr's device utilisation with the "
+                   "target %s MHz, seed %s, placer %s, router %s. Fit compares nextpnr's device utilisation with the "
                    "device; a design over capacity names the cell type, used/available and the "
-                   "excess." % (a.freq, a.seed))
+                   "excess." % (a.freq, a.seed, a.placer, a.router))
     out.append("RTL: the files of rtl/xdie.f, sha256 of their concatenation `%s` (a rerun on "
                "other RTL gives other figures)." % a.rtl_hash)
     out.append("The same RTL maps to other figures with other yosys versions; compare rows of one "

@@ -6,10 +6,12 @@
 //
 // Requests: one round-robin arbiter over all masters picks, each cycle, one master whose request
 // may issue (the one-slave-at-a-time rule and OUTSTANDING, as in xdie_xbar) and whose target
-// slave has room: its request register is empty and its order FIFO is not full. The picked request moves through one multiplexer into that
-// slave's request register, which presents it to the slave until the slave takes it. A request
-// therefore waits only for its own slave, never behind another slave's: the same dependencies
-// as in xdie_xbar (docs/mesh.md: deadlock freedom).
+// slave has room: its request register is empty, no other grant to it is under way, and its
+// order FIFO is not full. In the next cycle the picked master's request moves through one
+// multiplexer into that slave's request register (the master sees ready then: it holds its
+// request until ready, as on any xbus port), which presents it to the slave until the slave
+// takes it. A request therefore waits only for its own slave, never behind another slave's: the
+// same dependencies as in xdie_xbar (docs/mesh.md: deadlock freedom).
 //
 // Responses: per slave, the order FIFO of its requests' masters names the master of its next
 // response, as in xdie_xbar. One round-robin arbiter over the slaves picks, each cycle, one
@@ -19,9 +21,17 @@
 //
 // Per master, the requests in flight (accepted and not yet answered to the master) are counted;
 // they are all at one slave, which answers in order, so every master sees its responses in
-// order. The registers cost one cycle each way; the die accepts at most one request and returns
-// at most one response per cycle. Valid and data towards slaves and masters come from registers,
-// and no ready depends on the valid it answers, so any slave and master may be connected.
+// order. Valid and data towards slaves and masters come from registers, and no ready depends on
+// the valid it answers, so any slave and master may be connected.
+//
+// Timing: the request multiplexer's select and every wide register's enable are flops, so the
+// request arbitration (address decode, issue rules, round robin) and the wide data path are
+// separate paths. The cost is latency and rate: a request reaches its slave two cycles after
+// it is first presented (granted, then transferred into the slave's register), a response its
+// master one cycle after the slave presents it; the die accepts at most one request and returns one response per cycle, and a slave
+// receives at most one request every three cycles (its register counts as full in the cycle the
+// slave takes it: only flops decide room, so the slave's ready, which may follow the response
+// arbitration, never reaches the request arbitration).
 
 module xdie_xbar_shared #(
   parameter int unsigned NM          = 3,
@@ -70,23 +80,29 @@ module xdie_xbar_shared #(
   localparam int unsigned DW = DATA_BYTES * 8;
   localparam logic [CW-1:0] MAX_OUT = CW'(OUTSTANDING);
 
-  // ---------------------------------------------------------------- per-slave request registers
-  logic [NS-1:0]  rq_valid_q;
-  logic [NS-1:0]  rq_write_q;
-  logic [NS-1:0]  fifo_ready, fifo_valid;
-  // Slave s can take a request into its register this cycle: the register is empty. Not also
-  // when the slave takes the register's request in this cycle: a slave's ready may follow its
-  // response ready, which follows the response arbitration, and that chain would run on through
-  // the request arbitration into the request multiplexer (a long path on an FPGA). A slave
-  // therefore takes at most one request every two cycles; different slaves overlap.
-  logic [NS-1:0]  room;
-  assign room = ~rq_valid_q & fifo_ready;
-
   // ---------------------------------------------------------------- request arbitration
+  // Cycle t picks a master (the grant); cycle t+1 moves its request (the transfer). Every
+  // select and enable of the wide request path therefore comes from a flop.
+  logic [NS-1:0]    rq_valid_q, rq_write_q;
+  logic [NS-1:0]    fifo_ready, fifo_valid;
+  logic             pg_valid_q;          // a grant made last cycle transfers in this one
+  logic [MW-1:0]    pg_m_q;
+  logic [SW-1:0]    pg_s_q;
   logic [NM*CW-1:0] cnt_q;
   logic [NM*SW-1:0] cur_q;
-  logic [NM-1:0]    cand;
 
+  // Slave s can be granted a request: its register is empty, no grant to it is transferring,
+  // and its order FIFO has room. The register counts as full in the cycle the slave takes its
+  // request (only flops decide, see the header), so a slave takes at most one request every
+  // three cycles; different slaves overlap.
+  logic [NS-1:0] room;
+  always_comb begin
+    for (int s = 0; s < NS; s++) begin
+      room[s] = !rq_valid_q[s] && !(pg_valid_q && 32'(pg_s_q) == s) && fifo_ready[s];
+    end
+  end
+
+  logic [NM-1:0] cand;
   always_comb begin
     for (int m = 0; m < NM; m++) begin
       logic [SW-1:0] t;
@@ -94,48 +110,54 @@ module xdie_xbar_shared #(
       t       = m_sel_i[m*SW +: SW];
       c       = cnt_q[m*CW +: CW];
       cand[m] = m_req_valid_i[m] && (32'(t) < NS) && room[t] &&
+                !(pg_valid_q && 32'(pg_m_q) == m) &&
                 ((c == '0) || ((cur_q[m*SW +: SW] == t) && (c != MAX_OUT)));
     end
   end
 
   logic          q_any;
   logic [MW-1:0] q_pick, q_last_q;
-  logic [SW-1:0] q_tgt;
 
   xdie_rr_arbiter #(.N(NM)) u_req_arb (
     .req_i(cand), .last_i(q_last_q), .valid_o(q_any), .idx_o(q_pick)
   );
-  assign q_tgt = m_sel_i[q_pick*SW +: SW];
 
+  // ---------------------------------------------------------------- request transfer
+  // The granted master still presents the same request (a master holds it until ready).
   always_comb begin
     m_req_ready_o = '0;
-    m_req_ready_o[q_pick] = q_any;
+    m_req_ready_o[pg_m_q] = pg_valid_q;
   end
 
-  // The one request multiplexer: the picked master's fields, loaded into its slave's register.
-  logic [ADDR_W-1:0] q_addr;
-  logic [DW-1:0]     q_wdata;
-  logic [DATA_BYTES-1:0] q_wstrb;
-  assign q_addr  = `XDIE_PORT(m_req_addr_i, q_pick, ADDR_W);
-  assign q_wdata = `XDIE_PORT(m_req_wdata_i, q_pick, DW);
-  assign q_wstrb = `XDIE_PORT(m_req_wstrb_i, q_pick, DATA_BYTES);
+  // The one request multiplexer, selected by a flop.
+  logic [ADDR_W-1:0]     x_addr;
+  logic [DW-1:0]         x_wdata;
+  logic [DATA_BYTES-1:0] x_wstrb;
+  logic                  x_write;
+  assign x_addr  = `XDIE_PORT(m_req_addr_i, pg_m_q, ADDR_W);
+  assign x_wdata = `XDIE_PORT(m_req_wdata_i, pg_m_q, DW);
+  assign x_wstrb = `XDIE_PORT(m_req_wstrb_i, pg_m_q, DATA_BYTES);
+  assign x_write = m_req_write_i[pg_m_q];
 
-  logic [NS-1:0] q_load;
+  logic [NS-1:0] x_load;
   always_comb begin
-    q_load = '0;
-    q_load[q_tgt] = q_any;
+    x_load = '0;
+    x_load[pg_s_q] = pg_valid_q;
   end
 
   for (genvar s = 0; s < NS; s++) begin : g_rq
     logic [ADDR_W-1:0]     addr_q;
     logic [DW-1:0]         wdata_q;
     logic [DATA_BYTES-1:0] wstrb_q;
-    // Data registers without reset: read only with the valid, which is reset.
+    // Data registers without reset, loaded from the multiplexer in every cycle their slave's
+    // register is empty (the transfer's cycle is one of them; the slave reads them only with
+    // the valid), so their enable is a flop, not the grant.
     always_ff @(posedge clk_i) begin
-      if (q_load[s]) begin
-        addr_q  <= q_addr;
-        wdata_q <= q_wdata;
-        wstrb_q <= q_wstrb;
+      if (!rq_valid_q[s]) begin
+        addr_q        <= x_addr;
+        wdata_q       <= x_wdata;
+        wstrb_q       <= x_wstrb;
+        rq_write_q[s] <= x_write;
       end
     end
     assign `XDIE_PORT(s_req_addr_o, s, ADDR_W)      = addr_q;
@@ -152,7 +174,7 @@ module xdie_xbar_shared #(
   for (genvar s = 0; s < NS; s++) begin : g_order
     xdie_fifo #(.DATA_W(MW), .DEPTH(OUTSTANDING)) u_order (
       .clk_i, .rst_ni,
-      .push_valid_i(q_load[s]), .push_ready_o(fifo_ready[s]), .push_data_i(q_pick),
+      .push_valid_i(x_load[s]), .push_ready_o(fifo_ready[s]), .push_data_i(pg_m_q),
       .pop_valid_o(fifo_valid[s]), .pop_ready_i(r_take[s]), .pop_data_o(head_id[s*MW +: MW])
     );
   end
@@ -199,8 +221,10 @@ module xdie_xbar_shared #(
   for (genvar m = 0; m < NM; m++) begin : g_rs
     if (READERS[m]) begin : g_reader
       logic [DW-1:0] rdata_q;
+      // Loaded whenever the register can take a response (the enable is no arbitration
+      // result; the master reads the data only with the valid).
       always_ff @(posedge clk_i) begin
-        if (r_load[m]) begin
+        if (m_room[m]) begin
           rdata_q <= r_rdata;
         end
       end
@@ -216,7 +240,9 @@ module xdie_xbar_shared #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rq_valid_q <= '0;
-      rq_write_q <= '0;
+      pg_valid_q <= 1'b0;
+      pg_m_q     <= '0;
+      pg_s_q     <= '0;
       rs_valid_q <= '0;
       rs_err_q   <= '0;
       cnt_q      <= '0;
@@ -224,17 +250,22 @@ module xdie_xbar_shared #(
       q_last_q   <= '0;
       r_last_q   <= '0;
     end else begin
+      pg_valid_q <= q_any;
+      if (q_any) begin
+        pg_m_q   <= q_pick;
+        pg_s_q   <= m_sel_i[q_pick*SW +: SW];
+        q_last_q <= q_pick;
+      end
       for (int s = 0; s < NS; s++) begin
-        if (q_load[s]) begin
+        if (x_load[s]) begin
           rq_valid_q[s] <= 1'b1;
-          rq_write_q[s] <= m_req_write_i[q_pick];
         end else if (s_req_ready_i[s]) begin
           rq_valid_q[s] <= 1'b0;
         end
       end
       for (int m = 0; m < NM; m++) begin
         if (r_load[m]) begin
-          rs_valid_q[m]     <= 1'b1;
+          rs_valid_q[m]      <= 1'b1;
           rs_err_q[m*2 +: 2] <= s_rsp_err_i[r_pick*2 +: 2];
         end else if (m_rsp_ready_i[m]) begin
           rs_valid_q[m] <= 1'b0;
@@ -242,11 +273,8 @@ module xdie_xbar_shared #(
         cnt_q[m*CW +: CW] <= cnt_q[m*CW +: CW] + CW'(m_req_ready_o[m]) -
                              CW'(rs_valid_q[m] && m_rsp_ready_i[m]);
         if (m_req_ready_o[m]) begin
-          cur_q[m*SW +: SW] <= m_sel_i[m*SW +: SW];
+          cur_q[m*SW +: SW] <= pg_s_q;
         end
-      end
-      if (q_any) begin
-        q_last_q <= q_pick;
       end
       if (r_any) begin
         r_last_q <= r_pick;
