@@ -40,6 +40,8 @@ module xdie_d2d_iatu (
   // ---- Register front-end
   logic        reg_req, reg_we, reg_wr, reg_err;
   logic [14:0] reg_addr;
+  logic [14:0] reg_issue_addr;
+  logic        reg_issue;
   logic [31:0] reg_wdata, reg_rdata, reg_wbits;
   logic [3:0]  reg_wstrb;
 
@@ -114,6 +116,8 @@ module xdie_d2d_iatu (
     .req_o       (reg_req),
     .req_we_o    (reg_we),
     .req_addr_o  (reg_addr),
+    .issue_o     (reg_issue),
+    .issue_addr_o(reg_issue_addr),
     .req_wdata_o (reg_wdata),
     .req_wstrb_o (reg_wstrb),
     .req_rdata_i (reg_rdata),
@@ -124,11 +128,21 @@ module xdie_d2d_iatu (
   // Byte strobes widened to one enable per data bit.
   assign reg_wbits = {{8{reg_wstrb[3]}}, {8{reg_wstrb[2]}}, {8{reg_wstrb[1]}}, {8{reg_wstrb[0]}}};
 
-  // IATU_OUTBOUND: which instance, and which word inside it.
-  assign reg_iatu_outbound_rel = reg_addr - 15'h0;
-  assign reg_iatu_outbound_sel = {1'b0, reg_iatu_outbound_rel} < 16'h1000;
-  assign reg_iatu_outbound_idx = reg_iatu_outbound_rel[11:9];
-  assign reg_iatu_outbound_off = reg_iatu_outbound_rel[8:0];
+  // IATU_OUTBOUND: which instance, and which word inside it. Decoded from the address being
+  // issued and held in flops for the request's cycle (timing: the request cycle starts with the
+  // storage read).
+  assign reg_iatu_outbound_rel = reg_issue_addr - 15'h0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg_iatu_outbound_sel <= 1'b0;
+      reg_iatu_outbound_idx <= '0;
+      reg_iatu_outbound_off <= '0;
+    end else if (reg_issue) begin
+      reg_iatu_outbound_sel <= {1'b0, reg_iatu_outbound_rel} < 16'h1000;
+      reg_iatu_outbound_idx <= reg_iatu_outbound_rel[11:9];
+      reg_iatu_outbound_off <= reg_iatu_outbound_rel[8:0];
+    end
+  end
 
   // IATU_OUTBOUND storage. Memories (no reset; LUT-RAM on an FPGA) with one written-since-reset
   // flop per instance: an unwritten entry reads as its reset value. A write merges the strobed

@@ -42,7 +42,8 @@ module xdie_route_table #(
 );
   // ---- Register front-end
   logic        reg_req, reg_we, reg_wr, reg_err;
-  logic [11:0] reg_addr;
+  logic [11:0] reg_issue_addr;
+  logic        reg_issue;
   logic [31:0] reg_wdata, reg_rdata, reg_wbits;
   logic [3:0]  reg_wstrb;
 
@@ -90,7 +91,9 @@ module xdie_route_table #(
     .s_rresp_o   (s_axil_rresp_o),
     .req_o       (reg_req),
     .req_we_o    (reg_we),
-    .req_addr_o  (reg_addr),
+    .req_addr_o  (),
+    .issue_o     (reg_issue),
+    .issue_addr_o(reg_issue_addr),
     .req_wdata_o (reg_wdata),
     .req_wstrb_o (reg_wstrb),
     .req_rdata_i (reg_rdata),
@@ -101,11 +104,21 @@ module xdie_route_table #(
   // Byte strobes widened to one enable per data bit.
   assign reg_wbits = {{8{reg_wstrb[3]}}, {8{reg_wstrb[2]}}, {8{reg_wstrb[1]}}, {8{reg_wstrb[0]}}};
 
-  // ROUTE: which instance, and which word inside it.
-  assign reg_route_rel = reg_addr - 12'h0;
-  assign reg_route_sel = {1'b0, reg_route_rel} < 13'h200;
-  assign reg_route_idx = reg_route_rel[8:2];
-  assign reg_route_off = reg_route_rel[1:0];
+  // ROUTE: which instance, and which word inside it. Decoded from the address being
+  // issued and held in flops for the request's cycle (timing: the request cycle starts with the
+  // storage read).
+  assign reg_route_rel = reg_issue_addr - 12'h0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg_route_sel <= 1'b0;
+      reg_route_idx <= '0;
+      reg_route_off <= '0;
+    end else if (reg_issue) begin
+      reg_route_sel <= {1'b0, reg_route_rel} < 13'h200;
+      reg_route_idx <= reg_route_rel[8:2];
+      reg_route_off <= reg_route_rel[1:0];
+    end
+  end
 
   // ROUTE storage. Memories (no reset; LUT-RAM on an FPGA) with one written-since-reset
   // flop per instance: an unwritten entry reads as its reset value. A write merges the strobed

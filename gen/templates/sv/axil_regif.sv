@@ -9,7 +9,10 @@
 // flop and the front-end's arbitration and alignment check are not on that path (timing). A read
 // therefore answers two cycles after its AR handshake, a write two cycles after both its address
 // and data are in. One write and one read may be outstanding; when both are ready in the same
-// cycle they take turns. A word address that is not 4-byte aligned is answered SLVERR without
+// cycle they take turns. issue_o and issue_addr_o show the request being taken into the
+// register (the address req_addr_o will hold from the next cycle on), so that a block can decode
+// it one cycle ahead into flops of its own, loaded when issue_o is high, and start its request
+// cycle from the decoded flops. A word address that is not 4-byte aligned is answered SLVERR without
 // reaching the block; a block that sets err_i on an unmapped offset gets SLVERR too. Write data
 // and address may arrive in either order.
 
@@ -40,6 +43,8 @@ module xdie_axil_regif #(
   output logic          req_o,
   output logic          req_we_o,
   output logic [AW-1:0] req_addr_o,
+  output logic          issue_o,
+  output logic [AW-1:0] issue_addr_o,
   output logic [31:0]   req_wdata_o,
   output logic [3:0]    req_wstrb_o,
   input  logic [31:0]   req_rdata_i,
@@ -81,6 +86,9 @@ module xdie_axil_regif #(
   assign s_awready_o = !aw_full_q;
   assign s_wready_o  = !w_full_q;
   assign s_arready_o = !r_valid_q && !rd_now && (!write_ready || read_turn_q);
+
+  assign issue_o      = issue_w || issue_r;
+  assign issue_addr_o = issue_addr;
 
   assign req_o       = req_q && !req_bad_q;
   assign req_we_o    = req_we_q;

@@ -36,7 +36,11 @@
 {%- macro decls(rf) %}
   // ---- Register front-end
   logic        reg_req, reg_we, reg_wr, reg_err;
+{%- if !rf.singles.is_empty() %}
   logic [{{ rf.aw - 1 }}:0] reg_addr;
+{%- endif %}
+  logic [{{ rf.aw - 1 }}:0] reg_issue_addr;
+  logic        reg_issue;
   logic [31:0] reg_wdata, reg_rdata, reg_wbits;
   logic [3:0]  reg_wstrb;
 {%- for a in rf.arrays %}
@@ -94,7 +98,9 @@
     .s_rresp_o   (s_axil_rresp_o),
     .req_o       (reg_req),
     .req_we_o    (reg_we),
-    .req_addr_o  (reg_addr),
+    .req_addr_o  ({% if !rf.singles.is_empty() %}reg_addr{% endif %}),
+    .issue_o     (reg_issue),
+    .issue_addr_o(reg_issue_addr),
     .req_wdata_o (reg_wdata),
     .req_wstrb_o (reg_wstrb),
     .req_rdata_i (reg_rdata),
@@ -106,11 +112,21 @@
   assign reg_wbits = {{ "{{" }}8{reg_wstrb[3]}}, {8{reg_wstrb[2]}}, {8{reg_wstrb[1]}}, {8{reg_wstrb[0]}}};
 {%- for a in rf.arrays %}
 
-  // {{ a.name }}: which instance, and which word inside it.
-  assign {{ a.prefix }}_rel = reg_addr - {{ a.base }};
-  assign {{ a.prefix }}_sel = {1'b0, {{ a.prefix }}_rel} < {{ a.span }};
-  assign {{ a.prefix }}_idx = {{ a.prefix }}_rel[{{ a.off_w + a.idx_w - 1 }}:{{ a.off_w }}];
-  assign {{ a.prefix }}_off = {{ a.prefix }}_rel[{{ a.off_w - 1 }}:0];
+  // {{ a.name }}: which instance, and which word inside it. Decoded from the address being
+  // issued and held in flops for the request's cycle (timing: the request cycle starts with the
+  // storage read).
+  assign {{ a.prefix }}_rel = reg_issue_addr - {{ a.base }};
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {{ a.prefix }}_sel <= 1'b0;
+      {{ a.prefix }}_idx <= '0;
+      {{ a.prefix }}_off <= '0;
+    end else if (reg_issue) begin
+      {{ a.prefix }}_sel <= {1'b0, {{ a.prefix }}_rel} < {{ a.span }};
+      {{ a.prefix }}_idx <= {{ a.prefix }}_rel[{{ a.off_w + a.idx_w - 1 }}:{{ a.off_w }}];
+      {{ a.prefix }}_off <= {{ a.prefix }}_rel[{{ a.off_w - 1 }}:0];
+    end
+  end
 {%- endfor %}
 
 {%- for a in rf.arrays %}{% if a.stored %}
