@@ -73,7 +73,8 @@ module {{ module }} (
   localparam logic [IDW-1:0] RING_ID_INIT = {{ ring_id_init }};
 
   logic                  req, req_we, req_err;
-  logic [{{ aw - 1 }}:0]           req_addr;
+  logic [{{ aw - 1 }}:0]           req_addr, issue_addr;
+  logic                   issue;
   logic [31:0]           req_wdata, req_wstrb_bits, req_rdata, wdata_m;
   logic [3:0]            req_wstrb;
 
@@ -102,8 +103,8 @@ module {{ module }} (
     .req_o       (req),
     .req_we_o    (req_we),
     .req_addr_o  (req_addr),
-    .issue_o     (),
-    .issue_addr_o(),
+    .issue_o     (issue),
+    .issue_addr_o(issue_addr),
     .req_wdata_o (req_wdata),
     .req_wstrb_o (req_wstrb),
     .req_rdata_i (req_rdata),
@@ -120,10 +121,20 @@ module {{ module }} (
   logic [QW-1:0]  q_sel;
   logic [ROW-1:0] q_off;
 
-  assign in_q  = ({1'b0, req_addr} >= QBASE) && ({1'b0, req_addr} < QEND);
-  assign q_rel = req_addr[QRW-1:0] - QBASE_LOW;
-  assign q_sel = q_rel[QRW-1:ROW];
-  assign q_off = q_rel[ROW-1:0];
+  // Decoded from the address being issued, one cycle ahead, and held in flops for the request's
+  // cycle (timing: the request cycle starts with the queue's storage read).
+  assign q_rel = issue_addr[QRW-1:0] - QBASE_LOW;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_q  <= 1'b0;
+      q_sel <= '0;
+      q_off <= '0;
+    end else if (issue) begin
+      in_q  <= ({1'b0, issue_addr} >= QBASE) && ({1'b0, issue_addr} < QEND);
+      q_sel <= q_rel[QRW-1:ROW];
+      q_off <= q_rel[ROW-1:0];
+    end
+  end
   assign wr    = req && req_we;
 
   // Only the queue the bus addresses (q_sel) can be written or reset in a cycle.
