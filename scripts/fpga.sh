@@ -21,7 +21,7 @@
 # docs/fpga-results.json and docs/fpga-results.md (no timings, so a rerun with the same tools
 # gives the same files). --router and --placer pick nextpnr's algorithms (default router2 and
 # heap): router1, nextpnr's own default, routes a congested design such as the FPGA-profile die
-# far more slowly (it still had ~150k overused wires after 3.5 h). --reuse keeps a netlist (and with --pnr a place-and-route result)
+# far more slowly (~150k overused wires still, an hour into routing). --reuse keeps a netlist (and with --pnr a place-and-route result)
 # already in DIR that was made from the same RTL (a hash of every file of rtl/xdie.f). Netlists, logs and reports go to DIR/<module>/ (default target/fpga); DIR is relative to
 # the repository root and must lie below it (the PyPI tools run in a WebAssembly sandbox that
 # sees only the directory they are started in).
