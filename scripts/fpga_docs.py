@@ -66,7 +66,7 @@ def main():
     ap.add_argument("--nextpnr", default="")
     ap.add_argument("--freq", required=True)
     ap.add_argument("--seed", required=True)
-    ap.add_argument("--router", default="router2")
+    ap.add_argument("--router", default="router1")
     ap.add_argument("--placer", default="heap")
     ap.add_argument("--command", required=True)
     ap.add_argument("--rtl-hash", required=True)

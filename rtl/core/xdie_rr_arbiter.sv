@@ -4,9 +4,11 @@
 // the SDMA engine (queues).
 //
 // Word-wide arithmetic instead of a loop over the requesters: the requesters above last_i are a
-// mask (2 << last_i) - 1 away, and the index of the lowest set bit of x is the number of ones of
-// x ^ (x - 1), less one. A simulator evaluates this in a few operations per pick, and when no
-// one requests it evaluates nothing more.
+// mask (2 << last_i) - 1 away, the lowest set bit of x is x & -x (one-hot), and bit b of its
+// index is whether that bit lies among the positions whose index has bit b set (a constant mask
+// per index bit). A simulator evaluates this in a few operations per pick, and when no one
+// requests it evaluates nothing more. (Not $countones: yosys, 0.23 and 0.70 alike, folds
+// $countones of a non-constant vector to 0 here, which made every pick N-1 in synthesis.)
 
 module xdie_rr_arbiter #(
   parameter int unsigned N = 2,
@@ -21,18 +23,27 @@ module xdie_rr_arbiter #(
     $error("xdie_rr_arbiter: N must be at least 1");
   end
 
-  logic [N-1:0] above, pool;
+  // The positions whose index has bit b set.
+  function automatic logic [N-1:0] index_bit_mask(input int b);
+    index_bit_mask = '0;
+    for (int i = 0; i < N; i++) begin
+      index_bit_mask[i] = ((i >> b) & 1) == 1;
+    end
+  endfunction
+
+  logic [N-1:0] above, pool, first;
 
   always_comb begin
     valid_o = |req_i;
-    above   = '0;
-    pool    = '0;
-    idx_o   = '0;
-    if (valid_o) begin
-      // Bits 0..last_i cleared; for last_i = N-1 the shift leaves zero and the mask is all ones.
-      above = req_i & ~((N'(2) << last_i) - N'(1));
-      pool  = (above != '0) ? above : req_i;
-      idx_o = IDX_W'($countones(pool ^ (pool - N'(1))) - 1);
-    end
+    // Bits 0..last_i cleared; for last_i = N-1 the shift leaves zero and the mask is all ones.
+    above = req_i & ~((N'(2) << last_i) - N'(1));
+    pool  = (above != '0) ? above : req_i;
+    // The lowest requester of the pool, one-hot (zero when no one requests: index 0).
+    first = pool & (~pool + N'(1));
+  end
+
+  for (genvar b = 0; b < IDX_W; b++) begin : g_idx
+    localparam logic [N-1:0] MASK = index_bit_mask(b);
+    assign idx_o[b] = (first & MASK) != '0;
   end
 endmodule
