@@ -94,6 +94,8 @@ module xdie_d2d_health #(
     .req_o       (req),
     .req_we_o    (req_we),
     .req_addr_o  (req_addr),
+    .issue_o     (),
+    .issue_addr_o(),
     .req_wdata_o (req_wdata),
     .req_wstrb_o (req_wstrb),
     .req_rdata_i (req_rdata),
