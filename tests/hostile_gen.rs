@@ -163,18 +163,27 @@ fn hostile_descriptions_stay_text() {
     }
     if tool("verilator") {
         let list = std::fs::read_to_string(out.join("rtl/xdie.f")).expect("filelist");
-        let generated: Vec<&str> = list.lines().filter(|l| l.starts_with("rtl/gen/")).collect();
-        // The sizing wrapper tops instantiate the hand-written die: read it from the repository,
-        // so the wrappers (which carry profile descriptions) are linted too.
-        let core: Vec<std::path::PathBuf> = xdie_gen::emit::filelist::handwritten()
-            .map(|f| repo().join(f))
+        // In the filelist's order (hand-written packages precede the generated wrappers that
+        // use their types): generated files from the output, hand-written ones (the die the
+        // sizing wrappers instantiate) from the repository, so the wrappers, which carry profile
+        // descriptions, are linted too.
+        let files: Vec<std::path::PathBuf> = list
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('+'))
+            .map(|l| {
+                if l.starts_with("rtl/gen/") {
+                    std::path::PathBuf::from(l)
+                } else {
+                    repo().join(l)
+                }
+            })
             .collect();
         let o = Command::new("verilator")
             .current_dir(&out)
             .args(["--lint-only", "-Wall", "-Wno-MULTITOP"])
             .arg(repo().join("rtl/lint.vlt"))
-            .args(&generated)
-            .args(&core)
+            .args(&files)
             .output()
             .expect("run verilator");
         let text = format!(
