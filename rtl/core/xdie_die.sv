@@ -403,15 +403,25 @@ module xdie_die #(
   logic [3:0]       b_wstrb;
   logic [NB*2-1:0]  b_bresp, b_rresp;
   logic [NB*32-1:0] b_rdata;
-  // A queue group's AXI4-Lite port (slots B_M2S .. B_S2M + E - 1) has a transfer in progress:
-  // a request offered, an address or data taken and not yet answered (the shared front-end
-  // shows that as ready low), or a response waiting. The front-end holds state exactly then
-  // (clock gating of the queue groups).
+  // A block's AXI4-Lite port has a transfer in progress: a request offered, an address or data
+  // taken and not yet answered (the shared front-end shows that as ready low), or a response
+  // waiting. The front-end holds state exactly then (clock gating of the queue groups, slots
+  // B_M2S .. B_S2M + E - 1, and of the register-only blocks, see below).
   localparam int unsigned NQB = 2 * E;
+  logic [NB-1:0]    b_busy;
   logic [NQB-1:0]   q_busy;
-  assign q_busy = b_awvalid[B_M2S +: NQB] | b_wvalid[B_M2S +: NQB] | b_arvalid[B_M2S +: NQB]
-                | b_bvalid[B_M2S +: NQB] | b_rvalid[B_M2S +: NQB] | ~b_awready[B_M2S +: NQB]
-                | ~b_wready[B_M2S +: NQB] | ~b_arready[B_M2S +: NQB];
+  assign b_busy = b_awvalid | b_wvalid | b_arvalid | b_bvalid | b_rvalid | ~b_awready
+                | ~b_wready | ~b_arready;
+  assign q_busy = b_busy[B_M2S +: NQB];
+
+  // The register-only blocks (the D2D controllers' iATUs, the remap windows, the route table)
+  // change state only through their register port: they share a clock enabled while one of
+  // those ports has a transfer in progress, so a simulator does not run their clocked processes
+  // in the other cycles (their lookups are combinational and stay on every cycle).
+  logic r_clk;
+  xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_r_gate (
+    .clk_i, .rst_ni, .en_i((|b_busy[B_D2D +: ND]) || b_busy[B_XT] || b_busy[B_RT]), .clk_o(r_clk)
+  );
 
   xdie_axil_demux #(.N(NB), .ADDR_W(CAW)) u_demux (
     .clk_i, .rst_ni,
@@ -674,7 +684,7 @@ module xdie_die #(
     logic [STCW-1:0]   port_credits;
 
     xdie_d2d_iatu u_iatu (
-      .clk_i, .rst_ni,
+      .clk_i(r_clk), .rst_ni,
       .s_axil_awvalid_i(b_awvalid[BD]), .s_axil_awready_o(b_awready[BD]),
       .s_axil_awaddr_i(b_awaddr[xdie_d2d_iatu_pkg::ADDR_WIDTH-1:0]),
       .s_axil_wvalid_i(b_wvalid[BD]), .s_axil_wready_o(b_wready[BD]),
@@ -723,7 +733,7 @@ module xdie_die #(
 
   // ---------------------------------------------------------------- route table
   xdie_route_table #(.LOOKUPS(NM)) u_route (
-    .clk_i, .rst_ni,
+    .clk_i(r_clk), .rst_ni,
     .s_axil_awvalid_i(b_awvalid[B_RT]), .s_axil_awready_o(b_awready[B_RT]),
     .s_axil_awaddr_i(b_awaddr[xdie_route_table_pkg::ADDR_WIDTH-1:0]),
     .s_axil_wvalid_i(b_wvalid[B_RT]), .s_axil_wready_o(b_wready[B_RT]),
@@ -744,7 +754,7 @@ module xdie_die #(
   logic [ADDR_W-1:0]        xt_soc;
 
   xdie_remap_windows u_xt (
-    .clk_i, .rst_ni,
+    .clk_i(r_clk), .rst_ni,
     .s_axil_awvalid_i(b_awvalid[B_XT]), .s_axil_awready_o(b_awready[B_XT]),
     .s_axil_awaddr_i(b_awaddr[xdie_remap_windows_pkg::ADDR_WIDTH-1:0]),
     .s_axil_wvalid_i(b_wvalid[B_XT]), .s_axil_wready_o(b_wready[B_XT]),
