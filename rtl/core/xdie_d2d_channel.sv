@@ -31,14 +31,16 @@
 // replayed by the timer until they get through.
 //
 // Timing without faults: a flit pushed in cycle t is at the receive FIFO head in cycle t + LATENCY
-// (LATENCY - 1 wire stages, then the CRC check and the FIFO write). A pop in cycle t is a credit
+// (LATENCY - 2 wire stages, the receiver's input register, which checks the CRC, then the FIFO
+// write; with LATENCY 1 no wire stage and no register). A pop in cycle t is a credit
 // the sender can spend again in cycle t + LATENCY + 1 (the freed count is registered, crosses
 // LATENCY - 1 wire stages and updates the sender's count). A credit is out for 2 * LATENCY + 1
 // cycles, so CREDITS >= 2 * LATENCY + 1 keeps one flit per cycle going: the CRC and the
 // acknowledgements ride beside the flit and cost no flit slots, only a replay does.
 //
 // Costs: wire bits SEQ_W + 32 per flit, a DLLP wire of 2 * SEQ_W + 2 + 16 bits, the replay buffer
-// (LUT-RAM on an FPGA), two CRC-32 trees over the flit and two small CRC-16 trees.
+// (LUT-RAM on an FPGA), two CRC-32 trees over the flit and two small CRC-16 trees, and the
+// receiver's input register (SEQ_W + DATA_W + 2 flops, in place of the flit wire's last stage).
 
 module xdie_d2d_channel #(
   // Flit bits.
@@ -75,7 +77,11 @@ module xdie_d2d_channel #(
     $error("xdie_d2d_channel: DATA_W and LATENCY must be at least 1, CREDITS at least 2");
   end
 
-  localparam int unsigned STAGES  = LATENCY - 1;
+  // The flit wire's last stage is the receiver's input register (below) when LATENCY allows one;
+  // the DLLP wire has all LATENCY - 1 stages.
+  localparam int unsigned RX_STAGE    = (LATENCY >= 2) ? 1 : 0;
+  localparam int unsigned FLIT_STAGES = LATENCY - 1 - RX_STAGE;
+  localparam int unsigned DLLP_STAGES = LATENCY - 1;
   localparam int unsigned RB_W    = $clog2(CREDITS);
   localparam int unsigned SEQ_W   = RB_W + 1;
   localparam int unsigned PAY_W   = SEQ_W + DATA_W;           // what the flit CRC covers
@@ -150,8 +156,10 @@ module xdie_d2d_channel #(
   logic [SEQ_W-1:0] expected_q, freed_q;
   logic             nak_pending_q;
   logic [1:0]       nak_id_q;
-  logic             rx_v, rx_good, rx_push, rx_err, rx_pop;
-  flit_t            rx_flit;
+  logic             wire_v, rx_v, rx_good, rx_push, rx_err, rx_pop;
+  flit_t            wire_flit;
+  logic [SEQ_W-1:0]  rx_seq;
+  logic [DATA_W-1:0] rx_data;
   dllp_t            dllp_tx, dllp_rx;
   logic             dllp_v, dllp_good;
   // The credits guarantee room for every accepted flit, so the FIFO's ready is not needed.
@@ -179,10 +187,10 @@ module xdie_d2d_channel #(
     end
   end
 
-  xdie_d2d_wire #(.W(FLIT_W), .STAGES(STAGES)) u_flit_wire (
+  xdie_d2d_wire #(.W(FLIT_W), .STAGES(FLIT_STAGES)) u_flit_wire (
     .clk_i, .rst_ni,
     .valid_i(flit_v), .data_i(flit), .fault_i(fault_i.flit),
-    .valid_o(rx_v), .data_o(rx_flit)
+    .valid_o(wire_v), .data_o(wire_flit)
   );
 
   // A DLLP is believed when its CRC is good and its acknowledgement lies within the flits sent.
@@ -243,15 +251,44 @@ module xdie_d2d_channel #(
   assign up_o = up_q;
 
   // ================= Receiver
-  // The CRC is checked only for a flit that arrives.
-  always_comb begin
-    rx_good = 1'b0;
-    if (rx_v) rx_good = (flit_crc({rx_flit.seq, rx_flit.data}) == rx_flit.crc);
+  // A flit leaving the wire enters the receiver's input register, and its CRC is checked on the
+  // way in: the register holds the flit and whether it is good, so the check is not in the cycle
+  // that decides the FIFO write, and it is computed only for a flit that arrives (a simulator
+  // evaluates the clocked process, not combinational logic, on every clock). With LATENCY 1
+  // there is no room for the register: the flit is checked as it leaves the wire.
+  if (RX_STAGE != 0) begin : g_rx_reg
+    logic  rx_v_q, rx_good_q;
+    logic [SEQ_W-1:0]  rx_seq_q;
+    logic [DATA_W-1:0] rx_data_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) rx_v_q <= 1'b0;
+      else         rx_v_q <= wire_v;
+    end
+    // The flit (without its CRC) and its check need no reset: they are qualified by rx_v_q.
+    always_ff @(posedge clk_i) begin
+      if (wire_v) begin
+        rx_seq_q  <= wire_flit.seq;
+        rx_data_q <= wire_flit.data;
+        rx_good_q <= flit_crc({wire_flit.seq, wire_flit.data}) == wire_flit.crc;
+      end
+    end
+    assign rx_v    = rx_v_q;
+    assign rx_seq  = rx_seq_q;
+    assign rx_data = rx_data_q;
+    assign rx_good = rx_v_q && rx_good_q;
+  end else begin : g_rx_direct
+    assign rx_v    = wire_v;
+    assign rx_seq  = wire_flit.seq;
+    assign rx_data = wire_flit.data;
+    always_comb begin
+      rx_good = 1'b0;
+      if (wire_v) rx_good = (flit_crc({wire_flit.seq, wire_flit.data}) == wire_flit.crc);
+    end
   end
-  assign rx_push      = rx_good && rx_flit.seq == expected_q;
+  assign rx_push      = rx_good && rx_seq == expected_q;
   // A bad CRC, or a good flit ahead of the expected one (a gap: something was lost). A good flit
   // behind it is a replayed copy of one already accepted: discarded without a NAK.
-  assign rx_err       = rx_v && (!rx_good || SEQ_W'(rx_flit.seq - expected_q) < HALF) && !rx_push;
+  assign rx_err       = rx_v && (!rx_good || SEQ_W'(rx_seq - expected_q) < HALF) && !rx_push;
   assign rx_crc_err_o = rx_v && !rx_good;
 
   xdie_fifo #(
@@ -262,7 +299,7 @@ module xdie_d2d_channel #(
     .rst_ni,
     .push_valid_i(rx_push),
     .push_ready_o(unused_fifo_ready),
-    .push_data_i (rx_flit.data),
+    .push_data_i (rx_data),
     .pop_valid_o (rx_valid_o),
     .pop_ready_i (rx_ready_i),
     .pop_data_o  (rx_data_o)
@@ -294,7 +331,7 @@ module xdie_d2d_channel #(
     dllp_tx.crc    = dllp_crc({expected_q, nak_id_q, freed_q});
   end
 
-  xdie_d2d_wire #(.W(DLLP_W), .STAGES(STAGES)) u_dllp_wire (
+  xdie_d2d_wire #(.W(DLLP_W), .STAGES(DLLP_STAGES)) u_dllp_wire (
     .clk_i, .rst_ni,
     .valid_i(1'b1), .data_i(dllp_tx), .fault_i(fault_i.dllp),
     .valid_o(dllp_v), .data_o(dllp_rx)
