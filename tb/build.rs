@@ -74,12 +74,20 @@ fn top_feature(name: &str) -> Option<&'static (&'static str, &'static str, Optio
     TOP_FEATURES.iter().find(|t| t.0 == name)
 }
 
-/// Models verilated without `--trace-fst`. The mesh top's Verilator output is four times the
-/// package top's (its scheduler writes the engines' and queue groups' logic per instance, and
-/// the die has 16 engines with two queue groups each, eight times over); its trace code alone
-/// is 68 MB of C++, a third of the build. A failing mesh test is reported with its seed but no
-/// waveform (`Sim::traced` says why).
-const UNTRACED: &[&str] = &["xdie_mesh_ring4"];
+/// The environment variable that asks for waveforms: at run time it makes the harness trace
+/// every model (tb/src/harness.rs), at build time it makes this script verilate the package tops
+/// with `--trace-fst`. Without it the package tops are built untraced: Verilator's trace support
+/// costs them about a sixth of their instructions per cycle (it keeps signals it could otherwise
+/// fold away and marks activity in every process) and its code (tens of megabytes of C++ for the
+/// mesh top) a large part of their build. The small block models are always traced: they cost
+/// seconds. The cache keeps the traced and the untraced package model side by side, so switching
+/// costs a verilation, not a compile, once both are built.
+const TRACE_ENV: &str = "XDIE_TRACE";
+
+/// Whether `name` is verilated with `--trace-fst` in this build (see `TRACE_ENV`).
+fn traced(name: &str) -> bool {
+    !PACKAGE_TOPS.contains(&name) || env::var(TRACE_ENV).is_ok_and(|v| v == "1")
+}
 
 /// The define that makes the crossbar's per-port fields unpacked arrays (see `xdie_xbar`): the
 /// form Verilator simulates fastest, for the package tops. The crossbar's own model keeps the
@@ -100,7 +108,7 @@ struct Dut {
     lib_dir: PathBuf,
     lib: String,
     ports: Vec<PortDecl>,
-    /// Verilated with `--trace-fst` (every model but the `UNTRACED` ones).
+    /// Verilated with `--trace-fst` (see `traced`).
     traced: bool,
 }
 
@@ -110,6 +118,7 @@ fn main() {
     // a tree that `xdie gen --csrs DIR --out ROOT` wrote, with rtl/core and rtl/lint.vlt beside
     // it. The reference models then read ROOT/csrs, so RTL and expectations always agree.
     println!("cargo:rerun-if-env-changed=XDIE_DESIGN_ROOT");
+    println!("cargo:rerun-if-env-changed={TRACE_ENV}");
     let repo = match env::var_os("XDIE_DESIGN_ROOT") {
         Some(root) => PathBuf::from(root),
         None => manifest
@@ -379,13 +388,12 @@ fn build_models(
     in_two_threads(&work, |i| {
         let m = mdir(&names[i]);
         let _ = fs::remove_dir_all(&m);
-        let traced = !UNTRACED.contains(&names[i].as_str());
         verilate(
             repo,
             filelist,
             &m,
             &names[i],
-            traced,
+            traced(&names[i]),
             &verilator_args(&names[i]),
         )
     })
@@ -444,7 +452,7 @@ fn build_model(cache: &Path, vinc: &Path, name: &str, mdir: PathBuf) -> Dut {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", header.display()));
     Dut {
         name: name.to_string(),
-        traced: !UNTRACED.contains(&name),
+        traced: traced(name),
         ports: parse_ports(&text),
         mdir,
         lib_dir: dir,

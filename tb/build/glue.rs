@@ -89,7 +89,7 @@ pub fn cpp_tables(duts: &[Dut]) -> String {
             )
         } else {
             format!(
-                "[](VerilatedModel*, VerilatedFstC*) {{ throw std::runtime_error(\"{} is built without tracing (tb/build.rs: UNTRACED)\"); }}",
+                "[](VerilatedModel*, VerilatedFstC*) {{ throw std::runtime_error(\"{} is built without tracing: build with XDIE_TRACE=1 in the environment for a waveform (e.g. `XDIE_TRACE=1 cargo run --release -- sim ... --trace FILE`)\"); }}",
                 d.name
             )
         };
@@ -166,6 +166,16 @@ pub fn rust_tables(duts: &[Dut]) -> String {
             "            DutKind::{} => {}::PORTS,",
             camel(&d.name),
             d.name
+        )
+        .unwrap();
+    }
+    s.push_str("        }\n    }\n\n    /// Whether the model was verilated with `--trace-fst` (the package tops only when built\n    /// with `XDIE_TRACE=1`).\n    pub fn traced(self) -> bool {\n        match self {\n");
+    for d in duts {
+        writeln!(
+            s,
+            "            DutKind::{} => {},",
+            camel(&d.name),
+            d.traced
         )
         .unwrap();
     }

@@ -5,6 +5,10 @@
 //! once more with the same seed and tracing on (the stimulus is deterministic), so the FST of
 //! the failure is written without paying for tracing in passing runs. The seed, the trace paths
 //! and the command that reproduces the failure are printed before the panic propagates.
+//!
+//! The package tops are verilated with tracing only when the build itself runs with
+//! `XDIE_TRACE=1` (tb/build.rs), so the printed command, which sets it, builds a traced model.
+//! A test whose models are all untraced is not rerun: the rerun could write no waveform.
 
 use crate::duts::DutKind;
 use crate::rng::Rng;
@@ -18,6 +22,9 @@ pub struct Ctx {
     test: String,
     trace: bool,
     traces: Vec<PathBuf>,
+    /// Models created that this build can trace, and the kinds created that it cannot.
+    traceable: usize,
+    untraced: Vec<&'static str>,
 }
 
 impl Ctx {
@@ -28,12 +35,19 @@ impl Ctx {
             test: test.to_string(),
             trace,
             traces: Vec::new(),
+            traceable: 0,
+            untraced: Vec::new(),
         }
     }
 
     /// A model for this test, traced when the run asks for it.
     pub fn sim(&mut self, kind: DutKind) -> Result<Sim, SimError> {
-        if !self.trace {
+        if kind.traced() {
+            self.traceable += 1;
+        } else if !self.untraced.contains(&kind.name()) {
+            self.untraced.push(kind.name());
+        }
+        if !self.trace || !kind.traced() {
             return Sim::new(kind);
         }
         let file = format!(
@@ -101,7 +115,8 @@ pub fn run<F: Fn(&mut Ctx)>(default_seed: u64, body: F) {
     let first = catch_unwind(AssertUnwindSafe(|| body(&mut ctx)));
     let Err(panic) = first else { return };
     let mut traces = ctx.traces;
-    if !trace {
+    // Rerun traced unless every model of the test is built without tracing.
+    if !trace && (ctx.traceable > 0 || ctx.untraced.is_empty()) {
         let mut again = Ctx::new(&test, seed, true);
         let _ = catch_unwind(AssertUnwindSafe(|| body(&mut again)));
         traces = again.traces;
@@ -110,8 +125,24 @@ pub fn run<F: Fn(&mut Ctx)>(default_seed: u64, body: F) {
     for t in &traces {
         eprintln!("xdie-tb: trace written to {}", t.display());
     }
+    // The untraced models are the package tops, built by a crate feature of their own.
+    let mut build = String::new();
+    for m in &ctx.untraced {
+        eprintln!("xdie-tb: {m} is built without tracing: the command below builds it traced");
+        let feature = if m.starts_with("xdie_mesh") {
+            "mesh"
+        } else {
+            "package"
+        };
+        if !build.contains(feature) {
+            build.push_str(&format!(" --features {feature}"));
+        }
+    }
+    if !build.is_empty() {
+        build.insert_str(0, " --release");
+    }
     eprintln!(
-        "xdie-tb: reproduce with: XDIE_SEED={seed:#x} XDIE_TRACE=1 cargo test -p xdie-tb -- --exact {test}"
+        "xdie-tb: reproduce with: XDIE_SEED={seed:#x} XDIE_TRACE=1 cargo test{build} -p xdie-tb -- --exact {test}"
     );
     resume_unwind(panic);
 }
