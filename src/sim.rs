@@ -23,7 +23,8 @@ pub struct SimArgs {
     /// Seed of the source data and of the host ports' random handshake delays.
     #[arg(long, default_value = "1", value_parser = crate::numbers::number)]
     seed: u64,
-    /// Write an FST trace of the RTL run to this file.
+    /// Write an FST trace of the RTL run to this file (needs a package model built with tracing:
+    /// build xdie with XDIE_TRACE=1 in the environment).
     #[arg(long)]
     trace: Option<PathBuf>,
     /// Directory of the CSR descriptions.

@@ -77,11 +77,12 @@ fn top_feature(name: &str) -> Option<&'static (&'static str, &'static str, Optio
 /// The environment variable that asks for waveforms: at run time it makes the harness trace
 /// every model (tb/src/harness.rs), at build time it makes this script verilate the package tops
 /// with `--trace-fst`. Without it the package tops are built untraced: Verilator's trace support
-/// costs them about a sixth of their instructions per cycle (it keeps signals it could otherwise
-/// fold away and marks activity in every process) and its code (tens of megabytes of C++ for the
-/// mesh top) a large part of their build. The small block models are always traced: they cost
-/// seconds. The cache keeps the traced and the untraced package model side by side, so switching
-/// costs a verilation, not a compile, once both are built.
+/// costs them a few per cent of their instructions per cycle (it marks activity in every process
+/// and keeps signals it could otherwise fold away) and its code (a third of the package top's
+/// C++, tens of megabytes for the mesh top) a large part of their build. The small block models
+/// are always traced: they cost seconds. The model cache keeps a model's last two builds, so
+/// switching between the traced and the untraced package model costs a verilation, not a
+/// compile, once both are built.
 const TRACE_ENV: &str = "XDIE_TRACE";
 
 /// Whether `name` is verilated with `--trace-fst` in this build (see `TRACE_ENV`).

@@ -97,7 +97,8 @@ module xdie_d2d_channel #(
   // linear in its input, so each CRC bit is the parity of a fixed subset of input bits (plus a
   // constant from the initial value); crc_matrix computes those subsets at elaboration by running
   // the shift register on masks instead of bits. Row k of the matrix holds, for CRC bit k, the
-  // constant in bit 0 and input bit i in bit i + 1.
+  // constant in bit 0 and input bit i in bit i + 1 (the functions below AND the input with the
+  // input bits' part of a row, aligned as it is, so a simulator shifts nothing).
   localparam int unsigned MAT_W = ((PAY_W > DLLP_PAY_W) ? PAY_W : DLLP_PAY_W) + 1;
   typedef logic [32*MAT_W-1:0] crc_matrix_t;
 
@@ -119,11 +120,11 @@ module xdie_d2d_channel #(
   localparam crc_matrix_t DLLP_CRC = crc_matrix(DLLP_PAY_W, 16, 32'h0000_1021);
 
   function automatic logic [31:0] flit_crc(input logic [PAY_W-1:0] d);
-    for (int k = 0; k < 32; k++) flit_crc[k] = ^({d, 1'b1} & FLIT_CRC[k*MAT_W +: PAY_W + 1]);
+    for (int k = 0; k < 32; k++) flit_crc[k] = ^(d & FLIT_CRC[k*MAT_W + 1 +: PAY_W]) ^ FLIT_CRC[k*MAT_W];
   endfunction
 
   function automatic logic [15:0] dllp_crc(input logic [DLLP_PAY_W-1:0] d);
-    for (int k = 0; k < 16; k++) dllp_crc[k] = ^({d, 1'b1} & DLLP_CRC[k*MAT_W +: DLLP_PAY_W + 1]);
+    for (int k = 0; k < 16; k++) dllp_crc[k] = ^(d & DLLP_CRC[k*MAT_W + 1 +: DLLP_PAY_W]) ^ DLLP_CRC[k*MAT_W];
   endfunction
 
   typedef struct packed {
