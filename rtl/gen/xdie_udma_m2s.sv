@@ -271,89 +271,99 @@ module xdie_udma_m2s (
   // 0's sum instead. Each lane reads its queue's state, checks for overrun and computes the new
   // tail, so the modular arithmetic exists twice rather than once per queue. A lane that is not
   // ringing computes nothing.
-  logic              bus_db, bc_same, pop_live;
-  logic [IW-1:0]     bus_val;
-  logic [1:0]        lane_valid, lane_refuse, lane_accept;
-  logic [QW-1:0]     lane_idx [2];
-  logic [CW-1:0]     lane_n [2];
-  logic [LW-1:0]     lane_tail [2];
-  logic [IDW-1:0]    lane_tail_id [2];
-  logic [UW-1:0]     lane_used [2];
+  //
+  // The lanes and the head pulse are computed by one function (`step`) that only the clocked
+  // processes call, once each, into locals: they read the broadcast and engine inputs, which
+  // change on the die's clock, and a simulator evaluates combinational logic whenever its inputs'
+  // clock ticks, while these processes run only on the queue group's own (gated) clock edges.
+  // Synthesis merges the identical copies into the logic one combinational block would have.
+  //
+  // Results are flat vectors with named field offsets rather than structs: yosys leaves struct
+  // members of a process's local variables undriven.
+  //   lane: {accept, refuse, queue, new tail, new tail ring id, new used count}
+  //   pop:  {live, wrap, queue, head, head ring id, used count}   (before the pulse)
+  localparam int unsigned F_USED = 0;
+  localparam int unsigned F_ID   = F_USED + UW;
+  localparam int unsigned F_PTR  = F_ID + IDW;
+  localparam int unsigned F_Q    = F_PTR + LW;
+  localparam int unsigned F_LO   = F_Q + QW;   // lane: refuse; pop: wrap
+  localparam int unsigned F_HI   = F_LO + 1;   // lane: accept; pop: live
+  localparam int unsigned RES_W  = F_HI + 1;
 
-  assign bus_db      = sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_OFFSET));
-  assign bc_same     = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
-  assign bus_val     = wdata_m[23:0];
-  assign lane_idx[0] = q_sel;
-  assign lane_idx[1] = bcast_inc_queue_i;
-  assign lane_valid  = {bcast_inc_valid_i && !bc_same, bus_db};
-  assign lane_n[0]   = CW'(bus_val) + (bc_same ? CW'(bcast_inc_val_i) : '0);
-  assign lane_n[1]   = CW'(bcast_inc_val_i);
-  // The head pulse, unless the bus resets its queue in this cycle; a pulse on an empty queue is
-  // ignored.
-  assign pop_live    = hw_head_inc_valid_i && (32'(hw_head_inc_idx_i) < NQ)
-                    && !(any_rst && (hw_head_inc_idx_i == q_sel))
-                    && nonempty_q[hw_head_inc_idx_i];
+  logic          bus_db;
+  logic [IW-1:0] bus_val;
 
-  for (genvar l = 0; l < 2; l++) begin : g_lane
-    logic [QW-1:0] q;
-    logic [CW-1:0] used, len, tail_sum;
-    logic          wrap, over, pop;
+  assign bus_db  = sel_we && (q_off == ROW'(xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_OFFSET));
+  assign bus_val = wdata_m[23:0];
 
-    always_comb begin
-      q        = lane_idx[l];
-      used     = '0;
-      len      = '0;
-      tail_sum = '0;
-      wrap     = 1'b0;
-      over     = 1'b0;
-      pop      = 1'b0;
-      lane_refuse[l]  = 1'b0;
-      lane_accept[l]  = 1'b0;
-      lane_tail[l]    = '0;
-      lane_tail_id[l] = '0;
-      lane_used[l]    = '0;
-      // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue
-      // is reset in the same cycle is dropped, not refused.
-      if (lane_valid[l] && (32'(q) < NQ) && (lane_n[l] != '0) && !(any_rst && (q == q_sel))) begin
-        used     = CW'(used_rd(q));
-        len      = ring_len(q);
-        tail_sum = CW'(tail_rd(q)) + lane_n[l];
-        wrap     = tail_sum >= len;
-        over     = used + lane_n[l] > len;
-        // The queue's head pulse in this cycle, which the lane's new used count includes.
-        pop      = pop_live && (hw_head_inc_idx_i == q);
-        lane_refuse[l]  = over;
-        lane_accept[l]  = !over;
-        lane_tail[l]    = wrap ? LW'(tail_sum - len) : LW'(tail_sum);
-        lane_tail_id[l] = tail_id_rd(q) + IDW'(wrap);
-        // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor
-        // wraps.
-        lane_used[l]    = UW'(used + lane_n[l] - CW'(pop));
-      end
+  // One lane: valid v rings queue q with increment n; pop says whether q's head pulse of this
+  // cycle counts (the lane's new used count includes it).
+  function automatic logic [RES_W-1:0] lane(input logic v, input logic [QW-1:0] q,
+                                            input logic [CW-1:0] n, input logic pop);
+    logic [CW-1:0]  used, len, tail_sum;
+    logic           wrap, over, rings;
+    logic [LW-1:0]  tail;
+    logic [IDW-1:0] tail_id;
+    logic [UW-1:0]  new_used;
+    used     = '0;
+    len      = '0;
+    tail_sum = '0;
+    wrap     = 1'b0;
+    over     = 1'b0;
+    tail     = '0;
+    tail_id  = '0;
+    new_used = '0;
+    // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue is
+    // reset in the same cycle is dropped, not refused.
+    rings = v && (32'(q) < NQ) && (n != '0) && !(any_rst && (q == q_sel));
+    if (rings) begin
+      used     = CW'(used_rd(q));
+      len      = ring_len(q);
+      tail_sum = CW'(tail_rd(q)) + n;
+      wrap     = tail_sum >= len;
+      over     = used + n > len;
+      tail     = wrap ? LW'(tail_sum - len) : LW'(tail_sum);
+      tail_id  = tail_id_rd(q) + IDW'(wrap);
+      // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor wraps.
+      new_used = UW'(used + n - CW'(pop));
     end
-  end
+    lane = {rings && !over, rings && over, q, tail, tail_id, new_used};
+  endfunction
 
-  // ---------------------------------------------------------------- head pulse
-  logic [QW-1:0]  pop_idx;
-  logic           pop_wrap;
-  logic [LW-1:0]  pop_head;
-  logic [IDW-1:0] pop_head_id;
-  logic [UW-1:0]  pop_used;
-
-  assign pop_idx = hw_head_inc_idx_i;
-
-  always_comb begin
-    pop_wrap    = 1'b0;
-    pop_head    = '0;
-    pop_head_id = '0;
-    pop_used    = '0;
-    if (pop_live) begin
-      pop_head    = head_rd(pop_idx);
-      pop_head_id = head_id_rd(pop_idx);
-      pop_used    = used_rd(pop_idx);
-      pop_wrap    = CW'(pop_head) + CW'(1) >= ring_len(pop_idx);
+  // This cycle's head pulse and both lanes: {pop, bus lane, broadcast lane}.
+  function automatic logic [3*RES_W-1:0] step(input logic [QW-1:0] pop_q);
+    logic           live, wrap, bc_same;
+    logic [LW-1:0]  head;
+    logic [IDW-1:0] head_id;
+    logic [UW-1:0]  used;
+    head    = '0;
+    head_id = '0;
+    used    = '0;
+    wrap    = 1'b0;
+    // The head pulse, unless the bus resets its queue in this cycle; a pulse on an empty queue
+    // is ignored.
+    live = hw_head_inc_valid_i && (32'(pop_q) < NQ) && !(any_rst && (pop_q == q_sel))
+        && nonempty_q[pop_q];
+    if (live) begin
+      head    = head_rd(pop_q);
+      head_id = head_id_rd(pop_q);
+      used    = used_rd(pop_q);
+      wrap    = CW'(head) + CW'(1) >= ring_len(pop_q);
     end
-  end
+    bc_same = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
+    step = {live, wrap, pop_q, head, head_id, used,
+            lane(bus_db, q_sel, CW'(bus_val) + (bc_same ? CW'(bcast_inc_val_i) : '0),
+                 live && (pop_q == q_sel)),
+            lane(bcast_inc_valid_i && !bc_same, bcast_inc_queue_i, CW'(bcast_inc_val_i),
+                 live && (pop_q == bcast_inc_queue_i))};
+  endfunction
+
+  // Block registers (outside the queue range)
+  logic        top_we, top_hit;
+  logic [31:0] top_rdata, err_log_q;
+  logic [31:0] r_err_log_mask_q;
+
+  assign top_we = wr && !in_q;
 
   // ---------------------------------------------------------------- next state
   // Later writes win: the head pulse, then the doorbell lanes (whose used count already
@@ -361,20 +371,22 @@ module xdie_udma_m2s (
   // written in a process without reset (a write port under an asynchronous reset is not one);
   // the source flops say which writes count.
   always_ff @(posedge clk_i) begin
-    if (pop_live) begin
-      head_m[pop_idx]     <= pop_wrap ? '0 : pop_head + LW'(1);
-      head_id_m[pop_idx]  <= pop_head_id + IDW'(pop_wrap);
-      used_pop_m[pop_idx] <= pop_used - UW'(1);
+    logic [RES_W-1:0] pop, bus, bc;
+    {pop, bus, bc} = step(hw_head_inc_idx_i);
+    if (pop[F_HI]) begin
+      head_m[pop[F_Q +: QW]]     <= pop[F_LO] ? '0 : pop[F_PTR +: LW] + LW'(1);
+      head_id_m[pop[F_Q +: QW]]  <= pop[F_ID +: IDW] + IDW'(pop[F_LO]);
+      used_pop_m[pop[F_Q +: QW]] <= pop[F_USED +: UW] - UW'(1);
     end
-    if (lane_accept[0]) begin
-      tail_bus_m[lane_idx[0]]    <= lane_tail[0];
-      tail_id_bus_m[lane_idx[0]] <= lane_tail_id[0];
-      used_bus_m[lane_idx[0]]    <= lane_used[0];
+    if (bus[F_HI]) begin
+      tail_bus_m[bus[F_Q +: QW]]    <= bus[F_PTR +: LW];
+      tail_id_bus_m[bus[F_Q +: QW]] <= bus[F_ID +: IDW];
+      used_bus_m[bus[F_Q +: QW]]    <= bus[F_USED +: UW];
     end
-    if (lane_accept[1]) begin
-      tail_bc_m[lane_idx[1]]    <= lane_tail[1];
-      tail_id_bc_m[lane_idx[1]] <= lane_tail_id[1];
-      used_bc_m[lane_idx[1]]    <= lane_used[1];
+    if (bc[F_HI]) begin
+      tail_bc_m[bc[F_Q +: QW]]    <= bc[F_PTR +: LW];
+      tail_id_bc_m[bc[F_Q +: QW]] <= bc[F_ID +: IDW];
+      used_bc_m[bc[F_Q +: QW]]    <= bc[F_USED +: UW];
     end
   end
 
@@ -392,25 +404,38 @@ module xdie_udma_m2s (
       r_tdrbp_low_v <= '0;
       r_tdrbp_high_v <= '0;
       r_tdrl_v <= '0;
+      err_log_q  <= xdie_udma_m2s_pkg::ERR_LOG_RESET;
     end else begin
-      if (pop_live) begin
-        head_v[pop_idx]     <= 1'b1;
-        used_src_q[pop_idx] <= SRC_POP;
-        nonempty_q[pop_idx] <= pop_used != UW'(1);
+      logic [RES_W-1:0] pop, bus, bc;
+      logic [31:0]      err_log_d;
+      {pop, bus, bc} = step(hw_head_inc_idx_i);
+      // The error log: hardware sets win over a same-cycle software clear.
+      err_log_d = err_log_q;
+      if (top_we && (req_addr == xdie_udma_m2s_pkg::ERR_LOG_OFFSET)) begin
+        err_log_d = err_log_q & ~(wdata_m & 32'h20001);
       end
-      if (lane_accept[0]) begin
-        tail_src_q[lane_idx[0]] <= SRC_BUS;
-        used_src_q[lane_idx[0]] <= SRC_BUS;
-        nonempty_q[lane_idx[0]] <= lane_used[0] != '0;
+      if (bus[F_LO] || bc[F_LO]) begin
+        err_log_d = err_log_d | 32'h1;
       end
-      if (lane_accept[1]) begin
-        tail_src_q[lane_idx[1]] <= SRC_BC;
-        used_src_q[lane_idx[1]] <= SRC_BC;
-        nonempty_q[lane_idx[1]] <= lane_used[1] != '0;
+      if (hw_ring_id_err_i) begin
+        err_log_d = err_log_d | 32'h20000;
+      end
+      err_log_q <= err_log_d;
+      if (pop[F_HI]) begin
+        head_v[pop[F_Q +: QW]]     <= 1'b1;
+        used_src_q[pop[F_Q +: QW]] <= SRC_POP;
+        nonempty_q[pop[F_Q +: QW]] <= pop[F_USED +: UW] != UW'(1);
       end
       for (int unsigned l = 0; l < 2; l++) begin
-        if (lane_refuse[l]) begin
-          overrun_q[lane_idx[l]] <= 1'b1;
+        logic [RES_W-1:0] r;
+        r = l == 0 ? bus : bc;
+        if (r[F_HI]) begin
+          tail_src_q[r[F_Q +: QW]] <= l == 0 ? SRC_BUS : SRC_BC;
+          used_src_q[r[F_Q +: QW]] <= l == 0 ? SRC_BUS : SRC_BC;
+          nonempty_q[r[F_Q +: QW]] <= r[F_USED +: UW] != '0;
+        end
+        if (r[F_LO]) begin
+          overrun_q[r[F_Q +: QW]] <= 1'b1;
         end
       end
       if (sel_we) begin
@@ -523,37 +548,14 @@ module xdie_udma_m2s (
   end
 
   // ---------------------------------------------------------------- block registers
-  logic        top_we, top_hit;
-  logic [31:0] top_rdata, err_log_q, err_log_d;
-  logic [31:0] r_err_log_mask_q, r_err_log_mask_d;
-
-  assign top_we = wr && !in_q;
-
-  always_comb begin
-    // Hardware sets win over a same-cycle software clear.
-    err_log_d = err_log_q;
-    if (top_we && (req_addr == xdie_udma_m2s_pkg::ERR_LOG_OFFSET)) begin
-      err_log_d = err_log_q & ~(wdata_m & 32'h20001);
-    end
-    if (|lane_refuse) begin
-      err_log_d = err_log_d | 32'h1;
-    end
-    if (hw_ring_id_err_i) begin
-      err_log_d = err_log_d | 32'h20000;
-    end
-    r_err_log_mask_d = r_err_log_mask_q;
-    if (top_we && (req_addr == xdie_udma_m2s_pkg::ERR_LOG_MASK_OFFSET)) begin
-      r_err_log_mask_d = (r_err_log_mask_q & ~(32'hffffffff & req_wstrb_bits)) | (wdata_m & 32'hffffffff);
-    end
-  end
-
+  // The error log is updated in the queue state's process (it reads the lanes' refusals).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      err_log_q <= xdie_udma_m2s_pkg::ERR_LOG_RESET;
       r_err_log_mask_q <= xdie_udma_m2s_pkg::ERR_LOG_MASK_RESET;
     end else begin
-      err_log_q <= err_log_d;
-      r_err_log_mask_q <= r_err_log_mask_d;
+      if (top_we && (req_addr == xdie_udma_m2s_pkg::ERR_LOG_MASK_OFFSET)) begin
+        r_err_log_mask_q <= (r_err_log_mask_q & ~(32'hffffffff & req_wstrb_bits)) | (wdata_m & 32'hffffffff);
+      end
     end
   end
 
