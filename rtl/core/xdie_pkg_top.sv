@@ -63,10 +63,11 @@ module xdie_pkg_top #(
   // link-health interrupt per die (its d2d_health blocks: link health only)
   output logic        d0_irq_o,
   output logic        d1_irq_o,
-  // fault injection on the link's wires (a testbench's; zero in hardware)
+  // fault injection on the link's wires (a testbench's; zero in hardware), applied in the cycle
+  // after it is presented
   input  xdie_d2d_pkg::link_fault_t link_fault_i,
-  // per die: its send side sees no credit on either channel this cycle and offers the link
-  // nothing (backpressure a testbench injects; tie to zero otherwise)
+  // per die: its send side sees no credit on either channel in the next cycle and offers the
+  // link nothing (backpressure a testbench injects; tie to zero otherwise)
   input  logic [1:0]  tx_stall_i
 );
 
@@ -123,10 +124,28 @@ module xdie_pkg_top #(
   assign {h1_rdata_o, h0_rdata_o}     = rdata;
   assign {h1_rresp_o, h0_rresp_o}     = rresp;
 
-  assign req_tx_credit     = link_req_tx_credit & ~tx_stall_i;
-  assign rsp_tx_credit     = link_rsp_tx_credit & ~tx_stall_i;
-  assign link_req_tx_valid = req_tx_valid & ~tx_stall_i;
-  assign link_rsp_tx_valid = rsp_tx_valid & ~tx_stall_i;
+  // The testbench's stall and fault inputs are registered before use. Logic that reads a top
+  // input is re-evaluated by Verilator on every call of its eval (its input region), and the
+  // stall reaches every port's credit, hence the crossbar and the engines, and the fault the
+  // link's flit assembly: read directly they put most of both dies into that region, twice per
+  // simulated cycle. Random backpressure and scheduled faults lose nothing by a cycle's delay.
+  logic [1:0]                tx_stall_q;
+  xdie_d2d_pkg::link_fault_t link_fault_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_stall_q   <= '0;
+      link_fault_q <= '0;
+    end else begin
+      tx_stall_q   <= tx_stall_i;
+      link_fault_q <= link_fault_i;
+    end
+  end
+
+  assign req_tx_credit     = link_req_tx_credit & ~tx_stall_q;
+  assign rsp_tx_credit     = link_rsp_tx_credit & ~tx_stall_q;
+  assign link_req_tx_valid = req_tx_valid & ~tx_stall_q;
+  assign link_rsp_tx_valid = rsp_tx_valid & ~tx_stall_q;
 
   assign d0_link_health_o = health[0 +: HW];
   assign d1_link_health_o = health[HW +: HW];
@@ -214,7 +233,7 @@ module xdie_pkg_top #(
     .b_rsp_rx_data_o(rsp_rx_data[RSP_W +: RSP_W]),
     .b_link_up_o(link_up[1]), .b_credits_o(link_credits[CW +: CW]),
     .a_health_o(health[0 +: HW]), .b_health_o(health[HW +: HW]),
-    .fault_i(link_fault_i)
+    .fault_i(link_fault_q)
   );
 
 endmodule

@@ -363,10 +363,10 @@ module xdie_mesh_mesh64 #(
   output logic [N-1:0]   irq_o,
   // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)
   output logic [N*ND*HW-1:0] link_health_o,
-  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
+  // per link (file order): fault injection on its wires (a testbench's; zero in hardware), next cycle
   input  logic [L*FW-1:0]    link_fault_i,
   // per port (die d port p at d * ND + p): the port's send side sees no credit on either
-  // channel this cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
+  // channel in the next cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
   input  logic [N*ND-1:0] tx_stall_i
 );
 
@@ -456,11 +456,26 @@ module xdie_mesh_mesh64 #(
   // Ports without a link: no credits, no flits, link down; their outputs are not read.
   // A stalled port holds its flits: it sees no credit and its link sees no flit offered
   // (a push is valid and credit), so the stall never breaks a handshake and is not a credit wait.
+  // The testbench's stall and fault inputs are registered before use (as in xdie_pkg_top):
+  // logic that reads a top input is re-evaluated by Verilator on every call of its eval, and
+  // the stall reaches every port's credit, hence the crossbars and engines of every die.
+  logic [N*ND-1:0] tx_stall_q;
+  logic [L*FW-1:0] link_fault_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_stall_q   <= '0;
+      link_fault_q <= '0;
+    end else begin
+      tx_stall_q   <= tx_stall_i;
+      link_fault_q <= link_fault_i;
+    end
+  end
+
   for (genvar p = 0; p < N*ND; p++) begin : g_port
-    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];
-    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];
-    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_i[p];
-    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_i[p];
+    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_q[p];
+    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_q[p];
+    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_q[p];
+    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_q[p];
     if (!LINKED[p]) begin : g_unlinked
       assign link_req_tx_credit[p] = 1'b0;
       assign req_rx_valid[p]  = 1'b0;
@@ -500,7 +515,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
     .b_health_o(link_health_o[4*HW +: HW]),
-    .fault_i(link_fault_i[0*FW +: FW])
+    .fault_i(link_fault_q[0*FW +: FW])
   );
 
   // link 1: die 2 port 0 <-> die 3 port 0
@@ -526,7 +541,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
     .b_health_o(link_health_o[12*HW +: HW]),
-    .fault_i(link_fault_i[1*FW +: FW])
+    .fault_i(link_fault_q[1*FW +: FW])
   );
 
   // link 2: die 4 port 0 <-> die 5 port 0
@@ -552,7 +567,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[20*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW]),
     .b_health_o(link_health_o[20*HW +: HW]),
-    .fault_i(link_fault_i[2*FW +: FW])
+    .fault_i(link_fault_q[2*FW +: FW])
   );
 
   // link 3: die 6 port 0 <-> die 7 port 0
@@ -578,7 +593,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[28*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW]),
     .b_health_o(link_health_o[28*HW +: HW]),
-    .fault_i(link_fault_i[3*FW +: FW])
+    .fault_i(link_fault_q[3*FW +: FW])
   );
 
   // link 4: die 8 port 0 <-> die 9 port 0
@@ -604,7 +619,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[36*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[36]), .b_credits_o(link_credits[36*CW +: CW]),
     .b_health_o(link_health_o[36*HW +: HW]),
-    .fault_i(link_fault_i[4*FW +: FW])
+    .fault_i(link_fault_q[4*FW +: FW])
   );
 
   // link 5: die 10 port 0 <-> die 11 port 0
@@ -630,7 +645,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[44*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[44]), .b_credits_o(link_credits[44*CW +: CW]),
     .b_health_o(link_health_o[44*HW +: HW]),
-    .fault_i(link_fault_i[5*FW +: FW])
+    .fault_i(link_fault_q[5*FW +: FW])
   );
 
   // link 6: die 12 port 0 <-> die 13 port 0
@@ -656,7 +671,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[52*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[52]), .b_credits_o(link_credits[52*CW +: CW]),
     .b_health_o(link_health_o[52*HW +: HW]),
-    .fault_i(link_fault_i[6*FW +: FW])
+    .fault_i(link_fault_q[6*FW +: FW])
   );
 
   // link 7: die 14 port 0 <-> die 15 port 0
@@ -682,7 +697,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[60*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[60]), .b_credits_o(link_credits[60*CW +: CW]),
     .b_health_o(link_health_o[60*HW +: HW]),
-    .fault_i(link_fault_i[7*FW +: FW])
+    .fault_i(link_fault_q[7*FW +: FW])
   );
 
   // link 8: die 16 port 0 <-> die 17 port 0
@@ -708,7 +723,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[68*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[68]), .b_credits_o(link_credits[68*CW +: CW]),
     .b_health_o(link_health_o[68*HW +: HW]),
-    .fault_i(link_fault_i[8*FW +: FW])
+    .fault_i(link_fault_q[8*FW +: FW])
   );
 
   // link 9: die 18 port 0 <-> die 19 port 0
@@ -734,7 +749,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[76*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[76]), .b_credits_o(link_credits[76*CW +: CW]),
     .b_health_o(link_health_o[76*HW +: HW]),
-    .fault_i(link_fault_i[9*FW +: FW])
+    .fault_i(link_fault_q[9*FW +: FW])
   );
 
   // link 10: die 20 port 0 <-> die 21 port 0
@@ -760,7 +775,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[84*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[84]), .b_credits_o(link_credits[84*CW +: CW]),
     .b_health_o(link_health_o[84*HW +: HW]),
-    .fault_i(link_fault_i[10*FW +: FW])
+    .fault_i(link_fault_q[10*FW +: FW])
   );
 
   // link 11: die 22 port 0 <-> die 23 port 0
@@ -786,7 +801,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[92*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[92]), .b_credits_o(link_credits[92*CW +: CW]),
     .b_health_o(link_health_o[92*HW +: HW]),
-    .fault_i(link_fault_i[11*FW +: FW])
+    .fault_i(link_fault_q[11*FW +: FW])
   );
 
   // link 12: die 24 port 0 <-> die 25 port 0
@@ -812,7 +827,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[100*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[100]), .b_credits_o(link_credits[100*CW +: CW]),
     .b_health_o(link_health_o[100*HW +: HW]),
-    .fault_i(link_fault_i[12*FW +: FW])
+    .fault_i(link_fault_q[12*FW +: FW])
   );
 
   // link 13: die 26 port 0 <-> die 27 port 0
@@ -838,7 +853,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[108*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[108]), .b_credits_o(link_credits[108*CW +: CW]),
     .b_health_o(link_health_o[108*HW +: HW]),
-    .fault_i(link_fault_i[13*FW +: FW])
+    .fault_i(link_fault_q[13*FW +: FW])
   );
 
   // link 14: die 28 port 0 <-> die 29 port 0
@@ -864,7 +879,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[116*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[116]), .b_credits_o(link_credits[116*CW +: CW]),
     .b_health_o(link_health_o[116*HW +: HW]),
-    .fault_i(link_fault_i[14*FW +: FW])
+    .fault_i(link_fault_q[14*FW +: FW])
   );
 
   // link 15: die 30 port 0 <-> die 31 port 0
@@ -890,7 +905,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[124*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[124]), .b_credits_o(link_credits[124*CW +: CW]),
     .b_health_o(link_health_o[124*HW +: HW]),
-    .fault_i(link_fault_i[15*FW +: FW])
+    .fault_i(link_fault_q[15*FW +: FW])
   );
 
   // link 16: die 32 port 0 <-> die 33 port 0
@@ -916,7 +931,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[132*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[132]), .b_credits_o(link_credits[132*CW +: CW]),
     .b_health_o(link_health_o[132*HW +: HW]),
-    .fault_i(link_fault_i[16*FW +: FW])
+    .fault_i(link_fault_q[16*FW +: FW])
   );
 
   // link 17: die 34 port 0 <-> die 35 port 0
@@ -942,7 +957,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[140*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[140]), .b_credits_o(link_credits[140*CW +: CW]),
     .b_health_o(link_health_o[140*HW +: HW]),
-    .fault_i(link_fault_i[17*FW +: FW])
+    .fault_i(link_fault_q[17*FW +: FW])
   );
 
   // link 18: die 36 port 0 <-> die 37 port 0
@@ -968,7 +983,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[148*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[148]), .b_credits_o(link_credits[148*CW +: CW]),
     .b_health_o(link_health_o[148*HW +: HW]),
-    .fault_i(link_fault_i[18*FW +: FW])
+    .fault_i(link_fault_q[18*FW +: FW])
   );
 
   // link 19: die 38 port 0 <-> die 39 port 0
@@ -994,7 +1009,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[156*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[156]), .b_credits_o(link_credits[156*CW +: CW]),
     .b_health_o(link_health_o[156*HW +: HW]),
-    .fault_i(link_fault_i[19*FW +: FW])
+    .fault_i(link_fault_q[19*FW +: FW])
   );
 
   // link 20: die 40 port 0 <-> die 41 port 0
@@ -1020,7 +1035,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[164*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[164]), .b_credits_o(link_credits[164*CW +: CW]),
     .b_health_o(link_health_o[164*HW +: HW]),
-    .fault_i(link_fault_i[20*FW +: FW])
+    .fault_i(link_fault_q[20*FW +: FW])
   );
 
   // link 21: die 42 port 0 <-> die 43 port 0
@@ -1046,7 +1061,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[172*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[172]), .b_credits_o(link_credits[172*CW +: CW]),
     .b_health_o(link_health_o[172*HW +: HW]),
-    .fault_i(link_fault_i[21*FW +: FW])
+    .fault_i(link_fault_q[21*FW +: FW])
   );
 
   // link 22: die 44 port 0 <-> die 45 port 0
@@ -1072,7 +1087,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[180*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[180]), .b_credits_o(link_credits[180*CW +: CW]),
     .b_health_o(link_health_o[180*HW +: HW]),
-    .fault_i(link_fault_i[22*FW +: FW])
+    .fault_i(link_fault_q[22*FW +: FW])
   );
 
   // link 23: die 46 port 0 <-> die 47 port 0
@@ -1098,7 +1113,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[188*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[188]), .b_credits_o(link_credits[188*CW +: CW]),
     .b_health_o(link_health_o[188*HW +: HW]),
-    .fault_i(link_fault_i[23*FW +: FW])
+    .fault_i(link_fault_q[23*FW +: FW])
   );
 
   // link 24: die 48 port 0 <-> die 49 port 0
@@ -1124,7 +1139,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[196*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[196]), .b_credits_o(link_credits[196*CW +: CW]),
     .b_health_o(link_health_o[196*HW +: HW]),
-    .fault_i(link_fault_i[24*FW +: FW])
+    .fault_i(link_fault_q[24*FW +: FW])
   );
 
   // link 25: die 50 port 0 <-> die 51 port 0
@@ -1150,7 +1165,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[204*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[204]), .b_credits_o(link_credits[204*CW +: CW]),
     .b_health_o(link_health_o[204*HW +: HW]),
-    .fault_i(link_fault_i[25*FW +: FW])
+    .fault_i(link_fault_q[25*FW +: FW])
   );
 
   // link 26: die 52 port 0 <-> die 53 port 0
@@ -1176,7 +1191,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[212*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[212]), .b_credits_o(link_credits[212*CW +: CW]),
     .b_health_o(link_health_o[212*HW +: HW]),
-    .fault_i(link_fault_i[26*FW +: FW])
+    .fault_i(link_fault_q[26*FW +: FW])
   );
 
   // link 27: die 54 port 0 <-> die 55 port 0
@@ -1202,7 +1217,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[220*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[220]), .b_credits_o(link_credits[220*CW +: CW]),
     .b_health_o(link_health_o[220*HW +: HW]),
-    .fault_i(link_fault_i[27*FW +: FW])
+    .fault_i(link_fault_q[27*FW +: FW])
   );
 
   // link 28: die 56 port 0 <-> die 57 port 0
@@ -1228,7 +1243,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[228*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[228]), .b_credits_o(link_credits[228*CW +: CW]),
     .b_health_o(link_health_o[228*HW +: HW]),
-    .fault_i(link_fault_i[28*FW +: FW])
+    .fault_i(link_fault_q[28*FW +: FW])
   );
 
   // link 29: die 58 port 0 <-> die 59 port 0
@@ -1254,7 +1269,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[236*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[236]), .b_credits_o(link_credits[236*CW +: CW]),
     .b_health_o(link_health_o[236*HW +: HW]),
-    .fault_i(link_fault_i[29*FW +: FW])
+    .fault_i(link_fault_q[29*FW +: FW])
   );
 
   // link 30: die 60 port 0 <-> die 61 port 0
@@ -1280,7 +1295,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[244*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[244]), .b_credits_o(link_credits[244*CW +: CW]),
     .b_health_o(link_health_o[244*HW +: HW]),
-    .fault_i(link_fault_i[30*FW +: FW])
+    .fault_i(link_fault_q[30*FW +: FW])
   );
 
   // link 31: die 62 port 0 <-> die 63 port 0
@@ -1306,7 +1321,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[252*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[252]), .b_credits_o(link_credits[252*CW +: CW]),
     .b_health_o(link_health_o[252*HW +: HW]),
-    .fault_i(link_fault_i[31*FW +: FW])
+    .fault_i(link_fault_q[31*FW +: FW])
   );
 
   // link 32: die 64 port 0 <-> die 65 port 0
@@ -1332,7 +1347,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[260*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[260]), .b_credits_o(link_credits[260*CW +: CW]),
     .b_health_o(link_health_o[260*HW +: HW]),
-    .fault_i(link_fault_i[32*FW +: FW])
+    .fault_i(link_fault_q[32*FW +: FW])
   );
 
   // link 33: die 66 port 0 <-> die 67 port 0
@@ -1358,7 +1373,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[268*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[268]), .b_credits_o(link_credits[268*CW +: CW]),
     .b_health_o(link_health_o[268*HW +: HW]),
-    .fault_i(link_fault_i[33*FW +: FW])
+    .fault_i(link_fault_q[33*FW +: FW])
   );
 
   // link 34: die 68 port 0 <-> die 69 port 0
@@ -1384,7 +1399,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[276*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[276]), .b_credits_o(link_credits[276*CW +: CW]),
     .b_health_o(link_health_o[276*HW +: HW]),
-    .fault_i(link_fault_i[34*FW +: FW])
+    .fault_i(link_fault_q[34*FW +: FW])
   );
 
   // link 35: die 70 port 0 <-> die 71 port 0
@@ -1410,7 +1425,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[284*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[284]), .b_credits_o(link_credits[284*CW +: CW]),
     .b_health_o(link_health_o[284*HW +: HW]),
-    .fault_i(link_fault_i[35*FW +: FW])
+    .fault_i(link_fault_q[35*FW +: FW])
   );
 
   // link 36: die 72 port 0 <-> die 73 port 0
@@ -1436,7 +1451,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[292*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[292]), .b_credits_o(link_credits[292*CW +: CW]),
     .b_health_o(link_health_o[292*HW +: HW]),
-    .fault_i(link_fault_i[36*FW +: FW])
+    .fault_i(link_fault_q[36*FW +: FW])
   );
 
   // link 37: die 74 port 0 <-> die 75 port 0
@@ -1462,7 +1477,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[300*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[300]), .b_credits_o(link_credits[300*CW +: CW]),
     .b_health_o(link_health_o[300*HW +: HW]),
-    .fault_i(link_fault_i[37*FW +: FW])
+    .fault_i(link_fault_q[37*FW +: FW])
   );
 
   // link 38: die 76 port 0 <-> die 77 port 0
@@ -1488,7 +1503,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[308*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[308]), .b_credits_o(link_credits[308*CW +: CW]),
     .b_health_o(link_health_o[308*HW +: HW]),
-    .fault_i(link_fault_i[38*FW +: FW])
+    .fault_i(link_fault_q[38*FW +: FW])
   );
 
   // link 39: die 78 port 0 <-> die 79 port 0
@@ -1514,7 +1529,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[316*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[316]), .b_credits_o(link_credits[316*CW +: CW]),
     .b_health_o(link_health_o[316*HW +: HW]),
-    .fault_i(link_fault_i[39*FW +: FW])
+    .fault_i(link_fault_q[39*FW +: FW])
   );
 
   // link 40: die 80 port 0 <-> die 81 port 0
@@ -1540,7 +1555,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[324*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[324]), .b_credits_o(link_credits[324*CW +: CW]),
     .b_health_o(link_health_o[324*HW +: HW]),
-    .fault_i(link_fault_i[40*FW +: FW])
+    .fault_i(link_fault_q[40*FW +: FW])
   );
 
   // link 41: die 82 port 0 <-> die 83 port 0
@@ -1566,7 +1581,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[332*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[332]), .b_credits_o(link_credits[332*CW +: CW]),
     .b_health_o(link_health_o[332*HW +: HW]),
-    .fault_i(link_fault_i[41*FW +: FW])
+    .fault_i(link_fault_q[41*FW +: FW])
   );
 
   // link 42: die 84 port 0 <-> die 85 port 0
@@ -1592,7 +1607,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[340*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[340]), .b_credits_o(link_credits[340*CW +: CW]),
     .b_health_o(link_health_o[340*HW +: HW]),
-    .fault_i(link_fault_i[42*FW +: FW])
+    .fault_i(link_fault_q[42*FW +: FW])
   );
 
   // link 43: die 86 port 0 <-> die 87 port 0
@@ -1618,7 +1633,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[348*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[348]), .b_credits_o(link_credits[348*CW +: CW]),
     .b_health_o(link_health_o[348*HW +: HW]),
-    .fault_i(link_fault_i[43*FW +: FW])
+    .fault_i(link_fault_q[43*FW +: FW])
   );
 
   // link 44: die 88 port 0 <-> die 89 port 0
@@ -1644,7 +1659,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[356*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[356]), .b_credits_o(link_credits[356*CW +: CW]),
     .b_health_o(link_health_o[356*HW +: HW]),
-    .fault_i(link_fault_i[44*FW +: FW])
+    .fault_i(link_fault_q[44*FW +: FW])
   );
 
   // link 45: die 90 port 0 <-> die 91 port 0
@@ -1670,7 +1685,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[364*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[364]), .b_credits_o(link_credits[364*CW +: CW]),
     .b_health_o(link_health_o[364*HW +: HW]),
-    .fault_i(link_fault_i[45*FW +: FW])
+    .fault_i(link_fault_q[45*FW +: FW])
   );
 
   // link 46: die 92 port 0 <-> die 93 port 0
@@ -1696,7 +1711,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[372*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[372]), .b_credits_o(link_credits[372*CW +: CW]),
     .b_health_o(link_health_o[372*HW +: HW]),
-    .fault_i(link_fault_i[46*FW +: FW])
+    .fault_i(link_fault_q[46*FW +: FW])
   );
 
   // link 47: die 94 port 0 <-> die 95 port 0
@@ -1722,7 +1737,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[380*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[380]), .b_credits_o(link_credits[380*CW +: CW]),
     .b_health_o(link_health_o[380*HW +: HW]),
-    .fault_i(link_fault_i[47*FW +: FW])
+    .fault_i(link_fault_q[47*FW +: FW])
   );
 
   // link 48: die 96 port 0 <-> die 97 port 0
@@ -1748,7 +1763,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[388*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[388]), .b_credits_o(link_credits[388*CW +: CW]),
     .b_health_o(link_health_o[388*HW +: HW]),
-    .fault_i(link_fault_i[48*FW +: FW])
+    .fault_i(link_fault_q[48*FW +: FW])
   );
 
   // link 49: die 98 port 0 <-> die 99 port 0
@@ -1774,7 +1789,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[396*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[396]), .b_credits_o(link_credits[396*CW +: CW]),
     .b_health_o(link_health_o[396*HW +: HW]),
-    .fault_i(link_fault_i[49*FW +: FW])
+    .fault_i(link_fault_q[49*FW +: FW])
   );
 
   // link 50: die 100 port 0 <-> die 101 port 0
@@ -1800,7 +1815,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[404*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[404]), .b_credits_o(link_credits[404*CW +: CW]),
     .b_health_o(link_health_o[404*HW +: HW]),
-    .fault_i(link_fault_i[50*FW +: FW])
+    .fault_i(link_fault_q[50*FW +: FW])
   );
 
   // link 51: die 102 port 0 <-> die 103 port 0
@@ -1826,7 +1841,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[412*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[412]), .b_credits_o(link_credits[412*CW +: CW]),
     .b_health_o(link_health_o[412*HW +: HW]),
-    .fault_i(link_fault_i[51*FW +: FW])
+    .fault_i(link_fault_q[51*FW +: FW])
   );
 
   // link 52: die 104 port 0 <-> die 105 port 0
@@ -1852,7 +1867,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[420*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[420]), .b_credits_o(link_credits[420*CW +: CW]),
     .b_health_o(link_health_o[420*HW +: HW]),
-    .fault_i(link_fault_i[52*FW +: FW])
+    .fault_i(link_fault_q[52*FW +: FW])
   );
 
   // link 53: die 106 port 0 <-> die 107 port 0
@@ -1878,7 +1893,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[428*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[428]), .b_credits_o(link_credits[428*CW +: CW]),
     .b_health_o(link_health_o[428*HW +: HW]),
-    .fault_i(link_fault_i[53*FW +: FW])
+    .fault_i(link_fault_q[53*FW +: FW])
   );
 
   // link 54: die 108 port 0 <-> die 109 port 0
@@ -1904,7 +1919,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[436*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[436]), .b_credits_o(link_credits[436*CW +: CW]),
     .b_health_o(link_health_o[436*HW +: HW]),
-    .fault_i(link_fault_i[54*FW +: FW])
+    .fault_i(link_fault_q[54*FW +: FW])
   );
 
   // link 55: die 110 port 0 <-> die 111 port 0
@@ -1930,7 +1945,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[444*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[444]), .b_credits_o(link_credits[444*CW +: CW]),
     .b_health_o(link_health_o[444*HW +: HW]),
-    .fault_i(link_fault_i[55*FW +: FW])
+    .fault_i(link_fault_q[55*FW +: FW])
   );
 
   // link 56: die 112 port 0 <-> die 113 port 0
@@ -1956,7 +1971,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[452*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[452]), .b_credits_o(link_credits[452*CW +: CW]),
     .b_health_o(link_health_o[452*HW +: HW]),
-    .fault_i(link_fault_i[56*FW +: FW])
+    .fault_i(link_fault_q[56*FW +: FW])
   );
 
   // link 57: die 114 port 0 <-> die 115 port 0
@@ -1982,7 +1997,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[460*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[460]), .b_credits_o(link_credits[460*CW +: CW]),
     .b_health_o(link_health_o[460*HW +: HW]),
-    .fault_i(link_fault_i[57*FW +: FW])
+    .fault_i(link_fault_q[57*FW +: FW])
   );
 
   // link 58: die 116 port 0 <-> die 117 port 0
@@ -2008,7 +2023,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[468*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[468]), .b_credits_o(link_credits[468*CW +: CW]),
     .b_health_o(link_health_o[468*HW +: HW]),
-    .fault_i(link_fault_i[58*FW +: FW])
+    .fault_i(link_fault_q[58*FW +: FW])
   );
 
   // link 59: die 118 port 0 <-> die 119 port 0
@@ -2034,7 +2049,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[476*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[476]), .b_credits_o(link_credits[476*CW +: CW]),
     .b_health_o(link_health_o[476*HW +: HW]),
-    .fault_i(link_fault_i[59*FW +: FW])
+    .fault_i(link_fault_q[59*FW +: FW])
   );
 
   // link 60: die 120 port 0 <-> die 121 port 0
@@ -2060,7 +2075,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[484*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[484]), .b_credits_o(link_credits[484*CW +: CW]),
     .b_health_o(link_health_o[484*HW +: HW]),
-    .fault_i(link_fault_i[60*FW +: FW])
+    .fault_i(link_fault_q[60*FW +: FW])
   );
 
   // link 61: die 122 port 0 <-> die 123 port 0
@@ -2086,7 +2101,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[492*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[492]), .b_credits_o(link_credits[492*CW +: CW]),
     .b_health_o(link_health_o[492*HW +: HW]),
-    .fault_i(link_fault_i[61*FW +: FW])
+    .fault_i(link_fault_q[61*FW +: FW])
   );
 
   // link 62: die 124 port 0 <-> die 125 port 0
@@ -2112,7 +2127,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[500*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[500]), .b_credits_o(link_credits[500*CW +: CW]),
     .b_health_o(link_health_o[500*HW +: HW]),
-    .fault_i(link_fault_i[62*FW +: FW])
+    .fault_i(link_fault_q[62*FW +: FW])
   );
 
   // link 63: die 126 port 0 <-> die 127 port 0
@@ -2138,7 +2153,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[508*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[508]), .b_credits_o(link_credits[508*CW +: CW]),
     .b_health_o(link_health_o[508*HW +: HW]),
-    .fault_i(link_fault_i[63*FW +: FW])
+    .fault_i(link_fault_q[63*FW +: FW])
   );
 
   // link 64: die 0 port 1 <-> die 2 port 2
@@ -2164,7 +2179,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[10*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[10]), .b_credits_o(link_credits[10*CW +: CW]),
     .b_health_o(link_health_o[10*HW +: HW]),
-    .fault_i(link_fault_i[64*FW +: FW])
+    .fault_i(link_fault_q[64*FW +: FW])
   );
 
   // link 65: die 2 port 1 <-> die 4 port 2
@@ -2190,7 +2205,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[18*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[18]), .b_credits_o(link_credits[18*CW +: CW]),
     .b_health_o(link_health_o[18*HW +: HW]),
-    .fault_i(link_fault_i[65*FW +: FW])
+    .fault_i(link_fault_q[65*FW +: FW])
   );
 
   // link 66: die 4 port 1 <-> die 6 port 2
@@ -2216,7 +2231,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[26*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[26]), .b_credits_o(link_credits[26*CW +: CW]),
     .b_health_o(link_health_o[26*HW +: HW]),
-    .fault_i(link_fault_i[66*FW +: FW])
+    .fault_i(link_fault_q[66*FW +: FW])
   );
 
   // link 67: die 6 port 1 <-> die 8 port 2
@@ -2242,7 +2257,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[34*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[34]), .b_credits_o(link_credits[34*CW +: CW]),
     .b_health_o(link_health_o[34*HW +: HW]),
-    .fault_i(link_fault_i[67*FW +: FW])
+    .fault_i(link_fault_q[67*FW +: FW])
   );
 
   // link 68: die 8 port 1 <-> die 10 port 2
@@ -2268,7 +2283,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[42*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[42]), .b_credits_o(link_credits[42*CW +: CW]),
     .b_health_o(link_health_o[42*HW +: HW]),
-    .fault_i(link_fault_i[68*FW +: FW])
+    .fault_i(link_fault_q[68*FW +: FW])
   );
 
   // link 69: die 10 port 1 <-> die 12 port 2
@@ -2294,7 +2309,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[50*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[50]), .b_credits_o(link_credits[50*CW +: CW]),
     .b_health_o(link_health_o[50*HW +: HW]),
-    .fault_i(link_fault_i[69*FW +: FW])
+    .fault_i(link_fault_q[69*FW +: FW])
   );
 
   // link 70: die 12 port 1 <-> die 14 port 2
@@ -2320,7 +2335,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[58*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[58]), .b_credits_o(link_credits[58*CW +: CW]),
     .b_health_o(link_health_o[58*HW +: HW]),
-    .fault_i(link_fault_i[70*FW +: FW])
+    .fault_i(link_fault_q[70*FW +: FW])
   );
 
   // link 71: die 14 port 1 <-> die 0 port 2
@@ -2346,7 +2361,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[2*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[2]), .b_credits_o(link_credits[2*CW +: CW]),
     .b_health_o(link_health_o[2*HW +: HW]),
-    .fault_i(link_fault_i[71*FW +: FW])
+    .fault_i(link_fault_q[71*FW +: FW])
   );
 
   // link 72: die 16 port 1 <-> die 18 port 2
@@ -2372,7 +2387,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[74*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[74]), .b_credits_o(link_credits[74*CW +: CW]),
     .b_health_o(link_health_o[74*HW +: HW]),
-    .fault_i(link_fault_i[72*FW +: FW])
+    .fault_i(link_fault_q[72*FW +: FW])
   );
 
   // link 73: die 18 port 1 <-> die 20 port 2
@@ -2398,7 +2413,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[82*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[82]), .b_credits_o(link_credits[82*CW +: CW]),
     .b_health_o(link_health_o[82*HW +: HW]),
-    .fault_i(link_fault_i[73*FW +: FW])
+    .fault_i(link_fault_q[73*FW +: FW])
   );
 
   // link 74: die 20 port 1 <-> die 22 port 2
@@ -2424,7 +2439,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[90*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[90]), .b_credits_o(link_credits[90*CW +: CW]),
     .b_health_o(link_health_o[90*HW +: HW]),
-    .fault_i(link_fault_i[74*FW +: FW])
+    .fault_i(link_fault_q[74*FW +: FW])
   );
 
   // link 75: die 22 port 1 <-> die 24 port 2
@@ -2450,7 +2465,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[98*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[98]), .b_credits_o(link_credits[98*CW +: CW]),
     .b_health_o(link_health_o[98*HW +: HW]),
-    .fault_i(link_fault_i[75*FW +: FW])
+    .fault_i(link_fault_q[75*FW +: FW])
   );
 
   // link 76: die 24 port 1 <-> die 26 port 2
@@ -2476,7 +2491,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[106*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[106]), .b_credits_o(link_credits[106*CW +: CW]),
     .b_health_o(link_health_o[106*HW +: HW]),
-    .fault_i(link_fault_i[76*FW +: FW])
+    .fault_i(link_fault_q[76*FW +: FW])
   );
 
   // link 77: die 26 port 1 <-> die 28 port 2
@@ -2502,7 +2517,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[114*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[114]), .b_credits_o(link_credits[114*CW +: CW]),
     .b_health_o(link_health_o[114*HW +: HW]),
-    .fault_i(link_fault_i[77*FW +: FW])
+    .fault_i(link_fault_q[77*FW +: FW])
   );
 
   // link 78: die 28 port 1 <-> die 30 port 2
@@ -2528,7 +2543,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[122*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[122]), .b_credits_o(link_credits[122*CW +: CW]),
     .b_health_o(link_health_o[122*HW +: HW]),
-    .fault_i(link_fault_i[78*FW +: FW])
+    .fault_i(link_fault_q[78*FW +: FW])
   );
 
   // link 79: die 30 port 1 <-> die 16 port 2
@@ -2554,7 +2569,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[66*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[66]), .b_credits_o(link_credits[66*CW +: CW]),
     .b_health_o(link_health_o[66*HW +: HW]),
-    .fault_i(link_fault_i[79*FW +: FW])
+    .fault_i(link_fault_q[79*FW +: FW])
   );
 
   // link 80: die 32 port 1 <-> die 34 port 2
@@ -2580,7 +2595,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[138*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[138]), .b_credits_o(link_credits[138*CW +: CW]),
     .b_health_o(link_health_o[138*HW +: HW]),
-    .fault_i(link_fault_i[80*FW +: FW])
+    .fault_i(link_fault_q[80*FW +: FW])
   );
 
   // link 81: die 34 port 1 <-> die 36 port 2
@@ -2606,7 +2621,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[146*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[146]), .b_credits_o(link_credits[146*CW +: CW]),
     .b_health_o(link_health_o[146*HW +: HW]),
-    .fault_i(link_fault_i[81*FW +: FW])
+    .fault_i(link_fault_q[81*FW +: FW])
   );
 
   // link 82: die 36 port 1 <-> die 38 port 2
@@ -2632,7 +2647,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[154*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[154]), .b_credits_o(link_credits[154*CW +: CW]),
     .b_health_o(link_health_o[154*HW +: HW]),
-    .fault_i(link_fault_i[82*FW +: FW])
+    .fault_i(link_fault_q[82*FW +: FW])
   );
 
   // link 83: die 38 port 1 <-> die 40 port 2
@@ -2658,7 +2673,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[162*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[162]), .b_credits_o(link_credits[162*CW +: CW]),
     .b_health_o(link_health_o[162*HW +: HW]),
-    .fault_i(link_fault_i[83*FW +: FW])
+    .fault_i(link_fault_q[83*FW +: FW])
   );
 
   // link 84: die 40 port 1 <-> die 42 port 2
@@ -2684,7 +2699,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[170*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[170]), .b_credits_o(link_credits[170*CW +: CW]),
     .b_health_o(link_health_o[170*HW +: HW]),
-    .fault_i(link_fault_i[84*FW +: FW])
+    .fault_i(link_fault_q[84*FW +: FW])
   );
 
   // link 85: die 42 port 1 <-> die 44 port 2
@@ -2710,7 +2725,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[178*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[178]), .b_credits_o(link_credits[178*CW +: CW]),
     .b_health_o(link_health_o[178*HW +: HW]),
-    .fault_i(link_fault_i[85*FW +: FW])
+    .fault_i(link_fault_q[85*FW +: FW])
   );
 
   // link 86: die 44 port 1 <-> die 46 port 2
@@ -2736,7 +2751,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[186*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[186]), .b_credits_o(link_credits[186*CW +: CW]),
     .b_health_o(link_health_o[186*HW +: HW]),
-    .fault_i(link_fault_i[86*FW +: FW])
+    .fault_i(link_fault_q[86*FW +: FW])
   );
 
   // link 87: die 46 port 1 <-> die 32 port 2
@@ -2762,7 +2777,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[130*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[130]), .b_credits_o(link_credits[130*CW +: CW]),
     .b_health_o(link_health_o[130*HW +: HW]),
-    .fault_i(link_fault_i[87*FW +: FW])
+    .fault_i(link_fault_q[87*FW +: FW])
   );
 
   // link 88: die 48 port 1 <-> die 50 port 2
@@ -2788,7 +2803,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[202*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[202]), .b_credits_o(link_credits[202*CW +: CW]),
     .b_health_o(link_health_o[202*HW +: HW]),
-    .fault_i(link_fault_i[88*FW +: FW])
+    .fault_i(link_fault_q[88*FW +: FW])
   );
 
   // link 89: die 50 port 1 <-> die 52 port 2
@@ -2814,7 +2829,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[210*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[210]), .b_credits_o(link_credits[210*CW +: CW]),
     .b_health_o(link_health_o[210*HW +: HW]),
-    .fault_i(link_fault_i[89*FW +: FW])
+    .fault_i(link_fault_q[89*FW +: FW])
   );
 
   // link 90: die 52 port 1 <-> die 54 port 2
@@ -2840,7 +2855,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[218*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[218]), .b_credits_o(link_credits[218*CW +: CW]),
     .b_health_o(link_health_o[218*HW +: HW]),
-    .fault_i(link_fault_i[90*FW +: FW])
+    .fault_i(link_fault_q[90*FW +: FW])
   );
 
   // link 91: die 54 port 1 <-> die 56 port 2
@@ -2866,7 +2881,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[226*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[226]), .b_credits_o(link_credits[226*CW +: CW]),
     .b_health_o(link_health_o[226*HW +: HW]),
-    .fault_i(link_fault_i[91*FW +: FW])
+    .fault_i(link_fault_q[91*FW +: FW])
   );
 
   // link 92: die 56 port 1 <-> die 58 port 2
@@ -2892,7 +2907,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[234*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[234]), .b_credits_o(link_credits[234*CW +: CW]),
     .b_health_o(link_health_o[234*HW +: HW]),
-    .fault_i(link_fault_i[92*FW +: FW])
+    .fault_i(link_fault_q[92*FW +: FW])
   );
 
   // link 93: die 58 port 1 <-> die 60 port 2
@@ -2918,7 +2933,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[242*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[242]), .b_credits_o(link_credits[242*CW +: CW]),
     .b_health_o(link_health_o[242*HW +: HW]),
-    .fault_i(link_fault_i[93*FW +: FW])
+    .fault_i(link_fault_q[93*FW +: FW])
   );
 
   // link 94: die 60 port 1 <-> die 62 port 2
@@ -2944,7 +2959,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[250*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[250]), .b_credits_o(link_credits[250*CW +: CW]),
     .b_health_o(link_health_o[250*HW +: HW]),
-    .fault_i(link_fault_i[94*FW +: FW])
+    .fault_i(link_fault_q[94*FW +: FW])
   );
 
   // link 95: die 62 port 1 <-> die 48 port 2
@@ -2970,7 +2985,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[194*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[194]), .b_credits_o(link_credits[194*CW +: CW]),
     .b_health_o(link_health_o[194*HW +: HW]),
-    .fault_i(link_fault_i[95*FW +: FW])
+    .fault_i(link_fault_q[95*FW +: FW])
   );
 
   // link 96: die 64 port 1 <-> die 66 port 2
@@ -2996,7 +3011,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[266*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[266]), .b_credits_o(link_credits[266*CW +: CW]),
     .b_health_o(link_health_o[266*HW +: HW]),
-    .fault_i(link_fault_i[96*FW +: FW])
+    .fault_i(link_fault_q[96*FW +: FW])
   );
 
   // link 97: die 66 port 1 <-> die 68 port 2
@@ -3022,7 +3037,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[274*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[274]), .b_credits_o(link_credits[274*CW +: CW]),
     .b_health_o(link_health_o[274*HW +: HW]),
-    .fault_i(link_fault_i[97*FW +: FW])
+    .fault_i(link_fault_q[97*FW +: FW])
   );
 
   // link 98: die 68 port 1 <-> die 70 port 2
@@ -3048,7 +3063,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[282*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[282]), .b_credits_o(link_credits[282*CW +: CW]),
     .b_health_o(link_health_o[282*HW +: HW]),
-    .fault_i(link_fault_i[98*FW +: FW])
+    .fault_i(link_fault_q[98*FW +: FW])
   );
 
   // link 99: die 70 port 1 <-> die 72 port 2
@@ -3074,7 +3089,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[290*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[290]), .b_credits_o(link_credits[290*CW +: CW]),
     .b_health_o(link_health_o[290*HW +: HW]),
-    .fault_i(link_fault_i[99*FW +: FW])
+    .fault_i(link_fault_q[99*FW +: FW])
   );
 
   // link 100: die 72 port 1 <-> die 74 port 2
@@ -3100,7 +3115,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[298*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[298]), .b_credits_o(link_credits[298*CW +: CW]),
     .b_health_o(link_health_o[298*HW +: HW]),
-    .fault_i(link_fault_i[100*FW +: FW])
+    .fault_i(link_fault_q[100*FW +: FW])
   );
 
   // link 101: die 74 port 1 <-> die 76 port 2
@@ -3126,7 +3141,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[306*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[306]), .b_credits_o(link_credits[306*CW +: CW]),
     .b_health_o(link_health_o[306*HW +: HW]),
-    .fault_i(link_fault_i[101*FW +: FW])
+    .fault_i(link_fault_q[101*FW +: FW])
   );
 
   // link 102: die 76 port 1 <-> die 78 port 2
@@ -3152,7 +3167,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[314*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[314]), .b_credits_o(link_credits[314*CW +: CW]),
     .b_health_o(link_health_o[314*HW +: HW]),
-    .fault_i(link_fault_i[102*FW +: FW])
+    .fault_i(link_fault_q[102*FW +: FW])
   );
 
   // link 103: die 78 port 1 <-> die 64 port 2
@@ -3178,7 +3193,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[258*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[258]), .b_credits_o(link_credits[258*CW +: CW]),
     .b_health_o(link_health_o[258*HW +: HW]),
-    .fault_i(link_fault_i[103*FW +: FW])
+    .fault_i(link_fault_q[103*FW +: FW])
   );
 
   // link 104: die 80 port 1 <-> die 82 port 2
@@ -3204,7 +3219,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[330*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[330]), .b_credits_o(link_credits[330*CW +: CW]),
     .b_health_o(link_health_o[330*HW +: HW]),
-    .fault_i(link_fault_i[104*FW +: FW])
+    .fault_i(link_fault_q[104*FW +: FW])
   );
 
   // link 105: die 82 port 1 <-> die 84 port 2
@@ -3230,7 +3245,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[338*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[338]), .b_credits_o(link_credits[338*CW +: CW]),
     .b_health_o(link_health_o[338*HW +: HW]),
-    .fault_i(link_fault_i[105*FW +: FW])
+    .fault_i(link_fault_q[105*FW +: FW])
   );
 
   // link 106: die 84 port 1 <-> die 86 port 2
@@ -3256,7 +3271,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[346*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[346]), .b_credits_o(link_credits[346*CW +: CW]),
     .b_health_o(link_health_o[346*HW +: HW]),
-    .fault_i(link_fault_i[106*FW +: FW])
+    .fault_i(link_fault_q[106*FW +: FW])
   );
 
   // link 107: die 86 port 1 <-> die 88 port 2
@@ -3282,7 +3297,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[354*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[354]), .b_credits_o(link_credits[354*CW +: CW]),
     .b_health_o(link_health_o[354*HW +: HW]),
-    .fault_i(link_fault_i[107*FW +: FW])
+    .fault_i(link_fault_q[107*FW +: FW])
   );
 
   // link 108: die 88 port 1 <-> die 90 port 2
@@ -3308,7 +3323,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[362*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[362]), .b_credits_o(link_credits[362*CW +: CW]),
     .b_health_o(link_health_o[362*HW +: HW]),
-    .fault_i(link_fault_i[108*FW +: FW])
+    .fault_i(link_fault_q[108*FW +: FW])
   );
 
   // link 109: die 90 port 1 <-> die 92 port 2
@@ -3334,7 +3349,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[370*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[370]), .b_credits_o(link_credits[370*CW +: CW]),
     .b_health_o(link_health_o[370*HW +: HW]),
-    .fault_i(link_fault_i[109*FW +: FW])
+    .fault_i(link_fault_q[109*FW +: FW])
   );
 
   // link 110: die 92 port 1 <-> die 94 port 2
@@ -3360,7 +3375,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[378*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[378]), .b_credits_o(link_credits[378*CW +: CW]),
     .b_health_o(link_health_o[378*HW +: HW]),
-    .fault_i(link_fault_i[110*FW +: FW])
+    .fault_i(link_fault_q[110*FW +: FW])
   );
 
   // link 111: die 94 port 1 <-> die 80 port 2
@@ -3386,7 +3401,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[322*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[322]), .b_credits_o(link_credits[322*CW +: CW]),
     .b_health_o(link_health_o[322*HW +: HW]),
-    .fault_i(link_fault_i[111*FW +: FW])
+    .fault_i(link_fault_q[111*FW +: FW])
   );
 
   // link 112: die 96 port 1 <-> die 98 port 2
@@ -3412,7 +3427,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[394*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[394]), .b_credits_o(link_credits[394*CW +: CW]),
     .b_health_o(link_health_o[394*HW +: HW]),
-    .fault_i(link_fault_i[112*FW +: FW])
+    .fault_i(link_fault_q[112*FW +: FW])
   );
 
   // link 113: die 98 port 1 <-> die 100 port 2
@@ -3438,7 +3453,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[402*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[402]), .b_credits_o(link_credits[402*CW +: CW]),
     .b_health_o(link_health_o[402*HW +: HW]),
-    .fault_i(link_fault_i[113*FW +: FW])
+    .fault_i(link_fault_q[113*FW +: FW])
   );
 
   // link 114: die 100 port 1 <-> die 102 port 2
@@ -3464,7 +3479,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[410*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[410]), .b_credits_o(link_credits[410*CW +: CW]),
     .b_health_o(link_health_o[410*HW +: HW]),
-    .fault_i(link_fault_i[114*FW +: FW])
+    .fault_i(link_fault_q[114*FW +: FW])
   );
 
   // link 115: die 102 port 1 <-> die 104 port 2
@@ -3490,7 +3505,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[418*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[418]), .b_credits_o(link_credits[418*CW +: CW]),
     .b_health_o(link_health_o[418*HW +: HW]),
-    .fault_i(link_fault_i[115*FW +: FW])
+    .fault_i(link_fault_q[115*FW +: FW])
   );
 
   // link 116: die 104 port 1 <-> die 106 port 2
@@ -3516,7 +3531,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[426*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[426]), .b_credits_o(link_credits[426*CW +: CW]),
     .b_health_o(link_health_o[426*HW +: HW]),
-    .fault_i(link_fault_i[116*FW +: FW])
+    .fault_i(link_fault_q[116*FW +: FW])
   );
 
   // link 117: die 106 port 1 <-> die 108 port 2
@@ -3542,7 +3557,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[434*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[434]), .b_credits_o(link_credits[434*CW +: CW]),
     .b_health_o(link_health_o[434*HW +: HW]),
-    .fault_i(link_fault_i[117*FW +: FW])
+    .fault_i(link_fault_q[117*FW +: FW])
   );
 
   // link 118: die 108 port 1 <-> die 110 port 2
@@ -3568,7 +3583,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[442*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[442]), .b_credits_o(link_credits[442*CW +: CW]),
     .b_health_o(link_health_o[442*HW +: HW]),
-    .fault_i(link_fault_i[118*FW +: FW])
+    .fault_i(link_fault_q[118*FW +: FW])
   );
 
   // link 119: die 110 port 1 <-> die 96 port 2
@@ -3594,7 +3609,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[386*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[386]), .b_credits_o(link_credits[386*CW +: CW]),
     .b_health_o(link_health_o[386*HW +: HW]),
-    .fault_i(link_fault_i[119*FW +: FW])
+    .fault_i(link_fault_q[119*FW +: FW])
   );
 
   // link 120: die 112 port 1 <-> die 114 port 2
@@ -3620,7 +3635,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[458*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[458]), .b_credits_o(link_credits[458*CW +: CW]),
     .b_health_o(link_health_o[458*HW +: HW]),
-    .fault_i(link_fault_i[120*FW +: FW])
+    .fault_i(link_fault_q[120*FW +: FW])
   );
 
   // link 121: die 114 port 1 <-> die 116 port 2
@@ -3646,7 +3661,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[466*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[466]), .b_credits_o(link_credits[466*CW +: CW]),
     .b_health_o(link_health_o[466*HW +: HW]),
-    .fault_i(link_fault_i[121*FW +: FW])
+    .fault_i(link_fault_q[121*FW +: FW])
   );
 
   // link 122: die 116 port 1 <-> die 118 port 2
@@ -3672,7 +3687,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[474*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[474]), .b_credits_o(link_credits[474*CW +: CW]),
     .b_health_o(link_health_o[474*HW +: HW]),
-    .fault_i(link_fault_i[122*FW +: FW])
+    .fault_i(link_fault_q[122*FW +: FW])
   );
 
   // link 123: die 118 port 1 <-> die 120 port 2
@@ -3698,7 +3713,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[482*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[482]), .b_credits_o(link_credits[482*CW +: CW]),
     .b_health_o(link_health_o[482*HW +: HW]),
-    .fault_i(link_fault_i[123*FW +: FW])
+    .fault_i(link_fault_q[123*FW +: FW])
   );
 
   // link 124: die 120 port 1 <-> die 122 port 2
@@ -3724,7 +3739,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[490*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[490]), .b_credits_o(link_credits[490*CW +: CW]),
     .b_health_o(link_health_o[490*HW +: HW]),
-    .fault_i(link_fault_i[124*FW +: FW])
+    .fault_i(link_fault_q[124*FW +: FW])
   );
 
   // link 125: die 122 port 1 <-> die 124 port 2
@@ -3750,7 +3765,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[498*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[498]), .b_credits_o(link_credits[498*CW +: CW]),
     .b_health_o(link_health_o[498*HW +: HW]),
-    .fault_i(link_fault_i[125*FW +: FW])
+    .fault_i(link_fault_q[125*FW +: FW])
   );
 
   // link 126: die 124 port 1 <-> die 126 port 2
@@ -3776,7 +3791,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[506*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[506]), .b_credits_o(link_credits[506*CW +: CW]),
     .b_health_o(link_health_o[506*HW +: HW]),
-    .fault_i(link_fault_i[126*FW +: FW])
+    .fault_i(link_fault_q[126*FW +: FW])
   );
 
   // link 127: die 126 port 1 <-> die 112 port 2
@@ -3802,7 +3817,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[450*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[450]), .b_credits_o(link_credits[450*CW +: CW]),
     .b_health_o(link_health_o[450*HW +: HW]),
-    .fault_i(link_fault_i[127*FW +: FW])
+    .fault_i(link_fault_q[127*FW +: FW])
   );
 
   // link 128: die 1 port 1 <-> die 17 port 2
@@ -3828,7 +3843,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[70*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[70]), .b_credits_o(link_credits[70*CW +: CW]),
     .b_health_o(link_health_o[70*HW +: HW]),
-    .fault_i(link_fault_i[128*FW +: FW])
+    .fault_i(link_fault_q[128*FW +: FW])
   );
 
   // link 129: die 3 port 1 <-> die 19 port 2
@@ -3854,7 +3869,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[78*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[78]), .b_credits_o(link_credits[78*CW +: CW]),
     .b_health_o(link_health_o[78*HW +: HW]),
-    .fault_i(link_fault_i[129*FW +: FW])
+    .fault_i(link_fault_q[129*FW +: FW])
   );
 
   // link 130: die 5 port 1 <-> die 21 port 2
@@ -3880,7 +3895,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[86*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[86]), .b_credits_o(link_credits[86*CW +: CW]),
     .b_health_o(link_health_o[86*HW +: HW]),
-    .fault_i(link_fault_i[130*FW +: FW])
+    .fault_i(link_fault_q[130*FW +: FW])
   );
 
   // link 131: die 7 port 1 <-> die 23 port 2
@@ -3906,7 +3921,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[94*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[94]), .b_credits_o(link_credits[94*CW +: CW]),
     .b_health_o(link_health_o[94*HW +: HW]),
-    .fault_i(link_fault_i[131*FW +: FW])
+    .fault_i(link_fault_q[131*FW +: FW])
   );
 
   // link 132: die 9 port 1 <-> die 25 port 2
@@ -3932,7 +3947,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[102*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[102]), .b_credits_o(link_credits[102*CW +: CW]),
     .b_health_o(link_health_o[102*HW +: HW]),
-    .fault_i(link_fault_i[132*FW +: FW])
+    .fault_i(link_fault_q[132*FW +: FW])
   );
 
   // link 133: die 11 port 1 <-> die 27 port 2
@@ -3958,7 +3973,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[110*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[110]), .b_credits_o(link_credits[110*CW +: CW]),
     .b_health_o(link_health_o[110*HW +: HW]),
-    .fault_i(link_fault_i[133*FW +: FW])
+    .fault_i(link_fault_q[133*FW +: FW])
   );
 
   // link 134: die 13 port 1 <-> die 29 port 2
@@ -3984,7 +3999,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[118*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[118]), .b_credits_o(link_credits[118*CW +: CW]),
     .b_health_o(link_health_o[118*HW +: HW]),
-    .fault_i(link_fault_i[134*FW +: FW])
+    .fault_i(link_fault_q[134*FW +: FW])
   );
 
   // link 135: die 15 port 1 <-> die 31 port 2
@@ -4010,7 +4025,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[126*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[126]), .b_credits_o(link_credits[126*CW +: CW]),
     .b_health_o(link_health_o[126*HW +: HW]),
-    .fault_i(link_fault_i[135*FW +: FW])
+    .fault_i(link_fault_q[135*FW +: FW])
   );
 
   // link 136: die 17 port 1 <-> die 33 port 2
@@ -4036,7 +4051,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[134*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[134]), .b_credits_o(link_credits[134*CW +: CW]),
     .b_health_o(link_health_o[134*HW +: HW]),
-    .fault_i(link_fault_i[136*FW +: FW])
+    .fault_i(link_fault_q[136*FW +: FW])
   );
 
   // link 137: die 19 port 1 <-> die 35 port 2
@@ -4062,7 +4077,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[142*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[142]), .b_credits_o(link_credits[142*CW +: CW]),
     .b_health_o(link_health_o[142*HW +: HW]),
-    .fault_i(link_fault_i[137*FW +: FW])
+    .fault_i(link_fault_q[137*FW +: FW])
   );
 
   // link 138: die 21 port 1 <-> die 37 port 2
@@ -4088,7 +4103,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[150*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[150]), .b_credits_o(link_credits[150*CW +: CW]),
     .b_health_o(link_health_o[150*HW +: HW]),
-    .fault_i(link_fault_i[138*FW +: FW])
+    .fault_i(link_fault_q[138*FW +: FW])
   );
 
   // link 139: die 23 port 1 <-> die 39 port 2
@@ -4114,7 +4129,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[158*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[158]), .b_credits_o(link_credits[158*CW +: CW]),
     .b_health_o(link_health_o[158*HW +: HW]),
-    .fault_i(link_fault_i[139*FW +: FW])
+    .fault_i(link_fault_q[139*FW +: FW])
   );
 
   // link 140: die 25 port 1 <-> die 41 port 2
@@ -4140,7 +4155,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[166*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[166]), .b_credits_o(link_credits[166*CW +: CW]),
     .b_health_o(link_health_o[166*HW +: HW]),
-    .fault_i(link_fault_i[140*FW +: FW])
+    .fault_i(link_fault_q[140*FW +: FW])
   );
 
   // link 141: die 27 port 1 <-> die 43 port 2
@@ -4166,7 +4181,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[174*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[174]), .b_credits_o(link_credits[174*CW +: CW]),
     .b_health_o(link_health_o[174*HW +: HW]),
-    .fault_i(link_fault_i[141*FW +: FW])
+    .fault_i(link_fault_q[141*FW +: FW])
   );
 
   // link 142: die 29 port 1 <-> die 45 port 2
@@ -4192,7 +4207,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[182*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[182]), .b_credits_o(link_credits[182*CW +: CW]),
     .b_health_o(link_health_o[182*HW +: HW]),
-    .fault_i(link_fault_i[142*FW +: FW])
+    .fault_i(link_fault_q[142*FW +: FW])
   );
 
   // link 143: die 31 port 1 <-> die 47 port 2
@@ -4218,7 +4233,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[190*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[190]), .b_credits_o(link_credits[190*CW +: CW]),
     .b_health_o(link_health_o[190*HW +: HW]),
-    .fault_i(link_fault_i[143*FW +: FW])
+    .fault_i(link_fault_q[143*FW +: FW])
   );
 
   // link 144: die 33 port 1 <-> die 49 port 2
@@ -4244,7 +4259,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[198*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[198]), .b_credits_o(link_credits[198*CW +: CW]),
     .b_health_o(link_health_o[198*HW +: HW]),
-    .fault_i(link_fault_i[144*FW +: FW])
+    .fault_i(link_fault_q[144*FW +: FW])
   );
 
   // link 145: die 35 port 1 <-> die 51 port 2
@@ -4270,7 +4285,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[206*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[206]), .b_credits_o(link_credits[206*CW +: CW]),
     .b_health_o(link_health_o[206*HW +: HW]),
-    .fault_i(link_fault_i[145*FW +: FW])
+    .fault_i(link_fault_q[145*FW +: FW])
   );
 
   // link 146: die 37 port 1 <-> die 53 port 2
@@ -4296,7 +4311,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[214*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[214]), .b_credits_o(link_credits[214*CW +: CW]),
     .b_health_o(link_health_o[214*HW +: HW]),
-    .fault_i(link_fault_i[146*FW +: FW])
+    .fault_i(link_fault_q[146*FW +: FW])
   );
 
   // link 147: die 39 port 1 <-> die 55 port 2
@@ -4322,7 +4337,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[222*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[222]), .b_credits_o(link_credits[222*CW +: CW]),
     .b_health_o(link_health_o[222*HW +: HW]),
-    .fault_i(link_fault_i[147*FW +: FW])
+    .fault_i(link_fault_q[147*FW +: FW])
   );
 
   // link 148: die 41 port 1 <-> die 57 port 2
@@ -4348,7 +4363,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[230*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[230]), .b_credits_o(link_credits[230*CW +: CW]),
     .b_health_o(link_health_o[230*HW +: HW]),
-    .fault_i(link_fault_i[148*FW +: FW])
+    .fault_i(link_fault_q[148*FW +: FW])
   );
 
   // link 149: die 43 port 1 <-> die 59 port 2
@@ -4374,7 +4389,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[238*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[238]), .b_credits_o(link_credits[238*CW +: CW]),
     .b_health_o(link_health_o[238*HW +: HW]),
-    .fault_i(link_fault_i[149*FW +: FW])
+    .fault_i(link_fault_q[149*FW +: FW])
   );
 
   // link 150: die 45 port 1 <-> die 61 port 2
@@ -4400,7 +4415,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[246*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[246]), .b_credits_o(link_credits[246*CW +: CW]),
     .b_health_o(link_health_o[246*HW +: HW]),
-    .fault_i(link_fault_i[150*FW +: FW])
+    .fault_i(link_fault_q[150*FW +: FW])
   );
 
   // link 151: die 47 port 1 <-> die 63 port 2
@@ -4426,7 +4441,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[254*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[254]), .b_credits_o(link_credits[254*CW +: CW]),
     .b_health_o(link_health_o[254*HW +: HW]),
-    .fault_i(link_fault_i[151*FW +: FW])
+    .fault_i(link_fault_q[151*FW +: FW])
   );
 
   // link 152: die 49 port 1 <-> die 65 port 2
@@ -4452,7 +4467,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[262*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[262]), .b_credits_o(link_credits[262*CW +: CW]),
     .b_health_o(link_health_o[262*HW +: HW]),
-    .fault_i(link_fault_i[152*FW +: FW])
+    .fault_i(link_fault_q[152*FW +: FW])
   );
 
   // link 153: die 51 port 1 <-> die 67 port 2
@@ -4478,7 +4493,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[270*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[270]), .b_credits_o(link_credits[270*CW +: CW]),
     .b_health_o(link_health_o[270*HW +: HW]),
-    .fault_i(link_fault_i[153*FW +: FW])
+    .fault_i(link_fault_q[153*FW +: FW])
   );
 
   // link 154: die 53 port 1 <-> die 69 port 2
@@ -4504,7 +4519,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[278*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[278]), .b_credits_o(link_credits[278*CW +: CW]),
     .b_health_o(link_health_o[278*HW +: HW]),
-    .fault_i(link_fault_i[154*FW +: FW])
+    .fault_i(link_fault_q[154*FW +: FW])
   );
 
   // link 155: die 55 port 1 <-> die 71 port 2
@@ -4530,7 +4545,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[286*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[286]), .b_credits_o(link_credits[286*CW +: CW]),
     .b_health_o(link_health_o[286*HW +: HW]),
-    .fault_i(link_fault_i[155*FW +: FW])
+    .fault_i(link_fault_q[155*FW +: FW])
   );
 
   // link 156: die 57 port 1 <-> die 73 port 2
@@ -4556,7 +4571,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[294*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[294]), .b_credits_o(link_credits[294*CW +: CW]),
     .b_health_o(link_health_o[294*HW +: HW]),
-    .fault_i(link_fault_i[156*FW +: FW])
+    .fault_i(link_fault_q[156*FW +: FW])
   );
 
   // link 157: die 59 port 1 <-> die 75 port 2
@@ -4582,7 +4597,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[302*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[302]), .b_credits_o(link_credits[302*CW +: CW]),
     .b_health_o(link_health_o[302*HW +: HW]),
-    .fault_i(link_fault_i[157*FW +: FW])
+    .fault_i(link_fault_q[157*FW +: FW])
   );
 
   // link 158: die 61 port 1 <-> die 77 port 2
@@ -4608,7 +4623,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[310*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[310]), .b_credits_o(link_credits[310*CW +: CW]),
     .b_health_o(link_health_o[310*HW +: HW]),
-    .fault_i(link_fault_i[158*FW +: FW])
+    .fault_i(link_fault_q[158*FW +: FW])
   );
 
   // link 159: die 63 port 1 <-> die 79 port 2
@@ -4634,7 +4649,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[318*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[318]), .b_credits_o(link_credits[318*CW +: CW]),
     .b_health_o(link_health_o[318*HW +: HW]),
-    .fault_i(link_fault_i[159*FW +: FW])
+    .fault_i(link_fault_q[159*FW +: FW])
   );
 
   // link 160: die 65 port 1 <-> die 81 port 2
@@ -4660,7 +4675,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[326*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[326]), .b_credits_o(link_credits[326*CW +: CW]),
     .b_health_o(link_health_o[326*HW +: HW]),
-    .fault_i(link_fault_i[160*FW +: FW])
+    .fault_i(link_fault_q[160*FW +: FW])
   );
 
   // link 161: die 67 port 1 <-> die 83 port 2
@@ -4686,7 +4701,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[334*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[334]), .b_credits_o(link_credits[334*CW +: CW]),
     .b_health_o(link_health_o[334*HW +: HW]),
-    .fault_i(link_fault_i[161*FW +: FW])
+    .fault_i(link_fault_q[161*FW +: FW])
   );
 
   // link 162: die 69 port 1 <-> die 85 port 2
@@ -4712,7 +4727,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[342*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[342]), .b_credits_o(link_credits[342*CW +: CW]),
     .b_health_o(link_health_o[342*HW +: HW]),
-    .fault_i(link_fault_i[162*FW +: FW])
+    .fault_i(link_fault_q[162*FW +: FW])
   );
 
   // link 163: die 71 port 1 <-> die 87 port 2
@@ -4738,7 +4753,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[350*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[350]), .b_credits_o(link_credits[350*CW +: CW]),
     .b_health_o(link_health_o[350*HW +: HW]),
-    .fault_i(link_fault_i[163*FW +: FW])
+    .fault_i(link_fault_q[163*FW +: FW])
   );
 
   // link 164: die 73 port 1 <-> die 89 port 2
@@ -4764,7 +4779,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[358*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[358]), .b_credits_o(link_credits[358*CW +: CW]),
     .b_health_o(link_health_o[358*HW +: HW]),
-    .fault_i(link_fault_i[164*FW +: FW])
+    .fault_i(link_fault_q[164*FW +: FW])
   );
 
   // link 165: die 75 port 1 <-> die 91 port 2
@@ -4790,7 +4805,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[366*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[366]), .b_credits_o(link_credits[366*CW +: CW]),
     .b_health_o(link_health_o[366*HW +: HW]),
-    .fault_i(link_fault_i[165*FW +: FW])
+    .fault_i(link_fault_q[165*FW +: FW])
   );
 
   // link 166: die 77 port 1 <-> die 93 port 2
@@ -4816,7 +4831,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[374*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[374]), .b_credits_o(link_credits[374*CW +: CW]),
     .b_health_o(link_health_o[374*HW +: HW]),
-    .fault_i(link_fault_i[166*FW +: FW])
+    .fault_i(link_fault_q[166*FW +: FW])
   );
 
   // link 167: die 79 port 1 <-> die 95 port 2
@@ -4842,7 +4857,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[382*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[382]), .b_credits_o(link_credits[382*CW +: CW]),
     .b_health_o(link_health_o[382*HW +: HW]),
-    .fault_i(link_fault_i[167*FW +: FW])
+    .fault_i(link_fault_q[167*FW +: FW])
   );
 
   // link 168: die 81 port 1 <-> die 97 port 2
@@ -4868,7 +4883,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[390*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[390]), .b_credits_o(link_credits[390*CW +: CW]),
     .b_health_o(link_health_o[390*HW +: HW]),
-    .fault_i(link_fault_i[168*FW +: FW])
+    .fault_i(link_fault_q[168*FW +: FW])
   );
 
   // link 169: die 83 port 1 <-> die 99 port 2
@@ -4894,7 +4909,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[398*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[398]), .b_credits_o(link_credits[398*CW +: CW]),
     .b_health_o(link_health_o[398*HW +: HW]),
-    .fault_i(link_fault_i[169*FW +: FW])
+    .fault_i(link_fault_q[169*FW +: FW])
   );
 
   // link 170: die 85 port 1 <-> die 101 port 2
@@ -4920,7 +4935,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[406*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[406]), .b_credits_o(link_credits[406*CW +: CW]),
     .b_health_o(link_health_o[406*HW +: HW]),
-    .fault_i(link_fault_i[170*FW +: FW])
+    .fault_i(link_fault_q[170*FW +: FW])
   );
 
   // link 171: die 87 port 1 <-> die 103 port 2
@@ -4946,7 +4961,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[414*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[414]), .b_credits_o(link_credits[414*CW +: CW]),
     .b_health_o(link_health_o[414*HW +: HW]),
-    .fault_i(link_fault_i[171*FW +: FW])
+    .fault_i(link_fault_q[171*FW +: FW])
   );
 
   // link 172: die 89 port 1 <-> die 105 port 2
@@ -4972,7 +4987,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[422*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[422]), .b_credits_o(link_credits[422*CW +: CW]),
     .b_health_o(link_health_o[422*HW +: HW]),
-    .fault_i(link_fault_i[172*FW +: FW])
+    .fault_i(link_fault_q[172*FW +: FW])
   );
 
   // link 173: die 91 port 1 <-> die 107 port 2
@@ -4998,7 +5013,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[430*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[430]), .b_credits_o(link_credits[430*CW +: CW]),
     .b_health_o(link_health_o[430*HW +: HW]),
-    .fault_i(link_fault_i[173*FW +: FW])
+    .fault_i(link_fault_q[173*FW +: FW])
   );
 
   // link 174: die 93 port 1 <-> die 109 port 2
@@ -5024,7 +5039,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[438*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[438]), .b_credits_o(link_credits[438*CW +: CW]),
     .b_health_o(link_health_o[438*HW +: HW]),
-    .fault_i(link_fault_i[174*FW +: FW])
+    .fault_i(link_fault_q[174*FW +: FW])
   );
 
   // link 175: die 95 port 1 <-> die 111 port 2
@@ -5050,7 +5065,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[446*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[446]), .b_credits_o(link_credits[446*CW +: CW]),
     .b_health_o(link_health_o[446*HW +: HW]),
-    .fault_i(link_fault_i[175*FW +: FW])
+    .fault_i(link_fault_q[175*FW +: FW])
   );
 
   // link 176: die 97 port 1 <-> die 113 port 2
@@ -5076,7 +5091,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[454*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[454]), .b_credits_o(link_credits[454*CW +: CW]),
     .b_health_o(link_health_o[454*HW +: HW]),
-    .fault_i(link_fault_i[176*FW +: FW])
+    .fault_i(link_fault_q[176*FW +: FW])
   );
 
   // link 177: die 99 port 1 <-> die 115 port 2
@@ -5102,7 +5117,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[462*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[462]), .b_credits_o(link_credits[462*CW +: CW]),
     .b_health_o(link_health_o[462*HW +: HW]),
-    .fault_i(link_fault_i[177*FW +: FW])
+    .fault_i(link_fault_q[177*FW +: FW])
   );
 
   // link 178: die 101 port 1 <-> die 117 port 2
@@ -5128,7 +5143,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[470*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[470]), .b_credits_o(link_credits[470*CW +: CW]),
     .b_health_o(link_health_o[470*HW +: HW]),
-    .fault_i(link_fault_i[178*FW +: FW])
+    .fault_i(link_fault_q[178*FW +: FW])
   );
 
   // link 179: die 103 port 1 <-> die 119 port 2
@@ -5154,7 +5169,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[478*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[478]), .b_credits_o(link_credits[478*CW +: CW]),
     .b_health_o(link_health_o[478*HW +: HW]),
-    .fault_i(link_fault_i[179*FW +: FW])
+    .fault_i(link_fault_q[179*FW +: FW])
   );
 
   // link 180: die 105 port 1 <-> die 121 port 2
@@ -5180,7 +5195,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[486*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[486]), .b_credits_o(link_credits[486*CW +: CW]),
     .b_health_o(link_health_o[486*HW +: HW]),
-    .fault_i(link_fault_i[180*FW +: FW])
+    .fault_i(link_fault_q[180*FW +: FW])
   );
 
   // link 181: die 107 port 1 <-> die 123 port 2
@@ -5206,7 +5221,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[494*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[494]), .b_credits_o(link_credits[494*CW +: CW]),
     .b_health_o(link_health_o[494*HW +: HW]),
-    .fault_i(link_fault_i[181*FW +: FW])
+    .fault_i(link_fault_q[181*FW +: FW])
   );
 
   // link 182: die 109 port 1 <-> die 125 port 2
@@ -5232,7 +5247,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[502*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[502]), .b_credits_o(link_credits[502*CW +: CW]),
     .b_health_o(link_health_o[502*HW +: HW]),
-    .fault_i(link_fault_i[182*FW +: FW])
+    .fault_i(link_fault_q[182*FW +: FW])
   );
 
   // link 183: die 111 port 1 <-> die 127 port 2
@@ -5258,7 +5273,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[510*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[510]), .b_credits_o(link_credits[510*CW +: CW]),
     .b_health_o(link_health_o[510*HW +: HW]),
-    .fault_i(link_fault_i[183*FW +: FW])
+    .fault_i(link_fault_q[183*FW +: FW])
   );
 
   // link 184: die 113 port 1 <-> die 1 port 2
@@ -5284,7 +5299,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[6*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[6]), .b_credits_o(link_credits[6*CW +: CW]),
     .b_health_o(link_health_o[6*HW +: HW]),
-    .fault_i(link_fault_i[184*FW +: FW])
+    .fault_i(link_fault_q[184*FW +: FW])
   );
 
   // link 185: die 115 port 1 <-> die 3 port 2
@@ -5310,7 +5325,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[14*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[14]), .b_credits_o(link_credits[14*CW +: CW]),
     .b_health_o(link_health_o[14*HW +: HW]),
-    .fault_i(link_fault_i[185*FW +: FW])
+    .fault_i(link_fault_q[185*FW +: FW])
   );
 
   // link 186: die 117 port 1 <-> die 5 port 2
@@ -5336,7 +5351,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[22*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[22]), .b_credits_o(link_credits[22*CW +: CW]),
     .b_health_o(link_health_o[22*HW +: HW]),
-    .fault_i(link_fault_i[186*FW +: FW])
+    .fault_i(link_fault_q[186*FW +: FW])
   );
 
   // link 187: die 119 port 1 <-> die 7 port 2
@@ -5362,7 +5377,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[30*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[30]), .b_credits_o(link_credits[30*CW +: CW]),
     .b_health_o(link_health_o[30*HW +: HW]),
-    .fault_i(link_fault_i[187*FW +: FW])
+    .fault_i(link_fault_q[187*FW +: FW])
   );
 
   // link 188: die 121 port 1 <-> die 9 port 2
@@ -5388,7 +5403,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[38*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[38]), .b_credits_o(link_credits[38*CW +: CW]),
     .b_health_o(link_health_o[38*HW +: HW]),
-    .fault_i(link_fault_i[188*FW +: FW])
+    .fault_i(link_fault_q[188*FW +: FW])
   );
 
   // link 189: die 123 port 1 <-> die 11 port 2
@@ -5414,7 +5429,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[46*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[46]), .b_credits_o(link_credits[46*CW +: CW]),
     .b_health_o(link_health_o[46*HW +: HW]),
-    .fault_i(link_fault_i[189*FW +: FW])
+    .fault_i(link_fault_q[189*FW +: FW])
   );
 
   // link 190: die 125 port 1 <-> die 13 port 2
@@ -5440,7 +5455,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[54*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[54]), .b_credits_o(link_credits[54*CW +: CW]),
     .b_health_o(link_health_o[54*HW +: HW]),
-    .fault_i(link_fault_i[190*FW +: FW])
+    .fault_i(link_fault_q[190*FW +: FW])
   );
 
   // link 191: die 127 port 1 <-> die 15 port 2
@@ -5466,7 +5481,7 @@ module xdie_mesh_mesh64 #(
     .b_rsp_rx_data_o(rsp_rx_data[62*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[62]), .b_credits_o(link_credits[62*CW +: CW]),
     .b_health_o(link_health_o[62*HW +: HW]),
-    .fault_i(link_fault_i[191*FW +: FW])
+    .fault_i(link_fault_q[191*FW +: FW])
   );
 
 endmodule

@@ -50,10 +50,10 @@ module xdie_mesh_pair_neighbor #(
   output logic [N-1:0]   irq_o,
   // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)
   output logic [N*ND*HW-1:0] link_health_o,
-  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
+  // per link (file order): fault injection on its wires (a testbench's; zero in hardware), next cycle
   input  logic [L*FW-1:0]    link_fault_i,
   // per port (die d port p at d * ND + p): the port's send side sees no credit on either
-  // channel this cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
+  // channel in the next cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
   input  logic [N*ND-1:0] tx_stall_i
 );
 
@@ -143,11 +143,26 @@ module xdie_mesh_pair_neighbor #(
   // Ports without a link: no credits, no flits, link down; their outputs are not read.
   // A stalled port holds its flits: it sees no credit and its link sees no flit offered
   // (a push is valid and credit), so the stall never breaks a handshake and is not a credit wait.
+  // The testbench's stall and fault inputs are registered before use (as in xdie_pkg_top):
+  // logic that reads a top input is re-evaluated by Verilator on every call of its eval, and
+  // the stall reaches every port's credit, hence the crossbars and engines of every die.
+  logic [N*ND-1:0] tx_stall_q;
+  logic [L*FW-1:0] link_fault_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_stall_q   <= '0;
+      link_fault_q <= '0;
+    end else begin
+      tx_stall_q   <= tx_stall_i;
+      link_fault_q <= link_fault_i;
+    end
+  end
+
   for (genvar p = 0; p < N*ND; p++) begin : g_port
-    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];
-    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];
-    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_i[p];
-    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_i[p];
+    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_q[p];
+    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_q[p];
+    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_q[p];
+    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_q[p];
     if (!LINKED[p]) begin : g_unlinked
       assign link_req_tx_credit[p] = 1'b0;
       assign req_rx_valid[p]  = 1'b0;
@@ -187,7 +202,7 @@ module xdie_mesh_pair_neighbor #(
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
     .b_health_o(link_health_o[4*HW +: HW]),
-    .fault_i(link_fault_i[0*FW +: FW])
+    .fault_i(link_fault_q[0*FW +: FW])
   );
 
   // link 1: die 2 port 0 <-> die 3 port 0
@@ -213,7 +228,7 @@ module xdie_mesh_pair_neighbor #(
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
     .b_health_o(link_health_o[12*HW +: HW]),
-    .fault_i(link_fault_i[1*FW +: FW])
+    .fault_i(link_fault_q[1*FW +: FW])
   );
 
   // link 2: die 1 port 1 <-> die 2 port 1
@@ -239,7 +254,7 @@ module xdie_mesh_pair_neighbor #(
     .b_rsp_rx_data_o(rsp_rx_data[9*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[9]), .b_credits_o(link_credits[9*CW +: CW]),
     .b_health_o(link_health_o[9*HW +: HW]),
-    .fault_i(link_fault_i[2*FW +: FW])
+    .fault_i(link_fault_q[2*FW +: FW])
   );
 
 endmodule

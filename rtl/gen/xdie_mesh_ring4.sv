@@ -59,10 +59,10 @@ module xdie_mesh_ring4 #(
   output logic [N-1:0]   irq_o,
   // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)
   output logic [N*ND*HW-1:0] link_health_o,
-  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
+  // per link (file order): fault injection on its wires (a testbench's; zero in hardware), next cycle
   input  logic [L*FW-1:0]    link_fault_i,
   // per port (die d port p at d * ND + p): the port's send side sees no credit on either
-  // channel this cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
+  // channel in the next cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
   input  logic [N*ND-1:0] tx_stall_i
 );
 
@@ -152,11 +152,26 @@ module xdie_mesh_ring4 #(
   // Ports without a link: no credits, no flits, link down; their outputs are not read.
   // A stalled port holds its flits: it sees no credit and its link sees no flit offered
   // (a push is valid and credit), so the stall never breaks a handshake and is not a credit wait.
+  // The testbench's stall and fault inputs are registered before use (as in xdie_pkg_top):
+  // logic that reads a top input is re-evaluated by Verilator on every call of its eval, and
+  // the stall reaches every port's credit, hence the crossbars and engines of every die.
+  logic [N*ND-1:0] tx_stall_q;
+  logic [L*FW-1:0] link_fault_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_stall_q   <= '0;
+      link_fault_q <= '0;
+    end else begin
+      tx_stall_q   <= tx_stall_i;
+      link_fault_q <= link_fault_i;
+    end
+  end
+
   for (genvar p = 0; p < N*ND; p++) begin : g_port
-    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];
-    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];
-    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_i[p];
-    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_i[p];
+    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_q[p];
+    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_q[p];
+    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_q[p];
+    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_q[p];
     if (!LINKED[p]) begin : g_unlinked
       assign link_req_tx_credit[p] = 1'b0;
       assign req_rx_valid[p]  = 1'b0;
@@ -196,7 +211,7 @@ module xdie_mesh_ring4 #(
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
     .b_health_o(link_health_o[4*HW +: HW]),
-    .fault_i(link_fault_i[0*FW +: FW])
+    .fault_i(link_fault_q[0*FW +: FW])
   );
 
   // link 1: die 2 port 0 <-> die 3 port 0
@@ -222,7 +237,7 @@ module xdie_mesh_ring4 #(
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
     .b_health_o(link_health_o[12*HW +: HW]),
-    .fault_i(link_fault_i[1*FW +: FW])
+    .fault_i(link_fault_q[1*FW +: FW])
   );
 
   // link 2: die 4 port 0 <-> die 5 port 0
@@ -248,7 +263,7 @@ module xdie_mesh_ring4 #(
     .b_rsp_rx_data_o(rsp_rx_data[20*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW]),
     .b_health_o(link_health_o[20*HW +: HW]),
-    .fault_i(link_fault_i[2*FW +: FW])
+    .fault_i(link_fault_q[2*FW +: FW])
   );
 
   // link 3: die 6 port 0 <-> die 7 port 0
@@ -274,7 +289,7 @@ module xdie_mesh_ring4 #(
     .b_rsp_rx_data_o(rsp_rx_data[28*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW]),
     .b_health_o(link_health_o[28*HW +: HW]),
-    .fault_i(link_fault_i[3*FW +: FW])
+    .fault_i(link_fault_q[3*FW +: FW])
   );
 
   // link 4: die 1 port 1 <-> die 2 port 1
@@ -300,7 +315,7 @@ module xdie_mesh_ring4 #(
     .b_rsp_rx_data_o(rsp_rx_data[9*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[9]), .b_credits_o(link_credits[9*CW +: CW]),
     .b_health_o(link_health_o[9*HW +: HW]),
-    .fault_i(link_fault_i[4*FW +: FW])
+    .fault_i(link_fault_q[4*FW +: FW])
   );
 
   // link 5: die 3 port 1 <-> die 4 port 1
@@ -326,7 +341,7 @@ module xdie_mesh_ring4 #(
     .b_rsp_rx_data_o(rsp_rx_data[17*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[17]), .b_credits_o(link_credits[17*CW +: CW]),
     .b_health_o(link_health_o[17*HW +: HW]),
-    .fault_i(link_fault_i[5*FW +: FW])
+    .fault_i(link_fault_q[5*FW +: FW])
   );
 
   // link 6: die 5 port 1 <-> die 6 port 1
@@ -352,7 +367,7 @@ module xdie_mesh_ring4 #(
     .b_rsp_rx_data_o(rsp_rx_data[25*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[25]), .b_credits_o(link_credits[25*CW +: CW]),
     .b_health_o(link_health_o[25*HW +: HW]),
-    .fault_i(link_fault_i[6*FW +: FW])
+    .fault_i(link_fault_q[6*FW +: FW])
   );
 
   // link 7: die 7 port 1 <-> die 0 port 1
@@ -378,7 +393,7 @@ module xdie_mesh_ring4 #(
     .b_rsp_rx_data_o(rsp_rx_data[1*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[1]), .b_credits_o(link_credits[1*CW +: CW]),
     .b_health_o(link_health_o[1*HW +: HW]),
-    .fault_i(link_fault_i[7*FW +: FW])
+    .fault_i(link_fault_q[7*FW +: FW])
   );
 
 endmodule

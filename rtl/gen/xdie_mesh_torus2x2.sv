@@ -63,10 +63,10 @@ module xdie_mesh_torus2x2 #(
   output logic [N-1:0]   irq_o,
   // per C2C port (port p of die d at d * ND + p): link health (up, this cycle's events)
   output logic [N*ND*HW-1:0] link_health_o,
-  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)
+  // per link (file order): fault injection on its wires (a testbench's; zero in hardware), next cycle
   input  logic [L*FW-1:0]    link_fault_i,
   // per port (die d port p at d * ND + p): the port's send side sees no credit on either
-  // channel this cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
+  // channel in the next cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise
   input  logic [N*ND-1:0] tx_stall_i
 );
 
@@ -156,11 +156,26 @@ module xdie_mesh_torus2x2 #(
   // Ports without a link: no credits, no flits, link down; their outputs are not read.
   // A stalled port holds its flits: it sees no credit and its link sees no flit offered
   // (a push is valid and credit), so the stall never breaks a handshake and is not a credit wait.
+  // The testbench's stall and fault inputs are registered before use (as in xdie_pkg_top):
+  // logic that reads a top input is re-evaluated by Verilator on every call of its eval, and
+  // the stall reaches every port's credit, hence the crossbars and engines of every die.
+  logic [N*ND-1:0] tx_stall_q;
+  logic [L*FW-1:0] link_fault_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_stall_q   <= '0;
+      link_fault_q <= '0;
+    end else begin
+      tx_stall_q   <= tx_stall_i;
+      link_fault_q <= link_fault_i;
+    end
+  end
+
   for (genvar p = 0; p < N*ND; p++) begin : g_port
-    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];
-    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];
-    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_i[p];
-    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_i[p];
+    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_q[p];
+    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_q[p];
+    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_q[p];
+    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_q[p];
     if (!LINKED[p]) begin : g_unlinked
       assign link_req_tx_credit[p] = 1'b0;
       assign req_rx_valid[p]  = 1'b0;
@@ -200,7 +215,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[4*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[4]), .b_credits_o(link_credits[4*CW +: CW]),
     .b_health_o(link_health_o[4*HW +: HW]),
-    .fault_i(link_fault_i[0*FW +: FW])
+    .fault_i(link_fault_q[0*FW +: FW])
   );
 
   // link 1: die 2 port 0 <-> die 3 port 0
@@ -226,7 +241,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[12*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[12]), .b_credits_o(link_credits[12*CW +: CW]),
     .b_health_o(link_health_o[12*HW +: HW]),
-    .fault_i(link_fault_i[1*FW +: FW])
+    .fault_i(link_fault_q[1*FW +: FW])
   );
 
   // link 2: die 4 port 0 <-> die 5 port 0
@@ -252,7 +267,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[20*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[20]), .b_credits_o(link_credits[20*CW +: CW]),
     .b_health_o(link_health_o[20*HW +: HW]),
-    .fault_i(link_fault_i[2*FW +: FW])
+    .fault_i(link_fault_q[2*FW +: FW])
   );
 
   // link 3: die 6 port 0 <-> die 7 port 0
@@ -278,7 +293,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[28*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[28]), .b_credits_o(link_credits[28*CW +: CW]),
     .b_health_o(link_health_o[28*HW +: HW]),
-    .fault_i(link_fault_i[3*FW +: FW])
+    .fault_i(link_fault_q[3*FW +: FW])
   );
 
   // link 4: die 0 port 1 <-> die 2 port 2
@@ -304,7 +319,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[10*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[10]), .b_credits_o(link_credits[10*CW +: CW]),
     .b_health_o(link_health_o[10*HW +: HW]),
-    .fault_i(link_fault_i[4*FW +: FW])
+    .fault_i(link_fault_q[4*FW +: FW])
   );
 
   // link 5: die 2 port 1 <-> die 0 port 2
@@ -330,7 +345,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[2*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[2]), .b_credits_o(link_credits[2*CW +: CW]),
     .b_health_o(link_health_o[2*HW +: HW]),
-    .fault_i(link_fault_i[5*FW +: FW])
+    .fault_i(link_fault_q[5*FW +: FW])
   );
 
   // link 6: die 4 port 1 <-> die 6 port 2
@@ -356,7 +371,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[26*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[26]), .b_credits_o(link_credits[26*CW +: CW]),
     .b_health_o(link_health_o[26*HW +: HW]),
-    .fault_i(link_fault_i[6*FW +: FW])
+    .fault_i(link_fault_q[6*FW +: FW])
   );
 
   // link 7: die 6 port 1 <-> die 4 port 2
@@ -382,7 +397,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[18*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[18]), .b_credits_o(link_credits[18*CW +: CW]),
     .b_health_o(link_health_o[18*HW +: HW]),
-    .fault_i(link_fault_i[7*FW +: FW])
+    .fault_i(link_fault_q[7*FW +: FW])
   );
 
   // link 8: die 1 port 1 <-> die 5 port 2
@@ -408,7 +423,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[22*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[22]), .b_credits_o(link_credits[22*CW +: CW]),
     .b_health_o(link_health_o[22*HW +: HW]),
-    .fault_i(link_fault_i[8*FW +: FW])
+    .fault_i(link_fault_q[8*FW +: FW])
   );
 
   // link 9: die 3 port 1 <-> die 7 port 2
@@ -434,7 +449,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[30*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[30]), .b_credits_o(link_credits[30*CW +: CW]),
     .b_health_o(link_health_o[30*HW +: HW]),
-    .fault_i(link_fault_i[9*FW +: FW])
+    .fault_i(link_fault_q[9*FW +: FW])
   );
 
   // link 10: die 5 port 1 <-> die 1 port 2
@@ -460,7 +475,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[6*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[6]), .b_credits_o(link_credits[6*CW +: CW]),
     .b_health_o(link_health_o[6*HW +: HW]),
-    .fault_i(link_fault_i[10*FW +: FW])
+    .fault_i(link_fault_q[10*FW +: FW])
   );
 
   // link 11: die 7 port 1 <-> die 3 port 2
@@ -486,7 +501,7 @@ module xdie_mesh_torus2x2 #(
     .b_rsp_rx_data_o(rsp_rx_data[14*RSP_W +: RSP_W]),
     .b_link_up_o(link_up[14]), .b_credits_o(link_credits[14*CW +: CW]),
     .b_health_o(link_health_o[14*HW +: HW]),
-    .fault_i(link_fault_i[11*FW +: FW])
+    .fault_i(link_fault_q[11*FW +: FW])
   );
 
 endmodule

@@ -216,7 +216,7 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     let _ = writeln!(w, "  output logic [N*ND*HW-1:0] link_health_o,");
     let _ = writeln!(
         w,
-        "  // per link (file order): fault injection on its wires (a testbench's; zero in hardware)"
+        "  // per link (file order): fault injection on its wires (a testbench's; zero in hardware), next cycle"
     );
     let _ = writeln!(w, "  input  logic [L*FW-1:0]    link_fault_i,");
     let _ = writeln!(
@@ -225,7 +225,7 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     );
     let _ = writeln!(
         w,
-        "  // channel this cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise"
+        "  // channel in the next cycle and sends nothing: backpressure a testbench injects; tie to 0 otherwise"
     );
     let _ = writeln!(w, "  input  logic [N*ND-1:0] tx_stall_i");
     let _ = writeln!(w, ");");
@@ -428,22 +428,41 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         w,
         "  // (a push is valid and credit), so the stall never breaks a handshake and is not a credit wait."
     );
+    for line in [
+        "  // The testbench's stall and fault inputs are registered before use (as in xdie_pkg_top):",
+        "  // logic that reads a top input is re-evaluated by Verilator on every call of its eval, and",
+        "  // the stall reaches every port's credit, hence the crossbars and engines of every die.",
+        "  logic [N*ND-1:0] tx_stall_q;",
+        "  logic [L*FW-1:0] link_fault_q;",
+        "  always_ff @(posedge clk_i or negedge rst_ni) begin",
+        "    if (!rst_ni) begin",
+        "      tx_stall_q   <= '0;",
+        "      link_fault_q <= '0;",
+        "    end else begin",
+        "      tx_stall_q   <= tx_stall_i;",
+        "      link_fault_q <= link_fault_i;",
+        "    end",
+        "  end",
+        "",
+    ] {
+        let _ = writeln!(w, "{line}");
+    }
     let _ = writeln!(w, "  for (genvar p = 0; p < N*ND; p++) begin : g_port");
     let _ = writeln!(
         w,
-        "    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_i[p];"
+        "    assign req_tx_credit[p] = link_req_tx_credit[p] & ~tx_stall_q[p];"
     );
     let _ = writeln!(
         w,
-        "    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_i[p];"
+        "    assign rsp_tx_credit[p] = link_rsp_tx_credit[p] & ~tx_stall_q[p];"
     );
     let _ = writeln!(
         w,
-        "    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_i[p];"
+        "    assign link_req_tx_valid[p] = req_tx_valid[p] & ~tx_stall_q[p];"
     );
     let _ = writeln!(
         w,
-        "    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_i[p];"
+        "    assign link_rsp_tx_valid[p] = rsp_tx_valid[p] & ~tx_stall_q[p];"
     );
     let _ = writeln!(w, "    if (!LINKED[p]) begin : g_unlinked");
     let _ = writeln!(w, "      assign link_req_tx_credit[p] = 1'b0;");
@@ -489,7 +508,7 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
             let _ = writeln!(w, "    .{side}_link_up_o(link_up[{p}]), .{side}_credits_o(link_credits[{p}*CW +: CW]),");
             let _ = writeln!(w, "    .{side}_health_o(link_health_o[{p}*HW +: HW]),");
         }
-        let _ = writeln!(w, "    .fault_i(link_fault_i[{k}*FW +: FW])");
+        let _ = writeln!(w, "    .fault_i(link_fault_q[{k}*FW +: FW])");
         let _ = writeln!(w, "  );");
     }
     let _ = writeln!(w);
