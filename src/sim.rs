@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use xdie_model::events::{Event, Writer};
 use xdie_model::mesh::routes::RouteTables;
+use xdie_model::collective::Kind;
 use xdie_model::route::Reach;
 use xdie_model::scenario::{ModelRun, Scenario};
 use xdie_model::state::SemValue;
@@ -272,6 +273,71 @@ struct Report {
     legs: Vec<LegLine>,
     sems: Vec<SemValue>,
     first_mismatch: Option<String>,
+    collectives: Vec<CollectiveLine>,
+}
+
+/// A collective's time next to its analytic bound.
+struct CollectiveLine {
+    kind: &'static str,
+    ranks: u64,
+    bytes_per_rank: u64,
+    dtype: &'static str,
+    legs: usize,
+    /// The RTL's transfer cycles when it ran, else the model's estimate.
+    cycles: u64,
+    /// "rtl" or "model estimate".
+    cycles_from: &'static str,
+    model_cycles: u64,
+    bound_cycles: f64,
+    /// How the bound is computed.
+    bound_rule: &'static str,
+    link_bytes_per_cycle: u64,
+}
+
+impl CollectiveLine {
+    fn ratio(&self) -> Option<f64> {
+        (self.bound_cycles > 0.0).then(|| self.cycles as f64 / self.bound_cycles)
+    }
+}
+
+/// The collective of `sc`, timed by the RTL (`rtl_cycles`) or the model's estimate.
+fn collective_line(sc: &Scenario, model: &ModelRun, rtl_cycles: Option<u64>) -> Option<CollectiveLine> {
+    let c = sc.collective.as_ref()?;
+    let est = xdie_model::timing::estimate(sc, model);
+    let b = est.link_width.max(1);
+    let (bound_cycles, bound_rule) = match c.bound_cycles(b) {
+        Some(v) => (
+            v,
+            match c.kind {
+                Kind::AllGather => "(N-1)*S/B",
+                Kind::ReduceScatter => "(N-1)/N*S/B",
+                Kind::AllReduce => "2*(N-1)/N*S/B",
+                _ => "S/B",
+            },
+        ),
+        None => (
+            est.busiest_bytes as f64 / est.busiest_width.max(1) as f64,
+            "busiest link's bytes / its width",
+        ),
+    };
+    let model_cycles = est.cycles.ceil() as u64;
+    Some(CollectiveLine {
+        kind: c.kind.name(),
+        ranks: c.n(),
+        bytes_per_rank: c.bytes_per_rank,
+        dtype: c.dtype.name(),
+        legs: sc.legs.len(),
+        cycles: rtl_cycles.unwrap_or(model_cycles),
+        cycles_from: if rtl_cycles.is_some() {
+            "rtl"
+        } else {
+            "model estimate"
+        },
+        model_cycles,
+        bound_cycles,
+        bound_rule,
+        link_bytes_per_cycle: b,
+    })
 }
 
 fn reach_name(r: Reach) -> &'static str {
@@ -345,7 +411,15 @@ impl Report {
             Rtl::Failed(m) => (model.sys.end_state().sems, Some(m.clone()), false),
             Rtl::NotAvailable(_) => (model.sys.end_state().sems, None, true),
         };
+        let rtl_cycles = match &rtl {
+            Rtl::Ran {
+                transfer_cycles, ..
+            } => Some(*transfer_cycles),
+            _ => None,
+        };
+        let collectives = collective_line(sc, model, rtl_cycles).into_iter().collect();
         Report {
+            collectives,
             scenario: sc.path.display().to_string(),
             description: sc.description.clone(),
             seed,
@@ -423,6 +497,24 @@ impl Report {
             ));
         }
         line("model: PASS (end state and invariants)".into());
+        for c in &self.collectives {
+            line(format!(
+                "collective {}: {} ranks, {} bytes per rank ({}), {} legs: {} cycles ({}; model \
+                 estimate {}), bound {:.0} cycles ({}, B = {} B/cycle), ratio {}",
+                c.kind,
+                c.ranks,
+                c.bytes_per_rank,
+                c.dtype,
+                c.legs,
+                c.cycles,
+                c.cycles_from,
+                c.model_cycles,
+                c.bound_cycles,
+                c.bound_rule,
+                c.link_bytes_per_cycle,
+                c.ratio().map_or("n/a".into(), |r| format!("{r:.3}"))
+            ));
+        }
         line(format!("RTL: {}", self.rtl_status()));
         if let Rtl::Ran {
             total_cycles,
@@ -580,7 +672,28 @@ impl Report {
             Rtl::NotAvailable(why) => ("not run".to_string(), false, Some(why.clone())),
             _ => (self.rtl_status(), true, None),
         };
+        let collectives: Vec<Value> = self
+            .collectives
+            .iter()
+            .map(|c| {
+                json!({
+                    "kind": c.kind,
+                    "ranks": c.ranks,
+                    "bytes_per_rank": c.bytes_per_rank,
+                    "dtype": c.dtype,
+                    "legs": c.legs,
+                    "cycles": c.cycles,
+                    "cycles_from": c.cycles_from,
+                    "model_cycles": c.model_cycles,
+                    "bound_cycles": c.bound_cycles,
+                    "bound_rule": c.bound_rule,
+                    "link_bytes_per_cycle": c.link_bytes_per_cycle,
+                    "bound_ratio": c.ratio(),
+                })
+            })
+            .collect();
         json!({
+            "collectives": collectives,
             "scenario": self.scenario,
             "seed": self.seed,
             "pass": self.pass,

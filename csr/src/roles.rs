@@ -149,6 +149,8 @@ named_enum!(
     /// address; the loader requires each one.
     ApertureId {
         Sbuf = "SBUF",
+        SbufAccI32 = "SBUF_ACC_I32",
+        SbufAccF32 = "SBUF_ACC_F32",
         Hbm = "HBM",
         EvtSem = "EVT_SEM",
         SemSeq = "SEM_SEQ",

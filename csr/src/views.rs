@@ -79,6 +79,8 @@ macro_rules! die_apertures {
 
 die_apertures!(
     sbuf = Sbuf,
+    sbuf_acc_i32 = SbufAccI32,
+    sbuf_acc_f32 = SbufAccF32,
     hbm = Hbm,
     evt_sem = EvtSem,
     sem_seq = SemSeq,
@@ -137,6 +139,7 @@ word_layout!(
         free_dim_bytes,
         partitions,
         queue,
+        accumulate,
         local_sem,
         remote_sem,
         remote_core_id,
@@ -242,10 +245,57 @@ impl SideView {
     }
 }
 
+/// The lane type of an SBUF accumulate aperture (the gen word's `accumulate` code: 0 is a plain
+/// write, then these in order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AccDtype {
+    /// 32-bit two's-complement lanes, wrapping addition.
+    I32,
+    /// IEEE 754 binary32 lanes.
+    F32,
+}
+
+impl AccDtype {
+    pub const ALL: [AccDtype; 2] = [AccDtype::I32, AccDtype::F32];
+
+    /// The gen word's `accumulate` code of this lane type.
+    pub fn code(self) -> u64 {
+        match self {
+            AccDtype::I32 => 1,
+            AccDtype::F32 => 2,
+        }
+    }
+
+    /// The lane type of an `accumulate` code; None for 0 (plain write) and unknown codes.
+    pub fn from_code(code: u64) -> Option<AccDtype> {
+        AccDtype::ALL.into_iter().find(|d| d.code() == code)
+    }
+
+    /// Bytes of one lane.
+    pub fn lane_bytes(self) -> u64 {
+        4
+    }
+
+    /// The name used in scenarios and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            AccDtype::I32 => "int32",
+            AccDtype::F32 => "fp32",
+        }
+    }
+}
+
 /// What a die-local address selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
     Sbuf {
+        partition: u64,
+        offset: u64,
+    },
+    /// An SBUF accumulate aperture: the data is added lane by lane into SBUF partition
+    /// `partition` at byte `offset`.
+    SbufAcc {
+        dtype: AccDtype,
         partition: u64,
         offset: u64,
     },
@@ -307,6 +357,17 @@ impl Views {
     /// Die-local address of byte `b` of SBUF partition `p`.
     pub fn sbuf_addr(&self, p: u64, b: u64) -> u64 {
         self.apertures.sbuf.base + p * self.params.sbuf_partition_stride + b
+    }
+    /// The accumulate aperture of a lane type.
+    pub fn acc_aperture(&self, dtype: AccDtype) -> &Aperture {
+        match dtype {
+            AccDtype::I32 => &self.apertures.sbuf_acc_i32,
+            AccDtype::F32 => &self.apertures.sbuf_acc_f32,
+        }
+    }
+    /// Die-local address that adds into byte `b` of SBUF partition `p` as `dtype` lanes.
+    pub fn sbuf_acc_addr(&self, dtype: AccDtype, p: u64, b: u64) -> u64 {
+        self.acc_aperture(dtype).base + p * self.params.sbuf_partition_stride + b
     }
     /// Die-local address of HBM byte `b`.
     pub fn hbm_addr(&self, b: u64) -> u64 {
@@ -382,6 +443,18 @@ impl Views {
                 partition: off / stride,
                 offset: off % stride,
             });
+        }
+        for dtype in AccDtype::ALL {
+            let acc = self.acc_aperture(dtype);
+            if local >= acc.base && local < acc.end() {
+                let off = local - acc.base;
+                let stride = self.params.sbuf_partition_stride;
+                return Some(Target::SbufAcc {
+                    dtype,
+                    partition: off / stride,
+                    offset: off % stride,
+                });
+            }
         }
         if local >= hbm.base && local < hbm.end() {
             return Some(Target::Hbm);

@@ -100,6 +100,11 @@ pub struct LegExpect {
     pub dst: Vec<(u64, u64)>,
     /// Die-local address of remote_sem's INC register on the RX die.
     pub remote_sem_addr: u64,
+    /// How many earlier legs count into the same remote_sem of the same die. Legs may share a
+    /// remote_sem only as one stream whose batches land in leg order (docs/collectives.md);
+    /// from an untagged log this leg's increments are then the `remote_batch`-th
+    /// `n_engines` of them.
+    pub remote_batch: u64,
     /// Die-local address of local_sem's INC register on the TX die.
     pub local_sem_addr: u64,
     pub n_engines: u64,
@@ -190,11 +195,23 @@ pub fn check_leg(writes: &[Landed], leg: &LegExpect) -> Result<(), Violation> {
 
     // remote_sem reaches its target only after the last data byte; each engine's increment
     // comes after that engine's own data (write_barrier).
-    let remote: Vec<(usize, &Landed)> = mine
+    let mut remote: Vec<(usize, &Landed)> = mine
         .iter()
         .filter(|(_, w)| w.die == leg.rx_die && w.local == leg.remote_sem_addr)
         .copied()
         .collect();
+    if remote.iter().any(|(_, w)| w.leg().is_none()) {
+        // Untagged: a shared semaphore's increments, this leg's batch by its place in the
+        // stream.
+        let n = leg.n_engines as i64;
+        let (lo, hi) = (leg.remote_batch as i64 * n, (leg.remote_batch as i64 + 1) * n);
+        let mut before = 0i64;
+        remote.retain(|(_, w)| {
+            let at = before;
+            before += inc_value(w);
+            (lo..hi).contains(&at)
+        });
+    }
     let sum: i64 = remote.iter().map(|(_, w)| inc_value(w)).sum();
     if sum != leg.n_engines as i64 {
         return Err(fail(format!(

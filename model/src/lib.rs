@@ -78,18 +78,21 @@
 //! writes (the model's or a bus monitor's), and [`System::end_state`] gives the SBUF bytes,
 //! semaphores and queue registers a scoreboard compares.
 
+pub mod collective;
 pub mod desc;
 pub mod error;
 pub mod events;
 pub mod layout;
 mod mem;
 pub mod mesh;
+pub mod reduce;
 pub mod rng;
 pub mod route;
 pub mod scenario;
 pub mod soak;
 pub mod state;
 pub mod system;
+pub mod timing;
 pub mod topology;
 pub mod word;
 

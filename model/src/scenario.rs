@@ -30,6 +30,8 @@ use xdie_csr::{Csrs, Location};
 pub const MAX_PACKAGES: usize = 64;
 /// Most legs of one scenario.
 pub const MAX_LEGS: usize = 1024;
+/// Most legs a collective compiles to (a 128-rank ring all-gather with one engine: 16256).
+pub const MAX_COMPILED_LEGS: usize = 1 << 15;
 /// Most bytes all legs of a scenario move together: the model and the source data hold each
 /// byte in memory (the worked example moves 2 MiB).
 pub const MAX_SCENARIO_BYTES: u64 = 256 << 20;
@@ -89,7 +91,11 @@ struct RawScenario {
     view: Option<AddrView>,
     #[serde(default)]
     ring_len: Option<u64>,
+    #[serde(default)]
     legs: Vec<RawLeg>,
+    /// A collective the compiler turns into legs (instead of `legs`).
+    #[serde(default)]
+    collective: Option<crate::collective::RawCollective>,
     #[serde(default)]
     faults: Option<RawFaults>,
 }
@@ -188,6 +194,10 @@ struct RawLeg {
     after: Option<String>,
     #[serde(default)]
     launch: LaunchMode,
+    /// Land the data by adding it into the destination as lanes of this type (the SBUF
+    /// accumulate apertures) instead of writing it.
+    #[serde(default)]
+    accumulate: Option<crate::collective::Dtype>,
 }
 
 /// One leg of a scenario.
@@ -209,6 +219,8 @@ pub struct LegSpec {
     pub after: Option<usize>,
     /// How both starts of the leg announce their descriptors.
     pub launch: LaunchMode,
+    /// The RX side adds the data into its SBUF as lanes of this type (None: writes it).
+    pub accumulate: Option<crate::reduce::AccDtype>,
 }
 
 /// How a start announces its descriptors (the start word's `launch` field).
@@ -246,6 +258,7 @@ impl LegSpec {
             free_dim_bytes: self.free_dim_bytes,
             partitions: self.partitions,
             queue: self.queue,
+            accumulate: self.accumulate.map_or(0, |d| d.code()),
             local_sem: self.local_sem,
             remote_sem: self.remote_sem,
             remote_core_id: peer.id,
@@ -296,7 +309,11 @@ pub struct Scenario {
     /// The address view, when the scenario names one.
     pub view: Option<AddrView>,
     pub ring_len: u64,
+    /// Whether the file gave `ring_len` (else a collective's rings are sized to hold it).
+    pub ring_len_given: bool,
     pub legs: Vec<LegSpec>,
+    /// The collective the legs were compiled from, if the scenario names one.
+    pub collective: Option<crate::collective::Collective>,
     /// Link faults the RTL run suffers (none when the scenario has no `faults:`).
     pub faults: Faults,
     index: LineIndex,
@@ -356,6 +373,21 @@ fn strip_position(msg: &str) -> String {
         Some(i) => msg[..i].to_string(),
         None => msg.to_string(),
     }
+}
+
+/// Whether two legs form one stream: the same TX and RX core, the same queue and the same
+/// single engine. Their descriptors sit in one ring pair, written by one context per side, so
+/// the engine runs them one after the other, and each adds exactly one increment to each of its
+/// semaphores (one engine), the REMOTE one after its data (write_barrier): the increments of a
+/// semaphore the stream shares come one per leg, in leg order. That is what lets the legs of a
+/// stream share go_sem, local_sem and remote_sem (docs/collectives.md); a leg of several engines
+/// adds several increments that may interleave with the next leg's, so it shares none.
+pub fn same_stream(a: &LegSpec, b: &LegSpec) -> bool {
+    a.tx == b.tx
+        && a.rx == b.rx
+        && a.queue == b.queue
+        && a.dma_engine_mask == b.dma_engine_mask
+        && a.n_engines() == 1
 }
 
 impl Scenario {
@@ -437,7 +469,9 @@ impl Scenario {
             link_backpressure: raw.link_backpressure.unwrap_or(0),
             view: raw.view,
             ring_len: raw.ring_len.unwrap_or(Config::default().ring_len),
+            ring_len_given: raw.ring_len.is_some(),
             legs: Vec::new(),
+            collective: None,
             faults: Faults::default(),
             index,
         };
@@ -586,7 +620,44 @@ impl Scenario {
                 queue: l.queue,
                 after,
                 launch: l.launch,
+                accumulate: l.accumulate.map(|d| d.acc()),
             });
+        }
+        match (raw.collective, sc.legs.is_empty()) {
+            (Some(_), false) => {
+                return Err(sc.error(
+                    ScenarioErrorKind::Reference,
+                    "collective".into(),
+                    "`legs` and `collective` both given: the collective compiles to its own legs \
+                     (remove one)"
+                        .into(),
+                ))
+            }
+            (None, true) => {
+                return Err(sc.error(
+                    ScenarioErrorKind::Syntax,
+                    String::new(),
+                    "missing field `legs` (or a `collective` that compiles to legs)".into(),
+                ))
+            }
+            (Some(raw), true) => {
+                let c = crate::collective::Collective::from_raw(raw)
+                    .map_err(|e| sc.error(ScenarioErrorKind::Reference, e.key, e.message))?;
+                sc.legs = c.compile();
+                if sc.legs.len() > MAX_COMPILED_LEGS {
+                    return Err(sc.error(
+                        ScenarioErrorKind::Reference,
+                        "collective.ranks".into(),
+                        format!(
+                            "the collective compiles to {} legs; at most {MAX_COMPILED_LEGS} \
+                             (fewer ranks or engines)",
+                            sc.legs.len()
+                        ),
+                    ));
+                }
+                sc.collective = Some(c);
+            }
+            (None, false) => {}
         }
         Ok(sc)
     }
@@ -705,7 +776,27 @@ impl Scenario {
                 }
             }
         };
+        // A compiled leg's problem is the collective's: name the key the user wrote.
+        let key = match (&self.collective, leg) {
+            (Some(_), Some(_)) => match &e {
+                ModelError::PartitionsOutOfRange { .. } | ModelError::RingFull { .. } => {
+                    "collective.partitions"
+                }
+                ModelError::OutsideSbufBacking { .. } => "collective.bytes_per_rank",
+                ModelError::MissingEngine { .. } => "collective.engines",
+                ModelError::SemOutOfRange { .. } => "collective.sem_base",
+                ModelError::UnknownCore(_) | ModelError::QueueOutOfRange { .. } => {
+                    "collective.ranks"
+                }
+                _ => "collective",
+            }
+            .to_string(),
+            _ => key,
+        };
         let message = match leg {
+            Some(i) if self.collective.is_some() => {
+                format!("collective leg `{}`: {e}", self.legs[i].name)
+            }
             Some(i) => format!("leg `{}`: {e}", self.legs[i].name),
             None => e.to_string(),
         };
@@ -749,6 +840,60 @@ impl Scenario {
                         "the legs up to `{}` move {total:#x} bytes; a scenario moves at most \
                          {MAX_SCENARIO_BYTES:#x} (the model holds every byte in memory)",
                         l.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The ring length of the run: the file's `ring_len`, or for a collective the smallest
+    /// power of two (at least the default) that holds every leg of the busiest ring at once
+    /// (the model writes every gen before the engines run).
+    fn ring_len_for(&self, csrs: &Csrs) -> u64 {
+        let default = Config::default().ring_len;
+        if self.ring_len_given || self.collective.is_none() {
+            return self.ring_len;
+        }
+        let max_len = csrs.views.ring.max_len_code.max(1);
+        let mut per_ring: std::collections::BTreeMap<(u64, u64, u64, u64), u64> =
+            std::collections::BTreeMap::new();
+        for l in &self.legs {
+            let n = l.n_engines().max(1);
+            let entries = l.partitions / n * l.free_dim_bytes.div_ceil(max_len) + 2;
+            for e in (0..64).filter(|e| (l.dma_engine_mask >> e) & 1 == 1) {
+                let die = Topology::package(l.tx.chip).die_of(l.tx);
+                *per_ring.entry((die.chip, die.die, e, l.queue)).or_default() += entries;
+            }
+        }
+        let need = per_ring.values().copied().max().unwrap_or(0);
+        need.next_power_of_two().max(default)
+    }
+
+    /// Every rank's buffer against the collective's result in the model's arithmetic.
+    fn check_collective(
+        &self,
+        c: &crate::collective::Collective,
+        sys: &System,
+        seed: u64,
+    ) -> Result<()> {
+        for (r, p, off, want) in c.expected(seed) {
+            let die = sys.die_of(c.ranks[r]);
+            let got = sys.read_local(die, sys.layout.sbuf_addr(p, off), want.len() as u64);
+            if let Some(b) = (0..want.len()).find(|&b| got[b] != want[b]) {
+                let lane = b / 4 * 4;
+                let word = |v: &[u8]| u32::from_le_bytes([v[lane], v[lane + 1], v[lane + 2], v[lane + 3]]);
+                return Err(self.error(
+                    ScenarioErrorKind::Model(ModelError::Stalled("collective result".into())),
+                    "collective".into(),
+                    format!(
+                        "{} result wrong: rank {r} ({}), partition {p}, byte {:#x}: lane \
+                         {:#010x}, expected {:#010x}",
+                        c.kind.name(),
+                        c.ranks[r],
+                        off + lane as u64,
+                        word(&got),
+                        word(&want)
                     ),
                 ));
             }
@@ -833,13 +978,22 @@ impl Scenario {
             }
             for (i, li) in self.legs[..j].iter().enumerate() {
                 let chained = self.chained_after(j, i);
+                let stream = same_stream(li, lj);
                 for &(fj, dj, sj) in &mine {
                     for &(fi, di, si) in &uses(li) {
-                        if (di, si) != (dj, sj) || (chained && fj != "go_sem" && fi != "local_sem")
+                        if (di, si) != (dj, sj)
+                            || (chained && fj != "go_sem" && fi != "local_sem")
+                            || (stream && fi == fj)
                         {
                             continue;
                         }
                         let why = match (chained, fj) {
+                            (false, _) if fi == fj => {
+                                "the two run at the same time and are not one stream (a stream: \
+                                 same TX and RX core, same queue, the same single engine; chain \
+                                 them with `after` or make them one stream)"
+                                    .to_string()
+                            }
                             (false, _) => {
                                 "the two run at the same time (chain them with `after`)".to_string()
                             }
@@ -862,6 +1016,75 @@ impl Scenario {
                             ),
                         ));
                     }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A remote_sem several legs count into (a stream's, see [`same_stream`]) is taken by
+    /// waits in the order the increments come: one context does all the waits on it, and its
+    /// k-th wait follows the k-th leg counting into it. (Legs that reuse a semaphore after a
+    /// chain consumed it, one after the other, are the older case and need nothing more.)
+    fn check_stream_waits(&self, sys: &System) -> Result<()> {
+        let mut groups: std::collections::BTreeMap<(DieId, u64), Vec<usize>> =
+            std::collections::BTreeMap::new();
+        for (i, l) in self.legs.iter().enumerate() {
+            groups
+                .entry((sys.die_of(l.rx), l.remote_sem))
+                .or_default()
+                .push(i);
+        }
+        for ((die, sem), members) in groups {
+            if members.len() < 2
+                || members
+                    .windows(2)
+                    .all(|w| self.chained_after(w[1], w[0]))
+            {
+                continue;
+            }
+            let followers: Vec<(usize, usize)> = self
+                .legs
+                .iter()
+                .enumerate()
+                .filter_map(|(j, l)| {
+                    let a = l.after?;
+                    members.iter().position(|&m| m == a).map(|k| (j, k))
+                })
+                .collect();
+            for (k, &(j, pos)) in followers.iter().enumerate() {
+                let (first, _) = followers[0];
+                if self.legs[j].tx != self.legs[first].tx {
+                    return Err(self.error(
+                        ScenarioErrorKind::SharedSemaphore,
+                        format!("legs[{j}].after"),
+                        format!(
+                            "leg `{}` and leg `{}` both wait on semaphore {sem} of {die}, which \
+                             several legs count into, from different cores ({} and {}): one \
+                             context must take all of a shared semaphore's increments, in order",
+                            self.legs[j].name,
+                            self.legs[first].name,
+                            self.legs[j].tx,
+                            self.legs[first].tx
+                        ),
+                    ));
+                }
+                if pos != k {
+                    let m = members[k.min(members.len() - 1)];
+                    return Err(self.error(
+                        ScenarioErrorKind::SharedSemaphore,
+                        format!("legs[{j}].after"),
+                        format!(
+                            "leg `{}` follows `{}`, leg {pos} of those counting into semaphore \
+                             {sem} of {die}, but it is wait {k} on that semaphore: waits take a \
+                             shared semaphore's increments in the order they land, so wait {k} \
+                             would be satisfied by leg `{}` (follow the legs in their order, \
+                             skipping none)",
+                            self.legs[j].name,
+                            self.legs[members[pos]].name,
+                            self.legs[m].name
+                        ),
+                    ));
                 }
             }
         }
@@ -898,6 +1121,9 @@ impl Scenario {
     /// The source bytes of every leg, skipping legs whose source is an earlier leg's
     /// destination on the same die (a chain forwards what arrived; its bytes come from the run).
     pub fn fills(&self, sys: &System, seed: u64) -> Vec<Fill> {
+        if let Some(c) = &self.collective {
+            return c.fills(seed);
+        }
         let mut out = Vec::new();
         for (i, l) in self.legs.iter().enumerate() {
             let die = sys.die_of(l.tx);
@@ -935,7 +1161,7 @@ impl Scenario {
             csrs,
             topology,
             Config {
-                ring_len: self.ring_len,
+                ring_len: self.ring_len_for(csrs),
             },
         )
         .map_err(|e| self.model_error(None, e))?;
@@ -954,6 +1180,7 @@ impl Scenario {
         }
         self.check_sizes(csrs)?;
         self.check_semaphores(&sys)?;
+        self.check_stream_waits(&sys)?;
         let fills = self.fills(&sys, seed);
         for f in &fills {
             sys.fill_sbuf(f.die, f.partition, f.offset, &f.bytes)
@@ -1011,6 +1238,9 @@ impl Scenario {
             let key = "legs".to_string();
             self.error(ScenarioErrorKind::Model(e.clone()), key, e.to_string())
         })?;
+        if let Some(c) = &self.collective {
+            self.check_collective(c, &sys, seed)?;
+        }
         let writes = landed(sys.events());
         for (i, run) in legs.iter().enumerate() {
             if let Some(expect) = sys.leg_expect(run.tx_gen.leg) {

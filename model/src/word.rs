@@ -13,6 +13,9 @@ pub struct GenWord {
     pub free_dim_bytes: u64,
     pub partitions: u64,
     pub queue: u64,
+    /// How the data lands on the RX side: 0 = written, else an accumulate lane type's code
+    /// (`xdie_csr::AccDtype::code`).
+    pub accumulate: u64,
     pub local_sem: u64,
     pub remote_sem: u64,
     pub remote_core_id: u64,
@@ -123,6 +126,7 @@ word_codec!(
         free_dim_bytes,
         partitions,
         queue,
+        accumulate,
         local_sem,
         remote_sem,
         remote_core_id,

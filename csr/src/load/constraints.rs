@@ -669,6 +669,21 @@ fn sbuf_geometry(cx: &Cx) -> Result<()> {
             ),
         ));
     }
+    // The accumulate apertures mirror SBUF: same partition geometry, so the same span.
+    for name in ["SBUF_ACC_I32", "SBUF_ACC_F32"] {
+        let (ai, acc) = cx.aperture(name)?;
+        if acc.size != sbuf.size {
+            return Err(cx.map.err(
+                ErrorKind::BadValue,
+                format!("apertures[{ai}].size"),
+                format!(
+                    "{name} aperture size {:#x} must equal the SBUF aperture's ({:#x}): it \
+                     mirrors SBUF partition by partition",
+                    acc.size, sbuf.size
+                ),
+            ));
+        }
+    }
     if backing.value == 0 || backing.value % dw.value != 0 || backing.value > stride.value {
         return Err(cx.bad_param(
             &backing,

@@ -8,6 +8,7 @@ use crate::events::LegId;
 use crate::layout::{SemOp, Side};
 use crate::topology::{Core, DieId, Lane};
 use crate::word::GenWord;
+use xdie_csr::AccDtype;
 
 /// One leg: what both gens asked for and how it was split.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +24,9 @@ pub struct Leg {
     pub free_dim_bytes: u64,
     pub src_addr: Option<u64>,
     pub dst_addr: u64,
+    /// The lane type the RX side adds the data into its SBUF as (its gen's `accumulate`);
+    /// None for a plain write. Known once the RX side generated.
+    pub accumulate: Option<AccDtype>,
     pub local_sem: u64,
     pub remote_sem: u64,
     /// Each engine and the partitions it moves, in mask order.
@@ -93,6 +97,33 @@ impl System {
                     len: w.free_dim_bytes,
                     backing: l.params.sbuf_backing_bytes,
                 });
+            }
+        }
+        if w.accumulate != 0 {
+            let Some(dtype) = AccDtype::from_code(w.accumulate) else {
+                return Err(ModelError::Impossible(format!(
+                    "accumulate code {} is none of 0 (write), {}",
+                    w.accumulate,
+                    AccDtype::ALL
+                        .iter()
+                        .map(|d| format!("{} ({})", d.code(), d.name()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            };
+            let lane = dtype.lane_bytes();
+            if w.role == Lane::Rx as u64
+                && (w.dst_addr % lane != 0
+                    || w.free_dim_bytes % lane != 0
+                    || l.ring.max_len_code % lane != 0)
+            {
+                return Err(ModelError::Impossible(format!(
+                    "accumulate as {}: dst_addr {:#x} and free_dim_bytes {:#x} must be \
+                     multiples of the {lane}-byte lane",
+                    dtype.name(),
+                    w.dst_addr,
+                    w.free_dim_bytes
+                )));
             }
         }
         if w.dma_engine_mask == 0 {
@@ -182,6 +213,9 @@ impl System {
             if cand.src_addr.is_some() {
                 leg.src_addr = cand.src_addr;
             }
+            if role == Lane::Rx {
+                leg.accumulate = cand.accumulate;
+            }
             return Ok(leg.id);
         }
         let id = self.legs.len();
@@ -233,6 +267,7 @@ impl System {
             free_dim_bytes: w.free_dim_bytes,
             src_addr: (role == Lane::Tx).then_some(w.src_addr),
             dst_addr: w.dst_addr,
+            accumulate: AccDtype::from_code(w.accumulate).filter(|_| role == Lane::Rx),
             local_sem: w.local_sem,
             remote_sem: w.remote_sem,
             shares: shares.clone(),
@@ -256,12 +291,15 @@ impl System {
                         Lane::Tx => l
                             .soc
                             .soc_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
-                        Lane::Rx => self.topology.fold(
-                            l,
-                            tx_die,
-                            rx_die,
-                            l.sbuf_addr(p, w.dst_addr + off),
-                        )?,
+                        Lane::Rx => {
+                            // An accumulating leg lands in the lane type's aperture, which
+                            // adds into the same SBUF bytes.
+                            let local = match AccDtype::from_code(w.accumulate) {
+                                Some(dtype) => l.sbuf_acc_addr(dtype, p, w.dst_addr + off),
+                                None => l.sbuf_addr(p, w.dst_addr + off),
+                            };
+                            self.topology.fold(l, tx_die, rx_die, local)?
+                        }
                     };
                     list.push((
                         EntryKind::Data {

@@ -28,6 +28,22 @@ impl System {
                 st.mem.write(local, &bytes);
                 None
             }
+            Some(Target::SbufAcc {
+                dtype,
+                partition,
+                offset,
+            }) if partition < l.params.sbuf_partitions
+                && offset + n <= l.params.sbuf_backing_bytes
+                && offset % dtype.lane_bytes() == 0
+                && n % dtype.lane_bytes() == 0 =>
+            {
+                // Read-modify-write of the SBUF bytes the aperture mirrors.
+                let at = l.sbuf_addr(partition, offset);
+                let mut acc = st.mem.read(at, n);
+                crate::reduce::accumulate(dtype, &mut acc, &bytes);
+                st.mem.write(at, &acc);
+                None
+            }
             Some(Target::Hbm) if local + n <= l.apertures.hbm.end() => {
                 st.mem.write(local, &bytes);
                 None

@@ -15,9 +15,19 @@ impl System {
             tx_die: leg.tx_die,
             rx_die: leg.rx_die,
             dst: (0..leg.partitions)
-                .map(|p| (l.sbuf_addr(p, leg.dst_addr), leg.free_dim_bytes))
+                .map(|p| {
+                    let at = match leg.accumulate {
+                        Some(dtype) => l.sbuf_acc_addr(dtype, p, leg.dst_addr),
+                        None => l.sbuf_addr(p, leg.dst_addr),
+                    };
+                    (at, leg.free_dim_bytes)
+                })
                 .collect(),
             remote_sem_addr: l.sem_addr(SemOp::Inc, leg.remote_sem),
+            remote_batch: self.legs[..id]
+                .iter()
+                .filter(|o| o.rx_die == leg.rx_die && o.remote_sem == leg.remote_sem)
+                .count() as u64,
             local_sem_addr: l.sem_addr(SemOp::Inc, leg.local_sem),
             n_engines: leg.n_engines(),
         })
