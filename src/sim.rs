@@ -5,9 +5,9 @@ use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use xdie_model::collective::Kind;
 use xdie_model::events::{Event, Writer};
 use xdie_model::mesh::routes::RouteTables;
-use xdie_model::collective::Kind;
 use xdie_model::route::Reach;
 use xdie_model::scenario::{ModelRun, Scenario};
 use xdie_model::state::SemValue;
@@ -48,6 +48,9 @@ simulated topology, --model-only, a build without the simulator) only the golden
 of `PASS`, and the JSON report has \"rtl\": \"not run\", \"rtl_ran\": false and the reason in
 \"rtl_not_run\". The exit status is then 0 too: check `rtl_ran` before taking a pass as an RTL
 pass.";
+
+/// Legs of a collective the text report lists.
+const COLLECTIVE_LEGS_SHOWN: usize = 4;
 
 /// Mismatches listed after the first one in the text report.
 const MORE_MISMATCHES: usize = 9;
@@ -301,7 +304,11 @@ impl CollectiveLine {
 }
 
 /// The collective of `sc`, timed by the RTL (`rtl_cycles`) or the model's estimate.
-fn collective_line(sc: &Scenario, model: &ModelRun, rtl_cycles: Option<u64>) -> Option<CollectiveLine> {
+fn collective_line(
+    sc: &Scenario,
+    model: &ModelRun,
+    rtl_cycles: Option<u64>,
+) -> Option<CollectiveLine> {
     let c = sc.collective.as_ref()?;
     let est = xdie_model::timing::estimate(sc, model);
     let b = est.link_width.max(1);
@@ -485,7 +492,13 @@ impl Report {
             s.push('\n');
         };
         line(format!("scenario {}: {}", self.scenario, self.description));
-        for (i, l) in self.legs.iter().enumerate() {
+        // A collective's legs are many and alike: the first few stand for them.
+        let shown = if self.collectives.is_empty() {
+            self.legs.len()
+        } else {
+            COLLECTIVE_LEGS_SHOWN.min(self.legs.len())
+        };
+        for (i, l) in self.legs.iter().enumerate().take(shown) {
             line(format!(
                 "leg {i} `{}`: core {} of chip {:#x} (die {}) -> core {} of chip {:#x} (die {}), {}",
                 l.name, l.tx.1, l.tx.0, l.tx.2.die, l.rx.1, l.rx.0, l.rx.2.die,
@@ -494,6 +507,12 @@ impl Report {
             line(format!(
                 "  dst_soc {:#x}, {} engines, {} bytes",
                 l.dst_soc, l.engines, l.bytes
+            ));
+        }
+        if shown < self.legs.len() {
+            line(format!(
+                "... and {} more legs compiled from the collective (`--json` lists every leg)",
+                self.legs.len() - shown
             ));
         }
         line("model: PASS (end state and invariants)".into());

@@ -217,6 +217,7 @@ fn random_words(csrs: &Csrs, seed: u64, n: usize) -> Vec<(GenWord, StartWord)> {
                 free_dim_bytes: r.fits(g.free_dim_bytes.bytes),
                 partitions: r.fits(g.partitions.bytes),
                 queue: r.fits(g.queue.bytes),
+                accumulate: r.fits(g.accumulate.bytes),
                 local_sem: r.fits(g.local_sem.bytes),
                 remote_sem: r.fits(g.remote_sem.bytes),
                 remote_core_id: r.fits(g.remote_core_id.bytes),
@@ -255,12 +256,13 @@ fn round_trip(csrs: &Csrs, exe: &Path, seed: u64) {
     assert_eq!(out.len(), 4 * words.len(), "{out:?}");
     for (i, (g, s)) in words.iter().enumerate() {
         let want_g = format!(
-            "gen {} {} {} {} {} {} {} {} {} {} {} {}",
+            "gen {} {} {} {} {} {} {} {} {} {} {} {} {}",
             g.role,
             g.dma_engine_mask,
             g.free_dim_bytes,
             g.partitions,
             g.queue,
+            g.accumulate,
             g.local_sem,
             g.remote_sem,
             g.remote_core_id,

@@ -99,6 +99,19 @@ uint64_t xdie_fw_const_one_addr(const struct xdie_fw_system *sys)
     return xdie_fw_ring_base(sys, XDIE_FW_ENGINES, XDIE_FW_M2S, 0);
 }
 
+/* Where the RX side lands byte `offset` of partition `partition`: SBUF itself, or the
+ * accumulate aperture of the gen word's lane type, which mirrors SBUF. */
+static uint64_t sbuf_dst_addr(uint32_t accumulate, uint32_t partition, uint64_t offset)
+{
+    uint64_t base = XDIE_AP_SBUF_BASE;
+    if (accumulate == XDIE_FW_ACC_I32) {
+        base = XDIE_AP_SBUF_ACC_I32_BASE;
+    } else if (accumulate == XDIE_FW_ACC_F32) {
+        base = XDIE_AP_SBUF_ACC_F32_BASE;
+    }
+    return base + (uint64_t)partition * XDIE_MAP_SBUF_PARTITION_STRIDE + offset;
+}
+
 static uint64_t sbuf_addr(uint32_t partition, uint64_t offset)
 {
     return XDIE_AP_SBUF_BASE + (uint64_t)partition * XDIE_MAP_SBUF_PARTITION_STRIDE + offset;
@@ -354,6 +367,7 @@ int xdie_fw_decode_gen(const uint8_t *word, struct xdie_fw_gen_word *out)
     out->free_dim_bytes = (uint32_t)get_le(word, GEN(FREE_DIM_BYTES));
     out->partitions = (uint32_t)get_le(word, GEN(PARTITIONS));
     out->queue = (uint32_t)get_le(word, GEN(QUEUE));
+    out->accumulate = (uint32_t)get_le(word, GEN(ACCUMULATE));
     out->local_sem = (uint32_t)get_le(word, GEN(LOCAL_SEM));
     out->remote_sem = (uint32_t)get_le(word, GEN(REMOTE_SEM));
     out->remote_core_id = (uint32_t)get_le(word, GEN(REMOTE_CORE_ID));
@@ -375,6 +389,7 @@ void xdie_fw_encode_gen(const struct xdie_fw_gen_word *w, uint8_t *word)
     put_le(word, GEN(FREE_DIM_BYTES), w->free_dim_bytes);
     put_le(word, GEN(PARTITIONS), w->partitions);
     put_le(word, GEN(QUEUE), w->queue);
+    put_le(word, GEN(ACCUMULATE), w->accumulate);
     put_le(word, GEN(LOCAL_SEM), w->local_sem);
     put_le(word, GEN(REMOTE_SEM), w->remote_sem);
     put_le(word, GEN(REMOTE_CORE_ID), w->remote_core_id);
@@ -510,6 +525,12 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
         ends.tx_die >= XDIE_FW_DIES) {
         return XDIE_FW_ERR_GEOMETRY;
     }
+    /* An accumulating RX side lands whole 4-byte lanes. */
+    if (g.accumulate > XDIE_FW_ACC_F32 ||
+        (g.accumulate != XDIE_FW_ACC_NONE && g.role == 0u &&
+         ((g.dst_addr | g.free_dim_bytes | XDIE_RING_MAX_LEN_CODE) & 3u) != 0u)) {
+        return XDIE_FW_ERR_GEOMETRY;
+    }
     if (g.peer_base != 0u && FW_GET_DIE(g.peer_base) != die_of_core(ctx->sys, g.remote_core_id)) {
         return XDIE_FW_ERR_GEOMETRY; /* seed 2.4: the peer's base names its die */
     }
@@ -573,7 +594,7 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
                     buf = soc_local(ends.tx_die, sbuf_addr(p, g.src_addr + off));
                 } else {
                     rc = route(ends.tx_chip, ends.tx_die, ends.rx_chip, ends.rx_die,
-                               sbuf_addr(p, g.dst_addr + off), &buf);
+                               sbuf_dst_addr(g.accumulate, p, g.dst_addr + off), &buf);
                     if (rc != XDIE_FW_OK) {
                         return rc;
                     }

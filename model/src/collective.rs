@@ -221,7 +221,10 @@ impl Collective {
         if first_engine + engines > 64 {
             return Err(err(
                 "first_engine",
-                format!("engines {first_engine}..{} do not fit a 64-bit mask", first_engine + engines),
+                format!(
+                    "engines {first_engine}..{} do not fit a 64-bit mask",
+                    first_engine + engines
+                ),
             ));
         }
         let root = raw.root.unwrap_or(0);
@@ -508,7 +511,8 @@ impl Collective {
     /// with signed zeros, subnormals, huge magnitudes, infinities and NaNs.
     fn data(&self, seed: u64, r: usize, p: u64, len: u64) -> Vec<u8> {
         let mut rng = Rng::new(
-            seed ^ (r as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ p.wrapping_mul(0xd1b5_4a32_d192_ed03),
+            seed ^ (r as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                ^ p.wrapping_mul(0xd1b5_4a32_d192_ed03),
         );
         let mut out = Vec::with_capacity(len as usize);
         for _ in 0..len / 4 {
@@ -519,11 +523,11 @@ impl Collective {
                     let sign = x & 0x8000_0000;
                     let mant = rng.next_u32() & 0x007f_ffff;
                     let exp: u32 = match rng.below(100) {
-                        0..=49 => 110 + rng.below(36) as u32, // around 1.0
-                        50..=59 => 0,                         // zeros and subnormals
+                        0..=49 => 110 + rng.below(36) as u32,  // around 1.0
+                        50..=59 => 0,                          // zeros and subnormals
                         60..=74 => 240 + rng.below(15) as u32, // near the largest finite
-                        75..=97 => 1 + rng.below(254) as u32, // anywhere
-                        _ => 255,                             // infinities and NaNs
+                        75..=97 => 1 + rng.below(254) as u32,  // anywhere
+                        _ => 255,                              // infinities and NaNs
                     };
                     let mant = match (exp, rng.below(4)) {
                         (0, 0) | (255, 0..=2) => 0, // signed zero, infinity
@@ -595,7 +599,8 @@ impl Collective {
                 }
                 Kind::AllToAll => {
                     for q in 0..n {
-                        let got: Vec<u8> = (0..n).flat_map(|i| chunk(i, q as u64).to_vec()).collect();
+                        let got: Vec<u8> =
+                            (0..n).flat_map(|i| chunk(i, q as u64).to_vec()).collect();
                         out.push((q, p, self.out_base(), got));
                     }
                 }
@@ -614,7 +619,11 @@ impl Collective {
     /// broadcast S / B (the root sends every byte once); all-to-all: None (the caller uses the
     /// busiest link's load).
     pub fn bound_cycles(&self, link_bytes: u64) -> Option<f64> {
-        let (n, s, b) = (self.n() as f64, self.bytes_per_rank as f64, link_bytes as f64);
+        let (n, s, b) = (
+            self.n() as f64,
+            self.bytes_per_rank as f64,
+            link_bytes as f64,
+        );
         match self.kind {
             Kind::AllGather => Some((n - 1.0) * s / b),
             Kind::ReduceScatter => Some((n - 1.0) / n * s / b),

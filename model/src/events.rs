@@ -204,7 +204,10 @@ pub fn check_leg(writes: &[Landed], leg: &LegExpect) -> Result<(), Violation> {
         // Untagged: a shared semaphore's increments, this leg's batch by its place in the
         // stream.
         let n = leg.n_engines as i64;
-        let (lo, hi) = (leg.remote_batch as i64 * n, (leg.remote_batch as i64 + 1) * n);
+        let (lo, hi) = (
+            leg.remote_batch as i64 * n,
+            (leg.remote_batch as i64 + 1) * n,
+        );
         let mut before = 0i64;
         remote.retain(|(_, w)| {
             let at = before;

@@ -41,7 +41,13 @@ pub fn f32_add(a: u32, b: u32) -> u32 {
     }
     // Significand with its hidden bit, and the exponent a subnormal shares with the smallest
     // normal numbers.
-    let sig = |e: u32, m: u32| if e == 0 { (m, 1) } else { (m | (1 << MANT_BITS), e) };
+    let sig = |e: u32, m: u32| {
+        if e == 0 {
+            (m, 1)
+        } else {
+            (m | (1 << MANT_BITS), e)
+        }
+    };
     let (xa, xea) = sig(ea, ma);
     let (xb, xeb) = sig(eb, mb);
     if xa == 0 && xb == 0 {
@@ -67,11 +73,7 @@ pub fn f32_add(a: u32, b: u32) -> u32 {
     };
     let top = 1u64 << (MANT_BITS + GRS); // the hidden bit's position
     let mut e = e1;
-    let mut m = if s1 == s2 {
-        big + small
-    } else {
-        big - small
-    };
+    let mut m = if s1 == s2 { big + small } else { big - small };
     if m == 0 {
         return 0;
     }
@@ -149,32 +151,32 @@ mod tests {
     /// Bit patterns at every boundary of the format, both signs.
     fn edges() -> Vec<u32> {
         let mags = [
-            0u32,                        // zero
-            1,                           // smallest subnormal
+            0u32, // zero
+            1,    // smallest subnormal
             2,
             3,
             MANT_MASK >> 1,
             MANT_MASK - 1,
-            MANT_MASK,                   // largest subnormal
-            1 << MANT_BITS,              // smallest normal
+            MANT_MASK,      // largest subnormal
+            1 << MANT_BITS, // smallest normal
             (1 << MANT_BITS) | 1,
             (2 << MANT_BITS) | MANT_MASK,
-            0x3f80_0000,                 // 1.0
-            0x3f80_0001,                 // 1 + ulp
+            0x3f80_0000, // 1.0
+            0x3f80_0001, // 1 + ulp
             0x3fff_ffff,
             0x4000_0000,
-            0x4b00_0000,                 // 2^23: ulp 1
+            0x4b00_0000, // 2^23: ulp 1
             0x4b7f_ffff,
-            0x3300_0000,                 // 2^-25: below half an ulp of 1
-            0x3380_0000,                 // 2^-24: half an ulp of 1 (a tie)
+            0x3300_0000, // 2^-25: below half an ulp of 1
+            0x3380_0000, // 2^-24: half an ulp of 1 (a tie)
             0x3380_0001,
-            0x3400_0000,                 // 2^-23: one ulp of 1
+            0x3400_0000, // 2^-23: one ulp of 1
             0x7f00_0000,
             0x7f7f_fffe,
-            0x7f7f_ffff,                 // largest finite
-            0x7f80_0000,                 // inf
-            0x7f80_0001,                 // signalling NaN
-            0x7fc0_0000,                 // quiet NaN
+            0x7f7f_ffff, // largest finite
+            0x7f80_0000, // inf
+            0x7f80_0001, // signalling NaN
+            0x7fc0_0000, // quiet NaN
             0x7fff_ffff,
         ];
         mags.iter().flat_map(|&m| [m, m | 0x8000_0000]).collect()
@@ -197,8 +199,16 @@ mod tests {
         assert_eq!(f32_add(pz, nz), pz, "+0 + -0 = +0");
         assert_eq!(f32_add(nz, nz), nz, "-0 + -0 = -0");
         assert_eq!(f32_add(inf, ninf), F32_CANONICAL_NAN, "inf + -inf is NaN");
-        assert_eq!(f32_add(0xffc1_2345, pz), F32_CANONICAL_NAN, "NaN payloads vanish");
-        assert_eq!(f32_add(0x7f7f_ffff, 0x7f7f_ffff), inf, "overflow rounds to inf");
+        assert_eq!(
+            f32_add(0xffc1_2345, pz),
+            F32_CANONICAL_NAN,
+            "NaN payloads vanish"
+        );
+        assert_eq!(
+            f32_add(0x7f7f_ffff, 0x7f7f_ffff),
+            inf,
+            "overflow rounds to inf"
+        );
         assert_eq!(f32_add(1, 1), 2, "subnormals are not flushed");
         let x = 0x3fc0_0000u32; // 1.5
         assert_eq!(f32_add(x, x ^ 0x8000_0000), pz, "x + -x = +0");

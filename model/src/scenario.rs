@@ -882,7 +882,8 @@ impl Scenario {
             let got = sys.read_local(die, sys.layout.sbuf_addr(p, off), want.len() as u64);
             if let Some(b) = (0..want.len()).find(|&b| got[b] != want[b]) {
                 let lane = b / 4 * 4;
-                let word = |v: &[u8]| u32::from_le_bytes([v[lane], v[lane + 1], v[lane + 2], v[lane + 3]]);
+                let word =
+                    |v: &[u8]| u32::from_le_bytes([v[lane], v[lane + 1], v[lane + 2], v[lane + 3]]);
                 return Err(self.error(
                     ScenarioErrorKind::Model(ModelError::Stalled("collective result".into())),
                     "collective".into(),
@@ -961,6 +962,17 @@ impl Scenario {
                 ("go_sem", tx, l.go_sem),
             ]
         };
+        // Only legs that share a semaphore with leg j can conflict with it.
+        let mut by_sem: std::collections::BTreeMap<(DieId, u64), Vec<usize>> =
+            std::collections::BTreeMap::new();
+        for (i, l) in self.legs.iter().enumerate() {
+            for (_, d, s) in uses(l) {
+                let v = by_sem.entry((d, s)).or_default();
+                if v.last() != Some(&i) {
+                    v.push(i);
+                }
+            }
+        }
         for (j, lj) in self.legs.iter().enumerate() {
             let mine = uses(lj);
             for (a, &(fa, da, sa)) in mine.iter().enumerate() {
@@ -976,17 +988,26 @@ impl Scenario {
                     ));
                 }
             }
-            for (i, li) in self.legs[..j].iter().enumerate() {
-                let chained = self.chained_after(j, i);
+            let mut sharing: Vec<usize> = mine
+                .iter()
+                .flat_map(|&(_, d, s)| by_sem[&(d, s)].iter().copied().filter(|&i| i < j))
+                .collect();
+            sharing.sort_unstable();
+            sharing.dedup();
+            for i in sharing {
+                let li = &self.legs[i];
                 let stream = same_stream(li, lj);
+                let mut chained_memo = None;
+                let mut chained = || *chained_memo.get_or_insert_with(|| self.chained_after(j, i));
                 for &(fj, dj, sj) in &mine {
                     for &(fi, di, si) in &uses(li) {
                         if (di, si) != (dj, sj)
-                            || (chained && fj != "go_sem" && fi != "local_sem")
                             || (stream && fi == fj)
+                            || (chained() && fj != "go_sem" && fi != "local_sem")
                         {
                             continue;
                         }
+                        let chained = chained();
                         let why = match (chained, fj) {
                             (false, _) if fi == fj => {
                                 "the two run at the same time and are not one stream (a stream: \
@@ -1036,11 +1057,7 @@ impl Scenario {
                 .push(i);
         }
         for ((die, sem), members) in groups {
-            if members.len() < 2
-                || members
-                    .windows(2)
-                    .all(|w| self.chained_after(w[1], w[0]))
-            {
+            if members.len() < 2 || members.windows(2).all(|w| self.chained_after(w[1], w[0])) {
                 continue;
             }
             let followers: Vec<(usize, usize)> = self
@@ -1080,9 +1097,7 @@ impl Scenario {
                              shared semaphore's increments in the order they land, so wait {k} \
                              would be satisfied by leg `{}` (follow the legs in their order, \
                              skipping none)",
-                            self.legs[j].name,
-                            self.legs[members[pos]].name,
-                            self.legs[m].name
+                            self.legs[j].name, self.legs[members[pos]].name, self.legs[m].name
                         ),
                     ));
                 }

@@ -188,33 +188,49 @@ fn schedule(flows: &[Flow], width: &[f64]) -> Vec<Span> {
     let mut span: Vec<Option<Span>> = vec![None; n];
     let mut start: Vec<Option<f64>> = vec![None; n];
     let mut left: Vec<f64> = flows.iter().map(|f| f.bytes).collect();
+    // The flows each flow's completion may release.
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, f) in flows.iter().enumerate() {
+        for p in [f.after, f.ring_prev].into_iter().flatten() {
+            dependents[p].push(i);
+        }
+    }
+    // Flows whose start time is known, earliest first (times as ordered bits: all >= 0).
+    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize)>> =
+        std::collections::BinaryHeap::new();
+    let start_time = |i: usize, span: &[Option<Span>]| -> Option<f64> {
+        let dep = match flows[i].after {
+            None => 0.0,
+            Some(a) => span[a]?.end,
+        };
+        let ring = match flows[i].ring_prev {
+            None => 0.0,
+            Some(p) => span[p]?.data_end,
+        };
+        Some(dep.max(ring))
+    };
+    let mut queued = vec![false; n];
+    for i in 0..n {
+        if let Some(at) = start_time(i, &span) {
+            ready.push(std::cmp::Reverse((at.to_bits(), i)));
+            queued[i] = true;
+        }
+    }
     let mut active: Vec<usize> = Vec::new();
     let mut t = 0.0f64;
     let mut done = 0;
-    let mut waiting: Vec<usize> = (0..n).collect();
     while done < n {
-        // When each waiting flow may start, if that is known yet.
-        let mut next_start = f64::INFINITY;
-        waiting.retain(|&i| start[i].is_none());
-        for &i in &waiting {
-            let dep = match flows[i].after {
-                None => Some(0.0),
-                Some(a) => span[a].map(|s| s.end),
-            };
-            let ring = match flows[i].ring_prev {
-                None => Some(0.0),
-                Some(p) => span[p].map(|s| s.data_end),
-            };
-            if let (Some(a), Some(b)) = (dep, ring) {
-                let at = a.max(b);
-                if at <= t + 1e-9 {
-                    start[i] = Some(t);
-                    active.push(i);
-                } else {
-                    next_start = next_start.min(at);
-                }
+        while let Some(&std::cmp::Reverse((bits, i))) = ready.peek() {
+            if f64::from_bits(bits) > t + 1e-9 {
+                break;
             }
+            ready.pop();
+            start[i] = Some(t);
+            active.push(i);
         }
+        let next_start = ready
+            .peek()
+            .map_or(f64::INFINITY, |r| f64::from_bits(r.0 .0));
         let r = rates(flows, &active, width);
         let mut next_end = f64::INFINITY;
         for (k, &f) in active.iter().enumerate() {
@@ -224,21 +240,13 @@ fn schedule(flows: &[Flow], width: &[f64]) -> Vec<Span> {
         }
         let next = next_start.min(next_end);
         if !next.is_finite() {
-            // Nothing can move (a cycle of waits): leave the rest unscheduled at t.
-            for i in 0..n {
-                if span[i].is_none() {
-                    span[i] = Some(Span {
-                        start: t,
-                        data_end: t,
-                        end: t,
-                    });
-                }
-            }
+            // Nothing can move (a cycle of waits): leave the rest where they are.
             break;
         }
         let dt = next - t;
         t = next;
         let mut still = Vec::new();
+        let mut finished = Vec::new();
         for (k, &f) in active.iter().enumerate() {
             left[f] -= r[k] * dt;
             if left[f] <= 1e-6 * flows[f].bytes.max(1.0) {
@@ -248,18 +256,29 @@ fn schedule(flows: &[Flow], width: &[f64]) -> Vec<Span> {
                     end: t + flows[f].latency,
                 });
                 done += 1;
+                finished.push(f);
             } else {
                 still.push(f);
             }
         }
         active = still;
+        for f in finished {
+            for &d in &dependents[f] {
+                if !queued[d] {
+                    if let Some(at) = start_time(d, &span) {
+                        ready.push(std::cmp::Reverse((at.to_bits(), d)));
+                        queued[d] = true;
+                    }
+                }
+            }
+        }
     }
     span.into_iter()
         .map(|s| {
             s.unwrap_or(Span {
-                start: 0.0,
-                data_end: 0.0,
-                end: 0.0,
+                start: t,
+                data_end: t,
+                end: t,
             })
         })
         .collect()

@@ -12,6 +12,7 @@ fn seed_gen() -> GenWord {
         free_dim_bytes: 0x4000,
         partitions: 128,
         queue: 0,
+        accumulate: 0,
         local_sem: 12,
         remote_sem: 20,
         remote_core_id: 7,

@@ -102,8 +102,9 @@ int main(void)
                 printf("error\n");
                 continue;
             }
-            printf("gen %u %u %u %u %u %u %u %u %u %llu %llu %llu\n", g.role, g.dma_engine_mask,
-                   g.free_dim_bytes, g.partitions, g.queue, g.local_sem, g.remote_sem,
+            printf("gen %u %u %u %u %u %u %u %u %u %u %llu %llu %llu\n", g.role,
+                   g.dma_engine_mask, g.free_dim_bytes, g.partitions, g.queue, g.accumulate,
+                   g.local_sem, g.remote_sem,
                    g.remote_core_id, g.remote_routing_id, (unsigned long long)g.src_addr,
                    (unsigned long long)g.dst_addr, (unsigned long long)g.peer_base);
             xdie_fw_encode_gen(&g, w);

@@ -47,6 +47,7 @@ pub fn gen_word(s: &LegSpec, role: Lane) -> GenWord {
         free_dim_bytes: s.free,
         partitions: s.partitions,
         queue: s.queue,
+        accumulate: 0,
         local_sem: s.local_sem,
         remote_sem: s.remote_sem,
         remote_core_id: peer.id,
