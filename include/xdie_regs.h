@@ -40,24 +40,8 @@
 #define XDIE_AP_SBUF_STRIDE            UINT64_C(0x10000000)
 /* Base of instance i. */
 #define XDIE_AP_SBUF_INST(i)           (XDIE_AP_SBUF_BASE + (uint64_t)(i) * XDIE_AP_SBUF_STRIDE)
-/* SBUF accumulate aperture, int32 lanes: a write to base + p * SBUF_PARTITION_STRIDE + b adds each 4-byte little-endian lane of the data (wrapping) into SBUF partition p at byte b (read-modify-write); same geometry as SBUF. Reads are not defined. (decoder aperture index) */
-#define XDIE_AP_SBUF_ACC_I32_INDEX     1u
-#define XDIE_AP_SBUF_ACC_I32_BASE      UINT64_C(0x40000000)
-#define XDIE_AP_SBUF_ACC_I32_SIZE      UINT64_C(0x10000000)
-#define XDIE_AP_SBUF_ACC_I32_COUNT     1u
-#define XDIE_AP_SBUF_ACC_I32_STRIDE    UINT64_C(0x10000000)
-/* Base of instance i. */
-#define XDIE_AP_SBUF_ACC_I32_INST(i)   (XDIE_AP_SBUF_ACC_I32_BASE + (uint64_t)(i) * XDIE_AP_SBUF_ACC_I32_STRIDE)
-/* SBUF accumulate aperture, fp32 lanes: as SBUF_ACC_I32 with IEEE 754 binary32 addition (round to nearest even, subnormals kept, every NaN result is 0x7fc00000; docs/collectives.md). (decoder aperture index) */
-#define XDIE_AP_SBUF_ACC_F32_INDEX     2u
-#define XDIE_AP_SBUF_ACC_F32_BASE      UINT64_C(0x50000000)
-#define XDIE_AP_SBUF_ACC_F32_SIZE      UINT64_C(0x10000000)
-#define XDIE_AP_SBUF_ACC_F32_COUNT     1u
-#define XDIE_AP_SBUF_ACC_F32_STRIDE    UINT64_C(0x10000000)
-/* Base of instance i. */
-#define XDIE_AP_SBUF_ACC_F32_INST(i)   (XDIE_AP_SBUF_ACC_F32_BASE + (uint64_t)(i) * XDIE_AP_SBUF_ACC_F32_STRIDE)
 /* HBM / descriptor memory (rings, constants). 16 MiB in the simulation profile. (decoder aperture index) */
-#define XDIE_AP_HBM_INDEX              3u
+#define XDIE_AP_HBM_INDEX              1u
 #define XDIE_AP_HBM_BASE               UINT64_C(0x10000000)
 #define XDIE_AP_HBM_SIZE               UINT64_C(0x1000000)
 #define XDIE_AP_HBM_COUNT              1u
@@ -65,7 +49,7 @@
 /* Base of instance i. */
 #define XDIE_AP_HBM_INST(i)            (XDIE_AP_HBM_BASE + (uint64_t)(i) * XDIE_AP_HBM_STRIDE)
 /* TPB events and semaphores. (decoder aperture index) */
-#define XDIE_AP_EVT_SEM_INDEX          4u
+#define XDIE_AP_EVT_SEM_INDEX          2u
 #define XDIE_AP_EVT_SEM_BASE           UINT64_C(0x20000000)
 #define XDIE_AP_EVT_SEM_SIZE           UINT64_C(0x2000)
 #define XDIE_AP_EVT_SEM_COUNT          1u
@@ -73,7 +57,7 @@
 /* Base of instance i. */
 #define XDIE_AP_EVT_SEM_INST(i)        (XDIE_AP_EVT_SEM_BASE + (uint64_t)(i) * XDIE_AP_EVT_SEM_STRIDE)
 /* UDMA M2S (read) side of each SDMA engine. (decoder aperture index) */
-#define XDIE_AP_SDMA_M2S_INDEX         5u
+#define XDIE_AP_SDMA_M2S_INDEX         3u
 #define XDIE_AP_SDMA_M2S_BASE          UINT64_C(0x21000000)
 #define XDIE_AP_SDMA_M2S_SIZE          UINT64_C(0x20000)
 #define XDIE_AP_SDMA_M2S_COUNT         16u
@@ -81,7 +65,7 @@
 /* Base of instance i. */
 #define XDIE_AP_SDMA_M2S_INST(i)       (XDIE_AP_SDMA_M2S_BASE + (uint64_t)(i) * XDIE_AP_SDMA_M2S_STRIDE)
 /* UDMA S2M (write) side of each SDMA engine. (decoder aperture index) */
-#define XDIE_AP_SDMA_S2M_INDEX         6u
+#define XDIE_AP_SDMA_S2M_INDEX         4u
 #define XDIE_AP_SDMA_S2M_BASE          UINT64_C(0x21020000)
 #define XDIE_AP_SDMA_S2M_SIZE          UINT64_C(0x20000)
 #define XDIE_AP_SDMA_S2M_COUNT         16u
@@ -89,7 +73,7 @@
 /* Base of instance i. */
 #define XDIE_AP_SDMA_S2M_INST(i)       (XDIE_AP_SDMA_S2M_BASE + (uint64_t)(i) * XDIE_AP_SDMA_S2M_STRIDE)
 /* Broadcast doorbell over all engines of the die. (decoder aperture index) */
-#define XDIE_AP_SDMA_BCAST_INDEX       7u
+#define XDIE_AP_SDMA_BCAST_INDEX       5u
 #define XDIE_AP_SDMA_BCAST_BASE        UINT64_C(0x22000000)
 #define XDIE_AP_SDMA_BCAST_SIZE        UINT64_C(0x1000)
 #define XDIE_AP_SDMA_BCAST_COUNT       1u
@@ -97,7 +81,7 @@
 /* Base of instance i. */
 #define XDIE_AP_SDMA_BCAST_INST(i)     (XDIE_AP_SDMA_BCAST_BASE + (uint64_t)(i) * XDIE_AP_SDMA_BCAST_STRIDE)
 /* D2D controllers (DWC-PCIe style iATU outbound regions), the lower half of each controller's 64 KiB frame. (decoder aperture index) */
-#define XDIE_AP_D2D_INDEX              8u
+#define XDIE_AP_D2D_INDEX              6u
 #define XDIE_AP_D2D_BASE               UINT64_C(0x23000000)
 #define XDIE_AP_D2D_SIZE               UINT64_C(0x8000)
 #define XDIE_AP_D2D_COUNT              4u
@@ -105,7 +89,7 @@
 /* Base of instance i. */
 #define XDIE_AP_D2D_INST(i)            (XDIE_AP_D2D_BASE + (uint64_t)(i) * XDIE_AP_D2D_STRIDE)
 /* Link-health interrupts of each D2D controller, in the upper half of the controller's frame: triggers, mask, status and error counters of its link only (never data-plane events). (decoder aperture index) */
-#define XDIE_AP_D2D_HEALTH_INDEX       9u
+#define XDIE_AP_D2D_HEALTH_INDEX       7u
 #define XDIE_AP_D2D_HEALTH_BASE        UINT64_C(0x23008000)
 #define XDIE_AP_D2D_HEALTH_SIZE        UINT64_C(0x1000)
 #define XDIE_AP_D2D_HEALTH_COUNT       4u
@@ -113,7 +97,7 @@
 /* Base of instance i. */
 #define XDIE_AP_D2D_HEALTH_INST(i)     (XDIE_AP_D2D_HEALTH_BASE + (uint64_t)(i) * XDIE_AP_D2D_HEALTH_STRIDE)
 /* The 16 xt (Q7-visible 32-bit) to SoC remap windows. (decoder aperture index) */
-#define XDIE_AP_XT_WINDOW_INDEX        10u
+#define XDIE_AP_XT_WINDOW_INDEX        8u
 #define XDIE_AP_XT_WINDOW_BASE         UINT64_C(0x23100000)
 #define XDIE_AP_XT_WINDOW_SIZE         UINT64_C(0x1000)
 #define XDIE_AP_XT_WINDOW_COUNT        1u
@@ -121,7 +105,7 @@
 /* Base of instance i. */
 #define XDIE_AP_XT_WINDOW_INST(i)      (XDIE_AP_XT_WINDOW_BASE + (uint64_t)(i) * XDIE_AP_XT_WINDOW_STRIDE)
 /* Sequencer command slots in front of EVT_SEM's sequencer port (one per context). (decoder aperture index) */
-#define XDIE_AP_SEM_SEQ_INDEX          11u
+#define XDIE_AP_SEM_SEQ_INDEX          9u
 #define XDIE_AP_SEM_SEQ_BASE           UINT64_C(0x20010000)
 #define XDIE_AP_SEM_SEQ_SIZE           UINT64_C(0x1000)
 #define XDIE_AP_SEM_SEQ_COUNT          1u
@@ -129,13 +113,29 @@
 /* Base of instance i. */
 #define XDIE_AP_SEM_SEQ_INST(i)        (XDIE_AP_SEM_SEQ_BASE + (uint64_t)(i) * XDIE_AP_SEM_SEQ_STRIDE)
 /* Route table: destination (CAYMAN_ID, DIE) -> egress C2C port (chip-id systems). (decoder aperture index) */
-#define XDIE_AP_ROUTE_INDEX            12u
+#define XDIE_AP_ROUTE_INDEX            10u
 #define XDIE_AP_ROUTE_BASE             UINT64_C(0x23200000)
 #define XDIE_AP_ROUTE_SIZE             UINT64_C(0x1000)
 #define XDIE_AP_ROUTE_COUNT            1u
 #define XDIE_AP_ROUTE_STRIDE           UINT64_C(0x1000)
 /* Base of instance i. */
 #define XDIE_AP_ROUTE_INST(i)          (XDIE_AP_ROUTE_BASE + (uint64_t)(i) * XDIE_AP_ROUTE_STRIDE)
+/* SBUF accumulate aperture, int32 lanes: a write to base + p * SBUF_PARTITION_STRIDE + b adds each 4-byte little-endian lane of the data (wrapping) into SBUF partition p at byte b (read-modify-write); same geometry as SBUF. Reads are not defined. (decoder aperture index) */
+#define XDIE_AP_SBUF_ACC_I32_INDEX     11u
+#define XDIE_AP_SBUF_ACC_I32_BASE      UINT64_C(0x40000000)
+#define XDIE_AP_SBUF_ACC_I32_SIZE      UINT64_C(0x10000000)
+#define XDIE_AP_SBUF_ACC_I32_COUNT     1u
+#define XDIE_AP_SBUF_ACC_I32_STRIDE    UINT64_C(0x10000000)
+/* Base of instance i. */
+#define XDIE_AP_SBUF_ACC_I32_INST(i)   (XDIE_AP_SBUF_ACC_I32_BASE + (uint64_t)(i) * XDIE_AP_SBUF_ACC_I32_STRIDE)
+/* SBUF accumulate aperture, fp32 lanes: as SBUF_ACC_I32 with IEEE 754 binary32 addition (round to nearest even, subnormals kept, every NaN result is 0x7fc00000; docs/collectives.md). (decoder aperture index) */
+#define XDIE_AP_SBUF_ACC_F32_INDEX     12u
+#define XDIE_AP_SBUF_ACC_F32_BASE      UINT64_C(0x50000000)
+#define XDIE_AP_SBUF_ACC_F32_SIZE      UINT64_C(0x10000000)
+#define XDIE_AP_SBUF_ACC_F32_COUNT     1u
+#define XDIE_AP_SBUF_ACC_F32_STRIDE    UINT64_C(0x10000000)
+/* Base of instance i. */
+#define XDIE_AP_SBUF_ACC_F32_INST(i)   (XDIE_AP_SBUF_ACC_F32_BASE + (uint64_t)(i) * XDIE_AP_SBUF_ACC_F32_STRIDE)
 
 /* ---- block `evt_sem`: TPB events and semaphores. Four windows (READ, SET, INC, DEC) view one array of signed 32-bit semaphores; a write to INC adds the written value, a write to DEC subtracts it. Hardware increment ports add to the same storage in the same cycle as the bus without losing any increment. */
 #define XDIE_EVT_SEM_SIZE                          0x2000u
@@ -1191,9 +1191,6 @@
 /* Queue of every engine the leg uses. */
 #define XDIE_EXT_RDMA_DESC_GEN_QUEUE_OFFSET             10u
 #define XDIE_EXT_RDMA_DESC_GEN_QUEUE_SIZE               1u
-/* How the data lands (RX side): 0 = written into SBUF, 1 = added as int32 lanes (aperture SBUF_ACC_I32), 2 = added as fp32 lanes (SBUF_ACC_F32). */
-#define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_OFFSET        11u
-#define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_SIZE          1u
 /* Semaphore on this core released when the source is free. */
 #define XDIE_EXT_RDMA_DESC_GEN_LOCAL_SEM_OFFSET         14u
 #define XDIE_EXT_RDMA_DESC_GEN_LOCAL_SEM_SIZE           1u
@@ -1215,6 +1212,9 @@
 /* Peer TPB base address (die decode input). */
 #define XDIE_EXT_RDMA_DESC_GEN_PEER_BASE_OFFSET         40u
 #define XDIE_EXT_RDMA_DESC_GEN_PEER_BASE_SIZE           8u
+/* How the data lands (RX side): 0 = written into SBUF, 1 = added as int32 lanes (aperture SBUF_ACC_I32), 2 = added as fp32 lanes (SBUF_ACC_F32). */
+#define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_OFFSET        11u
+#define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_SIZE          1u
 
 /* ---- ExtendedInst word `rdma_desc_start` (sub-opcode 9, 64 bytes; OFFSET/SIZE in bytes, little-endian): Start one leg (RX arms S2M and signals; TX waits and launches M2S). */
 #define XDIE_EXT_RDMA_DESC_START_SUB_OPCODE               9u

@@ -71,16 +71,6 @@ module xdie_addr_decoder #(
         aperture_o = xdie_soc_addr_pkg::AP_SBUF;
         offset_o = xdie_soc_addr_pkg::ap_sbuf_off(local_addr);
       end
-      if (xdie_soc_addr_pkg::ap_sbuf_acc_i32_hit(local_addr)) begin
-        ap_hit = 1'b1;
-        aperture_o = xdie_soc_addr_pkg::AP_SBUF_ACC_I32;
-        offset_o = xdie_soc_addr_pkg::ap_sbuf_acc_i32_off(local_addr);
-      end
-      if (xdie_soc_addr_pkg::ap_sbuf_acc_f32_hit(local_addr)) begin
-        ap_hit = 1'b1;
-        aperture_o = xdie_soc_addr_pkg::AP_SBUF_ACC_F32;
-        offset_o = xdie_soc_addr_pkg::ap_sbuf_acc_f32_off(local_addr);
-      end
       if (xdie_soc_addr_pkg::ap_hbm_hit(local_addr)) begin
         ap_hit = 1'b1;
         aperture_o = xdie_soc_addr_pkg::AP_HBM;
@@ -134,6 +124,16 @@ module xdie_addr_decoder #(
         ap_hit = 1'b1;
         aperture_o = xdie_soc_addr_pkg::AP_ROUTE;
         offset_o = xdie_soc_addr_pkg::ap_route_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_sbuf_acc_i32_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_SBUF_ACC_I32;
+        offset_o = xdie_soc_addr_pkg::ap_sbuf_acc_i32_off(local_addr);
+      end
+      if (xdie_soc_addr_pkg::ap_sbuf_acc_f32_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_SBUF_ACC_F32;
+        offset_o = xdie_soc_addr_pkg::ap_sbuf_acc_f32_off(local_addr);
       end
     end
   end

@@ -265,72 +265,8 @@ package xdie_soc_addr_pkg;
     ap_sbuf_off = OFF_W'(a & (AP_SBUF_SIZE - 1'b1));
   endfunction
 
-  // SBUF_ACC_I32: SBUF accumulate aperture, int32 lanes: a write to base + p * SBUF_PARTITION_STRIDE + b adds each 4-byte little-endian lane of the data (wrapping) into SBUF partition p at byte b (read-modify-write); same geometry as SBUF. Reads are not defined.
-  localparam logic [AP_W-1:0] AP_SBUF_ACC_I32 = 4'h1;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_BASE = 47'h40000000;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_SIZE = 47'h10000000;
-  localparam int unsigned AP_SBUF_ACC_I32_COUNT = 1;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_STRIDE = 47'h10000000;
-  localparam int unsigned AP_SBUF_ACC_I32_SHIFT = $clog2(AP_SBUF_ACC_I32_SIZE);
-
-  function automatic logic ap_sbuf_acc_i32_hit(input logic [LOCAL_W-1:0] a);
-    ap_sbuf_acc_i32_hit = 1'b0;
-    for (int unsigned i = 0; i < AP_SBUF_ACC_I32_COUNT; i++) begin
-      if ((a >> AP_SBUF_ACC_I32_SHIFT) ==
-          ((AP_SBUF_ACC_I32_BASE + LOCAL_W'(i) * AP_SBUF_ACC_I32_STRIDE) >> AP_SBUF_ACC_I32_SHIFT)) begin
-        ap_sbuf_acc_i32_hit = 1'b1;
-      end
-    end
-  endfunction
-
-  function automatic logic [INST_W-1:0] ap_sbuf_acc_i32_inst(input logic [LOCAL_W-1:0] a);
-    ap_sbuf_acc_i32_inst = '0;
-    for (int unsigned i = 0; i < AP_SBUF_ACC_I32_COUNT; i++) begin
-      if ((a >> AP_SBUF_ACC_I32_SHIFT) ==
-          ((AP_SBUF_ACC_I32_BASE + LOCAL_W'(i) * AP_SBUF_ACC_I32_STRIDE) >> AP_SBUF_ACC_I32_SHIFT)) begin
-        ap_sbuf_acc_i32_inst = INST_W'(i);
-      end
-    end
-  endfunction
-
-  function automatic logic [OFF_W-1:0] ap_sbuf_acc_i32_off(input logic [LOCAL_W-1:0] a);
-    ap_sbuf_acc_i32_off = OFF_W'(a & (AP_SBUF_ACC_I32_SIZE - 1'b1));
-  endfunction
-
-  // SBUF_ACC_F32: SBUF accumulate aperture, fp32 lanes: as SBUF_ACC_I32 with IEEE 754 binary32 addition (round to nearest even, subnormals kept, every NaN result is 0x7fc00000; docs/collectives.md).
-  localparam logic [AP_W-1:0] AP_SBUF_ACC_F32 = 4'h2;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_BASE = 47'h50000000;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_SIZE = 47'h10000000;
-  localparam int unsigned AP_SBUF_ACC_F32_COUNT = 1;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_STRIDE = 47'h10000000;
-  localparam int unsigned AP_SBUF_ACC_F32_SHIFT = $clog2(AP_SBUF_ACC_F32_SIZE);
-
-  function automatic logic ap_sbuf_acc_f32_hit(input logic [LOCAL_W-1:0] a);
-    ap_sbuf_acc_f32_hit = 1'b0;
-    for (int unsigned i = 0; i < AP_SBUF_ACC_F32_COUNT; i++) begin
-      if ((a >> AP_SBUF_ACC_F32_SHIFT) ==
-          ((AP_SBUF_ACC_F32_BASE + LOCAL_W'(i) * AP_SBUF_ACC_F32_STRIDE) >> AP_SBUF_ACC_F32_SHIFT)) begin
-        ap_sbuf_acc_f32_hit = 1'b1;
-      end
-    end
-  endfunction
-
-  function automatic logic [INST_W-1:0] ap_sbuf_acc_f32_inst(input logic [LOCAL_W-1:0] a);
-    ap_sbuf_acc_f32_inst = '0;
-    for (int unsigned i = 0; i < AP_SBUF_ACC_F32_COUNT; i++) begin
-      if ((a >> AP_SBUF_ACC_F32_SHIFT) ==
-          ((AP_SBUF_ACC_F32_BASE + LOCAL_W'(i) * AP_SBUF_ACC_F32_STRIDE) >> AP_SBUF_ACC_F32_SHIFT)) begin
-        ap_sbuf_acc_f32_inst = INST_W'(i);
-      end
-    end
-  endfunction
-
-  function automatic logic [OFF_W-1:0] ap_sbuf_acc_f32_off(input logic [LOCAL_W-1:0] a);
-    ap_sbuf_acc_f32_off = OFF_W'(a & (AP_SBUF_ACC_F32_SIZE - 1'b1));
-  endfunction
-
   // HBM: HBM / descriptor memory (rings, constants). 16 MiB in the simulation profile.
-  localparam logic [AP_W-1:0] AP_HBM = 4'h3;
+  localparam logic [AP_W-1:0] AP_HBM = 4'h1;
   localparam logic [LOCAL_W-1:0] AP_HBM_BASE = 47'h10000000;
   localparam logic [LOCAL_W-1:0] AP_HBM_SIZE = 47'h1000000;
   localparam int unsigned AP_HBM_COUNT = 1;
@@ -362,7 +298,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // EVT_SEM: TPB events and semaphores.
-  localparam logic [AP_W-1:0] AP_EVT_SEM = 4'h4;
+  localparam logic [AP_W-1:0] AP_EVT_SEM = 4'h2;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_BASE = 47'h20000000;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_SIZE = 47'h2000;
   localparam int unsigned AP_EVT_SEM_COUNT = 1;
@@ -394,7 +330,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_M2S: UDMA M2S (read) side of each SDMA engine.
-  localparam logic [AP_W-1:0] AP_SDMA_M2S = 4'h5;
+  localparam logic [AP_W-1:0] AP_SDMA_M2S = 4'h3;
   localparam logic [LOCAL_W-1:0] AP_SDMA_M2S_BASE = 47'h21000000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_M2S_SIZE = 47'h20000;
   localparam int unsigned AP_SDMA_M2S_COUNT = 16;
@@ -426,7 +362,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_S2M: UDMA S2M (write) side of each SDMA engine.
-  localparam logic [AP_W-1:0] AP_SDMA_S2M = 4'h6;
+  localparam logic [AP_W-1:0] AP_SDMA_S2M = 4'h4;
   localparam logic [LOCAL_W-1:0] AP_SDMA_S2M_BASE = 47'h21020000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_S2M_SIZE = 47'h20000;
   localparam int unsigned AP_SDMA_S2M_COUNT = 16;
@@ -458,7 +394,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SDMA_BCAST: Broadcast doorbell over all engines of the die.
-  localparam logic [AP_W-1:0] AP_SDMA_BCAST = 4'h7;
+  localparam logic [AP_W-1:0] AP_SDMA_BCAST = 4'h5;
   localparam logic [LOCAL_W-1:0] AP_SDMA_BCAST_BASE = 47'h22000000;
   localparam logic [LOCAL_W-1:0] AP_SDMA_BCAST_SIZE = 47'h1000;
   localparam int unsigned AP_SDMA_BCAST_COUNT = 1;
@@ -490,7 +426,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // D2D: D2D controllers (DWC-PCIe style iATU outbound regions), the lower half of each controller's 64 KiB frame.
-  localparam logic [AP_W-1:0] AP_D2D = 4'h8;
+  localparam logic [AP_W-1:0] AP_D2D = 4'h6;
   localparam logic [LOCAL_W-1:0] AP_D2D_BASE = 47'h23000000;
   localparam logic [LOCAL_W-1:0] AP_D2D_SIZE = 47'h8000;
   localparam int unsigned AP_D2D_COUNT = 4;
@@ -522,7 +458,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // D2D_HEALTH: Link-health interrupts of each D2D controller, in the upper half of the controller's frame: triggers, mask, status and error counters of its link only (never data-plane events).
-  localparam logic [AP_W-1:0] AP_D2D_HEALTH = 4'h9;
+  localparam logic [AP_W-1:0] AP_D2D_HEALTH = 4'h7;
   localparam logic [LOCAL_W-1:0] AP_D2D_HEALTH_BASE = 47'h23008000;
   localparam logic [LOCAL_W-1:0] AP_D2D_HEALTH_SIZE = 47'h1000;
   localparam int unsigned AP_D2D_HEALTH_COUNT = 4;
@@ -554,7 +490,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // XT_WINDOW: The 16 xt (Q7-visible 32-bit) to SoC remap windows.
-  localparam logic [AP_W-1:0] AP_XT_WINDOW = 4'ha;
+  localparam logic [AP_W-1:0] AP_XT_WINDOW = 4'h8;
   localparam logic [LOCAL_W-1:0] AP_XT_WINDOW_BASE = 47'h23100000;
   localparam logic [LOCAL_W-1:0] AP_XT_WINDOW_SIZE = 47'h1000;
   localparam int unsigned AP_XT_WINDOW_COUNT = 1;
@@ -586,7 +522,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // SEM_SEQ: Sequencer command slots in front of EVT_SEM's sequencer port (one per context).
-  localparam logic [AP_W-1:0] AP_SEM_SEQ = 4'hb;
+  localparam logic [AP_W-1:0] AP_SEM_SEQ = 4'h9;
   localparam logic [LOCAL_W-1:0] AP_SEM_SEQ_BASE = 47'h20010000;
   localparam logic [LOCAL_W-1:0] AP_SEM_SEQ_SIZE = 47'h1000;
   localparam int unsigned AP_SEM_SEQ_COUNT = 1;
@@ -618,7 +554,7 @@ package xdie_soc_addr_pkg;
   endfunction
 
   // ROUTE: Route table: destination (CAYMAN_ID, DIE) -> egress C2C port (chip-id systems).
-  localparam logic [AP_W-1:0] AP_ROUTE = 4'hc;
+  localparam logic [AP_W-1:0] AP_ROUTE = 4'ha;
   localparam logic [LOCAL_W-1:0] AP_ROUTE_BASE = 47'h23200000;
   localparam logic [LOCAL_W-1:0] AP_ROUTE_SIZE = 47'h1000;
   localparam int unsigned AP_ROUTE_COUNT = 1;
@@ -647,6 +583,70 @@ package xdie_soc_addr_pkg;
 
   function automatic logic [OFF_W-1:0] ap_route_off(input logic [LOCAL_W-1:0] a);
     ap_route_off = OFF_W'(a & (AP_ROUTE_SIZE - 1'b1));
+  endfunction
+
+  // SBUF_ACC_I32: SBUF accumulate aperture, int32 lanes: a write to base + p * SBUF_PARTITION_STRIDE + b adds each 4-byte little-endian lane of the data (wrapping) into SBUF partition p at byte b (read-modify-write); same geometry as SBUF. Reads are not defined.
+  localparam logic [AP_W-1:0] AP_SBUF_ACC_I32 = 4'hb;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_BASE = 47'h40000000;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_SIZE = 47'h10000000;
+  localparam int unsigned AP_SBUF_ACC_I32_COUNT = 1;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_STRIDE = 47'h10000000;
+  localparam int unsigned AP_SBUF_ACC_I32_SHIFT = $clog2(AP_SBUF_ACC_I32_SIZE);
+
+  function automatic logic ap_sbuf_acc_i32_hit(input logic [LOCAL_W-1:0] a);
+    ap_sbuf_acc_i32_hit = 1'b0;
+    for (int unsigned i = 0; i < AP_SBUF_ACC_I32_COUNT; i++) begin
+      if ((a >> AP_SBUF_ACC_I32_SHIFT) ==
+          ((AP_SBUF_ACC_I32_BASE + LOCAL_W'(i) * AP_SBUF_ACC_I32_STRIDE) >> AP_SBUF_ACC_I32_SHIFT)) begin
+        ap_sbuf_acc_i32_hit = 1'b1;
+      end
+    end
+  endfunction
+
+  function automatic logic [INST_W-1:0] ap_sbuf_acc_i32_inst(input logic [LOCAL_W-1:0] a);
+    ap_sbuf_acc_i32_inst = '0;
+    for (int unsigned i = 0; i < AP_SBUF_ACC_I32_COUNT; i++) begin
+      if ((a >> AP_SBUF_ACC_I32_SHIFT) ==
+          ((AP_SBUF_ACC_I32_BASE + LOCAL_W'(i) * AP_SBUF_ACC_I32_STRIDE) >> AP_SBUF_ACC_I32_SHIFT)) begin
+        ap_sbuf_acc_i32_inst = INST_W'(i);
+      end
+    end
+  endfunction
+
+  function automatic logic [OFF_W-1:0] ap_sbuf_acc_i32_off(input logic [LOCAL_W-1:0] a);
+    ap_sbuf_acc_i32_off = OFF_W'(a & (AP_SBUF_ACC_I32_SIZE - 1'b1));
+  endfunction
+
+  // SBUF_ACC_F32: SBUF accumulate aperture, fp32 lanes: as SBUF_ACC_I32 with IEEE 754 binary32 addition (round to nearest even, subnormals kept, every NaN result is 0x7fc00000; docs/collectives.md).
+  localparam logic [AP_W-1:0] AP_SBUF_ACC_F32 = 4'hc;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_BASE = 47'h50000000;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_SIZE = 47'h10000000;
+  localparam int unsigned AP_SBUF_ACC_F32_COUNT = 1;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_STRIDE = 47'h10000000;
+  localparam int unsigned AP_SBUF_ACC_F32_SHIFT = $clog2(AP_SBUF_ACC_F32_SIZE);
+
+  function automatic logic ap_sbuf_acc_f32_hit(input logic [LOCAL_W-1:0] a);
+    ap_sbuf_acc_f32_hit = 1'b0;
+    for (int unsigned i = 0; i < AP_SBUF_ACC_F32_COUNT; i++) begin
+      if ((a >> AP_SBUF_ACC_F32_SHIFT) ==
+          ((AP_SBUF_ACC_F32_BASE + LOCAL_W'(i) * AP_SBUF_ACC_F32_STRIDE) >> AP_SBUF_ACC_F32_SHIFT)) begin
+        ap_sbuf_acc_f32_hit = 1'b1;
+      end
+    end
+  endfunction
+
+  function automatic logic [INST_W-1:0] ap_sbuf_acc_f32_inst(input logic [LOCAL_W-1:0] a);
+    ap_sbuf_acc_f32_inst = '0;
+    for (int unsigned i = 0; i < AP_SBUF_ACC_F32_COUNT; i++) begin
+      if ((a >> AP_SBUF_ACC_F32_SHIFT) ==
+          ((AP_SBUF_ACC_F32_BASE + LOCAL_W'(i) * AP_SBUF_ACC_F32_STRIDE) >> AP_SBUF_ACC_F32_SHIFT)) begin
+        ap_sbuf_acc_f32_inst = INST_W'(i);
+      end
+    end
+  endfunction
+
+  function automatic logic [OFF_W-1:0] ap_sbuf_acc_f32_off(input logic [LOCAL_W-1:0] a);
+    ap_sbuf_acc_f32_off = OFF_W'(a & (AP_SBUF_ACC_F32_SIZE - 1'b1));
   endfunction
 
   // ---------------------------------------------------------------- die decode

@@ -1,0 +1,237 @@
+//! Collectives compiled into legs: every shipped collective scenario runs on the model and its
+//! result is checked; the check catches a reduction that did not happen; the semaphore reuse
+//! rule refuses what it must; the timing estimate never beats the analytic bound.
+
+mod common;
+use common::*;
+use rstest::rstest;
+use std::path::PathBuf;
+use xdie_model::collective::{Collective, Kind};
+use xdie_model::scenario::{Scenario, ScenarioErrorKind};
+use xdie_model::timing;
+
+fn scenario_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(name)
+}
+
+fn load(name: &str) -> Scenario {
+    Scenario::load(&scenario_path(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn coll(sc: &Scenario) -> &Collective {
+    sc.collective.as_ref().expect("a collective scenario")
+}
+
+#[rstest]
+#[case("allgather-ring8.yaml", Kind::AllGather)]
+#[case("alltoall-ring8.yaml", Kind::AllToAll)]
+#[case("reducescatter-ring8.yaml", Kind::ReduceScatter)]
+#[case("allreduce-ring8-int32.yaml", Kind::AllReduce)]
+#[case("allreduce-ring8-fp32.yaml", Kind::AllReduce)]
+fn ring8_collectives_run_and_check_on_the_model(#[case] name: &str, #[case] kind: Kind) {
+    let sc = load(name);
+    let c = coll(&sc);
+    assert_eq!(c.kind, kind);
+    assert_eq!(c.ranks.len(), 8);
+    // The legs: N-1 ring steps of `engines` legs per rank (twice for all-reduce), or N^2 pairs.
+    let n = c.ranks.len() as u64;
+    let want = match kind {
+        Kind::AllToAll => n * n,
+        Kind::AllReduce => 2 * (n - 1) * n * c.engines,
+        _ => (n - 1) * n * c.engines,
+    };
+    assert_eq!(sc.legs.len() as u64, want);
+    // run_model checks every rank's buffer against the result and every leg's invariants.
+    let run = sc.run_model(&csrs(), 7).unwrap_or_else(|e| panic!("{e}"));
+    // The estimate moves every byte at most at link speed: never below the bound.
+    let est = timing::estimate(&sc, &run);
+    let bound = c
+        .bound_cycles(est.link_width)
+        .unwrap_or(est.busiest_bytes as f64 / est.busiest_width as f64);
+    assert!(est.cycles >= bound, "{} < bound {bound}", est.cycles);
+}
+
+/// Without the accumulate the reduce-scatter legs overwrite instead of adding: the result check
+/// must notice.
+#[rstest]
+#[case("reducescatter-ring8.yaml")]
+#[case("allreduce-ring8-fp32.yaml")]
+fn a_missing_reduction_is_caught(#[case] name: &str) {
+    let mut sc = load(name);
+    let mut changed = 0;
+    for l in &mut sc.legs {
+        if l.accumulate.take().is_some() {
+            changed += 1;
+        }
+    }
+    assert!(changed > 0);
+    let e = match sc.run_model(&csrs(), 1) {
+        Err(e) => e,
+        Ok(_) => panic!("a reduction without adds passed"),
+    };
+    assert_eq!(e.at.key, "collective");
+    assert!(e.message.contains("result wrong"), "{e}");
+}
+
+/// All-reduce leaves the same reduced buffer on every rank, and it is the ring-order sum of the
+/// inputs (recomputed here from the fills with host integer adds for int32).
+#[test]
+fn int32_all_reduce_is_the_sum_of_the_inputs() {
+    let sc = load("allreduce-ring8-int32.yaml");
+    let c = coll(&sc);
+    let run = sc.run_model(&csrs(), 3).unwrap_or_else(|e| panic!("{e}"));
+    let sys = &run.sys;
+    let w = c.width();
+    for p in [0, c.partitions - 1] {
+        let mut sum = vec![0u32; (w / 4) as usize];
+        for f in run.fills.iter().filter(|f| f.partition == p) {
+            for (s, b) in sum.iter_mut().zip(f.bytes.chunks_exact(4)) {
+                *s = s.wrapping_add(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            }
+        }
+        for &rank in &c.ranks {
+            let got = sys.read_local(sys.die_of(rank), sys.layout.sbuf_addr(p, c.offset), w);
+            let got: Vec<u32> = got
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            assert!(got == sum, "{rank} partition {p}");
+        }
+    }
+}
+
+/// The fp32 inputs hold the cases the rules are about.
+#[test]
+fn fp32_inputs_hold_zeros_subnormals_and_huge_values() {
+    let sc = load("allreduce-ring8-fp32.yaml");
+    let fills = coll(&sc).fills(1);
+    let lanes: Vec<u32> = fills
+        .iter()
+        .flat_map(|f| f.bytes.chunks_exact(4))
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let has = |what: &str, pred: &dyn Fn(u32) -> bool| {
+        assert!(lanes.iter().any(|&x| pred(x)), "no {what}");
+    };
+    has("+0", &|x| x == 0);
+    has("-0", &|x| x == 0x8000_0000);
+    has("subnormal", &|x| (x >> 23) & 0xff == 0 && x & 0x7f_ffff != 0);
+    has("huge", &|x| (x >> 23) & 0xff >= 0xf0 && (x >> 23) & 0xff != 0xff);
+    has("infinity", &|x| x & 0x7fff_ffff == 0x7f80_0000);
+}
+
+/// A ring all-gather on the 64-package torus (16 of its dies), model only.
+#[test]
+fn all_gather_on_the_torus() {
+    let full = std::fs::read_to_string(scenario_path("allgather-mesh64.yaml")).expect("read");
+    // The first 16 ranks of the 128-rank scenario.
+    let mut out = String::new();
+    let mut ranks = 0;
+    for line in full.lines() {
+        if line.trim_start().starts_with("- {chip:") {
+            ranks += 1;
+            if ranks > 16 {
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    let sc = Scenario::parse(&scenario_path("allgather-mesh64.yaml"), &out)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(coll(&sc).ranks.len(), 16);
+    sc.run_model(&csrs(), 1).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The whole 128-rank all-gather (about 20 s in release).
+#[test]
+#[ignore]
+fn all_gather_on_all_128_dies_of_the_torus() {
+    let sc = load("allgather-mesh64.yaml");
+    assert_eq!(coll(&sc).ranks.len(), 128);
+    sc.run_model(&csrs(), 1).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Two chained streams between core 5 (die 0) and core 7 (die 1): `a` legs 5 -> 7, each `b` leg
+/// 7 -> 5 after one `a` leg. `{A1}` and `{B0}`/`{B1}` are replaced per test.
+const STREAMS: &str = r#"description: "streams"
+packages: [0x12]
+legs:
+  - {name: a0, tx: {chip: 0x12, core: 5}, rx: {chip: 0x12, core: 7}, dma_engine_mask: {MASK}, partitions: 4, free_dim_bytes: 0x100, src_addr: 0x0, dst_addr: 0x1000, local_sem: 1, remote_sem: 2, go_sem: 3}
+  - {name: a1, tx: {chip: 0x12, core: 5}, rx: {chip: 0x12, core: 7}, dma_engine_mask: {MASK}, partitions: 4, free_dim_bytes: 0x100, src_addr: 0x100, dst_addr: 0x1100, local_sem: 1, remote_sem: 2, go_sem: 3}
+  - {name: b0, after: {B0}, tx: {chip: 0x12, core: 7}, rx: {chip: 0x12, core: 5}, dma_engine_mask: 0x1, partitions: 4, free_dim_bytes: 0x100, src_addr: 0x1000, dst_addr: 0x2000, local_sem: 4, remote_sem: 5, go_sem: 6}
+  - {name: b1, after: {B1}, tx: {chip: 0x12, core: {B1CORE}}, rx: {chip: 0x12, core: 5}, dma_engine_mask: 0x1, partitions: 4, free_dim_bytes: 0x100, src_addr: 0x1100, dst_addr: 0x2100, local_sem: 7, remote_sem: 8, go_sem: 9}
+"#;
+
+fn streams(mask: &str, b0: &str, b1: &str, b1_core: &str) -> String {
+    STREAMS
+        .replace("{MASK}", mask)
+        .replace("{B0}", b0)
+        .replace("{B1}", b1)
+        .replace("{B1CORE}", b1_core)
+}
+
+fn run_text(text: &str) -> Result<(), Box<xdie_model::ScenarioError>> {
+    // A path in scenarios/, so that `topology:` finds topologies/.
+    let sc = Scenario::parse(&scenario_path("edited.yaml"), text)?;
+    sc.run_model(&csrs(), 1).map(|_| ())
+}
+
+#[test]
+fn a_stream_reuses_its_semaphores() {
+    run_text(&streams("0x1", "a0", "a1", "7")).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn legs_of_several_engines_share_no_semaphore() {
+    let e = run_text(&streams("0x3", "a0", "a1", "7")).expect_err("two engines per leg");
+    assert_eq!(e.kind, ScenarioErrorKind::SharedSemaphore);
+    assert_eq!(e.at.key, "legs[1].local_sem");
+    assert!(e.message.contains("not one stream"), "{e}");
+}
+
+#[test]
+fn waits_on_a_shared_semaphore_follow_its_legs_in_order() {
+    let e = run_text(&streams("0x1", "a1", "a0", "7")).expect_err("waits out of order");
+    assert_eq!(e.kind, ScenarioErrorKind::SharedSemaphore);
+    assert_eq!(e.at.key, "legs[2].after");
+    assert!(e.message.contains("in the order they land"), "{e}");
+}
+
+#[test]
+fn one_context_takes_a_shared_semaphore() {
+    // b1 waits from core 6, the other core of die 1.
+    let e = run_text(&streams("0x1", "a0", "a1", "6")).expect_err("two waiting cores");
+    assert_eq!(e.kind, ScenarioErrorKind::SharedSemaphore);
+    assert!(e.message.contains("from different cores"), "{e}");
+}
+
+#[test]
+fn bad_collectives_name_their_key() {
+    let base = std::fs::read_to_string(scenario_path("allgather-ring8.yaml")).expect("read");
+    let cases = [
+        ("bytes_per_rank: 0x10000", "bytes_per_rank: 0x10001", "collective.bytes_per_rank"),
+        ("engines: 4", "engines: 0", "collective.engines"),
+        ("kind: all_gather", "kind: all_sum", "collective.kind"),
+        ("engines: 4", "engines: 4\n  root: 1", "collective.root"),
+        ("dtype: int32", "dtype: int32\n  sem_base: 250", "collective.sem_base"),
+        ("partitions: 16", "partitions: 1000", "collective.partitions"),
+    ];
+    for (from, to, key) in cases {
+        assert!(base.contains(from));
+        let text = base.replacen(from, to, 1);
+        let e = run_text(&text).expect_err(to);
+        assert_eq!(e.at.key, key, "{to}: {e}");
+        assert!(e.at.line.is_some(), "{to}: {e}");
+    }
+    // Both legs and a collective.
+    let text = base.replacen(
+        "collective:",
+        "legs:\n  - {name: x, tx: {chip: 0x10, core: 0}, rx: {chip: 0x10, core: 2}, dma_engine_mask: 1, partitions: 1, free_dim_bytes: 4, src_addr: 0, dst_addr: 0, local_sem: 1, remote_sem: 2, go_sem: 3}\ncollective:",
+        1,
+    );
+    let e = run_text(&text).expect_err("legs and collective");
+    assert_eq!(e.at.key, "collective");
+}
