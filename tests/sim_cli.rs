@@ -195,3 +195,40 @@ fn rtl_report_says_the_firmware_drove_it() {
         "{r}"
     );
 }
+
+/// A collective scenario reports its cycles next to the analytic bound: ring all-gather
+/// (N-1)*S/B and all-reduce 2*(N-1)/N*S/B, B the width of the topology's links.
+#[test]
+fn collectives_report_cycles_and_bound() {
+    let csrs = xdie_csr::load(&repo().join("csrs")).expect("csrs");
+    for (file, factor) in [
+        ("scenarios/allgather-ring8.yaml", None),
+        ("scenarios/allreduce-ring8-fp32.yaml", Some(())),
+    ] {
+        let r = sim_json(file, &["--model-only"]);
+        let sc = Scenario::load(&repo().join(file)).expect("scenario");
+        let c = sc.collective.as_ref().expect("collective");
+        let mesh = sc.mesh(&csrs).expect("topology").expect("a topology");
+        let b = mesh.links.iter().map(|l| l.width).min().expect("links") as f64;
+        let (n, s) = (c.ranks.len() as f64, c.bytes_per_rank as f64);
+        let bound = match factor {
+            None => (n - 1.0) * s / b,
+            Some(()) => 2.0 * (n - 1.0) / n * s / b,
+        };
+        let col = &r["collectives"][0];
+        assert_eq!(col["kind"], c.kind.name(), "{r}");
+        let got = col["bound_cycles"].as_f64().expect("bound_cycles");
+        assert!(
+            (got - bound).abs() < 1e-6,
+            "{file}: bound {got}, want {bound}"
+        );
+        let cycles = col["cycles"].as_u64().expect("cycles") as f64;
+        let ratio = col["bound_ratio"].as_f64().expect("bound_ratio");
+        assert!((ratio - cycles / bound).abs() < 1e-9, "{col}");
+        assert!(
+            cycles >= bound,
+            "{file}: {cycles} cycles beat the bound {bound}"
+        );
+        assert_eq!(col["cycles_from"], "model estimate", "{col}");
+    }
+}

@@ -107,6 +107,9 @@ pub struct LegExpect {
     pub remote_batch: u64,
     /// Die-local address of local_sem's INC register on the TX die.
     pub local_sem_addr: u64,
+    /// How many earlier legs count into the same local_sem of the same die (as
+    /// `remote_batch`).
+    pub local_batch: u64,
     pub n_engines: u64,
 }
 
@@ -122,6 +125,22 @@ fn inc_value(w: &Landed) -> i64 {
     let n = w.bytes.len().min(4);
     b[..n].copy_from_slice(&w.bytes[..n]);
     i32::from_le_bytes(b) as i64
+}
+
+/// Keeps a leg's own increments of a semaphore several legs count into (one stream, see
+/// [`LegExpect::remote_batch`]): when the writes are untagged, the `index`-th `n` of them in
+/// landing order.
+fn batch(writes: &mut Vec<(usize, &Landed)>, index: u64, n: u64) {
+    if !writes.iter().any(|(_, w)| w.leg().is_none()) {
+        return;
+    }
+    let (lo, hi) = ((index * n) as i64, ((index + 1) * n) as i64);
+    let mut before = 0i64;
+    writes.retain(|(_, w)| {
+        let at = before;
+        before += inc_value(w);
+        (lo..hi).contains(&at)
+    });
 }
 
 /// Check every invariant of one leg against an ordered list of landed writes.
@@ -200,21 +219,7 @@ pub fn check_leg(writes: &[Landed], leg: &LegExpect) -> Result<(), Violation> {
         .filter(|(_, w)| w.die == leg.rx_die && w.local == leg.remote_sem_addr)
         .copied()
         .collect();
-    if remote.iter().any(|(_, w)| w.leg().is_none()) {
-        // Untagged: a shared semaphore's increments, this leg's batch by its place in the
-        // stream.
-        let n = leg.n_engines as i64;
-        let (lo, hi) = (
-            leg.remote_batch as i64 * n,
-            (leg.remote_batch as i64 + 1) * n,
-        );
-        let mut before = 0i64;
-        remote.retain(|(_, w)| {
-            let at = before;
-            before += inc_value(w);
-            (lo..hi).contains(&at)
-        });
-    }
+    batch(&mut remote, leg.remote_batch, leg.n_engines);
     let sum: i64 = remote.iter().map(|(_, w)| inc_value(w)).sum();
     if sum != leg.n_engines as i64 {
         return Err(fail(format!(
@@ -240,11 +245,13 @@ pub fn check_leg(writes: &[Landed], leg: &LegExpect) -> Result<(), Violation> {
     }
 
     // local_sem rises by the number of engines.
-    let local: i64 = mine
+    let mut local: Vec<(usize, &Landed)> = mine
         .iter()
         .filter(|(_, w)| w.die == leg.tx_die && w.local == leg.local_sem_addr)
-        .map(|(_, w)| inc_value(w))
-        .sum();
+        .copied()
+        .collect();
+    batch(&mut local, leg.local_batch, leg.n_engines);
+    let local: i64 = local.iter().map(|(_, w)| inc_value(w)).sum();
     if local != leg.n_engines as i64 {
         return Err(fail(format!(
             "local_sem rose by {local}, expected {}",

@@ -1172,14 +1172,22 @@ impl Scenario {
             Some(m) => m.topology(),
             None => self.topology(),
         };
-        let mut sys = System::with_config(
-            csrs,
-            topology,
-            Config {
-                ring_len: self.ring_len_for(csrs),
-            },
-        )
-        .map_err(|e| self.model_error(None, e))?;
+        let ring_len = self.ring_len_for(csrs);
+        let mut sys = System::with_config(csrs, topology, Config { ring_len }).map_err(|e| {
+            if self.collective.is_some() && !self.ring_len_given {
+                self.error(
+                    ScenarioErrorKind::Model(e.clone()),
+                    "collective.partitions".into(),
+                    format!(
+                        "the collective's busiest ring must hold {ring_len} descriptors at once \
+                         (the model writes every leg's before the engines run): {e}; give fewer \
+                         partitions, steps or bigger chunks per descriptor"
+                    ),
+                )
+            } else {
+                self.model_error(None, e)
+            }
+        })?;
         if let Some(m) = mesh.as_ref().filter(|m| m.view == AddrView::ChipId) {
             // Stores travel hop by hop through the tables the driver programs.
             let tables = crate::mesh::routes::RouteTables::compute(m);

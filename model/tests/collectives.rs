@@ -117,8 +117,12 @@ fn fp32_inputs_hold_zeros_subnormals_and_huge_values() {
     };
     has("+0", &|x| x == 0);
     has("-0", &|x| x == 0x8000_0000);
-    has("subnormal", &|x| (x >> 23) & 0xff == 0 && x & 0x7f_ffff != 0);
-    has("huge", &|x| (x >> 23) & 0xff >= 0xf0 && (x >> 23) & 0xff != 0xff);
+    has("subnormal", &|x| {
+        (x >> 23) & 0xff == 0 && x & 0x7f_ffff != 0
+    });
+    has("huge", &|x| {
+        (x >> 23) & 0xff >= 0xf0 && (x >> 23) & 0xff != 0xff
+    });
     has("infinity", &|x| x & 0x7fff_ffff == 0x7f80_0000);
 }
 
@@ -212,12 +216,20 @@ fn one_context_takes_a_shared_semaphore() {
 fn bad_collectives_name_their_key() {
     let base = std::fs::read_to_string(scenario_path("allgather-ring8.yaml")).expect("read");
     let cases = [
-        ("bytes_per_rank: 0x10000", "bytes_per_rank: 0x10001", "collective.bytes_per_rank"),
+        (
+            "bytes_per_rank: 0x10000",
+            "bytes_per_rank: 0x10001",
+            "collective.bytes_per_rank",
+        ),
         ("engines: 4", "engines: 0", "collective.engines"),
         ("kind: all_gather", "kind: all_sum", "collective.kind"),
         ("engines: 4", "engines: 4\n  root: 1", "collective.root"),
-        ("dtype: int32", "dtype: int32\n  sem_base: 250", "collective.sem_base"),
-        ("partitions: 16", "partitions: 1000", "collective.partitions"),
+        (
+            "dtype: int32",
+            "dtype: int32\n  sem_base: 250",
+            "collective.sem_base",
+        ),
+        ("partitions: 16", "partitions: 256", "collective.partitions"),
     ];
     for (from, to, key) in cases {
         assert!(base.contains(from));
@@ -234,4 +246,57 @@ fn bad_collectives_name_their_key() {
     );
     let e = run_text(&text).expect_err("legs and collective");
     assert_eq!(e.at.key, "collective");
+}
+
+/// A bus monitor sees no leg tags: with every engine write untagged, each leg's increments of
+/// its stream's shared semaphores are found by their place in the stream, and every leg still
+/// passes its checks; an increment moved before its leg's data does not.
+#[test]
+fn shared_semaphores_are_checked_from_an_untagged_log() {
+    use xdie_model::events::{check_leg, landed, Writer};
+    let sc = load("allgather-ring8.yaml");
+    let run = sc.run_model(&csrs(), 1).unwrap_or_else(|e| panic!("{e}"));
+    let mut log = landed(run.sys.events());
+    for w in &mut log {
+        if matches!(w.by, Writer::Engine { .. }) {
+            w.by = Writer::Unknown;
+        }
+    }
+    for leg in run.sys.legs() {
+        let expect = run.sys.leg_expect(leg.id).expect("leg");
+        check_leg(&log, &expect).unwrap_or_else(|v| panic!("{v}"));
+    }
+    // The second leg of a stream: move its remote_sem increment (the stream's second) before
+    // its first data byte.
+    let second = run
+        .sys
+        .legs()
+        .iter()
+        .map(|l| run.sys.leg_expect(l.id).expect("leg"))
+        .find(|e| e.remote_batch == 1)
+        .expect("a stream's second leg");
+    let inc = log
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.die == second.rx_die && w.local == second.remote_sem_addr)
+        .nth(1)
+        .map(|(i, _)| i)
+        .expect("its increment");
+    let first_data = log
+        .iter()
+        .position(|w| {
+            w.die == second.rx_die
+                && second
+                    .dst
+                    .iter()
+                    .any(|&(s, n)| w.local >= s && w.local < s + n)
+        })
+        .expect("its data");
+    assert!(first_data < inc);
+    let w = log.remove(inc);
+    log.insert(first_data, w);
+    assert!(
+        check_leg(&log, &second).is_err(),
+        "an early increment passed"
+    );
 }

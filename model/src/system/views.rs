@@ -29,6 +29,10 @@ impl System {
                 .filter(|o| o.rx_die == leg.rx_die && o.remote_sem == leg.remote_sem)
                 .count() as u64,
             local_sem_addr: l.sem_addr(SemOp::Inc, leg.local_sem),
+            local_batch: self.legs[..id]
+                .iter()
+                .filter(|o| o.tx_die == leg.tx_die && o.local_sem == leg.local_sem)
+                .count() as u64,
             n_engines: leg.n_engines(),
         })
     }
