@@ -210,10 +210,10 @@ fn schedule(flows: &[Flow], width: &[f64]) -> Vec<Span> {
         Some(dep.max(ring))
     };
     let mut queued = vec![false; n];
-    for i in 0..n {
+    for (i, q) in queued.iter_mut().enumerate() {
         if let Some(at) = start_time(i, &span) {
             ready.push(std::cmp::Reverse((at.to_bits(), i)));
-            queued[i] = true;
+            *q = true;
         }
     }
     let mut active: Vec<usize> = Vec::new();

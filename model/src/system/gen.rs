@@ -113,9 +113,9 @@ impl System {
             };
             let lane = dtype.lane_bytes();
             if w.role == Lane::Rx as u64
-                && (w.dst_addr % lane != 0
-                    || w.free_dim_bytes % lane != 0
-                    || l.ring.max_len_code % lane != 0)
+                && (!w.dst_addr.is_multiple_of(lane)
+                    || !w.free_dim_bytes.is_multiple_of(lane)
+                    || !l.ring.max_len_code.is_multiple_of(lane))
             {
                 return Err(ModelError::Impossible(format!(
                     "accumulate as {}: dst_addr {:#x} and free_dim_bytes {:#x} must be \

@@ -34,8 +34,8 @@ impl System {
                 offset,
             }) if partition < l.params.sbuf_partitions
                 && offset + n <= l.params.sbuf_backing_bytes
-                && offset % dtype.lane_bytes() == 0
-                && n % dtype.lane_bytes() == 0 =>
+                && offset.is_multiple_of(dtype.lane_bytes())
+                && n.is_multiple_of(dtype.lane_bytes()) =>
             {
                 // Read-modify-write of the SBUF bytes the aperture mirrors.
                 let at = l.sbuf_addr(partition, offset);
