@@ -300,3 +300,27 @@ fn shared_semaphores_are_checked_from_an_untagged_log() {
         "an early increment passed"
     );
 }
+
+/// Broadcast from a rank other than the first: every rank ends with the root's buffer (the
+/// result check), in a pipeline of N chunks, each hop after the previous hop of its chunk.
+#[test]
+fn broadcast_from_any_root() {
+    let base = std::fs::read_to_string(scenario_path("allgather-ring8.yaml")).expect("read");
+    let text = base
+        .replacen("kind: all_gather", "kind: broadcast", 1)
+        .replacen("engines: 4", "engines: 2\n  root: 3", 1);
+    let sc =
+        Scenario::parse(&scenario_path("edited.yaml"), &text).unwrap_or_else(|e| panic!("{e}"));
+    let c = coll(&sc);
+    assert_eq!((c.kind, c.root), (Kind::Broadcast, 3));
+    let n = c.ranks.len() as u64;
+    assert_eq!(sc.legs.len() as u64, n * (n - 1) * c.engines);
+    // Only the root's buffer is filled.
+    assert!(c.fills(1).iter().all(|f| f.die == run_die(&sc, 3)));
+    sc.run_model(&csrs(), 5).unwrap_or_else(|e| panic!("{e}"));
+}
+
+fn run_die(sc: &Scenario, rank: usize) -> xdie_model::DieId {
+    let r = coll(sc).ranks[rank];
+    xdie_model::Topology::package(r.chip).die_of(r)
+}
