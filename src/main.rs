@@ -14,6 +14,7 @@ mod route;
 mod sim;
 #[cfg(feature = "sim")]
 mod soak;
+mod timeline;
 
 #[derive(Parser)]
 #[command(

@@ -31,6 +31,10 @@ pub struct SimArgs {
     /// Directory of the CSR descriptions.
     #[arg(long, default_value = "csrs")]
     csrs: PathBuf,
+    /// Draw the legs over time (one lane per sending core, from the model's timing estimate)
+    /// into this SVG file.
+    #[arg(long)]
+    timeline: Option<PathBuf>,
     /// Run the golden model only (needed when --csrs names CSRs other than the ones the RTL
     /// models were built from).
     #[arg(long)]
@@ -123,6 +127,14 @@ pub fn run(a: &SimArgs) -> ExitCode {
     } else {
         rtl(&sc, &model, a.seed, a.trace.as_deref())
     };
+    if let Some(path) = &a.timeline {
+        let est = xdie_model::timing::estimate(&sc, &model);
+        let text = crate::timeline::svg(&sc, &model, &est);
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: --timeline {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
     let peak = csrs.views.params.data_bytes;
     let report = Report::new(&sc, &model, rtl, peak, a.seed);
     if a.json {

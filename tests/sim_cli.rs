@@ -232,3 +232,31 @@ fn collectives_report_cycles_and_bound() {
         assert_eq!(col["cycles_from"], "model estimate", "{col}");
     }
 }
+
+/// `--timeline` draws one lane per rank of a collective, a bar per leg.
+#[test]
+fn timeline_has_a_lane_per_rank_and_a_bar_per_leg() {
+    let dir = Scratch::new("timeline");
+    let out = dir.join("t.svg");
+    let file = "scenarios/allgather-ring8.yaml";
+    let o = run(xdie()
+        .current_dir(repo())
+        .args(["sim", file, "--model-only", "--timeline"])
+        .arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&out).expect("timeline written");
+    let sc = Scenario::load(&repo().join(file)).expect("scenario");
+    let c = sc.collective.as_ref().expect("collective");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for (i, r) in c.ranks.iter().enumerate() {
+        let label = format!(">{i} chip {:#x} core {}<", r.chip, r.id);
+        assert!(svg.contains(&label), "no lane `{label}`");
+    }
+    for l in &sc.legs {
+        assert!(
+            svg.contains(&format!("<title>{}</title>", l.name)),
+            "no bar of {}",
+            l.name
+        );
+    }
+}
