@@ -530,16 +530,19 @@ impl Report {
         line("model: PASS (end state and invariants)".into());
         for c in &self.collectives {
             line(format!(
-                "collective {}: {} ranks, {} bytes per rank ({}), {} legs: {} cycles ({}; model \
-                 estimate {}), bound {:.0} cycles ({}, B = {} B/cycle), ratio {}",
+                "collective {}: {} ranks, {} bytes per rank ({}), {} legs: {} cycles ({}), bound \
+                 {:.0} cycles ({}, B = {} B/cycle), ratio {}",
                 c.kind,
                 c.ranks,
                 c.bytes_per_rank,
                 c.dtype,
                 c.legs,
                 c.cycles,
-                c.cycles_from,
-                c.model_cycles,
+                if c.cycles_from == "rtl" {
+                    format!("RTL; model estimate {}", c.model_cycles)
+                } else {
+                    "model estimate".to_string()
+                },
                 c.bound_cycles,
                 c.bound_rule,
                 c.link_bytes_per_cycle,

@@ -251,9 +251,12 @@ impl System {
         };
         let (tx_die, rx_die) = (self.die_of(tx), self.die_of(rx));
         let l = &self.layout;
-        let dst_soc = self
-            .topology
-            .fold(l, tx_die, rx_die, l.sbuf_addr(0, w.dst_addr))?;
+        // Where partition 0's data lands (an accumulating RX side: the aperture that adds).
+        let dst_local = match AccDtype::from_code(w.accumulate).filter(|_| role == Lane::Rx) {
+            Some(dtype) => l.sbuf_acc_addr(dtype, 0, w.dst_addr),
+            None => l.sbuf_addr(0, w.dst_addr),
+        };
+        let dst_soc = self.topology.fold(l, tx_die, rx_die, dst_local)?;
         let shares = Self::split(w.partitions, &engines);
         let cand = Leg {
             id: 0,
