@@ -13,7 +13,7 @@
 
 /* ---- die map `die_map`: die-local (47-bit) apertures and parameters */
 #define XDIE_MAP_LOCAL_WIDTH           47u
-#define XDIE_MAP_APERTURES             13u
+#define XDIE_MAP_APERTURES             14u
 /* SBUF partitions. */
 #define XDIE_MAP_SBUF_PARTITIONS       128u
 /* Address distance between two partitions (bytes). */
@@ -136,6 +136,14 @@
 #define XDIE_AP_SBUF_ACC_F32_STRIDE    UINT64_C(0x10000000)
 /* Base of instance i. */
 #define XDIE_AP_SBUF_ACC_F32_INST(i)   (XDIE_AP_SBUF_ACC_F32_BASE + (uint64_t)(i) * XDIE_AP_SBUF_ACC_F32_STRIDE)
+/* Inbound permission windows: what a request arriving over a D2D link may touch on this die. Beside the route table in the fabric-control registers (0x23xxxxxx), and outside every default window, so no remote die can widen its own permissions. (decoder aperture index) */
+#define XDIE_AP_INBOUND_INDEX          13u
+#define XDIE_AP_INBOUND_BASE           UINT64_C(0x23300000)
+#define XDIE_AP_INBOUND_SIZE           UINT64_C(0x1000)
+#define XDIE_AP_INBOUND_COUNT          1u
+#define XDIE_AP_INBOUND_STRIDE         UINT64_C(0x1000)
+/* Base of instance i. */
+#define XDIE_AP_INBOUND_INST(i)        (XDIE_AP_INBOUND_BASE + (uint64_t)(i) * XDIE_AP_INBOUND_STRIDE)
 
 /* ---- block `evt_sem`: TPB events and semaphores. Four windows (READ, SET, INC, DEC) view one array of signed 32-bit semaphores; a write to INC adds the written value, a write to DEC subtracts it. Hardware increment ports add to the same storage in the same cycle as the bus without losing any increment. */
 #define XDIE_EVT_SEM_SIZE                          0x2000u
@@ -1010,6 +1018,162 @@
 #define XDIE_ROUTE_TABLE_ROUTE_ENTRY_VALID_RESET 0x0u
 /* Block offset of this register of instance i. */
 #define XDIE_ROUTE_TABLE_ROUTE_ENTRY(i)          (XDIE_ROUTE_TABLE_ROUTE_BASE + (i) * XDIE_ROUTE_TABLE_ROUTE_STRIDE + XDIE_ROUTE_TABLE_ROUTE_ENTRY_OFFSET)
+
+/* ---- block `d2d_inbound`: Inbound permission windows of one die: which die-local addresses a request arriving over any of the die's D2D links may touch. A window matches a die-local address A when it is enabled and (A XOR base) AND mask is 0 (mask bits set = address bits that must equal the base; a clear bit is free, so one window covers an aligned power-of-two range, or a strided set such as one offset range in every SBUF partition or one register aperture of every engine). A request that lands on this die (not one forwarded to another die) is served only when some enabled window matches its address and grants its direction (READ for a read, WRITE for a write); any other is refused before the crossbar: answered DECERR like an iATU miss, nothing is read or written, the refusal counted in err_count and, if err_status.VALID is clear, captured (address, direction, arrival port). Requests of the die's own masters (host port, engines) are never checked. At reset the windows that Parameters.DefaultWindows names are enabled with READ and WRITE (their base and mask are in the generated C header, XDIE_D2D_INBOUND_DEFAULT*, and in the generated module's header comment), the others disabled: everything the gen/start protocol sends across a link is allowed and nothing else. The block sits beside the route table in the die's fabric-control registers, outside every default window, so that a remote die can never rewrite the permissions that bind it. */
+#define XDIE_D2D_INBOUND_SIZE                       0x1000u
+/* windows 0 .. n-1 are enabled (READ and WRITE) at reset */
+#define XDIE_D2D_INBOUND_DEFAULT_WINDOWS            8u
+/* reset base of window 0: SBUF */
+#define XDIE_D2D_INBOUND_DEFAULT0_BASE              UINT64_C(0x0)
+/* reset mask of window 0 */
+#define XDIE_D2D_INBOUND_DEFAULT0_MASK              UINT64_C(0x7ffff0000000)
+/* reset base of window 1: EVT_SEM/SEM_INC */
+#define XDIE_D2D_INBOUND_DEFAULT1_BASE              UINT64_C(0x20001800)
+/* reset mask of window 1 */
+#define XDIE_D2D_INBOUND_DEFAULT1_MASK              UINT64_C(0x7ffffffffc00)
+/* reset base of window 2: HBM */
+#define XDIE_D2D_INBOUND_DEFAULT2_BASE              UINT64_C(0x10000000)
+/* reset mask of window 2 */
+#define XDIE_D2D_INBOUND_DEFAULT2_MASK              UINT64_C(0x7fffff000000)
+/* reset base of window 3: SDMA_S2M */
+#define XDIE_D2D_INBOUND_DEFAULT3_BASE              UINT64_C(0x21020000)
+/* reset mask of window 3 */
+#define XDIE_D2D_INBOUND_DEFAULT3_MASK              UINT64_C(0x7fffff0e0000)
+/* reset base of window 4: SDMA_BCAST */
+#define XDIE_D2D_INBOUND_DEFAULT4_BASE              UINT64_C(0x22000000)
+/* reset mask of window 4 */
+#define XDIE_D2D_INBOUND_DEFAULT4_MASK              UINT64_C(0x7ffffffff000)
+/* reset base of window 5: SEM_SEQ */
+#define XDIE_D2D_INBOUND_DEFAULT5_BASE              UINT64_C(0x20010000)
+/* reset mask of window 5 */
+#define XDIE_D2D_INBOUND_DEFAULT5_MASK              UINT64_C(0x7ffffffff000)
+/* reset base of window 6: SBUF_ACC_I32 */
+#define XDIE_D2D_INBOUND_DEFAULT6_BASE              UINT64_C(0x40000000)
+/* reset mask of window 6 */
+#define XDIE_D2D_INBOUND_DEFAULT6_MASK              UINT64_C(0x7ffff0000000)
+/* reset base of window 7: SBUF_ACC_F32 */
+#define XDIE_D2D_INBOUND_DEFAULT7_BASE              UINT64_C(0x50000000)
+/* reset mask of window 7 */
+#define XDIE_D2D_INBOUND_DEFAULT7_MASK              UINT64_C(0x7ffff0000000)
+/* First refused inbound request since VALID was last cleared. WRITE, PORT and err_addr hold while VALID is set; a refusal with VALID set is only counted. */
+#define XDIE_D2D_INBOUND_ERR_STATUS_OFFSET          0x0u
+#define XDIE_D2D_INBOUND_ERR_STATUS_RESET           0x0u
+/* [0:0] W1C A refusal is captured; write 1 to clear and re-arm the capture. */
+#define XDIE_D2D_INBOUND_ERR_STATUS_VALID_LSB       0u
+#define XDIE_D2D_INBOUND_ERR_STATUS_VALID_WIDTH     1u
+#define XDIE_D2D_INBOUND_ERR_STATUS_VALID_MASK      0x1u
+#define XDIE_D2D_INBOUND_ERR_STATUS_VALID_RESET     0x0u
+/* [1:1] RO The captured request was a write (0: a read). */
+#define XDIE_D2D_INBOUND_ERR_STATUS_WRITE_LSB       1u
+#define XDIE_D2D_INBOUND_ERR_STATUS_WRITE_WIDTH     1u
+#define XDIE_D2D_INBOUND_ERR_STATUS_WRITE_MASK      0x1u
+#define XDIE_D2D_INBOUND_ERR_STATUS_WRITE_RESET     0x0u
+/* [5:4] RO D2D controller (link) the captured request arrived on; the request flit carries no source id, the link's far end names the sender. */
+#define XDIE_D2D_INBOUND_ERR_STATUS_PORT_LSB        4u
+#define XDIE_D2D_INBOUND_ERR_STATUS_PORT_WIDTH      2u
+#define XDIE_D2D_INBOUND_ERR_STATUS_PORT_MASK       0x3u
+#define XDIE_D2D_INBOUND_ERR_STATUS_PORT_RESET      0x0u
+/* Captured request's routed SoC address as it arrived, low word. */
+#define XDIE_D2D_INBOUND_ERR_ADDR_LO_OFFSET         0x4u
+#define XDIE_D2D_INBOUND_ERR_ADDR_LO_RESET          0x0u
+/* [31:0] RO Address bits [31:0]. */
+#define XDIE_D2D_INBOUND_ERR_ADDR_LO_ADDR_LSB       0u
+#define XDIE_D2D_INBOUND_ERR_ADDR_LO_ADDR_WIDTH     32u
+#define XDIE_D2D_INBOUND_ERR_ADDR_LO_ADDR_MASK      0xffffffffu
+#define XDIE_D2D_INBOUND_ERR_ADDR_LO_ADDR_RESET     0x0u
+/* Captured request's routed SoC address as it arrived, high word. */
+#define XDIE_D2D_INBOUND_ERR_ADDR_HI_OFFSET         0x8u
+#define XDIE_D2D_INBOUND_ERR_ADDR_HI_RESET          0x0u
+/* [24:0] RO Address bits above 31. */
+#define XDIE_D2D_INBOUND_ERR_ADDR_HI_ADDR_LSB       0u
+#define XDIE_D2D_INBOUND_ERR_ADDR_HI_ADDR_WIDTH     25u
+#define XDIE_D2D_INBOUND_ERR_ADDR_HI_ADDR_MASK      0x1ffffffu
+#define XDIE_D2D_INBOUND_ERR_ADDR_HI_ADDR_RESET     0x0u
+/* Refused inbound requests (all ports), saturating. Cleared by err_ctrl.COUNT_CLEAR. */
+#define XDIE_D2D_INBOUND_ERR_COUNT_OFFSET           0xcu
+#define XDIE_D2D_INBOUND_ERR_COUNT_RESET            0x0u
+/* [15:0] RO Count, saturating at all ones. */
+#define XDIE_D2D_INBOUND_ERR_COUNT_COUNT_LSB        0u
+#define XDIE_D2D_INBOUND_ERR_COUNT_COUNT_WIDTH      16u
+#define XDIE_D2D_INBOUND_ERR_COUNT_COUNT_MASK       0xffffu
+#define XDIE_D2D_INBOUND_ERR_COUNT_COUNT_RESET      0x0u
+/* Interrupt enable of the capture and the counter's clear. */
+#define XDIE_D2D_INBOUND_ERR_CTRL_OFFSET            0x10u
+#define XDIE_D2D_INBOUND_ERR_CTRL_RESET             0x0u
+/* [0:0] RW Raise the die's interrupt while err_status.VALID is set (a permission event, not a data-plane one). */
+#define XDIE_D2D_INBOUND_ERR_CTRL_IRQ_EN_LSB        0u
+#define XDIE_D2D_INBOUND_ERR_CTRL_IRQ_EN_WIDTH      1u
+#define XDIE_D2D_INBOUND_ERR_CTRL_IRQ_EN_MASK       0x1u
+#define XDIE_D2D_INBOUND_ERR_CTRL_IRQ_EN_RESET      0x0u
+/* [1:1] W1P Write 1: set err_count to 0 (a refusal in the same cycle is lost). */
+#define XDIE_D2D_INBOUND_ERR_CTRL_COUNT_CLEAR_LSB   1u
+#define XDIE_D2D_INBOUND_ERR_CTRL_COUNT_CLEAR_WIDTH 1u
+#define XDIE_D2D_INBOUND_ERR_CTRL_COUNT_CLEAR_MASK  0x1u
+#define XDIE_D2D_INBOUND_ERR_CTRL_COUNT_CLEAR_RESET 0x0u
+/* bundle WIN x 8 */
+#define XDIE_D2D_INBOUND_WIN_BASE                   0x100u
+#define XDIE_D2D_INBOUND_WIN_STRIDE                 0x20u
+#define XDIE_D2D_INBOUND_WIN_COUNT                  8u
+/* offset within one bundle instance. Window control. Reset: EN, READ and WRITE set in the windows Parameters.DefaultWindows names, clear in the others. */
+#define XDIE_D2D_INBOUND_WIN_CTRL_OFFSET            0x0u
+#define XDIE_D2D_INBOUND_WIN_CTRL_RESET             0x0u
+/* [0:0] RW The window is in use. */
+#define XDIE_D2D_INBOUND_WIN_CTRL_EN_LSB            0u
+#define XDIE_D2D_INBOUND_WIN_CTRL_EN_WIDTH          1u
+#define XDIE_D2D_INBOUND_WIN_CTRL_EN_MASK           0x1u
+#define XDIE_D2D_INBOUND_WIN_CTRL_EN_RESET          0x0u
+/* [1:1] RW Inbound reads that match may pass. */
+#define XDIE_D2D_INBOUND_WIN_CTRL_READ_LSB          1u
+#define XDIE_D2D_INBOUND_WIN_CTRL_READ_WIDTH        1u
+#define XDIE_D2D_INBOUND_WIN_CTRL_READ_MASK         0x1u
+#define XDIE_D2D_INBOUND_WIN_CTRL_READ_RESET        0x0u
+/* [2:2] RW Inbound writes that match may pass. */
+#define XDIE_D2D_INBOUND_WIN_CTRL_WRITE_LSB         2u
+#define XDIE_D2D_INBOUND_WIN_CTRL_WRITE_WIDTH       1u
+#define XDIE_D2D_INBOUND_WIN_CTRL_WRITE_MASK        0x1u
+#define XDIE_D2D_INBOUND_WIN_CTRL_WRITE_RESET       0x0u
+/* Block offset of this register of instance i. */
+#define XDIE_D2D_INBOUND_WIN_CTRL(i)                (XDIE_D2D_INBOUND_WIN_BASE + (i) * XDIE_D2D_INBOUND_WIN_STRIDE + XDIE_D2D_INBOUND_WIN_CTRL_OFFSET)
+/* offset within one bundle instance. Die-local base, low word (reset: the default window's base). */
+#define XDIE_D2D_INBOUND_WIN_BASE_LO_OFFSET         0x4u
+#define XDIE_D2D_INBOUND_WIN_BASE_LO_RESET          0x0u
+/* [31:0] RW Base bits [31:0]. */
+#define XDIE_D2D_INBOUND_WIN_BASE_LO_ADDR_LSB       0u
+#define XDIE_D2D_INBOUND_WIN_BASE_LO_ADDR_WIDTH     32u
+#define XDIE_D2D_INBOUND_WIN_BASE_LO_ADDR_MASK      0xffffffffu
+#define XDIE_D2D_INBOUND_WIN_BASE_LO_ADDR_RESET     0x0u
+/* Block offset of this register of instance i. */
+#define XDIE_D2D_INBOUND_WIN_BASE_LO(i)             (XDIE_D2D_INBOUND_WIN_BASE + (i) * XDIE_D2D_INBOUND_WIN_STRIDE + XDIE_D2D_INBOUND_WIN_BASE_LO_OFFSET)
+/* offset within one bundle instance. Die-local base, high word. */
+#define XDIE_D2D_INBOUND_WIN_BASE_HI_OFFSET         0x8u
+#define XDIE_D2D_INBOUND_WIN_BASE_HI_RESET          0x0u
+/* [14:0] RW Base bits above 31. */
+#define XDIE_D2D_INBOUND_WIN_BASE_HI_ADDR_LSB       0u
+#define XDIE_D2D_INBOUND_WIN_BASE_HI_ADDR_WIDTH     15u
+#define XDIE_D2D_INBOUND_WIN_BASE_HI_ADDR_MASK      0x7fffu
+#define XDIE_D2D_INBOUND_WIN_BASE_HI_ADDR_RESET     0x0u
+/* Block offset of this register of instance i. */
+#define XDIE_D2D_INBOUND_WIN_BASE_HI(i)             (XDIE_D2D_INBOUND_WIN_BASE + (i) * XDIE_D2D_INBOUND_WIN_STRIDE + XDIE_D2D_INBOUND_WIN_BASE_HI_OFFSET)
+/* offset within one bundle instance. Match mask, low word: set bits must equal the base (reset: the default window's mask). */
+#define XDIE_D2D_INBOUND_WIN_MASK_LO_OFFSET         0xcu
+#define XDIE_D2D_INBOUND_WIN_MASK_LO_RESET          0x0u
+/* [31:0] RW Mask bits [31:0]. */
+#define XDIE_D2D_INBOUND_WIN_MASK_LO_MASK_LSB       0u
+#define XDIE_D2D_INBOUND_WIN_MASK_LO_MASK_WIDTH     32u
+#define XDIE_D2D_INBOUND_WIN_MASK_LO_MASK_MASK      0xffffffffu
+#define XDIE_D2D_INBOUND_WIN_MASK_LO_MASK_RESET     0x0u
+/* Block offset of this register of instance i. */
+#define XDIE_D2D_INBOUND_WIN_MASK_LO(i)             (XDIE_D2D_INBOUND_WIN_BASE + (i) * XDIE_D2D_INBOUND_WIN_STRIDE + XDIE_D2D_INBOUND_WIN_MASK_LO_OFFSET)
+/* offset within one bundle instance. Match mask, high word. */
+#define XDIE_D2D_INBOUND_WIN_MASK_HI_OFFSET         0x10u
+#define XDIE_D2D_INBOUND_WIN_MASK_HI_RESET          0x0u
+/* [14:0] RW Mask bits above 31. */
+#define XDIE_D2D_INBOUND_WIN_MASK_HI_MASK_LSB       0u
+#define XDIE_D2D_INBOUND_WIN_MASK_HI_MASK_WIDTH     15u
+#define XDIE_D2D_INBOUND_WIN_MASK_HI_MASK_MASK      0x7fffu
+#define XDIE_D2D_INBOUND_WIN_MASK_HI_MASK_RESET     0x0u
+/* Block offset of this register of instance i. */
+#define XDIE_D2D_INBOUND_WIN_MASK_HI(i)             (XDIE_D2D_INBOUND_WIN_BASE + (i) * XDIE_D2D_INBOUND_WIN_STRIDE + XDIE_D2D_INBOUND_WIN_MASK_HI_OFFSET)
 
 /* ---- descriptor `m2s` (16 bytes, little-endian 32-bit words; BIT is the bit of the whole descriptor, WORD/WORD_LSB the word holding the LSB and the bit within it): M2S (read) descriptor; buf_ptr is the source SoC address. */
 #define XDIE_DESC_M2S_BYTES                  16u

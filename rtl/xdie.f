@@ -9,6 +9,7 @@ rtl/gen/xdie_d2d_health_pkg.sv
 rtl/gen/xdie_remap_windows_pkg.sv
 rtl/gen/xdie_sem_seq_pkg.sv
 rtl/gen/xdie_route_table_pkg.sv
+rtl/gen/xdie_d2d_inbound_pkg.sv
 rtl/gen/xdie_desc_pkg.sv
 rtl/gen/xdie_xbus_pkg.sv
 rtl/gen/xdie_sizing_pkg.sv
@@ -23,6 +24,7 @@ rtl/gen/xdie_d2d_iatu.sv
 rtl/gen/xdie_remap_windows.sv
 rtl/gen/xdie_route_table.sv
 rtl/gen/xdie_d2d_health.sv
+rtl/gen/xdie_d2d_inbound.sv
 rtl/gen/xdie_addr_decoder.sv
 rtl/gen/xdie_die_fpga.sv
 rtl/gen/xdie_die_ecp5_85.sv

@@ -1,6 +1,6 @@
 //! CSR variants: the shipped csrs/ with one dimension changed (queues per UDMA group,
 //! semaphores (the sequencer slots' SEM field follows), the EVT_SEM INC and DEC windows swapped,
-//! engines per die, beat width). For each,
+//! engines per die, beat width, inbound permission windows per die). For each,
 //! the CSRs load, `xdie gen` renders them, and the package top built from the variant's RTL
 //! (generated rtl/gen plus this repository's rtl/core) elaborates lint-clean under
 //! `verilator --lint-only -Wall`. That is the claim "change a CSR file and everything follows":
@@ -186,6 +186,15 @@ fn swap_inc_dec(csrs: &Path) {
     });
 }
 
+/// `n` inbound permission windows (the default windows stay; `n` holds them all).
+fn inbound_windows(csrs: &Path, n: u64) {
+    edit_json(&csrs.join("blocks/d2d_inbound.json"), |b| {
+        for w in bundles_with_role(b, &["window"]) {
+            w["ArraySize"] = Json::from(n);
+        }
+    });
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Variant {
     Queues(u64),
@@ -193,6 +202,7 @@ enum Variant {
     SwapIncDec,
     Engines(u64),
     DataBytes(u64),
+    InboundWindows(u64),
     /// The cosimulated one: 8 queues and 128 semaphores.
     Small,
 }
@@ -204,6 +214,7 @@ fn apply(csrs: &Path, v: Variant) {
         Variant::SwapIncDec => swap_inc_dec(csrs),
         Variant::Engines(n) => set_param(csrs, "SDMA_ENGINES", n),
         Variant::DataBytes(n) => set_param(csrs, "DATA_BYTES", n),
+        Variant::InboundWindows(n) => inbound_windows(csrs, n),
         Variant::Small => {
             queues(csrs, 8);
             semaphores(csrs, 128);
@@ -231,6 +242,10 @@ fn check_applied(c: &xdie_csr::Csrs, v: Variant) {
         }
         Variant::Engines(n) => assert_eq!(u64::from(views.params.sdma_engines), n),
         Variant::DataBytes(n) => assert_eq!(u64::from(views.params.data_bytes), n),
+        Variant::InboundWindows(n) => {
+            assert_eq!(views.inbound.windows(), n);
+            assert_eq!(views.inbound_reset().len() as u64, n);
+        }
         Variant::Small => {
             assert_eq!(views.queues(), 8);
             assert_eq!(evt.sem_count(), 128);
@@ -268,6 +283,8 @@ fn design(root: &Path, v: Variant) -> xdie_csr::Csrs {
 #[case::engines_8(Variant::Engines(8))]
 #[case::beat_16_bytes(Variant::DataBytes(16))]
 #[case::beat_64_bytes(Variant::DataBytes(64))]
+#[case::inbound_windows_10(Variant::InboundWindows(10))]
+#[case::inbound_windows_16(Variant::InboundWindows(16))]
 fn variant_generates_and_the_package_top_elaborates_lint_clean(#[case] v: Variant) {
     let s = Scratch::new("variant");
     design(&s.path, v);

@@ -350,3 +350,79 @@ impl HealthLayout {
         HealthTrigger::ALL.iter().fold(0, |m, &t| m | self.bit(t))
     }
 }
+
+/// The inbound permission windows of a die (`inbound_windows` block): a window matches a
+/// die-local address `a` when it is enabled and `(a ^ base) & mask == 0`; the first-refusal
+/// capture and the refusal counter.
+#[derive(Debug, Clone)]
+pub struct InboundLayout {
+    /// First refusal: VALID (W1C), WRITE and PORT (RO).
+    pub err_status: Register,
+    pub err_valid: Field,
+    pub err_write: Field,
+    pub err_port: Field,
+    /// The captured routed address, low and high word (one RO field each).
+    pub err_addr_lo: Register,
+    pub err_addr_hi: Register,
+    /// Saturating refusal counter (RO).
+    pub err_count: Register,
+    pub count: Field,
+    /// Interrupt enable (RW) and the counter's clear (W1P).
+    pub err_ctrl: Register,
+    pub irq_enable: Field,
+    pub count_clear: Field,
+    /// The windows.
+    pub window: Bundle,
+    pub ctrl: Register,
+    pub enable: Field,
+    pub read: Field,
+    pub write: Field,
+    pub base_lo: Register,
+    pub base_hi: Register,
+    pub mask_lo: Register,
+    pub mask_hi: Register,
+    /// `Parameters.DefaultWindows` as written (resolved against the die map into
+    /// `Views::inbound_defaults`).
+    pub default_names: Vec<String>,
+}
+
+impl InboundLayout {
+    /// Windows the block has.
+    pub fn windows(&self) -> u64 {
+        self.window.count
+    }
+    /// The ctrl word of a window with the given permissions.
+    pub fn ctrl_value(&self, enable: bool, read: bool, write: bool) -> u32 {
+        let bit = |f: &Field, on: bool| if on { f.reg_mask() } else { 0 };
+        bit(&self.enable, enable) | bit(&self.read, read) | bit(&self.write, write)
+    }
+    /// Bits of a window's base and mask (lo and hi words together).
+    pub fn addr_width(&self) -> u32 {
+        [&self.base_lo, &self.base_hi]
+            .iter()
+            .flat_map(|r| &r.fields)
+            .map(|f| f.width)
+            .sum()
+    }
+}
+
+/// One inbound window: base and mask over the die-local address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InboundWindow {
+    pub base: u64,
+    pub mask: u64,
+}
+
+impl InboundWindow {
+    /// Whether die-local `local` matches the window.
+    pub fn covers(&self, local: u64) -> bool {
+        (local ^ self.base) & self.mask == 0
+    }
+}
+
+/// A window the inbound block enables at reset, with the name it was given by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InboundDefault {
+    pub name: String,
+    pub window: InboundWindow,
+}

@@ -3,8 +3,8 @@
 //! inside their registers, resets that fit, unique names, required roles present) always hold.
 
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, HealthLayout, IatuLayout, RemapLayout, RouteLayout, SemSeqLayout,
-    UdmaLayout,
+    BcastLayout, EvtSemLayout, HealthLayout, IatuLayout, InboundLayout, RemapLayout, RouteLayout,
+    SemSeqLayout, UdmaLayout,
 };
 use crate::roles::{BundleRole, FieldRole, RegRole};
 use crate::views::Views;
@@ -326,6 +326,7 @@ pub enum BlockKind {
     SemSeq(SemSeqLayout),
     RouteTable(RouteLayout),
     LinkHealth(HealthLayout),
+    InboundWindows(InboundLayout),
 }
 
 impl BlockKind {
@@ -339,6 +340,7 @@ impl BlockKind {
             BlockKind::SemSeq(_) => "sem_seq",
             BlockKind::RouteTable(_) => "route_table",
             BlockKind::LinkHealth(_) => "link_health",
+            BlockKind::InboundWindows(_) => "inbound_windows",
         }
     }
 }
@@ -407,6 +409,12 @@ impl Block {
     pub fn health(&self) -> Option<&HealthLayout> {
         match &self.kind {
             BlockKind::LinkHealth(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn inbound(&self) -> Option<&InboundLayout> {
+        match &self.kind {
+            BlockKind::InboundWindows(l) => Some(l),
             _ => None,
         }
     }

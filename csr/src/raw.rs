@@ -379,7 +379,7 @@ impl BlockFile {
             "Selects the template and the roles the block must hold.",
         )
         .allowed(
-            "evt_sem, udma_queue_group, sdma_bcast, iatu, remap_windows, sem_seq, route_table, link_health",
+            "evt_sem, udma_queue_group, sdma_bcast, iatu, remap_windows, sem_seq, route_table, link_health, inbound_windows",
         ),
         Key::req("SizeInBytes", Ty::Num, "Bytes the block decodes.")
             .unit("bytes")

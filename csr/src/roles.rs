@@ -103,6 +103,13 @@ named_enum!(
         DllpCrcCount = "dllp_crc_count",
         ReplayCount = "replay_count",
         CounterClear = "counter_clear",
+        ErrStatus = "err_status",
+        ErrAddrLo = "err_addr_lo",
+        ErrAddrHi = "err_addr_hi",
+        ErrCount = "err_count",
+        ErrCtrl = "err_ctrl",
+        MaskLo = "mask_lo",
+        MaskHi = "mask_hi",
     }
 );
 
@@ -141,6 +148,9 @@ named_enum!(
         Count = "count",
         FlitCrc = "flit_crc",
         DllpCrc = "dllp_crc",
+        Read = "read",
+        Write = "write",
+        CountClear = "count_clear",
     }
 );
 
@@ -161,6 +171,7 @@ named_enum!(
         XtWindow = "XT_WINDOW",
         Route = "ROUTE",
         D2dHealth = "D2D_HEALTH",
+        Inbound = "INBOUND",
     }
 );
 

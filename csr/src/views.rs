@@ -4,8 +4,8 @@
 //! (`load::views`); the helpers below are the one place the address arithmetic lives.
 
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, HealthLayout, IatuLayout, RemapLayout, RouteLayout, SemOp,
-    SemSeqLayout, UdmaLayout,
+    BcastLayout, EvtSemLayout, HealthLayout, IatuLayout, InboundDefault, InboundLayout,
+    InboundWindow, RemapLayout, RouteLayout, SemOp, SemSeqLayout, UdmaLayout,
 };
 use crate::model::{
     Aperture, BitField, DescFormat, ExtWord, Fold, Register, RingRules, Side, SocAddress, WordField,
@@ -91,6 +91,7 @@ die_apertures!(
     xt_window = XtWindow,
     route = Route,
     d2d_health = D2dHealth,
+    inbound = Inbound,
 );
 
 /// A ring descriptor format with the fields the engines and the model use.
@@ -325,6 +326,10 @@ pub struct Views {
     pub route: RouteLayout,
     /// The link-health interrupt block of every D2D controller (aperture D2D_HEALTH).
     pub health: HealthLayout,
+    /// The inbound permission windows of the die (aperture INBOUND).
+    pub inbound: InboundLayout,
+    /// The windows the inbound block enables at reset (READ and WRITE), in window order.
+    pub inbound_defaults: Vec<InboundDefault>,
     pub m2s_desc: DescLayout,
     pub s2m_desc: DescLayout,
     pub ring: RingRules,
@@ -408,6 +413,23 @@ impl Views {
                 .route
                 .route
                 .reg_offset(self.route_index(chip, die), &self.route.entry)
+    }
+    /// Die-local address of the inbound block's top-level register `reg`.
+    pub fn inbound_reg(&self, reg: &Register) -> u64 {
+        self.apertures.inbound.base + reg.offset
+    }
+    /// Die-local address of register `reg` of inbound window `w`.
+    pub fn inbound_win_reg(&self, w: u64, reg: &Register) -> u64 {
+        self.apertures.inbound.base + self.inbound.window.reg_offset(w, reg)
+    }
+    /// The inbound windows at reset: (window, read, write) per window of the block.
+    pub fn inbound_reset(&self) -> Vec<(InboundWindow, bool, bool)> {
+        (0..self.inbound.windows() as usize)
+            .map(|i| match self.inbound_defaults.get(i) {
+                Some(d) => (d.window, true, true),
+                None => (InboundWindow { base: 0, mask: 0 }, false, false),
+            })
+            .collect()
     }
     /// Ring id of absolute descriptor position `pos` of a ring of `len` descriptors.
     pub fn ring_id(&self, pos: u64, len: u64) -> u64 {

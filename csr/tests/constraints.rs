@@ -486,3 +486,51 @@ fn the_shipped_csrs_pass_every_rule() {
     repo();
     assert!(!xdie_csr::load::RULES.is_empty());
 }
+
+/// The inbound block's default windows: no more than it has windows, every one a name of the
+/// die map expressible as one base/mask window, none over the block's own registers.
+#[test]
+fn inbound_default_windows_are_checked() {
+    let rel = "blocks/d2d_inbound.json";
+    let defaults = &repo().views.inbound_defaults;
+    assert!(defaults.len() > 1, "the shipped block has default windows");
+    // Fewer windows than defaults.
+    let c = Copy::new("inbound-count");
+    let line = c.edit(
+        rel,
+        "\"Bundles\"",
+        "\"ArraySize\": 8",
+        &format!("\"ArraySize\": {}", defaults.len() - 1),
+    );
+    let e = c.load_err();
+    assert!(e.at.file.ends_with(rel), "{e}");
+    assert_eq!(e.at.key, "Parameters.DefaultWindows", "{e}");
+    assert!(e.to_string().contains("default windows"), "{e}");
+    assert!(e.at.line.is_some() && line > 0, "{e}");
+    // A default over the inbound block itself, and a name the die map does not have.
+    for (tag, name, says) in [
+        (
+            "inbound-self",
+            ApertureId::Inbound.as_str().to_string(),
+            "covers aperture",
+        ),
+        (
+            "inbound-unknown",
+            "NO_SUCH_APERTURE".to_string(),
+            "no aperture",
+        ),
+    ] {
+        let c = Copy::new(tag);
+        let first = &defaults[0].name;
+        c.edit(
+            rel,
+            "\"DefaultWindows\"",
+            &format!("\"{first}\""),
+            &format!("\"{name}\""),
+        );
+        let e = c.load_err();
+        assert!(e.at.file.ends_with(rel), "{tag}: {e}");
+        assert_eq!(e.at.key, "Parameters.DefaultWindows[0]", "{tag}: {e}");
+        assert!(e.to_string().contains(says), "{tag}: {e}");
+    }
+}

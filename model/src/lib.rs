@@ -82,6 +82,7 @@ pub mod collective;
 pub mod desc;
 pub mod error;
 pub mod events;
+pub mod inbound;
 pub mod layout;
 mod mem;
 pub mod mesh;

@@ -106,6 +106,8 @@ pub struct System {
     /// The route tables and iATU regions of a chip-id system of several packages, when the
     /// system has them (a topology file): stores then travel hop by hop as on the RTL.
     fabric: Option<crate::mesh::fabric::Fabric>,
+    /// Inbound permission windows of every die (reset values unless a test changed them).
+    inbound: BTreeMap<DieId, crate::inbound::InboundWindows>,
 }
 
 impl System {
@@ -135,6 +137,7 @@ impl System {
             programs: BTreeMap::new(),
             events: Vec::new(),
             fabric: None,
+            inbound: BTreeMap::new(),
         };
         if sys.const_one_addr() + sys.layout.evt_sem.sem_bytes() > sys.layout.apertures.hbm.end() {
             return Err(ModelError::Topology(
@@ -193,10 +196,49 @@ impl System {
 
     /// Where a SoC address issued on `from` lands, in the system's address view: hop by hop
     /// through the route tables and iATU regions when the system has them
-    /// ([`System::set_fabric`]), else as the view's decoders name the target.
+    /// ([`System::set_fabric`]), else as the view's decoders name the target. A store that
+    /// arrives over a link must be granted by the landing die's inbound windows.
     pub fn route(&self, from: DieId, addr: u64) -> Result<(DieId, u64)> {
+        self.route_access(from, addr, true)
+    }
+
+    /// As [`System::route`], for a read (`write` false) or a store.
+    pub fn route_access(&self, from: DieId, addr: u64, write: bool) -> Result<(DieId, u64)> {
+        let (die, local) = self.route_unchecked(from, addr, write)?;
+        if self.fabric.is_none() && die != from && !self.inbound_windows(die).permits(local, write)
+        {
+            return Err(ModelError::Route {
+                from,
+                addr,
+                why: format!(
+                    "{die} refuses it (DECERR): no inbound window grants {} at {local:#x}",
+                    if write { "a write" } else { "a read" }
+                ),
+            });
+        }
+        Ok((die, local))
+    }
+
+    /// The inbound permission windows of `die` (the reset ones unless changed).
+    pub fn inbound_windows(&self, die: DieId) -> crate::inbound::InboundWindows {
+        self.inbound
+            .get(&die)
+            .cloned()
+            .unwrap_or_else(|| crate::inbound::InboundWindows::reset(&self.layout))
+    }
+
+    /// Sets the inbound permission windows of `die` (as a driver programs them), here and in
+    /// the fabric when the system has one.
+    pub fn set_inbound_windows(&mut self, die: DieId, w: crate::inbound::InboundWindows) {
+        if let Some(f) = &mut self.fabric {
+            f.inbound.insert(die, w.clone());
+        }
+        self.inbound.insert(die, w);
+    }
+
+    fn route_unchecked(&self, from: DieId, addr: u64, write: bool) -> Result<(DieId, u64)> {
         match &self.fabric {
-            Some(f) => match f.deliver(&self.layout, from, addr) {
+            Some(f) => match f.deliver_access(&self.layout, from, addr, write) {
                 crate::mesh::fabric::Delivery::Delivered { die, local, .. } => Ok((die, local)),
                 crate::mesh::fabric::Delivery::DecErr { at, why } => Err(ModelError::Route {
                     from,
@@ -210,7 +252,10 @@ impl System {
 
     /// Routes every store hop by hop through `fabric` (a chip-id system's route tables and
     /// iATU regions) from now on.
-    pub fn set_fabric(&mut self, fabric: crate::mesh::fabric::Fabric) {
+    pub fn set_fabric(&mut self, mut fabric: crate::mesh::fabric::Fabric) {
+        for (die, w) in &self.inbound {
+            fabric.inbound.insert(*die, w.clone());
+        }
         self.fabric = Some(fabric);
     }
 

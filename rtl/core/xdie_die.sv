@@ -146,7 +146,8 @@ module xdie_die #(
   localparam int unsigned B_SEQ  = B_XT + 1;
   localparam int unsigned B_RT   = B_SEQ + 1;
   localparam int unsigned B_HL   = B_RT + 1;
-  localparam int unsigned NB     = B_HL + ND;
+  localparam int unsigned B_IN   = B_HL + ND;
+  localparam int unsigned NB     = B_IN + 1;
   localparam int unsigned BSELW  = $clog2(NB + 1);
   // Crossbar
   localparam int unsigned M_HOST = 0;
@@ -255,6 +256,12 @@ module xdie_die #(
   logic [NM-1:0]     rt_valid;
   logic [NM*RPW-1:0] rt_port;
 
+  // Inbound permission checks, one per D2D port (xdie_d2d_inbound)
+  logic [ND*CAW-1:0]    in_local;
+  logic [ND*ADDR_W-1:0] in_addr;
+  logic [ND-1:0]        in_write, in_ok, in_refuse;
+  logic                 in_irq;
+
   // One decoder per master: route and aperture of its request address pick its slave (decoded
   // only while the master presents a request; the crossbar reads the select only then).
   for (genvar m = 0; m < NM; m++) begin : g_dec
@@ -307,9 +314,26 @@ module xdie_die #(
       end
     end
 
+    // Inbound permission (D2D masters only): a request that stays on this die (any route but
+    // PEER_DIE and REMOTE_PKG: a local one, or one the decoder refuses, such as an address in no
+    // aperture) needs a window of the inbound block that grants it; a refused one goes to the
+    // error slave (DECERR, nothing touched) and is reported to the block when the crossbar takes
+    // it. Forwarded requests (routed on to another die) are the destination's to check.
+    logic refused;
+    if (m >= M_D2D && m < M_D2D + ND) begin : g_inbound
+      assign in_local[(m - M_D2D)*CAW +: CAW] = xdie_soc_addr_pkg::local_get_local(a);
+      assign in_write[m - M_D2D]  = m_req_write[m];
+      assign in_addr[(m - M_D2D)*ADDR_W +: ADDR_W] = a;
+      assign refused = route != xdie_soc_addr_pkg::ROUTE_PEER_DIE &&
+                       route != xdie_soc_addr_pkg::ROUTE_REMOTE_PKG && !in_ok[m - M_D2D];
+      assign in_refuse[m - M_D2D] = m_req_valid[m] && m_req_ready[m] && refused;
+    end else begin : g_own
+      assign refused = 1'b0;
+    end
+
     always_comb begin
       m_sel[m*SW +: SW] = SW'(S_ERR);
-      if (route == xdie_soc_addr_pkg::ROUTE_LOCAL) begin
+      if (route == xdie_soc_addr_pkg::ROUTE_LOCAL && !refused) begin
         if (ap == xdie_soc_addr_pkg::AP_SBUF) begin
           m_sel[m*SW +: SW] = SW'(S_SBUF);
         end else if (ap == xdie_soc_addr_pkg::AP_HBM) begin
@@ -365,6 +389,9 @@ module xdie_die #(
     end
     if (xdie_soc_addr_pkg::ap_d2d_health_hit(a) && 32'(hl) < ND) begin
       block_sel = BSELW'(B_HL + 32'(hl));
+    end
+    if (xdie_soc_addr_pkg::ap_inbound_hit(a)) begin
+      block_sel = BSELW'(B_IN);
     end
   endfunction
 
@@ -648,7 +675,26 @@ module xdie_die #(
 
   // ---------------------------------------------------------------- D2D controllers and ports
   logic [ND-1:0] hl_irq;
-  assign irq_o = |hl_irq;
+  // Link health and inbound permission refusals only: no data-plane event reaches irq_o.
+  assign irq_o = (|hl_irq) || in_irq;
+
+  // Inbound permission windows of the die (every D2D port's landing requests)
+  xdie_d2d_inbound #(.PORTS(ND)) u_inbound (
+    .clk_i, .rst_ni,
+    .s_axil_awvalid_i(b_awvalid[B_IN]), .s_axil_awready_o(b_awready[B_IN]),
+    .s_axil_awaddr_i(b_awaddr[xdie_d2d_inbound_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_wvalid_i(b_wvalid[B_IN]), .s_axil_wready_o(b_wready[B_IN]),
+    .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+    .s_axil_bvalid_o(b_bvalid[B_IN]), .s_axil_bready_i(b_bready[B_IN]),
+    .s_axil_bresp_o(b_bresp[B_IN*2 +: 2]),
+    .s_axil_arvalid_i(b_arvalid[B_IN]), .s_axil_arready_o(b_arready[B_IN]),
+    .s_axil_araddr_i(b_araddr[xdie_d2d_inbound_pkg::ADDR_WIDTH-1:0]),
+    .s_axil_rvalid_o(b_rvalid[B_IN]), .s_axil_rready_i(b_rready[B_IN]),
+    .s_axil_rdata_o(b_rdata[B_IN*32 +: 32]), .s_axil_rresp_o(b_rresp[B_IN*2 +: 2]),
+    .chk_local_i(in_local), .chk_write_i(in_write), .chk_ok_o(in_ok),
+    .refuse_i(in_refuse), .refuse_addr_i(in_addr), .refuse_write_i(in_write),
+    .irq_o(in_irq)
+  );
 
   for (genvar c = 0; c < ND; c++) begin : g_d2d
     localparam int unsigned BD = B_D2D + c;

@@ -135,6 +135,11 @@ module xdie_addr_decoder #(
         aperture_o = xdie_soc_addr_pkg::AP_SBUF_ACC_F32;
         offset_o = xdie_soc_addr_pkg::ap_sbuf_acc_f32_off(local_addr);
       end
+      if (xdie_soc_addr_pkg::ap_inbound_hit(local_addr)) begin
+        ap_hit = 1'b1;
+        aperture_o = xdie_soc_addr_pkg::AP_INBOUND;
+        offset_o = xdie_soc_addr_pkg::ap_inbound_off(local_addr);
+      end
     end
   end
 

@@ -649,6 +649,38 @@ package xdie_soc_addr_pkg;
     ap_sbuf_acc_f32_off = OFF_W'(a & (AP_SBUF_ACC_F32_SIZE - 1'b1));
   endfunction
 
+  // INBOUND: Inbound permission windows: what a request arriving over a D2D link may touch on this die. Beside the route table in the fabric-control registers (0x23xxxxxx), and outside every default window, so no remote die can widen its own permissions.
+  localparam logic [AP_W-1:0] AP_INBOUND = 4'hd;
+  localparam logic [LOCAL_W-1:0] AP_INBOUND_BASE = 47'h23300000;
+  localparam logic [LOCAL_W-1:0] AP_INBOUND_SIZE = 47'h1000;
+  localparam int unsigned AP_INBOUND_COUNT = 1;
+  localparam logic [LOCAL_W-1:0] AP_INBOUND_STRIDE = 47'h1000;
+  localparam int unsigned AP_INBOUND_SHIFT = $clog2(AP_INBOUND_SIZE);
+
+  function automatic logic ap_inbound_hit(input logic [LOCAL_W-1:0] a);
+    ap_inbound_hit = 1'b0;
+    for (int unsigned i = 0; i < AP_INBOUND_COUNT; i++) begin
+      if ((a >> AP_INBOUND_SHIFT) ==
+          ((AP_INBOUND_BASE + LOCAL_W'(i) * AP_INBOUND_STRIDE) >> AP_INBOUND_SHIFT)) begin
+        ap_inbound_hit = 1'b1;
+      end
+    end
+  endfunction
+
+  function automatic logic [INST_W-1:0] ap_inbound_inst(input logic [LOCAL_W-1:0] a);
+    ap_inbound_inst = '0;
+    for (int unsigned i = 0; i < AP_INBOUND_COUNT; i++) begin
+      if ((a >> AP_INBOUND_SHIFT) ==
+          ((AP_INBOUND_BASE + LOCAL_W'(i) * AP_INBOUND_STRIDE) >> AP_INBOUND_SHIFT)) begin
+        ap_inbound_inst = INST_W'(i);
+      end
+    end
+  endfunction
+
+  function automatic logic [OFF_W-1:0] ap_inbound_off(input logic [LOCAL_W-1:0] a);
+    ap_inbound_off = OFF_W'(a & (AP_INBOUND_SIZE - 1'b1));
+  endfunction
+
   // ---------------------------------------------------------------- die decode
   // The device-side classification of a peer base address: which die, whether it is a TPB
   // address (ap_sbuf_hit, ap_evt_sem_hit), and which SDMA engine's queue-group

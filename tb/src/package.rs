@@ -467,6 +467,20 @@ impl Package {
     /// `soc`, and the write goes through it, so the die's crossbar routes `soc` as it routes
     /// any master's address.
     pub fn write_soc(&mut self, die: u32, window: u64, soc: u64, data: u32) -> Result<Resp> {
+        let xt = self.point_window(die, window, soc)?;
+        self.write_xt(die, xt, data, 0xF)
+    }
+
+    /// Host read of a 32-bit word at SoC address `soc` from `die` through remap window
+    /// `window`, as `write_soc` writes one: the data and the response.
+    pub fn read_soc(&mut self, die: u32, window: u64, soc: u64) -> Result<(u32, Resp)> {
+        let xt = self.point_window(die, window, soc)?;
+        Ok(self.host[die as usize].read(&mut self.sim, xt)?)
+    }
+
+    /// Points remap window `window` of `die` (range mode) at the block holding `soc`; returns
+    /// the xt address of `soc`.
+    fn point_window(&mut self, die: u32, window: u64, soc: u64) -> Result<u64> {
         let (v, r) = (v(), &v().remap);
         // The windows share the xt space below the direct window, each a power of two.
         let span = (v.params.host_direct_base / r.window.count).max(1);
@@ -485,7 +499,7 @@ impl Package {
             self.write32(die, v.remap_reg(window, reg), field_value(&f(reg), value))?;
         }
         self.write32(die, v.remap_reg(window, &r.ctrl), r.valid.reg_mask())?;
-        self.write_xt(die, xt_base | (soc & low), data, 0xF)
+        Ok(xt_base | (soc & low))
     }
 
     /// Host write of a 32-bit word (die-local, word aligned), any response.

@@ -140,13 +140,17 @@ impl RegModel {
         for b in &block.bundles {
             for i in 0..b.count {
                 for r in &b.registers {
-                    regs.push(Reg::from_model(
+                    let mut reg = Reg::from_model(
                         r,
                         format!("{}[{i}].{}", b.name, r.name),
                         b.reg_offset(i, r),
                         b.role,
                         Some(i),
-                    ));
+                    );
+                    if let Some(reset) = instance_reset(block, r, i) {
+                        reg.reset = reset;
+                    }
+                    regs.push(reg);
                 }
             }
         }
@@ -351,4 +355,26 @@ pub fn strobe_mask(strb: u8) -> u32 {
     (0..4)
         .filter(|b| strb & (1 << b) != 0)
         .fold(0u32, |m, b| m | (0xFF << (8 * b)))
+}
+
+/// The reset of register `r` of bundle instance `i` where it is not the register's own: the
+/// inbound block's default windows (resolved by the loader from the die map).
+fn instance_reset(block: &Block, r: &xdie_csr::Register, i: u64) -> Option<u32> {
+    let l = block.inbound()?;
+    let v = views();
+    let (w, read, write) = *v.inbound_reset().get(i as usize)?;
+    let word = |lo: &xdie_csr::Register, hi: &xdie_csr::Register, value: u64| {
+        let (fl, fh) = (&lo.fields[0], &hi.fields[0]);
+        if r.offset == lo.offset {
+            Some(((value as u32) << fl.lsb) & fl.reg_mask())
+        } else if r.offset == hi.offset {
+            Some((((value >> fl.width) as u32) << fh.lsb) & fh.reg_mask())
+        } else {
+            None
+        }
+    };
+    if r.offset == l.ctrl.offset {
+        return Some(l.ctrl_value(read || write, read, write));
+    }
+    word(&l.base_lo, &l.base_hi, w.base).or_else(|| word(&l.mask_lo, &l.mask_hi, w.mask))
 }

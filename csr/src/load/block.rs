@@ -75,6 +75,7 @@ pub(crate) enum KindName {
     SemSeq,
     RouteTable,
     LinkHealth,
+    InboundWindows,
 }
 
 impl KindName {
@@ -87,6 +88,7 @@ impl KindName {
         KindName::SemSeq,
         KindName::RouteTable,
         KindName::LinkHealth,
+        KindName::InboundWindows,
     ];
 
     pub(crate) fn as_str(self) -> &'static str {
@@ -99,6 +101,7 @@ impl KindName {
             KindName::SemSeq => "sem_seq",
             KindName::RouteTable => "route_table",
             KindName::LinkHealth => "link_health",
+            KindName::InboundWindows => "inbound_windows",
         }
     }
 
@@ -107,6 +110,7 @@ impl KindName {
         match self {
             KindName::EvtSem => EVT_SEM_PARAMS,
             KindName::UdmaQueueGroup => UDMA_PARAMS,
+            KindName::InboundWindows => INBOUND_PARAMS,
             KindName::SdmaBcast
             | KindName::Iatu
             | KindName::RemapWindows
@@ -167,6 +171,15 @@ const EVT_SEM_PARAMS: &[Key] = &[
         .allowed("a SeqSubopBits-bit code, not SeqSubopWaitGeDec"),
 ];
 
+const DEFAULT_WINDOWS: &str = "DefaultWindows";
+
+const INBOUND_PARAMS: &[Key] = &[Key::req(
+    DEFAULT_WINDOWS,
+    Ty::Strings,
+    "Windows enabled (READ and WRITE) at reset, in window order: an aperture of the die map (every instance) or `APERTURE/BUNDLE`, one bundle of the aperture's block (e.g. EVT_SEM/SEM_INC).",
+)
+.allowed("at most the window count; each must be expressible as one base/mask window and must not cover the inbound block's own aperture")];
+
 const UDMA_PARAMS: &[Key] = &[Key::req(
     SIDE,
     Ty::Str,
@@ -184,6 +197,7 @@ pub(super) enum Kind {
     SemSeq,
     RouteTable,
     LinkHealth,
+    InboundWindows { defaults: Vec<String> },
 }
 
 impl Kind {
@@ -197,6 +211,7 @@ impl Kind {
             Kind::SemSeq => KindName::SemSeq,
             Kind::RouteTable => KindName::RouteTable,
             Kind::LinkHealth => KindName::LinkHealth,
+            Kind::InboundWindows { .. } => KindName::InboundWindows,
         }
     }
     pub(super) fn as_str(&self) -> &'static str {
@@ -471,6 +486,22 @@ fn block_kind(src: &Source, raw: &raw::BlockFile) -> Result<Kind> {
         KindName::SemSeq => Kind::SemSeq,
         KindName::RouteTable => Kind::RouteTable,
         KindName::LinkHealth => Kind::LinkHealth,
+        KindName::InboundWindows => {
+            let key = format!("Parameters.{DEFAULT_WINDOWS}");
+            let bad = || {
+                src.err(
+                    ErrorKind::BadValue,
+                    key.clone(),
+                    format!("{DEFAULT_WINDOWS} must be a list of aperture names"),
+                )
+            };
+            let list = param(DEFAULT_WINDOWS)?.as_array().ok_or_else(bad)?;
+            let defaults = list
+                .iter()
+                .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
+                .collect::<Result<Vec<_>>>()?;
+            Kind::InboundWindows { defaults }
+        }
     })
 }
 

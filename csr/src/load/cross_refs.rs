@@ -159,6 +159,153 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
             ));
         }
     }
+    let inbound = block_of(ApertureId::Inbound)
+        .and_then(Block::inbound)
+        .cloned()
+        .ok_or_else(|| wrong_kind(ApertureId::Inbound, "an inbound_windows block"))?;
+    let inbound_defaults = {
+        let file = block_of(ApertureId::Inbound)
+            .map(|b| b.source.clone())
+            .unwrap_or_else(|| l.map_src.path.clone());
+        let fail = |key: String, message: String| crate::error::Error {
+            kind: ErrorKind::BadValue,
+            at: crate::error::Location {
+                file: file.clone(),
+                key,
+                line: None,
+            },
+            message,
+        };
+        let local_w = l.soc.local.local.width;
+        if inbound.addr_width() != local_w {
+            return Err(fail(
+                "Bundles".into(),
+                format!(
+                    "the windows' base and mask are {} bits but the die-local address is {local_w}",
+                    inbound.addr_width()
+                ),
+            ));
+        }
+        let addr_w: u32 = [&inbound.err_addr_lo, &inbound.err_addr_hi]
+            .iter()
+            .map(|r| r.fields[0].width)
+            .sum();
+        if addr_w != l.soc.address.width {
+            return Err(fail(
+                "Registers".into(),
+                format!(
+                    "the captured address holds {addr_w} bits but the SoC address is {} bits wide",
+                    l.soc.address.width
+                ),
+            ));
+        }
+        let ports = apertures.get(ApertureId::D2d).count;
+        if ports > 1u64 << inbound.err_port.width.min(63) {
+            return Err(fail(
+                "Registers".into(),
+                format!(
+                    "the PORT field is {} bits but the D2D aperture has {ports} controllers",
+                    inbound.err_port.width
+                ),
+            ));
+        }
+        let own = apertures.get(ApertureId::Inbound).clone();
+        let local_mask = if local_w >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << local_w) - 1
+        };
+        let mut out = Vec::new();
+        for (i, name) in inbound.default_names.iter().enumerate() {
+            let key = format!("Parameters.DefaultWindows[{i}]");
+            let (ap_name, bundle) = match name.split_once('/') {
+                Some((a, b)) => (a, Some(b)),
+                None => (name.as_str(), None),
+            };
+            let ap = l.map.aperture(ap_name).ok_or_else(|| {
+                fail(
+                    key.clone(),
+                    format!("no aperture `{ap_name}` in the die map"),
+                )
+            })?;
+            // First address, bytes, instances and their distance.
+            let (base, size) = match bundle {
+                None => (ap.base, ap.size),
+                Some(bn) => {
+                    let blk = ap.block.map(|k| &l.blocks[k]);
+                    let b = blk
+                        .and_then(|blk| blk.bundles.iter().find(|b| b.name == bn))
+                        .ok_or_else(|| {
+                            fail(
+                                key.clone(),
+                                format!("aperture `{ap_name}` has no block bundle `{bn}`"),
+                            )
+                        })?;
+                    // A bundle whose span is not a power of two (e.g. 100 semaphores) takes the
+                    // power of two above it, if that adds no other register of the block.
+                    let span = (b.count * b.stride).next_power_of_two();
+                    let (lo, hi) = (b.offset, b.offset + span);
+                    let other = blk.into_iter().flat_map(|blk| {
+                        blk.bundles
+                            .iter()
+                            .filter(|o| o.name != b.name)
+                            .map(|o| (o.name.clone(), o.offset, o.offset + o.count * o.stride))
+                            .chain(
+                                blk.registers
+                                    .iter()
+                                    .map(|r| (r.name.clone(), r.offset, r.offset + 4)),
+                            )
+                    });
+                    for (name2, s, e) in other {
+                        if s < hi && lo < e {
+                            return Err(fail(
+                                key,
+                                format!(
+                                    "`{name}` rounded to a {span:#x}-byte window would also cover `{name2}` of its block"
+                                ),
+                            ));
+                        }
+                    }
+                    (ap.base + b.offset, span)
+                }
+            };
+            let (count, stride) = (ap.count, ap.stride.max(size));
+            let free = (count - 1) * stride;
+            let ok = size.is_power_of_two()
+                && base % size == 0
+                && count.is_power_of_two()
+                && (count == 1 || (stride.is_power_of_two() && stride >= size))
+                && base & free == 0;
+            if !ok {
+                return Err(fail(
+                    key,
+                    format!(
+                        "`{name}` ({count} x {size:#x} bytes from {base:#x}, {stride:#x} apart) is not one base/mask window: sizes, counts and strides must be powers of two and the base aligned"
+                    ),
+                ));
+            }
+            let window = crate::layouts::InboundWindow {
+                base,
+                mask: local_mask & !((size - 1) | free),
+            };
+            // The block's own registers stay out of reach of the link.
+            let own_free = own.size.next_power_of_two() - 1;
+            if (own.base ^ window.base) & window.mask & !own_free == 0 {
+                return Err(fail(
+                    key,
+                    format!(
+                        "`{name}` covers aperture `{}`: a remote die could rewrite its own permissions",
+                        ApertureId::Inbound
+                    ),
+                ));
+            }
+            out.push(crate::layouts::InboundDefault {
+                name: name.clone(),
+                window,
+            });
+        }
+        out
+    };
     // One entry per destination die of the chip-id view, and a port field that names every D2D
     // controller.
     {
@@ -296,6 +443,8 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         remap,
         route,
         health,
+        inbound,
+        inbound_defaults,
         soc: l.soc,
     })
 }

@@ -6,8 +6,8 @@ use super::block::{Kind, Shape};
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::layouts::{
-    BcastLayout, EvtSemLayout, HealthLayout, HealthTrigger, IatuLayout, RemapLayout, RouteLayout,
-    SemOp, SemSeqLayout, SemWindow, UdmaLayout,
+    BcastLayout, EvtSemLayout, HealthLayout, HealthTrigger, IatuLayout, InboundLayout, RemapLayout,
+    RouteLayout, SemOp, SemSeqLayout, SemWindow, UdmaLayout,
 };
 use crate::model::{Access, BlockKind, Bundle, Field, Register};
 use crate::roles::{BundleRole as B, FieldRole as F, RegRole as R};
@@ -399,6 +399,7 @@ pub(super) fn resolve_kind(src: &Source, s: &Shape) -> Result<BlockKind> {
             })
         }
         Kind::LinkHealth => BlockKind::LinkHealth(health(src, s)?),
+        Kind::InboundWindows { defaults } => BlockKind::InboundWindows(inbound(src, s, defaults)?),
     })
 }
 
@@ -489,5 +490,118 @@ fn health(src: &Source, s: &Shape) -> Result<HealthLayout> {
         clear_flit_crc,
         clear_dllp_crc,
         clear_replay,
+    })
+}
+
+/// The inbound windows: one-bit RW EN/READ/WRITE, base and mask as lo/hi pairs of one width, the
+/// capture (VALID W1C, WRITE and PORT RO, the address as two RO words), an RO counter, the
+/// interrupt enable (RW) and the counter clear (W1P).
+fn inbound(src: &Source, s: &Shape, defaults: &[String]) -> Result<InboundLayout> {
+    let (window, w) = bundle(src, s, B::Window)?;
+    let (ctrl, [enable, read, write]) = w.reg_fields(R::Ctrl, [F::Enable, F::Read, F::Write])?;
+    for f in [&enable, &read, &write] {
+        one_bit_rw(src, &w.key, &ctrl, f)?;
+    }
+    let pair = |lo: R, hi: R| -> Result<u32> {
+        Ok(value_width(src, &w.key, &w.reg(lo)?)? + value_width(src, &w.key, &w.reg(hi)?)?)
+    };
+    let (base_w, mask_w) = (pair(R::BaseLo, R::BaseHi)?, pair(R::MaskLo, R::MaskHi)?);
+    if base_w != mask_w {
+        return Err(src.err(
+            ErrorKind::BadValue,
+            w.key.clone(),
+            format!(
+                "the mask is {mask_w} bits but the base is {base_w}: they must be equally wide"
+            ),
+        ));
+    }
+    let t = top(src, s);
+    let bad = |msg: String| src.err(ErrorKind::BadValue, t.key.clone(), msg);
+    let (err_status, [err_valid, err_write, err_port]) =
+        t.reg_fields(R::ErrStatus, [F::Valid, F::Write, F::Port])?;
+    for (f, access, one) in [
+        (&err_valid, Access::W1c, true),
+        (&err_write, Access::Ro, true),
+        (&err_port, Access::Ro, false),
+    ] {
+        if f.access != access || (one && f.width != 1) {
+            return Err(bad(format!(
+                "field `{}.{}` must be {}{}",
+                err_status.name,
+                f.name,
+                if one { "a single " } else { "" },
+                access.as_str()
+            )));
+        }
+    }
+    let (err_addr_lo, [_]) = t.reg_fields(R::ErrAddrLo, [F::Addr])?;
+    let (err_addr_hi, [_]) = t.reg_fields(R::ErrAddrHi, [F::Addr])?;
+    for r in [&err_addr_lo, &err_addr_hi] {
+        match r.fields.as_slice() {
+            [f] if f.access == Access::Ro => {}
+            _ => {
+                return Err(bad(format!(
+                    "register `{}` must hold exactly one RO field (the address word)",
+                    r.name
+                )))
+            }
+        }
+    }
+    if err_addr_lo.fields[0].lsb != 0 || err_addr_lo.fields[0].width != 32 {
+        return Err(bad(format!(
+            "register `{}` must hold the address's low 32 bits at bit 0",
+            err_addr_lo.name
+        )));
+    }
+    let (err_count, [count]) = t.reg_fields(R::ErrCount, [F::Count])?;
+    if count.access != Access::Ro || count.width < 2 {
+        return Err(bad(format!(
+            "counter `{}.{}` must be RO and at least 2 bits wide",
+            err_count.name, count.name
+        )));
+    }
+    let (err_ctrl, [irq_enable, count_clear]) =
+        t.reg_fields(R::ErrCtrl, [F::Enable, F::CountClear])?;
+    one_bit_rw(src, &t.key, &err_ctrl, &irq_enable)?;
+    if count_clear.width != 1 || count_clear.access != Access::W1p {
+        return Err(bad(format!(
+            "field `{}.{}` must be a single W1P bit",
+            err_ctrl.name, count_clear.name
+        )));
+    }
+    if defaults.len() as u64 > window.count {
+        return Err(src.err(
+            ErrorKind::BadValue,
+            "Parameters.DefaultWindows",
+            format!(
+                "{} default windows but the block has {} (bundle `{}` ArraySize)",
+                defaults.len(),
+                window.count,
+                window.name
+            ),
+        ));
+    }
+    Ok(InboundLayout {
+        err_status,
+        err_valid,
+        err_write,
+        err_port,
+        err_addr_lo,
+        err_addr_hi,
+        err_count,
+        count,
+        err_ctrl,
+        irq_enable,
+        count_clear,
+        ctrl,
+        enable,
+        read,
+        write,
+        base_lo: w.reg(R::BaseLo)?,
+        base_hi: w.reg(R::BaseHi)?,
+        mask_lo: w.reg(R::MaskLo)?,
+        mask_hi: w.reg(R::MaskHi)?,
+        window,
+        default_names: defaults.to_vec(),
     })
 }

@@ -99,6 +99,21 @@ fn role_needs(kind: KindName) -> RoleNeeds {
             bundles: &[B::Route],
             registers: &[(ROUTE, R::Entry, &[F::Valid, F::Port])],
         },
+        KindName::InboundWindows => RoleNeeds {
+            bundles: &[B::Window],
+            registers: &[
+                (None, R::ErrStatus, &[F::Valid, F::Write, F::Port]),
+                (None, R::ErrAddrLo, &[F::Addr]),
+                (None, R::ErrAddrHi, &[F::Addr]),
+                (None, R::ErrCount, &[F::Count]),
+                (None, R::ErrCtrl, &[F::Enable, F::CountClear]),
+                (WIN, R::Ctrl, &[F::Enable, F::Read, F::Write]),
+                (WIN, R::BaseLo, &[]),
+                (WIN, R::BaseHi, &[]),
+                (WIN, R::MaskLo, &[]),
+                (WIN, R::MaskHi, &[]),
+            ],
+        },
         KindName::LinkHealth => RoleNeeds {
             bundles: &[],
             registers: &[
@@ -199,6 +214,10 @@ pub(super) fn check_roles(src: &Source, block: &Shape) -> Result<()> {
         Kind::UdmaQueueGroup { .. } => udma::check_shape(src, block),
         Kind::SdmaBcast => sdma_bcast::check_shape(src, block),
         Kind::SemSeq => sem_seq::check_shape(src, block),
-        Kind::Iatu | Kind::RemapWindows | Kind::RouteTable | Kind::LinkHealth => Ok(()),
+        Kind::Iatu
+        | Kind::RemapWindows
+        | Kind::RouteTable
+        | Kind::LinkHealth
+        | Kind::InboundWindows { .. } => Ok(()),
     }
 }

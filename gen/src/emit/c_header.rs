@@ -389,7 +389,7 @@ fn register_defines(
     }
 }
 
-fn block_section(b: &Block) -> Section {
+fn block_section(b: &Block, views: &xdie_csr::Views) -> Section {
     let mut s = Section::new(format!("block `{}`: {}", b.name, b.description));
     let src = &b.source;
     s.defines
@@ -410,6 +410,31 @@ fn block_section(b: &Block) -> Section {
                 .doc("sequencer subop: add val")
                 .from(&o),
         );
+    }
+    if b.inbound().is_some() {
+        // The windows enabled at reset, as the loader resolved them from the die map.
+        let o = Origin::new(src, "Parameters");
+        s.defines.push(
+            Define::new(
+                ident(&[&b.name, "DEFAULT_WINDOWS"]),
+                dec(views.inbound_defaults.len() as u64),
+            )
+            .doc("windows 0 .. n-1 are enabled (READ and WRITE) at reset")
+            .from(&o),
+        );
+        for (i, d) in views.inbound_defaults.iter().enumerate() {
+            let n = format!("DEFAULT{i}");
+            s.defines.push(
+                Define::new(ident(&[&b.name, &n, "BASE"]), u64c(d.window.base))
+                    .doc(&format!("reset base of window {i}: {}", d.name))
+                    .from(&o),
+            );
+            s.defines.push(
+                Define::new(ident(&[&b.name, &n, "MASK"]), u64c(d.window.mask))
+                    .doc(&format!("reset mask of window {i}"))
+                    .from(&o),
+            );
+        }
     }
     for (i, r) in b.registers.iter().enumerate() {
         let o = Origin::new(src, format!("Registers[{i}].Name"));
@@ -557,7 +582,7 @@ pub fn origins(csrs: &Csrs) -> Origins {
     let mut o = Origins::default();
     let mut sections = soc_sections(csrs);
     sections.push(map_section(csrs));
-    sections.extend(csrs.blocks.iter().map(block_section));
+    sections.extend(csrs.blocks.iter().map(|b| block_section(b, &csrs.views)));
     sections.extend(descriptor_sections(csrs));
     sections.extend(word_sections(csrs));
     for d in sections.iter().flat_map(|s| &s.defines) {
@@ -586,7 +611,7 @@ pub fn render(csrs: &Csrs) -> Result<Vec<OutFile>, askama::Error> {
         views: soc_views(csrs),
     };
     let mut sections = vec![map_section(csrs)];
-    sections.extend(csrs.blocks.iter().map(block_section));
+    sections.extend(csrs.blocks.iter().map(|b| block_section(b, &csrs.views)));
     sections.extend(descriptor_sections(csrs));
     sections.extend(word_sections(csrs));
     let regs = RegsHeader {

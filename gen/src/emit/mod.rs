@@ -20,6 +20,7 @@ pub mod sv_desc;
 pub mod sv_evt_sem;
 pub mod sv_health;
 pub mod sv_iatu;
+pub mod sv_inbound;
 pub mod sv_mesh;
 pub mod sv_regpkg;
 pub mod sv_regs;
@@ -93,6 +94,7 @@ pub fn render_all(csrs: &Csrs) -> Result<Vec<OutFile>, RenderError> {
     files.extend(sv_remap::render(csrs)?);
     files.extend(sv_route::render(csrs)?);
     files.extend(sv_health::render(csrs)?);
+    files.extend(sv_inbound::render(csrs)?);
     files.extend(sv_decoder::render(csrs)?);
     files.extend(sv_desc::render(csrs)?);
     files.extend(sv_xbus::render(csrs)?);

@@ -10,6 +10,7 @@
 
 use super::routes::RouteTables;
 use super::Mesh;
+use crate::inbound::InboundWindows;
 use crate::route::ports_per_die;
 use crate::topology::{AddrView, DieId, PortId};
 use crate::Layout;
@@ -52,6 +53,8 @@ pub struct Fabric {
     pub entries: BTreeMap<DieId, BTreeMap<DieId, Entry>>,
     /// iATU outbound regions per port (region order: the first hit translates).
     pub iatu: BTreeMap<PortId, Vec<Region>>,
+    /// Inbound permission windows per die; a die not listed has the reset windows.
+    pub inbound: BTreeMap<DieId, InboundWindows>,
 }
 
 impl Fabric {
@@ -83,6 +86,7 @@ impl Fabric {
             far,
             entries,
             iatu,
+            inbound: BTreeMap::new(),
         }
     }
 
@@ -102,6 +106,13 @@ impl Fabric {
     /// Where a store of SoC address `addr`, issued by a master of die `from`, ends. Only the
     /// chip-id view is modelled here (the neighbor view's paths are `Topology::route`'s).
     pub fn deliver(&self, l: &Layout, from: DieId, addr: u64) -> Delivery {
+        self.deliver_access(l, from, addr, true)
+    }
+
+    /// As [`Fabric::deliver`], for a read (`write` false) or a store: a request that arrived
+    /// over a link (not one of the die's own masters) lands only where an inbound window of the
+    /// landing die grants it.
+    pub fn deliver_access(&self, l: &Layout, from: DieId, addr: u64, write: bool) -> Delivery {
         assert_eq!(
             self.view,
             AddrView::ChipId,
@@ -131,6 +142,18 @@ impl Fabric {
             };
             if dest == at {
                 let local = lv.local.get(a) as u64;
+                if hops > 0 {
+                    let granted = match self.inbound.get(&at) {
+                        Some(w) => w.permits(local, write),
+                        None => InboundWindows::reset(l).permits(local, write),
+                    };
+                    if !granted {
+                        return decerr(
+                            at,
+                            format!("no inbound window grants {local:#x} (permission)"),
+                        );
+                    }
+                }
                 return if in_aperture(l, local) {
                     Delivery::Delivered {
                         die: at,

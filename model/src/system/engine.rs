@@ -61,7 +61,7 @@ impl System {
             return Ok(true);
         }
         let (m, s) = (descs[0], descs[1]);
-        match self.route(die, m.buf_ptr) {
+        match self.route_access(die, m.buf_ptr, false) {
             Ok((sd, sl)) => {
                 let data = self.read_local(sd, sl, m.len);
                 match self.route(die, s.buf_ptr) {
