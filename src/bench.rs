@@ -99,8 +99,9 @@ fn copy(a: &CopyArgs) -> ExitCode {
         Ok(r) => {
             for case in &r.copies {
                 let (c, s) = (&case.run, &case.sim_cycles_per_second);
+                let cpu = &case.sim_cycles_per_cpu_second;
                 println!(
-                    "{} engines: {} bytes in {} cycles, {:.2} B/cycle = {:.1}% of the link peak ({} B/cycle); simulated at {:.0} cycles/s (median of {}, {:.0}-{:.0})",
+                    "{} engines: {} bytes in {} cycles, {:.2} B/cycle = {:.1}% of the link peak ({} B/cycle); simulated at {:.0} cycles/s (median of {}, {:.0}-{:.0}), {:.0} per CPU second",
                     c.engines,
                     c.bytes,
                     c.cycles,
@@ -110,7 +111,8 @@ fn copy(a: &CopyArgs) -> ExitCode {
                     s.median,
                     s.runs,
                     s.min,
-                    s.max
+                    s.max,
+                    cpu.median
                 );
             }
             println!(

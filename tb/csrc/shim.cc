@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 #include <string>
 
@@ -279,6 +280,12 @@ std::unique_ptr<Dut> new_dut(uint32_t kind, bool trace_ever_on) {
   const ModelOps* ops = gen::MODELS[kind];
   // A DUT without clk_i is combinational: its edges only evaluate.
   return std::unique_ptr<Dut>(new Dut(ops, trace_ever_on));
+}
+
+uint64_t thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
 }
 
 BenchResult cpp_axil_bench(uint32_t kind, const BenchParams& p) {

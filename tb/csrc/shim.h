@@ -96,6 +96,9 @@ class Dut {
 };
 
 std::unique_ptr<Dut> new_dut(uint32_t kind, bool trace_ever_on);
+// CPU time the calling thread has used, in nanoseconds (a rate over it ignores time the thread
+// spent waiting for a core, which wall-clock rates on a shared machine do not).
+uint64_t thread_cpu_ns();
 BenchResult cpp_axil_bench(uint32_t kind, const BenchParams& p);
 
 }  // namespace xdie_tb

@@ -26,6 +26,9 @@ pub struct CopyRun {
     pub link_utilization: f64,
     /// Simulated cycles per wall-clock second during the transfer.
     pub sim_cycles_per_second: f64,
+    /// Simulated cycles per second of CPU time the simulating thread used during the transfer:
+    /// on a loaded machine the wall-clock rate also counts time spent waiting for a core.
+    pub sim_cycles_per_cpu_second: f64,
 }
 
 /// One engine count over all repeats: the transfer figures (cycles are the same in every
@@ -34,6 +37,7 @@ pub struct CopyRun {
 pub struct CopyCase {
     pub run: CopyRun,
     pub sim_cycles_per_second: Summary,
+    pub sim_cycles_per_cpu_second: Summary,
 }
 
 #[derive(Debug, Clone)]
@@ -42,6 +46,7 @@ pub struct CopyReport {
     pub copies: Vec<CopyCase>,
     /// Simulation rate over every run of every engine count.
     pub sim_cycles_per_second: Summary,
+    pub sim_cycles_per_cpu_second: Summary,
     /// Cycles from the launching doorbell of a 64-byte cross-die copy to its last write's
     /// acknowledgement (the bytes landed on die 1 one link crossing earlier).
     pub latency_64b_cycles: u64,
@@ -57,22 +62,26 @@ impl CopyReport {
             }
             write!(
                 s,
-                "{{\"engines\": {}, \"bytes\": {}, \"cycles\": {}, \"bytes_per_cycle\": {:.3}, \"link_peak_bytes_per_cycle\": {:.1}, \"link_utilization\": {:.4}, {}}}",
+                "{{\"engines\": {}, \"bytes\": {}, \"cycles\": {}, \"bytes_per_cycle\": {:.3}, \"link_peak_bytes_per_cycle\": {:.1}, \"link_utilization\": {:.4}, {}, {}}}",
                 c.engines,
                 c.bytes,
                 c.cycles,
                 c.bytes_per_cycle,
                 c.link_peak_bytes_per_cycle,
                 c.link_utilization,
-                case.sim_cycles_per_second.json_fields("sim_cycles_per_second", 0)
+                case.sim_cycles_per_second.json_fields("sim_cycles_per_second", 0),
+                case.sim_cycles_per_cpu_second
+                    .json_fields("sim_cycles_per_cpu_second", 0)
             )
             .expect("write to String");
         }
         write!(
             s,
-            "], {}, \"latency_64b_cycles\": {}}}",
+            "], {}, {}, \"latency_64b_cycles\": {}}}",
             self.sim_cycles_per_second
                 .json_fields("sim_cycles_per_second", 0),
+            self.sim_cycles_per_cpu_second
+                .json_fields("sim_cycles_per_cpu_second", 0),
             self.latency_64b_cycles
         )
         .expect("write");
@@ -164,6 +173,7 @@ pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
     }
     let start = pkg.cycle();
     let wall = std::time::Instant::now();
+    let cpu_ns = crate::ffi::bridge::thread_cpu_ns();
     for &(e, q) in &used {
         pkg.doorbell(0, Side::M2s, e, q)?;
     }
@@ -188,6 +198,7 @@ pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
         pkg.sim.tick();
     };
     let seconds = wall.elapsed().as_secs_f64();
+    let cpu_seconds = (crate::ffi::bridge::thread_cpu_ns() - cpu_ns) as f64 * 1e-9;
     for (dst, data) in &expected {
         check_dst(&mut pkg, *dst, data)?;
     }
@@ -202,6 +213,7 @@ pub fn copy_run(engines: u64, bytes: u64) -> Result<CopyRun, PkgError> {
         link_peak_bytes_per_cycle: peak,
         link_utilization: bpc / peak,
         sim_cycles_per_second: (pkg.cycle() - start) as f64 / seconds,
+        sim_cycles_per_cpu_second: (pkg.cycle() - start) as f64 / cpu_seconds,
     })
 }
 
@@ -241,14 +253,11 @@ pub fn copy(engine_counts: &[u64], bytes: u64, repeats: usize) -> Result<CopyRep
             runs[k].push(copy_run(e, bytes)?);
         }
     }
-    let rate = |rs: &[CopyRun]| {
-        Summary::of(
-            &rs.iter()
-                .map(|r| r.sim_cycles_per_second)
-                .collect::<Vec<_>>(),
-        )
-        .expect("at least one run")
+    let rate = |rs: &[CopyRun], f: fn(&CopyRun) -> f64| {
+        Summary::of(&rs.iter().map(f).collect::<Vec<_>>()).expect("at least one run")
     };
+    let wall = |r: &CopyRun| r.sim_cycles_per_second;
+    let cpu = |r: &CopyRun| r.sim_cycles_per_cpu_second;
     let all: Vec<CopyRun> = runs.iter().flatten().copied().collect();
     Ok(CopyReport {
         repeats,
@@ -256,10 +265,12 @@ pub fn copy(engine_counts: &[u64], bytes: u64, repeats: usize) -> Result<CopyRep
             .iter()
             .map(|rs| CopyCase {
                 run: rs[0],
-                sim_cycles_per_second: rate(rs),
+                sim_cycles_per_second: rate(rs, wall),
+                sim_cycles_per_cpu_second: rate(rs, cpu),
             })
             .collect(),
-        sim_cycles_per_second: rate(&all),
+        sim_cycles_per_second: rate(&all, wall),
+        sim_cycles_per_cpu_second: rate(&all, cpu),
         latency_64b_cycles: latency(64)?,
     })
 }

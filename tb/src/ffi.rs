@@ -54,6 +54,7 @@ pub(crate) mod bridge {
         fn take_landed(self: Pin<&mut Dut>) -> Vec<u32>;
 
         fn cpp_axil_bench(kind: u32, p: &BenchParams) -> Result<BenchResult>;
+        fn thread_cpu_ns() -> u64;
     }
 }
 
