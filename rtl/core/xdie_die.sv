@@ -203,7 +203,7 @@ module xdie_die #(
 
   // ---------------------------------------------------------------- crossbar wiring
   logic [NM-1:0]      m_req_valid, m_req_ready, m_req_write;
-  logic [NM*SW-1:0]   m_sel;
+  logic [SW*NM-1:0]   m_sel;              // bit planes (see xdie_xbar)
   logic [NM-1:0]      m_rsp_valid, m_rsp_ready;
   logic [NM*2-1:0]    m_rsp_err;
   logic [NS-1:0]      s_req_valid, s_req_ready, s_req_write;
@@ -331,20 +331,25 @@ module xdie_die #(
       assign refused = 1'b0;
     end
 
+    // This master's slave, into the crossbar's bit planes.
+    logic [SW-1:0] sel;
     always_comb begin
-      m_sel[m*SW +: SW] = SW'(S_ERR);
+      sel = SW'(S_ERR);
       if (route == xdie_soc_addr_pkg::ROUTE_LOCAL && !refused) begin
         if (ap == xdie_soc_addr_pkg::AP_SBUF) begin
-          m_sel[m*SW +: SW] = SW'(S_SBUF);
+          sel = SW'(S_SBUF);
         end else if (ap == xdie_soc_addr_pkg::AP_HBM) begin
-          m_sel[m*SW +: SW] = SW'(S_HBM);
+          sel = SW'(S_HBM);
         end else begin
-          m_sel[m*SW +: SW] = SW'(S_CSR);
+          sel = SW'(S_CSR);
         end
       end else if ((route == xdie_soc_addr_pkg::ROUTE_PEER_DIE ||
                     route == xdie_soc_addr_pkg::ROUTE_REMOTE_PKG) && egress_ok) begin
-        m_sel[m*SW +: SW] = SW'(S_D2D + 32'(egress));
+        sel = SW'(S_D2D + 32'(egress));
       end
+    end
+    for (genvar b = 0; b < SW; b++) begin : g_sel_bit
+      assign m_sel[b*NM + m] = sel[b];
     end
 
     // The slaves take the instance and offset from the address themselves.

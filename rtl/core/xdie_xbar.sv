@@ -1,6 +1,7 @@
 // xbus crossbar: NM masters, NS slaves, single-beat pipelined in-order requests.
 //
-// Each master names its target slave with m_sel_i alongside req_valid. Every slave arbitrates
+// Each master names its target slave with m_sel_i alongside req_valid, as bit planes: bit b of
+// master m's slave index is m_sel_i[b*NM + m] (see "Bit planes" below). Every slave arbitrates
 // round-robin among the masters that may issue to it and accepts at most one request per cycle;
 // different slaves accept in parallel. A grant offered to a slave is held until that slave
 // accepts it, so the request a slave sees never changes while it is pending.
@@ -11,6 +12,14 @@
 // so response routing needs no arbitration. Per slave, a FIFO of master ids (depth
 // OUTSTANDING) routes the in-order responses back; each master also has at most OUTSTANDING
 // requests in flight.
+//
+// Bit planes: the per-master state (the slave a master's requests are at, its count of requests
+// in flight) is kept as bit planes too, plane b holding bit b of every master's value in one
+// NM-bit word. The issue rule, the per-slave request vectors and the counters are then a few
+// word-wide operations (bit-sliced arithmetic) instead of a loop over the masters with an
+// indexed slice per master: a simulator evaluates all of this every cycle, for every master,
+// busy or not, and NM is 37 in a die. The hardware is the same either way (the planes are just
+// an ordering of the same flops and gates).
 //
 // The wide per-port fields (address, write data, strobes, read data) hold one element per port.
 // By default each is one flat vector, port i's field at [i*W +: W], which every tool reads. With
@@ -46,7 +55,7 @@ module xdie_xbar #(
   input  logic [NM-1:0]     m_req_valid_i,
   output logic [NM-1:0]     m_req_ready_o,
   input  logic [NM-1:0]     m_req_write_i,
-  input  logic [NM*SW-1:0]  m_sel_i,
+  input  logic [SW*NM-1:0]  m_sel_i,        // bit planes: [b*NM + m] is bit b of master m's
   output logic [NM-1:0]     m_rsp_valid_o,
   input  logic [NM-1:0]     m_rsp_ready_i,
   output logic [NM*2-1:0]   m_rsp_err_o,
@@ -77,17 +86,28 @@ module xdie_xbar #(
   localparam logic [CW-1:0] MAX_OUT = CW'(OUTSTANDING);
 
   // ---------------------------------------------------------------- per-master issue state
-  logic [NM*CW-1:0] cnt_q, cnt_d;
-  logic [NM*SW-1:0] cur_q, cur_d;
+  // Bit planes (see the header): cur_q[b*NM + m] is bit b of the slave master m issued to last,
+  // cnt_q[b*NM + m] bit b of its count of requests in flight.
+  logic [SW*NM-1:0] cur_q, cur_d;
+  logic [CW*NM-1:0] cnt_q, cnt_d;
+  // Per master: no request in flight; OUTSTANDING in flight; the request names the slave of
+  // those in flight.
+  logic [NM-1:0]    idle_m, full_m, same_m;
   // May master m issue its current request (to the slave it names) this cycle?
   logic [NM-1:0]    may_issue;
 
   always_comb begin
-    for (int unsigned m = 0; m < NM; m++) begin
-      may_issue[m] = m_req_valid_i[m] &&
-          ((cnt_q[m*CW +: CW] == '0) ||
-           ((cur_q[m*SW +: SW] == m_sel_i[m*SW +: SW]) && (cnt_q[m*CW +: CW] != MAX_OUT)));
+    idle_m = '1;
+    full_m = '1;
+    same_m = '1;
+    for (int unsigned b = 0; b < CW; b++) begin
+      idle_m = idle_m & ~cnt_q[b*NM +: NM];
+      full_m = full_m & (MAX_OUT[b] ? cnt_q[b*NM +: NM] : ~cnt_q[b*NM +: NM]);
     end
+    for (int unsigned b = 0; b < SW; b++) begin
+      same_m = same_m & ~(cur_q[b*NM +: NM] ^ m_sel_i[b*NM +: NM]);
+    end
+    may_issue = m_req_valid_i & (idle_m | (same_m & ~full_m));
   end
 
   // ---------------------------------------------------------------- per-slave arbitration
@@ -98,25 +118,20 @@ module xdie_xbar #(
   logic [NS-1:0]    gnt_any;
   logic [NS-1:0]    fifo_full, fifo_empty;
   logic [NS-1:0]    s_acc;              // slave s accepts a request this cycle
-  // The masters that may issue to each slave: one pass over the masters, not one per slave.
-  logic [NM-1:0]    req_of [NS];
-
-  always_comb begin
-    for (int unsigned s = 0; s < NS; s++) begin
-      req_of[s] = '0;
-    end
-    for (int unsigned m = 0; m < NM; m++) begin
-      if (may_issue[m] && (32'(m_sel_i[m*SW +: SW]) < NS)) begin
-        req_of[m_sel_i[m*SW +: SW]][m] = 1'b1;
-      end
-    end
-  end
 
   for (genvar s = 0; s < NS; s++) begin : g_arb
+    logic [NM-1:0] req;                  // the masters that may issue to slave s
     logic          pick_valid;
     logic [MW-1:0] pick;
+    // Masters whose slave index has every bit of s: one word operation per index bit.
+    always_comb begin
+      req = may_issue;
+      for (int unsigned b = 0; b < SW; b++) begin
+        req = req & (((s >> b) & 1) != 0 ? m_sel_i[b*NM +: NM] : ~m_sel_i[b*NM +: NM]);
+      end
+    end
     xdie_rr_arbiter #(.N(NM)) u_arb (
-      .req_i(req_of[s]), .last_i(last_q[s*MW +: MW]), .valid_o(pick_valid), .idx_o(pick)
+      .req_i(req), .last_i(last_q[s*MW +: MW]), .valid_o(pick_valid), .idx_o(pick)
     );
     // A grant offered and not yet taken stays with its master.
     assign gnt_id[s*MW +: MW] = lock_q[s] ? lock_id_q[s*MW +: MW] : pick;
@@ -137,9 +152,10 @@ module xdie_xbar #(
   end
 
   always_comb begin
-    lock_d    = lock_q;
-    lock_id_d = lock_id_q;
-    last_d    = last_q;
+    lock_d        = lock_q;
+    lock_id_d     = lock_id_q;
+    last_d        = last_q;
+    m_req_ready_o = '0;
     for (int unsigned s = 0; s < NS; s++) begin
       logic [MW-1:0] g;
       g = gnt_id[s*MW +: MW];
@@ -149,15 +165,7 @@ module xdie_xbar #(
       lock_id_d[s*MW +: MW] = g;
       if (s_acc[s]) begin
         last_d[s*MW +: MW] = g;
-      end
-    end
-  end
-
-  always_comb begin
-    m_req_ready_o = '0;
-    for (int unsigned s = 0; s < NS; s++) begin
-      if (s_acc[s]) begin
-        m_req_ready_o[gnt_id[s*MW +: MW]] = 1'b1;
+        m_req_ready_o      = m_req_ready_o | (NM'(1) << g);
       end
     end
   end
@@ -177,22 +185,17 @@ module xdie_xbar #(
   assign fifo_full  = ~fifo_ready;
   assign fifo_empty = ~fifo_valid;
 
-  always_comb begin
-    for (int unsigned s = 0; s < NS; s++) begin
-      s_rsp_ready_o[s] = !fifo_empty[s] && m_rsp_ready_i[head_id[s*MW +: MW]];
-      s_pop[s]         = s_rsp_valid_i[s] && s_rsp_ready_o[s];
-    end
-  end
-
   // The head of a slave's FIFO has requests in flight there, so that slave is its current one:
   // each slave's response goes to its head master, one pass over the slaves.
   always_comb begin
     m_rsp_valid_o = '0;
     m_rsp_err_o   = '0;
     for (int unsigned s = 0; s < NS; s++) begin
+      s_rsp_ready_o[s] = !fifo_empty[s] && m_rsp_ready_i[head_id[s*MW +: MW]];
+      s_pop[s]         = s_rsp_valid_i[s] && s_rsp_ready_o[s];
       if (s_rsp_valid_i[s] && !fifo_empty[s]) begin
-        m_rsp_valid_o[head_id[s*MW +: MW]]        = 1'b1;
-        m_rsp_err_o[head_id[s*MW +: MW]*2 +: 2]   = s_rsp_err_i[s*2 +: 2];
+        m_rsp_valid_o                           = m_rsp_valid_o | (NM'(1) << head_id[s*MW +: MW]);
+        m_rsp_err_o[head_id[s*MW +: MW]*2 +: 2] = s_rsp_err_i[s*2 +: 2];
       end
     end
   end
@@ -204,7 +207,9 @@ module xdie_xbar #(
   for (genvar m = 0; m < NM; m++) begin : g_rdata
     if (READERS[m]) begin : g_reader
       logic [SW-1:0] c;
-      assign c                = cur_q[m*SW +: SW];
+      for (genvar b = 0; b < SW; b++) begin : g_bit
+        assign c[b] = cur_q[b*NM + m];
+      end
       assign `XDIE_PORT(m_rsp_rdata_o, m, DATA_BYTES*8) =
           (32'(c) < NS) ? `XDIE_PORT(s_rsp_rdata_i, c, DATA_BYTES*8) : '0;
     end else begin : g_writer
@@ -213,17 +218,21 @@ module xdie_xbar #(
   end
 
   // ---------------------------------------------------------------- per-master counts
+  // Bit-sliced: every master's count moves by +1 (a request accepted), -1 (a response taken) or
+  // not at all, as a ripple of carry (borrow) words through the planes.
   always_comb begin
-    cnt_d = cnt_q;
-    cur_d = cur_q;
-    for (int unsigned m = 0; m < NM; m++) begin
-      logic acc;
-      acc = m_req_valid_i[m] && m_req_ready_o[m];
-      if (acc) begin
-        cur_d[m*SW +: SW] = m_sel_i[m*SW +: SW];
-      end
-      cnt_d[m*CW +: CW] = cnt_q[m*CW +: CW] + CW'(acc) -
-                          CW'(m_rsp_valid_o[m] && m_rsp_ready_i[m]);
+    logic [NM-1:0] acc, done, carry, borrow;
+    acc    = m_req_valid_i & m_req_ready_o;
+    done   = m_rsp_valid_o & m_rsp_ready_i;
+    carry  = acc & ~done;
+    borrow = done & ~acc;
+    for (int unsigned b = 0; b < CW; b++) begin
+      cnt_d[b*NM +: NM] = cnt_q[b*NM +: NM] ^ carry ^ borrow;
+      carry             = carry & cnt_q[b*NM +: NM];
+      borrow            = borrow & ~cnt_q[b*NM +: NM];
+    end
+    for (int unsigned b = 0; b < SW; b++) begin
+      cur_d[b*NM +: NM] = (acc & m_sel_i[b*NM +: NM]) | (~acc & cur_q[b*NM +: NM]);
     end
   end
 

@@ -49,7 +49,7 @@ module xdie_xbar_shared #(
   input  logic [NM-1:0]     m_req_valid_i,
   output logic [NM-1:0]     m_req_ready_o,
   input  logic [NM-1:0]     m_req_write_i,
-  input  logic [NM*SW-1:0]  m_sel_i,
+  input  logic [SW*NM-1:0]  m_sel_i,        // bit planes, as xdie_xbar's
   output logic [NM-1:0]     m_rsp_valid_o,
   input  logic [NM-1:0]     m_rsp_ready_i,
   output logic [NM*2-1:0]   m_rsp_err_o,
@@ -80,6 +80,14 @@ module xdie_xbar_shared #(
   localparam int unsigned DW = DATA_BYTES * 8;
   localparam logic [CW-1:0] MAX_OUT = CW'(OUTSTANDING);
 
+  // Each master's slave index in one piece (the port holds them as bit planes): wiring only.
+  logic [NM*SW-1:0] sel;
+  for (genvar m = 0; m < NM; m++) begin : g_sel
+    for (genvar b = 0; b < SW; b++) begin : g_bit
+      assign sel[m*SW + b] = m_sel_i[b*NM + m];
+    end
+  end
+
   // ---------------------------------------------------------------- request arbitration
   // Cycle t picks a master (the grant); cycle t+1 moves its request (the transfer). Every
   // select and enable of the wide request path therefore comes from a flop.
@@ -107,7 +115,7 @@ module xdie_xbar_shared #(
     for (int m = 0; m < NM; m++) begin
       logic [SW-1:0] t;
       logic [CW-1:0] c;
-      t       = m_sel_i[m*SW +: SW];
+      t       = sel[m*SW +: SW];
       c       = cnt_q[m*CW +: CW];
       cand[m] = m_req_valid_i[m] && (32'(t) < NS) && room[t] &&
                 !(pg_valid_q && 32'(pg_m_q) == m) &&
@@ -253,7 +261,7 @@ module xdie_xbar_shared #(
       pg_valid_q <= q_any;
       if (q_any) begin
         pg_m_q   <= q_pick;
-        pg_s_q   <= m_sel_i[q_pick*SW +: SW];
+        pg_s_q   <= sel[q_pick*SW +: SW];
         q_last_q <= q_pick;
       end
       for (int s = 0; s < NS; s++) begin

@@ -353,8 +353,7 @@ impl MasterModel {
             .collect();
         p.set(n.req_wstrb, i * dw, dw, &strb);
         if p.ports.contains_key("m_sel_i") {
-            let sw = p.width("m_sel_i") / p.width(n.req_valid);
-            p.set_u("m_sel_i", i * sw, sw, sel);
+            set_sel(p, i, sel);
         }
         self.rsp_ready = rng.chance(self.rsp_ready_pct);
         p.set_u(n.rsp_ready, i, 1, u64::from(self.rsp_ready));
@@ -389,6 +388,16 @@ impl MasterModel {
 }
 
 // ------------------------------------------------------------------ crossbar
+
+/// Puts master `m`'s slave index on the crossbar's `m_sel_i`, which holds bit planes: bit b of
+/// master m's index at b * masters + m.
+fn set_sel(p: &mut Pins, m: usize, sel: u64) {
+    let masters = p.width("m_req_valid_i");
+    let planes = p.width("m_sel_i") / masters;
+    for b in 0..planes {
+        p.set_u("m_sel_i", b * masters + m, 1, (sel >> b) & 1);
+    }
+}
 
 /// Master m owns a region in every slave; the expected read data follows from m's own program
 /// order. The slave index sits in the address too, so a misrouted request is caught.
@@ -511,11 +520,10 @@ fn xbar_single_stream_moves_one_beat_per_cycle() {
         let mut p = Pins::new(&sim);
         let (_, dw, aw) = geometry(&p, &XBAR_MASTER_SIDE);
         let ns = p.width("s_req_valid_o");
-        let sw = p.width("m_sel_i") / p.width("m_req_valid_i");
         sim.reset(2);
         let beats = 64u64;
         let target = (ns - 1) as u64;
-        p.set_u("m_sel_i", 0, sw, target);
+        set_sel(&mut p, 0, target);
         p.set_u("m_rsp_ready_i", 0, 1, 1);
         p.set_u("s_req_ready_i", 0, ns, u64::MAX);
         let (mut sent, mut answered, mut pending) = (0u64, 0u64, VecDeque::new());
