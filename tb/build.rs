@@ -95,6 +95,10 @@ fn traced(name: &str) -> bool {
 /// default packed ports, which the port tables bind as flat vectors.
 const UNPACKED_PORTS_DEFINE: &str = "XDIE_UNPACKED_PORTS";
 
+/// The define that gives the FIFOs' storage process the reset process's sensitivity (see
+/// `xdie_fifo`): one Verilator trigger per gated clock instead of two, for the package tops.
+const FAST_STORAGE_DEFINE: &str = "XDIE_FAST_STORAGE";
+
 /// The define that turns on the RTL's simulation hooks. Several models of one link may have
 /// them (the package top and the mesh): the hooks are DPI imports, one C function each that the
 /// shim implements once, and every call finds its model and record layout through the calling
@@ -321,6 +325,7 @@ fn verilator_args(name: &str) -> Vec<String> {
         args.extend(["--inline-mult", "1", "--x-initial", "0"].map(String::from));
         args.push(format!("+define+{HOOKS_DEFINE}"));
         args.push(format!("+define+{UNPACKED_PORTS_DEFINE}"));
+        args.push(format!("+define+{FAST_STORAGE_DEFINE}"));
     }
     args.extend(["--top-module".to_string(), name.to_string()]);
     args
