@@ -36,6 +36,8 @@ rtl/core/xdie_xbar.sv
 rtl/core/xdie_xbar_shared.sv
 rtl/core/xdie_mem.sv
 rtl/core/xdie_sbuf.sv
+rtl/core/xdie_fp32_add.sv
+rtl/core/xdie_sbuf_acc.sv
 rtl/core/xdie_xbus_csr.sv
 rtl/core/xdie_host_port.sv
 rtl/core/xdie_d2d_wire.sv

@@ -12,6 +12,8 @@ xdie_xbar.sv
 xdie_xbar_shared.sv
 xdie_mem.sv
 xdie_sbuf.sv
+xdie_fp32_add.sv
+xdie_sbuf_acc.sv
 xdie_xbus_csr.sv
 xdie_host_port.sv
 xdie_d2d_wire.sv

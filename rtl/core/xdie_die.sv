@@ -6,7 +6,8 @@
 // of the AXI4-Lite register blocks), the outbound side of each D2D port and an error slave.
 // Every master has its own address decoder (built for the system's address view, VIEW); its
 // route and aperture pick the slave:
-//   LOCAL      -> SBUF, HBM, or the CSR bridge for every register-block aperture
+//   LOCAL      -> SBUF (the SBUF aperture and its two accumulate apertures), HBM, or the CSR
+//                 bridge for every register-block aperture
 //   PEER_DIE,
 //   REMOTE_PKG -> the outbound side of the egress D2D port:
 //                 chip-id view: the route table's entry of the destination (CAYMAN_ID of the
@@ -336,7 +337,8 @@ module xdie_die #(
     always_comb begin
       sel = SW'(S_ERR);
       if (route == xdie_soc_addr_pkg::ROUTE_LOCAL && !refused) begin
-        if (ap == xdie_soc_addr_pkg::AP_SBUF) begin
+        if (ap == xdie_soc_addr_pkg::AP_SBUF || ap == xdie_soc_addr_pkg::AP_SBUF_ACC_I32 ||
+            ap == xdie_soc_addr_pkg::AP_SBUF_ACC_F32) begin
           sel = SW'(S_SBUF);
         end else if (ap == xdie_soc_addr_pkg::AP_HBM) begin
           sel = SW'(S_HBM);
@@ -838,7 +840,7 @@ module xdie_die #(
   );
 
   // ---------------------------------------------------------------- memories
-  logic            sb_req_valid, sb_req_ready, sb_req_write;
+  logic            sb_req_valid, sb_req_ready, sb_req_write, sb_req_acc, sb_req_fp;
   logic [ADDR_W-1:0]   sb_req_addr;
   logic [DATA_BYTES*8-1:0] sb_req_wdata, sb_rsp_rdata;
   logic [DATA_BYTES-1:0]   sb_req_wstrb;
@@ -856,16 +858,48 @@ module xdie_die #(
     .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_SBUF, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_SBUF*2 +: 2]),
     .m_req_valid_o(sb_req_valid), .m_req_ready_i(sb_req_ready), .m_req_write_o(sb_req_write),
     .m_req_addr_o(sb_req_addr), .m_req_wdata_o(sb_req_wdata), .m_req_wstrb_o(sb_req_wstrb),
+    .m_req_acc_o(sb_req_acc), .m_req_fp_o(sb_req_fp),
     .m_rsp_valid_i(sb_rsp_valid), .m_rsp_ready_o(sb_rsp_ready), .m_rsp_rdata_i(sb_rsp_rdata),
     .m_rsp_err_i(sb_rsp_err)
   );
 
-  xdie_mem #(.BYTES(SBUF_PARTS * SBUF_BACKING)) u_sbuf_mem (
+  // Read-modify-write of the accumulate apertures (one request at the memory at a time: the
+  // memory's latency is 1).
+  logic            sm_req_valid, sm_req_ready, sm_req_write;
+  logic [ADDR_W-1:0]   sm_req_addr;
+  logic [DATA_BYTES*8-1:0] sm_req_wdata;
+  logic [DATA_BYTES-1:0]   sm_req_wstrb;
+  logic            sm_rsp_valid, sm_rsp_ready;
+  logic [DATA_BYTES*8-1:0] sm_rsp_rdata;
+  logic [1:0]      sm_rsp_err;
+  logic            sm_wr_valid;
+  logic [ADDR_W-1:0]   sm_wr_addr;
+  logic [DATA_BYTES*8-1:0] sm_wr_wdata;
+  logic [DATA_BYTES-1:0]   sm_wr_wstrb;
+
+  xdie_sbuf_acc #(.BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(1)) u_sbuf_acc (
     .clk_i, .rst_ni,
     .s_req_valid_i(sb_req_valid), .s_req_ready_o(sb_req_ready), .s_req_write_i(sb_req_write),
+    .s_req_acc_i(sb_req_acc), .s_req_fp_i(sb_req_fp),
     .s_req_addr_i(sb_req_addr), .s_req_wdata_i(sb_req_wdata), .s_req_wstrb_i(sb_req_wstrb),
     .s_rsp_valid_o(sb_rsp_valid), .s_rsp_ready_i(sb_rsp_ready), .s_rsp_rdata_o(sb_rsp_rdata),
-    .s_rsp_err_o(sb_rsp_err)
+    .s_rsp_err_o(sb_rsp_err),
+    .m_req_valid_o(sm_req_valid), .m_req_ready_i(sm_req_ready), .m_req_write_o(sm_req_write),
+    .m_req_addr_o(sm_req_addr), .m_req_wdata_o(sm_req_wdata), .m_req_wstrb_o(sm_req_wstrb),
+    .m_rsp_valid_i(sm_rsp_valid), .m_rsp_ready_o(sm_rsp_ready), .m_rsp_rdata_i(sm_rsp_rdata),
+    .m_rsp_err_i(sm_rsp_err),
+    .m_wr_valid_o(sm_wr_valid), .m_wr_addr_o(sm_wr_addr), .m_wr_wdata_o(sm_wr_wdata),
+    .m_wr_wstrb_o(sm_wr_wstrb)
+  );
+
+  xdie_mem #(.BYTES(SBUF_PARTS * SBUF_BACKING)) u_sbuf_mem (
+    .clk_i, .rst_ni,
+    .s_req_valid_i(sm_req_valid), .s_req_ready_o(sm_req_ready), .s_req_write_i(sm_req_write),
+    .s_req_addr_i(sm_req_addr), .s_req_wdata_i(sm_req_wdata), .s_req_wstrb_i(sm_req_wstrb),
+    .s_rsp_valid_o(sm_rsp_valid), .s_rsp_ready_i(sm_rsp_ready), .s_rsp_rdata_o(sm_rsp_rdata),
+    .s_rsp_err_o(sm_rsp_err),
+    .w_valid_i(sm_wr_valid), .w_addr_i(sm_wr_addr), .w_wdata_i(sm_wr_wdata),
+    .w_wstrb_i(sm_wr_wstrb)
   );
 
   xdie_mem #(.BYTES(HBM_BYTES)) u_hbm (
@@ -874,7 +908,8 @@ module xdie_die #(
     .s_req_write_i(s_req_write[S_HBM]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_HBM, ADDR_W)),
     .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_HBM, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_HBM, DATA_BYTES)),
     .s_rsp_valid_o(s_rsp_valid[S_HBM]), .s_rsp_ready_i(s_rsp_ready[S_HBM]),
-    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_HBM, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_HBM*2 +: 2])
+    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_HBM, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_HBM*2 +: 2]),
+    .w_valid_i(1'b0), .w_addr_i('0), .w_wdata_i('0), .w_wstrb_i('0)
   );
 
   xdie_xbus_err #(.OUTSTANDING(OUTSTANDING)) u_err (

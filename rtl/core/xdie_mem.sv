@@ -10,6 +10,12 @@
 // write is answered like a read (its response carries the word's old contents) once it has
 // landed; every response is OKAY.
 //
+// A second port (w_*) only writes: a beat under byte strobes in the cycle w_valid_i is set, with
+// no handshake and no response (the SBUF's accumulate path writes its sums there while port A
+// reads the next beats; xdie_sbuf_acc). The array keeps one write port: the user never presents
+// a port-A write in a cycle with a port-B write, and a port-A read in that cycle of the same
+// beat returns the old word (read-first). A memory without such a user ties w_valid_i low.
+//
 // Simulation hooks, invisible to synthesis: the array is public to Verilator (a testbench loads
 // and reads it directly between clock edges, without bus cycles), and with XDIE_SIM_HOOKS
 // defined the array's write port reports every write to the testbench's write monitor in the
@@ -32,7 +38,11 @@ module xdie_mem #(
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
   output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
-  output logic [1:0]      s_rsp_err_o
+  output logic [1:0]      s_rsp_err_o,
+  input  logic            w_valid_i,
+  input  logic [ADDR_W-1:0]   w_addr_i,
+  input  logic [DATA_BYTES*8-1:0] w_wdata_i,
+  input  logic [DATA_BYTES-1:0]   w_wstrb_i
 );
 
   if (LATENCY < 1 || BYTES < DATA_BYTES || BYTES % DATA_BYTES != 0) begin : g_bad_param
@@ -45,21 +55,24 @@ module xdie_mem #(
 
   logic [DATA_BYTES*8-1:0] mem_q [WORDS] /* verilator public_flat_rw */;
 
-  logic [ADDR_W-OW-1:0] beat;
-  logic [IW-1:0]    idx;
+  logic [ADDR_W-OW-1:0] beat, w_beat;
+  logic [IW-1:0]    idx, w_idx;
   logic             advance;
   logic             acc;
 
-  assign beat = s_req_addr_i[ADDR_W-1:OW];
+  assign beat   = s_req_addr_i[ADDR_W-1:OW];
+  assign w_beat = w_addr_i[ADDR_W-1:OW];
 
   // The offset within the beat, and the beat bits above the array, do not select anything.
   logic unused_addr;
-  assign unused_addr = ^{s_req_addr_i[OW-1:0], beat};
+  assign unused_addr = ^{s_req_addr_i[OW-1:0], beat, w_addr_i[OW-1:0], w_beat};
 
   if ((1 << IW) == WORDS) begin : g_pow2
-    assign idx = beat[IW-1:0];
+    assign idx   = beat[IW-1:0];
+    assign w_idx = w_beat[IW-1:0];
   end else begin : g_mod
-    assign idx = IW'(beat % (ADDR_W-OW)'(WORDS));
+    assign idx   = IW'(beat % (ADDR_W-OW)'(WORDS));
+    assign w_idx = IW'(w_beat % (ADDR_W-OW)'(WORDS));
   end
 
   // ---------------------------------------------------------------- pipeline
@@ -70,16 +83,16 @@ module xdie_mem #(
   assign s_req_ready_o = advance;
   assign acc           = s_req_valid_i && advance;
 
-  // The array's write port.
+  // The array's write port: port B's write, else port A's.
   logic            wr_en;
   logic [IW-1:0]   wr_idx;
   logic [DATA_BYTES*8-1:0] wr_data;
   logic [DATA_BYTES-1:0]   wr_strb;
 
-  assign wr_en   = acc && s_req_write_i;
-  assign wr_idx  = idx;
-  assign wr_data = s_req_wdata_i;
-  assign wr_strb = s_req_wstrb_i;
+  assign wr_en   = w_valid_i || (acc && s_req_write_i);
+  assign wr_idx  = w_valid_i ? w_idx : idx;
+  assign wr_data = w_valid_i ? w_wdata_i : s_req_wdata_i;
+  assign wr_strb = w_valid_i ? w_wstrb_i : s_req_wstrb_i;
 
   always_ff @(posedge clk_i) begin
     if (wr_en) begin

@@ -1115,3 +1115,405 @@ fn host_port_direct_remapped_and_missing() {
         assert_eq!(mem.bytes, model.bytes, "memory contents");
     });
 }
+
+// ------------------------------------------------------------------ SBUF accumulate path
+
+/// binary32 operands at every boundary of the format, both signs: zeros, the smallest and
+/// largest subnormals, the smallest normals, 1 and its neighbours, values a quarter and half an
+/// ulp of 1 (ties), integers where the ulp reaches 1, the largest finite value, infinity,
+/// signalling and quiet NaNs. Only operands: every expected sum comes from the model's adder.
+fn f32_boundaries() -> Vec<u32> {
+    let bits = |x: f32| x.to_bits();
+    let frac = (1u32 << (f32::MANTISSA_DIGITS - 1)) - 1;
+    let inf = bits(f32::INFINITY);
+    let min_normal = bits(f32::MIN_POSITIVE);
+    let ulp1 = f32::EPSILON;
+    let mags = [
+        0,
+        1,
+        2,
+        3,
+        frac >> 1,
+        min_normal - 2,
+        min_normal - 1,
+        min_normal,
+        min_normal + 1,
+        bits(2.0 * f32::MIN_POSITIVE) - 1,
+        bits(1.0) - 1,
+        bits(1.0),
+        bits(1.0) + 1,
+        bits(1.5),
+        bits(2.0) - 1,
+        bits(2.0),
+        bits(ulp1 / 4.0),
+        bits(ulp1 / 2.0),
+        bits(ulp1 / 2.0) + 1,
+        bits(ulp1),
+        bits((1u32 << (f32::MANTISSA_DIGITS - 1)) as f32),
+        bits(((1u32 << f32::MANTISSA_DIGITS) - 1) as f32),
+        bits(f32::MAX) - 1,
+        bits(f32::MAX),
+        inf,
+        inf + 1,
+        bits(f32::NAN),
+        inf | frac,
+    ];
+    let sign = bits(-0.0);
+    mags.iter().flat_map(|&m| [m, m | sign]).collect()
+}
+
+/// The fp32 adder against the model's (xdie_model::reduce::f32_add, bit for bit): every pair of
+/// boundary operands, then random pairs, half of them close in exponent (cancellation, ties).
+#[test]
+fn fp32_adder_matches_the_model() {
+    use xdie_model::reduce::f32_add;
+    harness::run(0xf32, |ctx| {
+        let mut sim = ctx.sim(dut("xdie_fp32_add")).expect("fp32 adder model");
+        let (a, b, en, y) = (
+            sim.port("a_i").expect("a_i"),
+            sim.port("b_i").expect("b_i"),
+            sim.port("en_i").expect("en_i"),
+            sim.port("y_o").expect("y_o"),
+        );
+        let edges = f32_boundaries();
+        let mut pairs: Vec<(u32, u32)> = edges
+            .iter()
+            .flat_map(|&x| edges.iter().map(move |&z| (x, z)))
+            .collect();
+        let rng = &mut ctx.rng;
+        let exp_mask = f32::INFINITY.to_bits() | (-0.0f32).to_bits();
+        for i in 0..200_000 {
+            let x = rng.next_u32();
+            let z = if i % 2 == 0 {
+                rng.next_u32()
+            } else {
+                // the same exponent give or take a few, random fraction and sign
+                let near = (x & exp_mask) ^ ((rng.next_u32() & 3) << (f32::MANTISSA_DIGITS - 1));
+                near | (rng.next_u32() & !exp_mask)
+            };
+            pairs.push((x, z));
+        }
+        let mut held = None;
+        for (n, &(x, z)) in pairs.iter().enumerate() {
+            // Every fifth pair is presented without the enable: the output must hold.
+            let load = n % 5 != 0;
+            sim.set_u64(a, u64::from(x));
+            sim.set_u64(b, u64::from(z));
+            sim.set_u64(en, u64::from(load));
+            sim.tick();
+            let got = sim.get_u64(y) as u32;
+            if load {
+                let want = f32_add(x, z);
+                assert_eq!(
+                    got,
+                    want,
+                    "{x:#010x} + {z:#010x} ({:e} + {:e}): RTL {got:#010x}, model {want:#010x}",
+                    f32::from_bits(x),
+                    f32::from_bits(z)
+                );
+                held = Some(got);
+            } else if let Some(h) = held {
+                assert_eq!(got, h, "the sum changed without the enable");
+            }
+        }
+    });
+}
+
+/// Lane modes of the read-modify-write stage's requests (the master model's `sel`).
+const PLAIN: u64 = 0;
+const ACC_I32: u64 = 1;
+const ACC_F32: u64 = 2;
+
+/// A word-addressed memory with the two ports of xdie_mem behind xdie_sbuf_acc: port A
+/// answers in order after random delays (reads first: the answer is the beat before this
+/// edge's writes), port B writes in the cycle it is valid. Random requests (plain reads and
+/// writes, int32 and fp32 accumulates with whole-lane strobes) to a few beats, so that most
+/// requests meet a pending accumulate of their beat; the expected responses and final contents
+/// come from a Rust memory that applies the requests in order with the model's lane adder.
+#[rstest::rstest]
+fn sbuf_acc_random_traffic_matches_the_model(#[values(0, 1, 2)] seed: u64) {
+    use xdie_model::reduce::{add_lane, AccDtype};
+    harness::run(0xacc0 + seed, |ctx| {
+        let mut sim = ctx.sim(dut("xdie_sbuf_acc")).expect("sbuf acc model");
+        let mut p = Pins::new(&sim);
+        let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
+        let lanes = dw / 4;
+        let rng = &mut ctx.rng;
+        let beats = 4u64;
+        let mut model = Mem::default();
+        let mut ops = VecDeque::new();
+        let mut expect = VecDeque::new();
+        let specials = f32_boundaries();
+        for _ in 0..3000 {
+            let addr = rng.below(beats) * dw as u64;
+            let mode = match rng.below(10) {
+                0..=1 => PLAIN,
+                2..=5 => ACC_I32,
+                _ => ACC_F32,
+            };
+            let mut r = random_req(rng, addr, dw);
+            if mode != PLAIN {
+                r.write = true;
+                let on: Vec<bool> = (0..lanes).map(|_| rng.chance(80)).collect();
+                r.wstrb = (0..dw).map(|i| on[i / 4]).collect();
+                if mode == ACC_F32 {
+                    for l in 0..lanes {
+                        if rng.chance(30) {
+                            let v = specials[rng.below(specials.len() as u64) as usize];
+                            r.wdata[4 * l..4 * l + 4].copy_from_slice(&v.to_le_bytes());
+                        }
+                    }
+                }
+            }
+            let rsp = if mode == PLAIN {
+                model.access(&r, dw)
+            } else {
+                let dtype = if mode == ACC_I32 {
+                    AccDtype::I32
+                } else {
+                    AccDtype::F32
+                };
+                let old = model.beat(addr, dw);
+                let mut sum = old.clone();
+                for l in (0..lanes).filter(|&l| r.wstrb[4 * l]) {
+                    let lane = |v: &[u8]| {
+                        u32::from_le_bytes([v[4 * l], v[4 * l + 1], v[4 * l + 2], v[4 * l + 3]])
+                    };
+                    sum[4 * l..4 * l + 4].copy_from_slice(
+                        &add_lane(dtype, lane(&old), lane(&r.wdata)).to_le_bytes(),
+                    );
+                }
+                model.write(addr, dw, &sum, &vec![true; dw]);
+                Rsp {
+                    rdata: old,
+                    err: OKAY,
+                }
+            };
+            expect.push_back(rsp);
+            ops.push_back((r, mode));
+        }
+        let mut m = MasterModel {
+            idx: 0,
+            ops,
+            current: None,
+            expect,
+            got: 0,
+            gap_pct: 15,
+            rsp_ready_pct: 75,
+            rsp_ready: false,
+        };
+        let mut slave = SlaveModel::new(0, 75, 2);
+        let mut mem = Mem::default();
+        sim.reset(2);
+        let mut cycle = 0;
+        while !m.done() {
+            assert!(cycle < 100_000, "sbuf acc stalled");
+            m.drive(&mut p, &DUT_SLAVE_SIDE, rng, dw, aw);
+            let mode = m.current.as_ref().map_or(PLAIN, |(_, s)| *s);
+            p.set_u("s_req_acc_i", 0, 1, u64::from(mode != PLAIN));
+            p.set_u("s_req_fp_i", 0, 1, u64::from(mode == ACC_F32));
+            slave.drive(&mut p, &DUT_MASTER_SIDE, rng, cycle, dw);
+            p.apply(&mut sim);
+            if m.sample(&sim, &p, &DUT_SLAVE_SIDE, dw) {
+                m.current = None;
+            }
+            let (req, popped) = slave.sample(&sim, &p, &DUT_MASTER_SIDE, dw, aw);
+            let wr = (Pins::get_u(&sim, &p, "m_wr_valid_o", 0, 1) != 0).then(|| {
+                let s = Pins::get(&sim, &p, "m_wr_wstrb_o", 0, dw);
+                (
+                    Pins::get_u(&sim, &p, "m_wr_addr_o", 0, aw),
+                    Pins::get(&sim, &p, "m_wr_wdata_o", 0, dw * 8),
+                    (0..dw)
+                        .map(|b| (s[b / 8] >> (b % 8)) & 1 != 0)
+                        .collect::<Vec<_>>(),
+                )
+            });
+            assert!(
+                !(wr.is_some() && req.as_ref().is_some_and(|r| r.write)),
+                "cycle {cycle}: a port-A write beside a port-B write"
+            );
+            // Port A reads before this edge's writes land.
+            let rsp = req.map(|r| mem.access(&r, dw));
+            if let Some((addr, data, strb)) = wr {
+                mem.write(addr, dw, &data, &strb);
+            }
+            slave.commit(popped, rsp, rng, cycle);
+            sim.tick();
+            cycle += 1;
+        }
+        // The last sum lands one edge after its response.
+        p.apply(&mut sim);
+        if Pins::get_u(&sim, &p, "m_wr_valid_o", 0, 1) != 0 {
+            let s = Pins::get(&sim, &p, "m_wr_wstrb_o", 0, dw);
+            let strb: Vec<bool> = (0..dw).map(|b| (s[b / 8] >> (b % 8)) & 1 != 0).collect();
+            mem.write(
+                Pins::get_u(&sim, &p, "m_wr_addr_o", 0, aw),
+                dw,
+                &Pins::get(&sim, &p, "m_wr_wdata_o", 0, dw * 8),
+                &strb,
+            );
+        }
+        for b in 0..beats {
+            let at = b * dw as u64;
+            assert_eq!(
+                mem.beat(at, dw),
+                model.beat(at, dw),
+                "beat {b} differs from the model"
+            );
+        }
+    });
+}
+
+/// Always-ready memory with a latency of one cycle, responses always taken: plain writes and
+/// accumulates to distinct beats are accepted on every cycle.
+#[test]
+fn sbuf_acc_streams_one_beat_per_cycle() {
+    harness::run(3, |ctx| {
+        let mut sim = ctx.sim(dut("xdie_sbuf_acc")).expect("sbuf acc model");
+        let mut p = Pins::new(&sim);
+        let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
+        sim.reset(2);
+        p.set_u("s_rsp_ready_i", 0, 1, 1);
+        p.set_u("m_req_ready_i", 0, 1, 1);
+        p.set_u("s_req_valid_i", 0, 1, 1);
+        p.set_u("s_req_write_i", 0, 1, 1);
+        p.set("s_req_wstrb_i", 0, dw, &vec![0xff; dw.div_ceil(8)]);
+        let mut in_flight = false;
+        for i in 0..100u64 {
+            // a run of plain writes, then a run of int32 and fp32 accumulates
+            let mode = if i < 30 { PLAIN } else { 1 + i % 2 };
+            p.set_u("s_req_acc_i", 0, 1, u64::from(mode != PLAIN));
+            p.set_u("s_req_fp_i", 0, 1, u64::from(mode == ACC_F32));
+            p.set_u("s_req_addr_i", 0, aw, (i % 16) * dw as u64);
+            p.set_u("m_rsp_valid_i", 0, 1, u64::from(in_flight));
+            p.apply(&mut sim);
+            // The first accumulate after the plain writes may wait for none of them.
+            assert_eq!(
+                Pins::get_u(&sim, &p, "s_req_ready_o", 0, 1),
+                1,
+                "stall at beat {i}"
+            );
+            in_flight = Pins::get_u(&sim, &p, "m_req_valid_o", 0, 1) != 0;
+            sim.tick();
+        }
+    });
+}
+
+/// The SBUF mapping in front of the accumulate path: a write into SBUF_ACC_I32 or SBUF_ACC_F32
+/// reaches the memory side at the mapped address with m_req_acc_o set (m_req_fp_o for fp32);
+/// a read there, or a write with a partly strobed lane, is refused SLVERR and reaches the memory
+/// as a write without strobes; past the backing it is DECERR as in SBUF. Plain SBUF traffic in
+/// between keeps its mapping and m_req_acc_o clear.
+#[test]
+fn sbuf_accumulate_apertures_and_refusals() {
+    use xdie_model::reduce::AccDtype;
+    harness::run(0x5bacc, |ctx| {
+        let mut sim = ctx.sim(dut("xdie_sbuf")).expect("sbuf model");
+        let mut p = Pins::new(&sim);
+        let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
+        let v = views();
+        let (parts, backing) = (v.params.sbuf_partitions, v.params.sbuf_backing_bytes);
+        let rng = &mut ctx.rng;
+        let mut ops = VecDeque::new();
+        let mut expect = VecDeque::new();
+        // (mapped address, write, strobes, acc, fp) of each request the memory side must see
+        let mut mem_side = VecDeque::new();
+        let mut model = Mem::default();
+        for _ in 0..1500 {
+            let part = rng.below(parts);
+            let b = rng.below(backing / dw as u64 + 2) * dw as u64;
+            let dtype = match rng.below(3) {
+                0 => None,
+                1 => Some(AccDtype::I32),
+                _ => Some(AccDtype::F32),
+            };
+            let addr = match dtype {
+                None => v.sbuf_addr(part, b),
+                Some(d) => v.sbuf_acc_addr(d, part, b),
+            };
+            let mut r = random_req(rng, addr, dw);
+            if dtype.is_some() && r.write && rng.chance(70) {
+                let on: Vec<bool> = (0..dw / 4).map(|_| rng.chance(60)).collect();
+                r.wstrb = (0..dw).map(|i| on[i / 4]).collect();
+            }
+            let partial = (0..dw / 4).any(|l| (1..4).any(|k| r.wstrb[4 * l + k] != r.wstrb[4 * l]));
+            let (rsp, side) = if b >= backing {
+                (
+                    Rsp {
+                        rdata: vec![0; dw],
+                        err: DECERR,
+                    },
+                    (0, true, vec![false; dw], false, false),
+                )
+            } else if dtype.is_some() && (!r.write || partial) {
+                (
+                    Rsp {
+                        rdata: vec![0; dw],
+                        err: SLVERR,
+                    },
+                    (0, true, vec![false; dw], false, false),
+                )
+            } else {
+                let mut mapped = r.clone();
+                mapped.addr = part * backing + b;
+                let acc = dtype.is_some();
+                (
+                    model.access(&mapped, dw),
+                    (
+                        mapped.addr,
+                        r.write,
+                        r.wstrb.clone(),
+                        acc,
+                        dtype == Some(AccDtype::F32),
+                    ),
+                )
+            };
+            expect.push_back(rsp);
+            mem_side.push_back(side);
+            ops.push_back((r, 0));
+        }
+        let mut m = MasterModel {
+            idx: 0,
+            ops,
+            current: None,
+            expect,
+            got: 0,
+            gap_pct: 20,
+            rsp_ready_pct: 70,
+            rsp_ready: false,
+        };
+        let mut slave = SlaveModel::new(0, 70, 2);
+        let mut mem = Mem::default();
+        sim.reset(2);
+        let mut cycle = 0;
+        while !m.done() {
+            assert!(cycle < 100_000, "sbuf stalled");
+            m.drive(&mut p, &DUT_SLAVE_SIDE, rng, dw, aw);
+            slave.drive(&mut p, &DUT_MASTER_SIDE, rng, cycle, dw);
+            p.apply(&mut sim);
+            if m.sample(&sim, &p, &DUT_SLAVE_SIDE, dw) {
+                m.current = None;
+            }
+            let (req, popped) = slave.sample(&sim, &p, &DUT_MASTER_SIDE, dw, aw);
+            let rsp = req.map(|r| {
+                let acc = Pins::get_u(&sim, &p, "m_req_acc_o", 0, 1) != 0;
+                let fp = Pins::get_u(&sim, &p, "m_req_fp_o", 0, 1) != 0;
+                let want = mem_side
+                    .pop_front()
+                    .expect("a request the master did not make");
+                // The lane type matters only for an accumulate.
+                let got = (r.addr, r.write, r.wstrb.clone(), acc, acc && fp);
+                assert_eq!(got, want, "memory-side request at cycle {cycle}");
+                // The memory stands in for the accumulate path: an accumulate writes its data.
+                mem.access(&r, dw)
+            });
+            slave.commit(popped, rsp, rng, cycle);
+            sim.tick();
+            cycle += 1;
+        }
+        assert_eq!(
+            mem.bytes, model.bytes,
+            "memory contents differ from the model"
+        );
+    });
+}

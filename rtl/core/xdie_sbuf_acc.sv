@@ -1,0 +1,213 @@
+// Read-modify-write of the SBUF accumulate apertures, between the SBUF mapping (xdie_sbuf) and
+// the memory (xdie_mem): a plain read or write passes through unchanged; an accumulate beat
+// (s_req_acc_i with a write) goes to the memory as a read of the same beat, and when that read's
+// response passes back (answering the original write once, with the memory's response), the
+// lanes are added and the sum is written through the memory's second write port (m_wr_*) at the
+// next clock edge. Lanes are 4-byte little-endian words (int32 or binary32); a lane is added only
+// when all its strobes are set, a lane without strobes keeps its bytes (xdie_sbuf refuses a beat
+// with a partly strobed lane before it gets here). int32 lanes add modulo 2^32, fp32 lanes with
+// xdie_fp32_add (docs/collectives.md, Arithmetic).
+//
+// Hazards. An accumulate is pending from its acceptance until its sum is in the memory: while
+// its read is at the memory, in the cycle its response passes (the sum is being computed) and in
+// the cycle the sum is written (the memory reads before it writes, so a read at that edge would
+// see the old beat). A request (of any kind) to the beat of a pending accumulate waits until the
+// sum has landed, so it reads the sum, adds to it, or overwrites it in program order; never is an
+// add lost. A plain write also waits in the cycle a sum is written anywhere, as the memory has
+// one array write port. Requests to other beats flow: one beat per cycle for plain reads and
+// writes, and for a stream of accumulates to distinct beats (one read at the memory and one sum
+// write per cycle, on the memory's two ports). Back-to-back accumulates to one beat take three
+// cycles each.
+//
+// DEPTH is the number of requests in flight at the memory this block allows (the memory's
+// latency for full throughput; xdie_mem with LATENCY 1 needs 1). Responses come back in order.
+
+module xdie_sbuf_acc #(
+  // Bytes of the memory behind (its beat index width)
+  parameter int unsigned BYTES = 16 * xdie_xbus_pkg::DATA_BYTES,
+  parameter int unsigned DEPTH = 1,
+  localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
+  localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // from the SBUF mapping
+  input  logic            s_req_valid_i,
+  output logic            s_req_ready_o,
+  input  logic            s_req_write_i,
+  input  logic            s_req_acc_i,   // accumulate (a write into an accumulate aperture)
+  input  logic            s_req_fp_i,    // with s_req_acc_i: fp32 lanes, else int32 lanes
+  input  logic [ADDR_W-1:0]   s_req_addr_i,
+  input  logic [DATA_BYTES*8-1:0] s_req_wdata_i,
+  input  logic [DATA_BYTES-1:0]   s_req_wstrb_i,
+  output logic            s_rsp_valid_o,
+  input  logic            s_rsp_ready_i,
+  output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
+  output logic [1:0]      s_rsp_err_o,
+  // to the memory: requests (port A) ...
+  output logic            m_req_valid_o,
+  input  logic            m_req_ready_i,
+  output logic            m_req_write_o,
+  output logic [ADDR_W-1:0]   m_req_addr_o,
+  output logic [DATA_BYTES*8-1:0] m_req_wdata_o,
+  output logic [DATA_BYTES-1:0]   m_req_wstrb_o,
+  input  logic            m_rsp_valid_i,
+  output logic            m_rsp_ready_o,
+  input  logic [DATA_BYTES*8-1:0] m_rsp_rdata_i,
+  input  logic [1:0]      m_rsp_err_i,
+  // ... and the sums (port B: writes without a response)
+  output logic            m_wr_valid_o,
+  output logic [ADDR_W-1:0]   m_wr_addr_o,
+  output logic [DATA_BYTES*8-1:0] m_wr_wdata_o,
+  output logic [DATA_BYTES-1:0]   m_wr_wstrb_o
+);
+
+  // A lane is an int32 or binary32 word.
+  localparam int unsigned LANE_BYTES = 4;
+  localparam int unsigned LW    = LANE_BYTES * 8;
+  localparam int unsigned LANES = DATA_BYTES / LANE_BYTES;
+  localparam int unsigned DW    = DATA_BYTES * 8;
+  localparam int unsigned OW    = $clog2(DATA_BYTES);
+  localparam int unsigned WORDS = BYTES / DATA_BYTES;
+  localparam int unsigned IW    = (WORDS > 1) ? $clog2(WORDS) : 1;
+  localparam int unsigned PW    = (DEPTH > 1) ? $clog2(DEPTH) : 1;
+  localparam int unsigned CW    = $clog2(DEPTH + 1);
+
+  if (DEPTH < 1 || DATA_BYTES % LANE_BYTES != 0 || BYTES < DATA_BYTES || OW + IW > ADDR_W) begin : g_bad_param
+    $error("xdie_sbuf_acc: DEPTH at least 1, DATA_BYTES whole lanes, BYTES at least one beat and addressable");
+  end
+
+  // ---------------------------------------------------------------- requests in flight
+  // In order of acceptance; e_* hold per entry whether it accumulates, its lane type, beat,
+  // operand and added lanes (the operand only for an accumulate).
+  logic [DEPTH-1:0]       e_valid_q, e_acc_q, e_fp_q;
+  logic [DEPTH*IW-1:0]    e_idx_q;
+  logic [DEPTH*DW-1:0]    e_data_q;
+  logic [DEPTH*LANES-1:0] e_lanes_q;
+  logic [PW-1:0]          wptr_q, rptr_q;
+  logic [CW-1:0]          count_q;
+
+  logic [IW-1:0]    idx;
+  logic [LANES-1:0] lanes;
+  logic             acc, push, pop, head_acc, head_fp, hazard, wb_conflict, room;
+  logic [IW-1:0]    head_idx;
+  logic [LANES-1:0] head_lanes;
+  logic [DW-1:0]    head_data;
+
+  assign idx = s_req_addr_i[OW +: IW];
+  assign acc = s_req_acc_i && s_req_write_i;
+  for (genvar l = 0; l < LANES; l++) begin : g_lane_en
+    assign lanes[l] = &s_req_wstrb_i[l*LANE_BYTES +: LANE_BYTES];
+  end
+
+  // The beat and byte offset are all the memory needs; the bits above its array are zero.
+  logic unused_addr;
+  assign unused_addr = ^{s_req_addr_i[ADDR_W-1:OW+IW], s_req_addr_i[OW-1:0]};
+
+  assign head_acc   = e_acc_q[rptr_q];
+  assign head_fp    = e_fp_q[rptr_q];
+  assign head_idx   = e_idx_q[rptr_q*IW +: IW];
+  assign head_lanes = e_lanes_q[rptr_q*LANES +: LANES];
+  assign head_data  = e_data_q[rptr_q*DW +: DW];
+
+  // ---------------------------------------------------------------- write-back stage
+  logic             wb_valid_q, wb_fp_q;
+  logic [IW-1:0]    wb_idx_q;
+  logic [LANES-1:0] wb_lanes_q;
+  logic [DW-1:0]    int_sum_q, fp_sum;
+
+  // A pending accumulate on the requested beat: in flight, or its sum being written now.
+  always_comb begin
+    hazard = wb_valid_q && (wb_idx_q == idx);
+    for (int j = 0; j < int'(DEPTH); j++) begin
+      if (e_valid_q[j] && e_acc_q[j] && (e_idx_q[j*IW +: IW] == idx)) begin
+        hazard = 1'b1;
+      end
+    end
+  end
+
+  assign pop         = m_rsp_valid_i && s_rsp_ready_i;
+  assign room        = (count_q != CW'(DEPTH)) || pop;
+  assign wb_conflict = wb_valid_q && s_req_write_i && !acc;
+
+  assign m_req_valid_o = s_req_valid_i && room && !hazard && !wb_conflict;
+  assign s_req_ready_o = m_req_ready_i && room && !hazard && !wb_conflict;
+  assign m_req_write_o = s_req_write_i && !acc;
+  assign m_req_addr_o  = s_req_addr_i;
+  assign m_req_wdata_o = s_req_wdata_i;
+  assign m_req_wstrb_o = acc ? '0 : s_req_wstrb_i;
+  assign push          = s_req_valid_i && s_req_ready_o;
+
+  // Responses pass through in order; an accumulate's is the memory's answer to its read.
+  assign s_rsp_valid_o = m_rsp_valid_i;
+  assign m_rsp_ready_o = s_rsp_ready_i;
+  assign s_rsp_rdata_o = m_rsp_rdata_i;
+  assign s_rsp_err_o   = m_rsp_err_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      e_valid_q <= '0;
+      e_acc_q   <= '0;
+      e_fp_q    <= '0;
+      wptr_q    <= '0;
+      rptr_q    <= '0;
+      count_q   <= '0;
+      wb_valid_q <= 1'b0;
+    end else begin
+      if (pop) begin
+        e_valid_q[rptr_q] <= 1'b0;
+        rptr_q <= (32'(rptr_q) == DEPTH - 1) ? '0 : rptr_q + 1'b1;
+      end
+      if (push) begin
+        e_valid_q[wptr_q] <= 1'b1;
+        e_acc_q[wptr_q]   <= acc;
+        e_fp_q[wptr_q]    <= s_req_fp_i;
+        wptr_q <= (32'(wptr_q) == DEPTH - 1) ? '0 : wptr_q + 1'b1;
+      end
+      if (push != pop) begin
+        count_q <= push ? count_q + 1'b1 : count_q - 1'b1;
+      end
+      wb_valid_q <= pop && head_acc;
+    end
+  end
+
+  // Beat, operand and lanes of an accumulate: loaded only when one is accepted.
+  always_ff @(posedge clk_i) begin
+    if (push && acc) begin
+      e_idx_q[wptr_q*IW +: IW]          <= idx;
+      e_lanes_q[wptr_q*LANES +: LANES]  <= lanes;
+      e_data_q[wptr_q*DW +: DW]         <= s_req_wdata_i;
+    end
+    if (pop && head_acc) begin
+      wb_idx_q   <= head_idx;
+      wb_lanes_q <= head_lanes;
+      wb_fp_q    <= head_fp;
+    end
+  end
+
+  // ---------------------------------------------------------------- the adders
+  // Old lane (memory) + incoming lane, loaded as the accumulate's response passes.
+  for (genvar l = 0; l < LANES; l++) begin : g_add
+    always_ff @(posedge clk_i) begin
+      if (pop && head_acc && !head_fp) begin
+        int_sum_q[l*LW +: LW] <= m_rsp_rdata_i[l*LW +: LW] + head_data[l*LW +: LW];
+      end
+    end
+
+    xdie_fp32_add u_fp (
+      .clk_i,
+      .en_i(pop && head_acc && head_fp),
+      .a_i(m_rsp_rdata_i[l*LW +: LW]),
+      .b_i(head_data[l*LW +: LW]),
+      .y_o(fp_sum[l*LW +: LW])
+    );
+  end
+
+  assign m_wr_valid_o = wb_valid_q;
+  assign m_wr_addr_o  = ADDR_W'({wb_idx_q, OW'(0)});
+  assign m_wr_wdata_o = wb_fp_q ? fp_sum : int_sum_q;
+  for (genvar l = 0; l < LANES; l++) begin : g_wr_strb
+    assign m_wr_wstrb_o[l*LANE_BYTES +: LANE_BYTES] = {LANE_BYTES{wb_lanes_q[l]}};
+  end
+
+endmodule
