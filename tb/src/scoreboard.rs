@@ -2,7 +2,8 @@
 //! the rings the model's gens wrote (read through the HBM backdoor); then the RTL's end state
 //! against the golden model's `EndState` (SBUF ranges of both dies, read through the memories' backdoor; every semaphore; every used
 //! queue's head, tail and used count), checks guard words around each destination, and runs
-//! the model's leg checker on the write monitor's log of the run.
+//! the model's leg checker on the write monitor's log of the run (an accumulating leg's
+//! destination taken in SBUF, where the RTL's sums land).
 
 use crate::driver::{Driver, FwStore, Progress};
 use crate::hooks::MonWrite;
@@ -172,10 +173,18 @@ pub(crate) fn compare(
         }
     }
 
-    // The model's invariants on what the monitor saw land, in order.
+    // The model's invariants on what the monitor saw land, in order. The model logs an
+    // accumulating leg's data where it was sent (an accumulate aperture); the monitor sees the
+    // sums land in SBUF, at the same offset from the SBUF base.
     let log = landed_log(&d.writes, &d.stores, d.pkg.dies());
     for leg in sys.legs() {
-        if let Some(expect) = sys.leg_expect(leg.id) {
+        if let Some(mut expect) = sys.leg_expect(leg.id) {
+            if let Some(dtype) = leg.accumulate {
+                let acc = sys.layout.acc_aperture(dtype).base;
+                for r in &mut expect.dst {
+                    r.0 = r.0 - acc + sys.layout.apertures.sbuf.base;
+                }
+            }
             if let Err(v) = check_leg(&log, &expect) {
                 mis.push(format!("the RTL broke an invariant: {v}"));
             }

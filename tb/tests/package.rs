@@ -865,3 +865,186 @@ fn link_health_interrupts() {
         }
     });
 }
+
+/// fp32 lanes for an accumulate test: boundary values of the format (signed zeros, subnormals,
+/// the largest finite value, infinities, NaNs, ones) mixed with random patterns.
+fn f32_lanes(rng: &mut Rng, lanes: u64) -> Vec<u8> {
+    let specials = [
+        0.0f32.to_bits(),
+        (-0.0f32).to_bits(),
+        1,
+        f32::MIN_POSITIVE.to_bits() - 1,
+        f32::MIN_POSITIVE.to_bits(),
+        f32::MAX.to_bits(),
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        f32::NAN.to_bits(),
+        1.0f32.to_bits(),
+        (f32::EPSILON / 2.0).to_bits(),
+    ];
+    (0..lanes)
+        .flat_map(|_| {
+            let v = if rng.chance(40) {
+                specials[rng.below(specials.len() as u64) as usize] ^ (rng.next_u32() & (1 << 31))
+            } else {
+                rng.next_u32()
+            };
+            v.to_le_bytes()
+        })
+        .collect()
+}
+
+/// The SBUF accumulate apertures on the package: host stores (one lane each, some lanes hit
+/// twice in a row), four engines adding one source into the same int32 destination at once
+/// (their beats interleave at the SBUF, int32 addition commutes), a copy from the other die
+/// through the link into the int32 aperture, and two fp32 copies one after the other (fp32
+/// addition does not associate, so their order is fixed). Destinations start with random data
+/// and fp32 boundary values, are lane aligned but not beat aligned, and must end as the model's
+/// lane adder (xdie_model::reduce) makes them. A partly strobed lane and a read of an aperture
+/// are SLVERR, a lane past the partition's backing DECERR, and none of them changes anything.
+#[test]
+fn accumulate_apertures_add_into_sbuf() {
+    use xdie_model::reduce::{accumulate, AccDtype};
+    use xdie_tb::axil::Resp;
+    harness::run(0xacc, |ctx| {
+        let mut pkg = open(ctx);
+        let v = views();
+        let rng = &mut ctx.rng;
+        let len = 4 * dw() + 12;
+        let lanes = len / 4;
+        let (pi, oi) = (5, 0x408);
+        let (pf, of) = (6, 0x80c);
+        let (i_dst, f_dst) = (v.sbuf_addr(pi, oi), v.sbuf_addr(pf, of));
+        let (i_acc, f_acc) = (
+            v.sbuf_acc_addr(AccDtype::I32, pi, oi),
+            v.sbuf_acc_addr(AccDtype::F32, pf, of),
+        );
+        let mut si = pattern(rng, len);
+        let mut sf = f32_lanes(rng, lanes);
+        pkg.write_bytes(0, i_dst, &si).expect("int32 destination");
+        pkg.write_bytes(0, f_dst, &sf).expect("fp32 destination");
+
+        // Host stores, one lane at a time.
+        for k in 0..12u64 {
+            let lane = if k % 3 == 2 {
+                (k - 1) % lanes
+            } else {
+                rng.below(lanes)
+            };
+            let x = rng.next_u32().to_le_bytes();
+            pkg.write32(0, i_acc + 4 * lane, u32::from_le_bytes(x))
+                .expect("int32 store");
+            accumulate(AccDtype::I32, &mut si[4 * lane as usize..][..4], &x);
+            let y = f32_lanes(rng, 1);
+            pkg.write32(
+                0,
+                f_acc + 4 * lane,
+                u32::from_le_bytes([y[0], y[1], y[2], y[3]]),
+            )
+            .expect("fp32 store");
+            accumulate(AccDtype::F32, &mut sf[4 * lane as usize..][..4], &y);
+        }
+        assert_eq!(
+            pkg.peek(0, i_dst, len).expect("peek"),
+            si,
+            "host int32 adds"
+        );
+        assert_eq!(pkg.peek(0, f_dst, len).expect("peek"), sf, "host fp32 adds");
+
+        // Four engines into one int32 destination at once, then die 1 over the link.
+        let src = v.sbuf_addr(7, 0x100);
+        let bytes = source(&mut pkg, rng, 0, src, len);
+        for e in 0..4 {
+            setup(&mut pkg, 0, e, 0);
+            let c = Copy {
+                src: v.soc.soc_local(0, src),
+                dst: v.soc.soc_local(0, i_acc),
+                len,
+                write_barrier: false,
+            };
+            pkg.post_copy(0, e, 0, c).expect("post");
+            accumulate(AccDtype::I32, &mut si, &bytes);
+        }
+        for e in 0..4 {
+            pkg.doorbell(0, Side::S2m, e, 0).expect("S2M doorbell");
+            pkg.doorbell(0, Side::M2s, e, 0).expect("M2S doorbell");
+        }
+        for e in 0..4 {
+            pkg.wait_drained(0, e, 0).expect("queue drains");
+        }
+        let remote = source(&mut pkg, rng, 1, src, len);
+        setup(&mut pkg, 1, 2, 1);
+        let c = Copy {
+            src: v.soc.soc_local(1, src),
+            dst: v.soc.fold_neighbor(i_acc, 0),
+            len,
+            write_barrier: false,
+        };
+        pkg.post_copy(1, 2, 1, c).expect("post");
+        run_queue(&mut pkg, 1, 2, 1);
+        accumulate(AccDtype::I32, &mut si, &remote);
+        assert_eq!(
+            pkg.peek(0, i_dst, len).expect("peek"),
+            si,
+            "engine int32 adds"
+        );
+
+        // Two fp32 copies in turn.
+        for round in 0..2 {
+            let src = v.sbuf_addr(8 + round, 0x20);
+            let b = f32_lanes(rng, lanes);
+            pkg.poke(0, src, &b).expect("fp32 source");
+            let c = Copy {
+                src: v.soc.soc_local(0, src),
+                dst: v.soc.soc_local(0, f_acc),
+                len,
+                write_barrier: false,
+            };
+            pkg.post_copy(0, 1, 0, c).expect("post");
+            run_queue(&mut pkg, 0, 1, 0);
+            accumulate(AccDtype::F32, &mut sf, &b);
+        }
+        assert_eq!(
+            pkg.peek(0, f_dst, len).expect("peek"),
+            sf,
+            "engine fp32 adds"
+        );
+        assert_eq!(pkg.err(0), 0, "engine errors on die 0");
+        assert_eq!(pkg.err(1), 0, "engine errors on die 1");
+
+        // Refusals: nothing changes.
+        let backing = v.params.sbuf_backing_bytes;
+        let cases = [
+            (i_acc, 0x3, Resp::SlvErr),
+            (f_acc + 4, 0x6, Resp::SlvErr),
+            (
+                v.sbuf_acc_addr(AccDtype::I32, pi, backing),
+                0xf,
+                Resp::DecErr,
+            ),
+            (
+                v.sbuf_acc_addr(AccDtype::F32, pf, backing + 8),
+                0xf,
+                Resp::DecErr,
+            ),
+        ];
+        for (at, strb, want) in cases {
+            let got = pkg.write_raw(0, at, 0x1234_5678, strb).expect("store");
+            assert_eq!(got, want, "store to {at:#x} with strobes {strb:#x}");
+        }
+        for at in [i_acc, f_acc] {
+            let (_, got) = pkg.read_raw(0, at).expect("read");
+            assert_eq!(got, Resp::SlvErr, "read of {at:#x}");
+        }
+        assert_eq!(
+            pkg.peek(0, i_dst, len).expect("peek"),
+            si,
+            "int32 after refusals"
+        );
+        assert_eq!(
+            pkg.peek(0, f_dst, len).expect("peek"),
+            sf,
+            "fp32 after refusals"
+        );
+    });
+}
