@@ -94,7 +94,7 @@ module xdie_sbuf #(
 
   always_comb begin
     partial = 1'b0;
-    for (int l = 0; l < int'(LANES); l++) begin
+    for (int l = 0; l < LANES; l++) begin
       if (s_req_wstrb_i[l*LANE_BYTES +: LANE_BYTES] != '0 &&
           s_req_wstrb_i[l*LANE_BYTES +: LANE_BYTES] != '1) begin
         partial = 1'b1;

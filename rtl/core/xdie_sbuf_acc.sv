@@ -119,7 +119,7 @@ module xdie_sbuf_acc #(
   // A pending accumulate on the requested beat: in flight, or its sum being written now.
   always_comb begin
     hazard = wb_valid_q && (wb_idx_q == idx);
-    for (int j = 0; j < int'(DEPTH); j++) begin
+    for (int j = 0; j < DEPTH; j++) begin
       if (e_valid_q[j] && e_acc_q[j] && (e_idx_q[j*IW +: IW] == idx)) begin
         hazard = 1'b1;
       end
