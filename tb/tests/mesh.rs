@@ -295,6 +295,7 @@ fn model_and_rtl_agree_on_delivered_and_refused_stores() {
 #[rstest::rstest]
 #[case::all_gather("allgather-ring8.yaml")]
 #[case::all_to_all("alltoall-ring8.yaml")]
+#[case::reduce_scatter("reducescatter-ring8.yaml")]
 fn ring8_collective(#[case] file: &str) {
     harness::run(7, |ctx| {
         let sc = scenario(file);
