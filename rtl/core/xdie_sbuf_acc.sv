@@ -12,8 +12,8 @@
 // its read is at the memory, in the cycle its response passes (the sum is being computed) and in
 // the cycle the sum is written (the memory reads before it writes, so a read at that edge would
 // see the old beat). A request (of any kind) to the beat of a pending accumulate waits until the
-// sum has landed, so it reads the sum, adds to it, or overwrites it in program order; never is an
-// add lost. A plain write also waits in the cycle a sum is written anywhere, as the memory has
+// sum has landed, so it reads the sum, adds to it, or overwrites it in program order: no add is
+// ever lost. A plain write also waits in the cycle a sum is written anywhere, as the memory has
 // one array write port. Requests to other beats flow: one beat per cycle for plain reads and
 // writes, and for a stream of accumulates to distinct beats (one read at the memory and one sum
 // write per cycle, on the memory's two ports). Back-to-back accumulates to one beat take three
