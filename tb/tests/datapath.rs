@@ -740,46 +740,73 @@ fn sbuf_mapping_and_decode_errors() {
             expect.push_back(rsp);
             ops.push_back((r, 0));
         }
-        let mut m = MasterModel {
-            idx: 0,
+        let mem = drive_sbuf(
+            &mut sim,
+            &mut p,
+            rng,
             ops,
-            current: None,
             expect,
-            got: 0,
-            gap_pct: 20,
-            rsp_ready_pct: 70,
-            rsp_ready: false,
-        };
-        let mut slave = SlaveModel::new(0, 70, 2);
-        let mut mem = Mem::default();
-        sim.reset(2);
-        let mut cycle = 0;
-        while !m.done() {
-            assert!(cycle < 100_000, "sbuf stalled");
-            m.drive(&mut p, &DUT_SLAVE_SIDE, rng, dw, aw);
-            slave.drive(&mut p, &DUT_MASTER_SIDE, rng, cycle, dw);
-            p.apply(&mut sim);
-            if m.sample(&sim, &p, &DUT_SLAVE_SIDE, dw) {
-                m.current = None;
-            }
-            let (req, popped) = slave.sample(&sim, &p, &DUT_MASTER_SIDE, dw, aw);
-            let rsp = req.map(|r| {
+            (dw, aw),
+            |_, _, r, _| {
                 assert!(
                     r.addr < parts * backing,
                     "mapped address {:#x} past the memory",
                     r.addr
                 );
-                mem.access(&r, dw)
-            });
-            slave.commit(popped, rsp, rng, cycle);
-            sim.tick();
-            cycle += 1;
-        }
+            },
+        );
         assert_eq!(
             mem.bytes, model.bytes,
             "memory contents differ from the model"
         );
     });
+}
+
+/// Runs one master's `ops` through the SBUF mapping (`xdie_sbuf`) into a memory model with
+/// random handshakes on both sides; the master checks every response against `expect`, and
+/// `on_request` sees each request the memory side takes (with its cycle) before the memory
+/// model serves it. Returns the memory model.
+fn drive_sbuf(
+    sim: &mut Sim,
+    p: &mut Pins,
+    rng: &mut Rng,
+    ops: VecDeque<(Req, u64)>,
+    expect: VecDeque<Rsp>,
+    (dw, aw): (usize, usize),
+    mut on_request: impl FnMut(&Sim, &Pins, &Req, u64),
+) -> Mem {
+    let mut m = MasterModel {
+        idx: 0,
+        ops,
+        current: None,
+        expect,
+        got: 0,
+        gap_pct: 20,
+        rsp_ready_pct: 70,
+        rsp_ready: false,
+    };
+    let mut slave = SlaveModel::new(0, 70, 2);
+    let mut mem = Mem::default();
+    sim.reset(2);
+    let mut cycle = 0;
+    while !m.done() {
+        assert!(cycle < 100_000, "sbuf stalled");
+        m.drive(p, &DUT_SLAVE_SIDE, rng, dw, aw);
+        slave.drive(p, &DUT_MASTER_SIDE, rng, cycle, dw);
+        p.apply(sim);
+        if m.sample(sim, p, &DUT_SLAVE_SIDE, dw) {
+            m.current = None;
+        }
+        let (req, popped) = slave.sample(sim, p, &DUT_MASTER_SIDE, dw, aw);
+        let rsp = req.map(|r| {
+            on_request(sim, p, &r, cycle);
+            mem.access(&r, dw)
+        });
+        slave.commit(popped, rsp, rng, cycle);
+        sim.tick();
+        cycle += 1;
+    }
+    mem
 }
 
 // ------------------------------------------------------------------ CSR bridge
@@ -1472,45 +1499,25 @@ fn sbuf_accumulate_apertures_and_refusals() {
             mem_side.push_back(side);
             ops.push_back((r, 0));
         }
-        let mut m = MasterModel {
-            idx: 0,
+        // The memory stands in for the accumulate path: an accumulate writes its data.
+        let mem = drive_sbuf(
+            &mut sim,
+            &mut p,
+            rng,
             ops,
-            current: None,
             expect,
-            got: 0,
-            gap_pct: 20,
-            rsp_ready_pct: 70,
-            rsp_ready: false,
-        };
-        let mut slave = SlaveModel::new(0, 70, 2);
-        let mut mem = Mem::default();
-        sim.reset(2);
-        let mut cycle = 0;
-        while !m.done() {
-            assert!(cycle < 100_000, "sbuf stalled");
-            m.drive(&mut p, &DUT_SLAVE_SIDE, rng, dw, aw);
-            slave.drive(&mut p, &DUT_MASTER_SIDE, rng, cycle, dw);
-            p.apply(&mut sim);
-            if m.sample(&sim, &p, &DUT_SLAVE_SIDE, dw) {
-                m.current = None;
-            }
-            let (req, popped) = slave.sample(&sim, &p, &DUT_MASTER_SIDE, dw, aw);
-            let rsp = req.map(|r| {
-                let acc = Pins::get_u(&sim, &p, "m_req_acc_o", 0, 1) != 0;
-                let fp = Pins::get_u(&sim, &p, "m_req_fp_o", 0, 1) != 0;
+            (dw, aw),
+            |sim, p, r, cycle| {
+                let acc = Pins::get_u(sim, p, "m_req_acc_o", 0, 1) != 0;
+                let fp = Pins::get_u(sim, p, "m_req_fp_o", 0, 1) != 0;
                 let want = mem_side
                     .pop_front()
                     .expect("a request the master did not make");
                 // The lane type matters only for an accumulate.
                 let got = (r.addr, r.write, r.wstrb.clone(), acc, acc && fp);
                 assert_eq!(got, want, "memory-side request at cycle {cycle}");
-                // The memory stands in for the accumulate path: an accumulate writes its data.
-                mem.access(&r, dw)
-            });
-            slave.commit(popped, rsp, rng, cycle);
-            sim.tick();
-            cycle += 1;
-        }
+            },
+        );
         assert_eq!(
             mem.bytes, model.bytes,
             "memory contents differ from the model"
