@@ -111,6 +111,23 @@ pub struct LegExpect {
     /// `remote_batch`).
     pub local_batch: u64,
     pub n_engines: u64,
+    /// Earlier legs that write some of this leg's destination bytes on the same die (a
+    /// collective's later phase writing where an earlier one added), as their remote_sem
+    /// completions. From an untagged log this leg's data writes are the ones that land after
+    /// every one of these completions.
+    pub dst_after: Vec<Completion>,
+    /// Whether a later leg writes some of this leg's destination bytes: from an untagged log
+    /// this leg's data writes then end with its own remote_sem completion.
+    pub dst_rewritten: bool,
+}
+
+/// The increment that brings a semaphore shared as one stream to its `batch`-th target: the
+/// `(batch + 1) * n`-th unit of increments landed at `addr` on the leg's RX die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Completion {
+    pub addr: u64,
+    pub batch: u64,
+    pub n: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -143,11 +160,29 @@ fn batch(writes: &mut Vec<(usize, &Landed)>, index: u64, n: u64) {
     });
 }
 
+/// Position in `writes` of the increment that completes `c` on `die`, if it landed.
+fn completed_at(writes: &[Landed], die: DieId, c: Completion) -> Option<usize> {
+    let target = ((c.batch + 1) * c.n) as i64;
+    let mut sum = 0i64;
+    writes
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| !matches!(w.by, Writer::Firmware { .. }))
+        .filter(|(_, w)| w.die == die && w.local == c.addr)
+        .find(|(_, w)| {
+            sum += inc_value(w);
+            sum >= target
+        })
+        .map(|(i, _)| i)
+}
+
 /// Check every invariant of one leg against an ordered list of landed writes.
 ///
 /// Firmware stores are ignored (right_push is not a completion). Engine writes tagged with
-/// another leg are ignored; untagged engine writes are attributed by address, so legs checked
-/// from an untagged log must not share destination bytes or semaphores.
+/// another leg are ignored; untagged engine writes are attributed by address and, where legs
+/// share destination bytes, by when they land: between the completions of the legs that wrote
+/// those bytes before ([`LegExpect::dst_after`]) and this leg's own completion (when a later
+/// leg rewrites them). Legs that share a semaphore do so as one stream ([`batch`]).
 pub fn check_leg(writes: &[Landed], leg: &LegExpect) -> Result<(), Violation> {
     let fail = |what: String| Violation { leg: leg.id, what };
     let mine: Vec<(usize, &Landed)> = writes
@@ -159,6 +194,24 @@ pub fn check_leg(writes: &[Landed], leg: &LegExpect) -> Result<(), Violation> {
     let in_dst = |w: &Landed| {
         w.die == leg.rx_die && leg.dst.iter().any(|&(s, n)| w.local < s + n && w.end() > s)
     };
+    let own_completion = Completion {
+        addr: leg.remote_sem_addr,
+        batch: leg.remote_batch,
+        n: leg.n_engines,
+    };
+    // The landing window of this leg's untagged data writes (exclusive, inclusive).
+    let window_start = leg
+        .dst_after
+        .iter()
+        .filter_map(|&c| completed_at(writes, leg.rx_die, c))
+        .max();
+    let window_end = if leg.dst_rewritten {
+        completed_at(writes, leg.rx_die, own_completion)
+    } else {
+        None
+    };
+    let in_window =
+        |i: usize| window_start.is_none_or(|s| i > s) && window_end.is_none_or(|e| i <= e);
 
     // Every byte lands once, inside its destination.
     let mut spans = Vec::new();
@@ -172,7 +225,7 @@ pub fn check_leg(writes: &[Landed], leg: &LegExpect) -> Result<(), Violation> {
                 ..
             }
         );
-        if !(in_dst(w) || tagged_data) {
+        if !(in_dst(w) || tagged_data) || (w.leg().is_none() && !in_window(i)) {
             continue;
         }
         let inside = w.die == leg.rx_die

@@ -99,7 +99,9 @@ pub mod word;
 
 pub use desc::{Descriptor, EntryKind};
 pub use error::{ModelError, Result};
-pub use events::{check_leg, landed, Event, Landed, LegExpect, LegId, Violation, Writer};
+pub use events::{
+    check_leg, landed, Completion, Event, Landed, LegExpect, LegId, Violation, Writer,
+};
 pub use layout::{Layout, SemOp, Side};
 pub use route::Reach;
 pub use scenario::{Scenario, ScenarioError, ScenarioErrorKind};

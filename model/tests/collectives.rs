@@ -301,6 +301,78 @@ fn shared_semaphores_are_checked_from_an_untagged_log() {
     );
 }
 
+/// All-reduce writes the same bytes twice on each rank: a reduce-scatter leg adds into a chunk,
+/// a later all-gather leg overwrites it with the result. A bus monitor sees both land in SBUF
+/// untagged; each leg's writes are told apart by when they land (after the earlier leg's
+/// completion), so every leg passes, and an all-gather write moved before that completion fails.
+#[test]
+fn overlapping_phases_are_told_apart_in_an_untagged_log() {
+    use xdie_model::events::{check_leg, landed, Writer};
+    let sc = load("allreduce-ring8-int32.yaml");
+    let run = sc.run_model(&csrs(), 3).unwrap_or_else(|e| panic!("{e}"));
+    let layout = &run.sys.layout;
+    let sbuf = layout.apertures.sbuf.base;
+    let acc = layout.acc_aperture(xdie_model::reduce::AccDtype::I32);
+    // What the monitor sees: sums land in SBUF at the aperture offset, no writer known.
+    let mut log = landed(run.sys.events());
+    for w in &mut log {
+        if matches!(w.by, Writer::Engine { .. }) {
+            w.by = Writer::Unknown;
+            if (acc.base..acc.base + acc.size).contains(&w.local) {
+                w.local = w.local - acc.base + sbuf;
+            }
+        }
+    }
+    let expects: Vec<_> = run
+        .sys
+        .legs()
+        .iter()
+        .map(|leg| {
+            let mut e = run.sys.leg_expect(leg.id).expect("leg");
+            if leg.accumulate.is_some() {
+                for r in &mut e.dst {
+                    r.0 = r.0 - acc.base + sbuf;
+                }
+            }
+            e
+        })
+        .collect();
+    for e in &expects {
+        check_leg(&log, e).unwrap_or_else(|v| panic!("{v}"));
+    }
+    // A leg that rewrites an earlier leg's bytes: land its first data write before that
+    // earlier leg completed.
+    let later = expects
+        .iter()
+        .find(|e| !e.dst_after.is_empty())
+        .expect("a leg after an overlapping one");
+    let in_later = |w: &xdie_model::Landed| {
+        w.die == later.rx_die
+            && later
+                .dst
+                .iter()
+                .any(|&(s, n)| w.local >= s && w.local < s + n)
+    };
+    let earlier_done = log
+        .iter()
+        .position(|w| w.die == later.rx_die && w.local == later.dst_after[0].addr)
+        .expect("the earlier leg's increment");
+    let moved = (earlier_done..log.len())
+        .rev()
+        .find(|&i| in_later(&log[i]))
+        .expect("the later leg's data");
+    let w = log.remove(moved);
+    log.insert(earlier_done, w);
+    let broken = expects
+        .iter()
+        .filter(|e| check_leg(&log, e).is_err())
+        .count();
+    assert!(
+        broken > 0,
+        "a write landing before the leg it rewrites passed"
+    );
+}
+
 /// Broadcast from a rank other than the first: every rank ends with the root's buffer (the
 /// result check), in a pipeline of N chunks, each hop after the previous hop of its chunk.
 #[test]

@@ -296,6 +296,8 @@ fn model_and_rtl_agree_on_delivered_and_refused_stores() {
 #[case::all_gather("allgather-ring8.yaml")]
 #[case::all_to_all("alltoall-ring8.yaml")]
 #[case::reduce_scatter("reducescatter-ring8.yaml")]
+#[case::all_reduce_int32("allreduce-ring8-int32.yaml")]
+#[case::all_reduce_fp32("allreduce-ring8-fp32.yaml")]
 fn ring8_collective(#[case] file: &str) {
     harness::run(7, |ctx| {
         let sc = scenario(file);

@@ -1,7 +1,8 @@
 //! Read-only views for checkers: a leg's expectations, its reach, and the end state.
 
+use super::gen::Leg;
 use super::{side_idx, System, SIDES};
-use crate::events::{LegExpect, LegId};
+use crate::events::{Completion, LegExpect, LegId};
 use crate::layout::SemOp;
 use crate::route::{reach, Reach};
 
@@ -34,6 +35,59 @@ impl System {
                 .filter(|o| o.tx_die == leg.tx_die && o.local_sem == leg.local_sem)
                 .count() as u64,
             n_engines: leg.n_engines(),
+            dst_after: self.legs[..id]
+                .iter()
+                .filter(|o| self.dst_overlap(o, leg))
+                .map(|o| Completion {
+                    addr: l.sem_addr(SemOp::Inc, o.remote_sem),
+                    batch: self.legs[..o.id]
+                        .iter()
+                        .filter(|e| e.rx_die == o.rx_die && e.remote_sem == o.remote_sem)
+                        .count() as u64,
+                    n: o.n_engines(),
+                })
+                .collect(),
+            dst_rewritten: self.legs[id + 1..].iter().any(|o| self.dst_overlap(leg, o)),
+        })
+    }
+
+    /// Whether two legs write some of the same SBUF bytes on one die, plain or accumulating
+    /// (an accumulate aperture lands where its offset points in SBUF).
+    fn dst_overlap(&self, a: &Leg, b: &Leg) -> bool {
+        if a.rx_die != b.rx_die {
+            return false;
+        }
+        let layout = &self.layout;
+        let spans = |leg: &Leg, of_b: bool| {
+            (0..leg.partitions)
+                .map(|p| {
+                    let start = layout.sbuf_addr(p, leg.dst_addr);
+                    (start, start + leg.free_dim_bytes, of_b)
+                })
+                .collect::<Vec<_>>()
+        };
+        let hull = |leg: &Leg| {
+            let first = self.layout.sbuf_addr(0, leg.dst_addr);
+            let last = self
+                .layout
+                .sbuf_addr(leg.partitions.saturating_sub(1), leg.dst_addr);
+            (first, last + leg.free_dim_bytes)
+        };
+        let (ha, hb) = (hull(a), hull(b));
+        let empty = |leg: &Leg| leg.partitions == 0 || leg.free_dim_bytes == 0;
+        if empty(a) || empty(b) || ha.1 <= hb.0 || hb.1 <= ha.0 {
+            return false;
+        }
+        let mut all = spans(a, false);
+        all.extend(spans(b, true));
+        all.sort_unstable();
+        // After sorting by start, two spans of different legs overlap iff some span starts
+        // before the furthest end seen so far of the other leg's spans.
+        let mut reach = [0u64; 2];
+        all.iter().any(|&(s, e, of_b)| {
+            let hit = s < reach[usize::from(!of_b)];
+            reach[usize::from(of_b)] = reach[usize::from(of_b)].max(e);
+            hit
         })
     }
 
