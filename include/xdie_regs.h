@@ -1376,9 +1376,15 @@
 /* Peer TPB base address (die decode input). */
 #define XDIE_EXT_RDMA_DESC_GEN_PEER_BASE_OFFSET         40u
 #define XDIE_EXT_RDMA_DESC_GEN_PEER_BASE_SIZE           8u
-/* How the data lands (RX side): 0 = written into SBUF, 1 = added as int32 lanes (aperture SBUF_ACC_I32), 2 = added as fp32 lanes (SBUF_ACC_F32). */
+/* How the data lands on the RX side. */
 #define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_OFFSET        11u
 #define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_SIZE          1u
+/* Written into SBUF. */
+#define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_WRITE         0u
+/* Added into SBUF as int32 lanes (aperture SBUF_ACC_I32). */
+#define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_INT32         1u
+/* Added into SBUF as fp32 lanes (aperture SBUF_ACC_F32). */
+#define XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_FP32          2u
 
 /* ---- ExtendedInst word `rdma_desc_start` (sub-opcode 9, 64 bytes; OFFSET/SIZE in bytes, little-endian): Start one leg (RX arms S2M and signals; TX waits and launches M2S). */
 #define XDIE_EXT_RDMA_DESC_START_SUB_OPCODE               9u

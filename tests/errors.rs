@@ -458,3 +458,95 @@ fn cli_bad_input_exits_2_and_keeps_outputs() {
     }
     assert_eq!(snapshot(&out2), before2, "a failed run changed the outputs");
 }
+
+/// The named codes of an ExtendedInst word field (`values`): a duplicate name, a code that does
+/// not fit the field, a code used twice, and a missing code the model and firmware need each
+/// name the value's key and line.
+#[test]
+fn word_field_values() {
+    let base = xdie_csr::load(&repo().join("csrs")).expect("csrs");
+    let word = base
+        .words
+        .iter()
+        .position(|w| w.name == base.views.gen_word.word.name)
+        .expect("gen word");
+    let acc = &base.views.gen_word.accumulate;
+    let field = base.words[word]
+        .fields
+        .iter()
+        .position(|f| f.name == acc.name)
+        .expect("accumulate field");
+    let at = |v: usize, key: &str| format!("words[{word}].fields[{field}].values[{v}].{key}");
+    let (w, i, f) = (
+        acc.values[0].clone(),
+        acc.values[1].clone(),
+        acc.values[2].clone(),
+    );
+    let value_text = |v: &xdie_csr::WordValue| format!("{{name: {}, value: {},", v.name, v.value);
+
+    let (_s, csrs) = csrs_copy("values-dup-name");
+    let line = edit(
+        &csrs.join("ext_inst.yaml"),
+        &value_text(&i),
+        &format!("{{name: {}, value: {},", w.name, i.value),
+    );
+    expect(
+        &load_err(&csrs),
+        ErrorKind::DuplicateName,
+        "ext_inst.yaml",
+        &at(1, "name"),
+        Some(line),
+        &format!("duplicate value name `{}`", w.name),
+    );
+
+    let (_s, csrs) = csrs_copy("values-wide");
+    let wide = 1u64 << (acc.bytes * 8);
+    let line = edit(
+        &csrs.join("ext_inst.yaml"),
+        &value_text(&f),
+        &format!("{{name: {}, value: {wide},", f.name),
+    );
+    expect(
+        &load_err(&csrs),
+        ErrorKind::BadValue,
+        "ext_inst.yaml",
+        &at(2, "value"),
+        Some(line),
+        &format!("does not fit the {}-byte field `{}`", acc.bytes, acc.name),
+    );
+
+    let (_s, csrs) = csrs_copy("values-same-code");
+    let line = edit(
+        &csrs.join("ext_inst.yaml"),
+        &value_text(&f),
+        &format!("{{name: {}, value: {},", f.name, i.value),
+    );
+    expect(
+        &load_err(&csrs),
+        ErrorKind::BadValue,
+        "ext_inst.yaml",
+        &at(2, "value"),
+        Some(line),
+        &format!("share the code {}", i.value),
+    );
+
+    let (_s, csrs) = csrs_copy("values-missing");
+    let file = csrs.join("ext_inst.yaml");
+    edit(
+        &file,
+        &value_text(&f),
+        &format!("{{name: {}_lanes, value: {},", f.name, f.value),
+    );
+    // The error points at the field's `values` key.
+    let text = std::fs::read_to_string(&file).expect("read");
+    let field_at = text.find(&format!("name: {}", acc.name)).expect("field");
+    let values_at = field_at + text[field_at..].find("values:").expect("values key");
+    expect(
+        &load_err(&csrs),
+        ErrorKind::BadReference,
+        "ext_inst.yaml",
+        &format!("words[{word}].fields[{field}].values"),
+        Some(line_at(&text, values_at)),
+        &format!("needs a value `{}`", f.name),
+    );
+}

@@ -391,7 +391,11 @@ fn firmware_start_guards_like_the_model() {
     let total = per_engine * l.n_engines();
     let (core, prid) = (l.tx.id, l.tx.prid(Lane::Tx));
     let word = |w: Vec<u8>| hex(&w);
-    let gen = word(l.gen_word(Lane::Tx).encode(&csrs).expect("gen"));
+    let gen = word(
+        l.gen_word(Lane::Tx, &csrs.views.acc_codes)
+            .encode(&csrs)
+            .expect("gen"),
+    );
     let start = |n| word(l.start_word(Lane::Tx, n).encode(&csrs).expect("start"));
     let input = format!(
         "run {core} {prid} {gen}\nrun {core} {prid} {}\nrun {core} {} {}\nrun {core} {prid} {}\n",
@@ -441,7 +445,10 @@ fn ring_bookkeeping_is_shared_by_the_packages_of_the_system() {
     let (l, run) = (&sc.legs[0], &model.legs[0]);
     let per_engine = run.rx_gen.num_descriptors;
     let (core, prid) = (l.rx.id, l.rx.prid(Lane::Rx));
-    let gen = hex(&l.gen_word(Lane::Rx).encode(&csrs).expect("gen"));
+    let gen = hex(&l
+        .gen_word(Lane::Rx, &csrs.views.acc_codes)
+        .encode(&csrs)
+        .expect("gen"));
     let start = hex(&l
         .start_word(Lane::Rx, per_engine)
         .encode(&csrs)
@@ -490,4 +497,49 @@ fn ring_bookkeeping_is_shared_by_the_packages_of_the_system() {
         );
     }
     assert_ne!(position(&out[10]).0, 0, "chip 0x14 is not in the system");
+}
+
+/// The accumulate codes are values of the gen word's `accumulate` field in csrs/ext_inst: after
+/// renumbering them there, the model and the firmware (compiled against the regenerated header)
+/// accept exactly the new codes on an RX gen and refuse the old ones.
+#[test]
+fn renumbering_the_accumulate_codes_moves_model_and_c() {
+    let (s, dir) = csrs_copy("fw-acc-codes");
+    let base = xdie_csr::load(&repo().join("csrs")).expect("csrs");
+    let old = base.views.acc_codes;
+    let f = dir.join("ext_inst.yaml");
+    // New codes: none of them an old code of the same meaning.
+    let new = [old.f32 + 5, old.write, old.i32 + 7];
+    let was = [old.write, old.i32, old.f32];
+    for ((name, from), to) in ["write", "int32", "fp32"].iter().zip(was).zip(new) {
+        edit(
+            &f,
+            &format!("{{name: {name}, value: {from},"),
+            &format!("{{name: {name}, value: {to},"),
+        );
+    }
+    let csrs = xdie_csr::load(&dir).expect("edited csrs load");
+    let codes = csrs.views.acc_codes;
+    assert_eq!([codes.write, codes.i32, codes.f32], new);
+    let exe = harness(&csrs, &s);
+    let sc = Scenario::load(&repo().join("scenarios/worked-example.yaml")).expect("scenario");
+    let l = &sc.legs[0];
+    let (core, prid) = (l.rx.id, l.rx.prid(Lane::Rx));
+    let unknown = (0..).find(|c| !new.contains(c)).expect("a free code");
+    for code in new.into_iter().chain([old.i32, old.f32, unknown]) {
+        let mut g = l.gen_word(Lane::Rx, &codes);
+        g.accumulate = code;
+        let mut sys = System::with_config(
+            &csrs,
+            Topology::package(l.rx.chip),
+            Config { ring_len: 512 },
+        )
+        .expect("system");
+        let model_ok = sys.gen(l.rx, &g).is_ok();
+        assert_eq!(model_ok, new.contains(&code), "model, code {code}");
+        let word = hex(&g.encode(&csrs).expect("gen"));
+        let out = ask(&exe, &format!("run {core} {prid} {word}\n"));
+        let rc = out[0].split(' ').nth(1).expect("rc");
+        assert_eq!(rc == "0", model_ok, "firmware, code {code}: {out:?}");
+    }
 }

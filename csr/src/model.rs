@@ -471,6 +471,23 @@ pub struct WordField {
     pub offset: u32,
     pub bytes: u32,
     pub description: String,
+    /// Named codes (empty when the field is a plain number).
+    pub values: Vec<WordValue>,
+}
+
+impl WordField {
+    /// The code named `name`.
+    pub fn value(&self, name: &str) -> Option<u64> {
+        self.values.iter().find(|v| v.name == name).map(|v| v.value)
+    }
+}
+
+/// A named code of an ExtendedInst word field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordValue {
+    pub name: String,
+    pub value: u64,
+    pub description: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -655,6 +655,8 @@ pub struct RawWordField {
     pub bytes: u32,
     #[serde(default)]
     pub description: String,
+    #[serde(default)]
+    pub values: Vec<RawWordValue>,
 }
 
 impl RawWordField {
@@ -666,6 +668,30 @@ impl RawWordField {
             .unit("bytes")
             .allowed("1, 2, 4 or 8; inside the word"),
         Key::opt("description", Ty::Str, "What the field carries."),
+        Key::opt(
+            "values",
+            Ty::List("values[]"),
+            "Named codes of the field (an enumeration); the C header names each one.",
+        ),
+    ];
+}
+
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(serde::Serialize, Default))]
+#[serde(deny_unknown_fields)]
+pub struct RawWordValue {
+    pub name: String,
+    pub value: Num,
+    #[serde(default)]
+    pub description: String,
+}
+
+impl RawWordValue {
+    /// The keys of this table for the schema reference (`schema.rs`).
+    pub const KEYS: &'static [Key] = &[
+        Key::req("name", Ty::Str, "Code name, unique in its field."),
+        Key::req("value", Ty::Num, "The code.").allowed("unique in its field; fits the field"),
+        Key::opt("description", Ty::Str, "What the code means."),
     ];
 }
 

@@ -189,6 +189,7 @@ pub fn schema() -> Schema {
                 t("", raw::ExtFile::KEYS),
                 t("words[]", raw::RawWord::KEYS),
                 t("words[].fields[]", raw::RawWordField::KEYS),
+                t("words[].fields[].values[]", raw::RawWordValue::KEYS),
             ],
         },
         FileKind {

@@ -246,8 +246,8 @@ impl SideView {
     }
 }
 
-/// The lane type of an SBUF accumulate aperture (the gen word's `accumulate` code: 0 is a plain
-/// write, then these in order).
+/// The lane type of an SBUF accumulate aperture; the gen word's `accumulate` field names its code
+/// ([`AccCodes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AccDtype {
     /// 32-bit two's-complement lanes, wrapping addition.
@@ -258,19 +258,6 @@ pub enum AccDtype {
 
 impl AccDtype {
     pub const ALL: [AccDtype; 2] = [AccDtype::I32, AccDtype::F32];
-
-    /// The gen word's `accumulate` code of this lane type.
-    pub fn code(self) -> u64 {
-        match self {
-            AccDtype::I32 => 1,
-            AccDtype::F32 => 2,
-        }
-    }
-
-    /// The lane type of an `accumulate` code; None for 0 (plain write) and unknown codes.
-    pub fn from_code(code: u64) -> Option<AccDtype> {
-        AccDtype::ALL.into_iter().find(|d| d.code() == code)
-    }
 
     /// Bytes of one lane.
     pub fn lane_bytes(self) -> u64 {
@@ -283,6 +270,51 @@ impl AccDtype {
             AccDtype::I32 => "int32",
             AccDtype::F32 => "fp32",
         }
+    }
+}
+
+/// How the RX side of a leg lands its data: the codes of the gen word's `accumulate` field, named
+/// in ext_inst by its `values` (`write` and each lane type's name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AccCodes {
+    /// The data is written.
+    pub write: u64,
+    /// The data is added as int32 lanes.
+    pub i32: u64,
+    /// The data is added as fp32 lanes.
+    pub f32: u64,
+}
+
+impl AccCodes {
+    /// The value name of the plain write.
+    pub const WRITE: &'static str = "write";
+
+    /// The code of a plain write (None) or of an accumulate lane type.
+    pub fn code(&self, acc: Option<AccDtype>) -> u64 {
+        match acc {
+            None => self.write,
+            Some(AccDtype::I32) => self.i32,
+            Some(AccDtype::F32) => self.f32,
+        }
+    }
+
+    /// What a code means: Some(None) a plain write, Some(Some(d)) an add as `d`, None no code.
+    pub fn decode(&self, code: u64) -> Option<Option<AccDtype>> {
+        std::iter::once(None)
+            .chain(AccDtype::ALL.into_iter().map(Some))
+            .find(|&acc| self.code(acc) == code)
+    }
+
+    /// Every code with its name, for messages.
+    pub fn describe(&self) -> String {
+        std::iter::once(None)
+            .chain(AccDtype::ALL.into_iter().map(Some))
+            .map(|acc| {
+                let name = acc.map_or(Self::WRITE, AccDtype::name);
+                format!("{} ({name})", self.code(acc))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -334,6 +366,8 @@ pub struct Views {
     pub s2m_desc: DescLayout,
     pub ring: RingRules,
     pub gen_word: GenWordLayout,
+    /// The codes of the gen word's `accumulate` field.
+    pub acc_codes: AccCodes,
     pub start_word: StartWordLayout,
     pub soc: SocLayout,
 }

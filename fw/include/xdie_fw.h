@@ -123,18 +123,14 @@ struct xdie_fw_ctx {
 
 /* Decoded op 8 / op 9 words (field offsets from csrs/ext_inst.yaml). */
 struct xdie_fw_gen_word {
-    /* accumulate: 0 the RX side writes the data; XDIE_FW_ACC_I32 / XDIE_FW_ACC_F32 it adds it
-     * into its SBUF through that lane type's accumulate aperture (docs/collectives.md). */
+    /* accumulate: one of the XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_* codes of xdie_regs.h: the RX
+     * side writes the data, or adds it into its SBUF through that lane type's accumulate
+     * aperture (docs/collectives.md). */
     uint32_t role, dma_engine_mask, free_dim_bytes, partitions, queue, accumulate, local_sem,
         remote_sem;
     uint32_t remote_core_id, remote_routing_id;
     uint64_t src_addr, dst_addr, peer_base;
 };
-
-/* The gen word's accumulate codes. */
-#define XDIE_FW_ACC_NONE 0u
-#define XDIE_FW_ACC_I32  1u
-#define XDIE_FW_ACC_F32  2u
 
 struct xdie_fw_start_word {
     uint32_t role, dma_engine_mask, num_descriptors, queue, launch, go_sem, local_sem, remote_sem;

@@ -104,9 +104,9 @@ uint64_t xdie_fw_const_one_addr(const struct xdie_fw_system *sys)
 static uint64_t sbuf_dst_addr(uint32_t accumulate, uint32_t partition, uint64_t offset)
 {
     uint64_t base = XDIE_AP_SBUF_BASE;
-    if (accumulate == XDIE_FW_ACC_I32) {
+    if (accumulate == XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_INT32) {
         base = XDIE_AP_SBUF_ACC_I32_BASE;
-    } else if (accumulate == XDIE_FW_ACC_F32) {
+    } else if (accumulate == XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_FP32) {
         base = XDIE_AP_SBUF_ACC_F32_BASE;
     }
     return base + (uint64_t)partition * XDIE_MAP_SBUF_PARTITION_STRIDE + offset;
@@ -526,8 +526,10 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
         return XDIE_FW_ERR_GEOMETRY;
     }
     /* An accumulating RX side lands whole 4-byte lanes. */
-    if (g.accumulate > XDIE_FW_ACC_F32 ||
-        (g.accumulate != XDIE_FW_ACC_NONE && g.role == 0u &&
+    if (!(g.accumulate == XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_WRITE ||
+          g.accumulate == XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_INT32 ||
+          g.accumulate == XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_FP32) ||
+        (g.accumulate != XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_WRITE && g.role == 0u &&
          ((g.dst_addr | g.free_dim_bytes | XDIE_RING_MAX_LEN_CODE) & 3u) != 0u)) {
         return XDIE_FW_ERR_GEOMETRY;
     }

@@ -24,6 +24,7 @@ use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use xdie_csr::locate::LineIndex;
+use xdie_csr::AccCodes;
 use xdie_csr::{Csrs, Location};
 
 /// Most packages of one scenario (the model keeps every die's state).
@@ -250,7 +251,8 @@ impl LegSpec {
         }
     }
 
-    pub fn gen_word(&self, role: Lane) -> GenWord {
+    /// The leg's gen word for `role`; `codes` are the `accumulate` codes of the CSRs.
+    pub fn gen_word(&self, role: Lane, codes: &AccCodes) -> GenWord {
         let peer = self.peer(role);
         GenWord {
             role: role as u64,
@@ -258,7 +260,7 @@ impl LegSpec {
             free_dim_bytes: self.free_dim_bytes,
             partitions: self.partitions,
             queue: self.queue,
-            accumulate: self.accumulate.map_or(0, |d| d.code()),
+            accumulate: codes.code(self.accumulate),
             local_sem: self.local_sem,
             remote_sem: self.remote_sem,
             remote_core_id: peer.id,
@@ -1229,8 +1231,9 @@ impl Scenario {
                 sys.wait_ge_and_dec(l.tx, Lane::Tx, prev.remote_sem, prev.n_engines())
                     .map_err(me)?;
             }
-            let tx_gen = sys.gen(l.tx, &l.gen_word(Lane::Tx)).map_err(me)?;
-            let rx_gen = sys.gen(l.rx, &l.gen_word(Lane::Rx)).map_err(me)?;
+            let codes = sys.layout.acc_codes;
+            let tx_gen = sys.gen(l.tx, &l.gen_word(Lane::Tx, &codes)).map_err(me)?;
+            let rx_gen = sys.gen(l.rx, &l.gen_word(Lane::Rx, &codes)).map_err(me)?;
             let rx_start = sys
                 .start(
                     l.rx,

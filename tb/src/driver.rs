@@ -210,8 +210,9 @@ impl<'a> Driver<'a> {
             let run = &self.model.legs[i];
             let tx = at(l.tx, Lane::Tx);
             let rx = at(l.rx, Lane::Rx);
-            plan.push((tx, Op::Gen(enc(l.gen_word(Lane::Tx).encode(csrs))?)));
-            plan.push((rx, Op::Gen(enc(l.gen_word(Lane::Rx).encode(csrs))?)));
+            let codes = &csrs.views.acc_codes;
+            plan.push((tx, Op::Gen(enc(l.gen_word(Lane::Tx, codes).encode(csrs))?)));
+            plan.push((rx, Op::Gen(enc(l.gen_word(Lane::Rx, codes).encode(csrs))?)));
             if let Some(j) = l.after {
                 let prev = &sc.legs[j];
                 plan.push((

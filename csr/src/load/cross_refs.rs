@@ -5,10 +5,11 @@
 use super::Source;
 use crate::error::{ErrorKind, Result};
 use crate::layouts::EvtSemLayout;
-use crate::model::{Aperture, Block, DescFormat, DieMap, ExtWord, RingRules, Side};
+use crate::model::{Aperture, Block, DescFormat, DieMap, ExtWord, RingRules, Side, WordField};
 use crate::roles::ApertureId;
 use crate::views::{
-    DescLayout, DieApertures, DieParams, GenWordLayout, SideView, SocLayout, StartWordLayout, Views,
+    AccCodes, AccDtype, DescLayout, DieApertures, DieParams, GenWordLayout, SideView, SocLayout,
+    StartWordLayout, Views,
 };
 
 const LEN: &str = "LEN";
@@ -426,10 +427,13 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
     };
     let gen = word(GenWordLayout::WORD)?;
     let start = word(StartWordLayout::WORD)?;
+    let gen_word = GenWordLayout::resolve(gen, |f| word_field(gen, f))?;
+    let acc_codes = acc_codes(&l, gen, &gen_word.accumulate)?;
     Ok(Views {
         m2s_desc: desc(M2S_DESC)?,
         s2m_desc: desc(S2M_DESC)?,
-        gen_word: GenWordLayout::resolve(gen, |f| word_field(gen, f))?,
+        gen_word,
+        acc_codes,
         start_word: StartWordLayout::resolve(start, |f| word_field(start, f))?,
         ring: l.ring.clone(),
         params,
@@ -446,5 +450,41 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         inbound,
         inbound_defaults,
         soc: l.soc,
+    })
+}
+
+/// The gen word's `accumulate` codes: the field must name a value `write` and one per lane type.
+fn acc_codes(l: &Loaded<'_>, gen: &ExtWord, field: &WordField) -> Result<AccCodes> {
+    let fi = gen
+        .fields
+        .iter()
+        .position(|f| f.name == field.name)
+        .unwrap_or_default();
+    let wi = l
+        .words
+        .iter()
+        .position(|w| w.name == gen.name)
+        .unwrap_or_default();
+    let code = |name: &str| {
+        field.value(name).ok_or_else(|| {
+            l.word_src.err(
+                ErrorKind::BadReference,
+                format!("words[{wi}].fields[{fi}].values"),
+                format!(
+                    "field `{}` of word `{}` needs a value `{name}` (it names how the RX side \
+                     lands data: {}, {}, {})",
+                    field.name,
+                    gen.name,
+                    AccCodes::WRITE,
+                    AccDtype::I32.name(),
+                    AccDtype::F32.name()
+                ),
+            )
+        })
+    };
+    Ok(AccCodes {
+        write: code(AccCodes::WRITE)?,
+        i32: code(AccDtype::I32.name())?,
+        f32: code(AccDtype::F32.name())?,
     })
 }

@@ -3,7 +3,7 @@
 use super::checks::{distinct_fields, unique_names, FieldSpan};
 use super::Source;
 use crate::error::{ErrorKind, Result};
-use crate::model::{ExtWord, WordField};
+use crate::model::{ExtWord, WordField, WordValue};
 use crate::raw;
 
 /// An ExtendedInst word is one 64-byte instruction slot.
@@ -74,11 +74,13 @@ pub(super) fn build_words(src: &Source, raw: raw::ExtFile) -> Result<Vec<ExtWord
                     ),
                 ));
             }
+            let values = build_values(src, &k, &f.name, f.bytes, f.values)?;
             fields.push(WordField {
                 name: f.name,
                 offset: f.offset,
                 bytes: f.bytes,
                 description: f.description,
+                values,
             });
         }
         let spans: Vec<FieldSpan> = fields
@@ -122,5 +124,54 @@ pub(super) fn build_words(src: &Source, raw: raw::ExtFile) -> Result<Vec<ExtWord
             .enumerate()
             .map(|(i, w)| (format!("words[{i}].name"), w.name.as_str())),
     )?;
+    Ok(out)
+}
+
+/// A field's named codes: identifier names unique in the field, distinct codes that fit the
+/// field's bytes.
+fn build_values(
+    src: &Source,
+    key: &str,
+    field: &str,
+    bytes: u32,
+    raw: Vec<raw::RawWordValue>,
+) -> Result<Vec<WordValue>> {
+    unique_names(
+        src,
+        "value",
+        raw.iter()
+            .enumerate()
+            .map(|(v, r)| (format!("{key}.values[{v}].name"), r.name.as_str())),
+    )?;
+    let mut out: Vec<WordValue> = Vec::with_capacity(raw.len());
+    for (v, r) in raw.into_iter().enumerate() {
+        let vk = format!("{key}.values[{v}].value");
+        let value = r.value.0;
+        if bytes < 8 && value >> (bytes * 8) != 0 {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                vk,
+                format!(
+                    "value `{}` ({value}) does not fit the {bytes}-byte field `{field}`",
+                    r.name
+                ),
+            ));
+        }
+        if let Some(other) = out.iter().find(|o| o.value == value) {
+            return Err(src.err(
+                ErrorKind::BadValue,
+                vk,
+                format!(
+                    "values `{}` and `{}` of field `{field}` share the code {value}",
+                    other.name, r.name
+                ),
+            ));
+        }
+        out.push(WordValue {
+            name: r.name,
+            value,
+            description: r.description,
+        });
+    }
     Ok(out)
 }

@@ -571,6 +571,15 @@ fn word_sections(csrs: &Csrs) -> Vec<Section> {
                     )
                     .from(&fo),
                 );
+                for (vi, v) in f.values.iter().enumerate() {
+                    let vo =
+                        Origin::new(&file, format!("words[{wi}].fields[{fi}].values[{vi}].name"));
+                    s.defines.push(
+                        Define::new(ident(&["EXT", &w.name, &f.name, &v.name]), dec(v.value))
+                            .doc(&v.description)
+                            .from(&vo),
+                    );
+                }
             }
             s
         })

@@ -645,6 +645,20 @@ fn ring_table(r: &RingRules) -> String {
     t.markdown()
 }
 
+/// A word field's description, followed by its named codes, one per line of the cell.
+fn field_doc(f: &WordField) -> String {
+    let mut text = escape::markdown(&f.description);
+    for v in &f.values {
+        text.push_str(&format!(
+            "<br>{} `{}`: {}",
+            v.value,
+            v.name,
+            escape::markdown(&v.description)
+        ));
+    }
+    text
+}
+
 fn word_doc(w: &ExtWord) -> NamedTable {
     let mut t = Table::new(&["Bytes", "Size", "Field", "Description"]);
     let mut fields: Vec<&WordField> = w.fields.iter().collect();
@@ -670,7 +684,7 @@ fn word_doc(w: &ExtWord) -> NamedTable {
             },
             f.bytes.to_string(),
             format!("`{}`", f.name),
-            escape::markdown(&f.description),
+            field_doc(f),
         ]);
         next = f.offset + f.bytes;
     }

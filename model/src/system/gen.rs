@@ -99,18 +99,14 @@ impl System {
                 });
             }
         }
-        if w.accumulate != 0 {
-            let Some(dtype) = AccDtype::from_code(w.accumulate) else {
-                return Err(ModelError::Impossible(format!(
-                    "accumulate code {} is none of 0 (write), {}",
-                    w.accumulate,
-                    AccDtype::ALL
-                        .iter()
-                        .map(|d| format!("{} ({})", d.code(), d.name()))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            };
+        let Some(acc) = l.acc_codes.decode(w.accumulate) else {
+            return Err(ModelError::Impossible(format!(
+                "accumulate code {} is none of {}",
+                w.accumulate,
+                l.acc_codes.describe()
+            )));
+        };
+        if let Some(dtype) = acc {
             let lane = dtype.lane_bytes();
             if w.role == Lane::Rx as u64
                 && (!w.dst_addr.is_multiple_of(lane)
@@ -252,7 +248,9 @@ impl System {
         let (tx_die, rx_die) = (self.die_of(tx), self.die_of(rx));
         let l = &self.layout;
         // Where partition 0's data lands (an accumulating RX side: the aperture that adds).
-        let dst_local = match AccDtype::from_code(w.accumulate).filter(|_| role == Lane::Rx) {
+        // Decoded by check_geometry already; an unknown code never gets here.
+        let accumulate = l.acc_codes.decode(w.accumulate).flatten();
+        let dst_local = match accumulate.filter(|_| role == Lane::Rx) {
             Some(dtype) => l.sbuf_acc_addr(dtype, 0, w.dst_addr),
             None => l.sbuf_addr(0, w.dst_addr),
         };
@@ -270,7 +268,7 @@ impl System {
             free_dim_bytes: w.free_dim_bytes,
             src_addr: (role == Lane::Tx).then_some(w.src_addr),
             dst_addr: w.dst_addr,
-            accumulate: AccDtype::from_code(w.accumulate).filter(|_| role == Lane::Rx),
+            accumulate: accumulate.filter(|_| role == Lane::Rx),
             local_sem: w.local_sem,
             remote_sem: w.remote_sem,
             shares: shares.clone(),
@@ -297,7 +295,7 @@ impl System {
                         Lane::Rx => {
                             // An accumulating leg lands in the lane type's aperture, which
                             // adds into the same SBUF bytes.
-                            let local = match AccDtype::from_code(w.accumulate) {
+                            let local = match accumulate {
                                 Some(dtype) => l.sbuf_acc_addr(dtype, p, w.dst_addr + off),
                                 None => l.sbuf_addr(p, w.dst_addr + off),
                             };
