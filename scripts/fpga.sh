@@ -8,13 +8,16 @@
 #
 #   scripts/fpga.sh [--pnr] [--json] [--docs] [--freq MHZ] [--seed N] [--out DIR]
 #                   [--router router1|router2] [--placer heap|sa]
-#                   [--profile NAME]... [--all] [--reuse] [MODULE...]
+#                   [--param NAME=VALUE]... [--profile NAME]... [--all] [--reuse] [MODULE...]
 #
 # Without MODULE and --profile: every module of rtl/xdie.f except the die and package tops and
 # the sizing wrappers (a full-size die is millions of LUT4 and takes hours; name xdie_die to run
 # it). --profile NAME runs the die sized by sizing profile NAME of csrs/sizing.* (its generated
 # wrapper top xdie_die_NAME), e.g. `--pnr --profile fpga` for the FPGA build; --all adds every
-# module to it. --json prints one JSON array instead of the table (for CI): per module lut4, ff,
+# module to it. --param NAME=VALUE sets a parameter of every named MODULE (yosys `chparam`, VALUE a
+# Verilog constant such as 9 or 'h1f) before synthesis, e.g. a block at the die's sizes
+# instead of its defaults; the row is named MODULE(NAME=VALUE,...) and its files go to their own
+# directory. --json prints one JSON array instead of the table (for CI): per module lut4, ff,
 # ccu2c, dp16kd, dpr16x4, mult18, fmax_mhz (null without --pnr, "fail" if nextpnr failed),
 # seconds, and with --pnr the device utilisation nextpnr reports (used and available per cell
 # type; a design over the device's capacity fails and says which type). --docs also writes
@@ -34,7 +37,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pnr=0 json=0 docs=0 all=0 reuse=0 freq=100 seed=1 out=target/fpga router=router1 placer=heap
-mods=() profiles=()
+mods=() profiles=() params=()
 args=("$@")
 while (($#)); do
   case "$1" in
@@ -49,6 +52,10 @@ while (($#)); do
     --all) all=1 ;;
     --reuse) reuse=1 ;;
     --profile) profiles+=("$2"); shift ;;
+    --param)
+      [[ "${2:-}" =~ ^[A-Za-z_][A-Za-z0-9_]*=[^[:space:]]+$ ]] ||
+        { echo "fpga.sh: --param wants NAME=VALUE, got \`${2:-}'" >&2; exit 2; }
+      params+=("$2"); shift ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fpga.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) mods+=("$1") ;;
@@ -89,8 +96,17 @@ rows=()
 status=0
 ((json)) || printf '%-24s %8s %8s %6s %7s %8s %9s %7s\n' \
   module LUT4 FF CCU2C DP16KD DPR16X4 Fmax_MHz secs
-for m in "${mods[@]}"; do
-  d="$out/$m"
+# Parameters: one chparam per named module, and a row label and directory that name them.
+chparam="" plabel=""
+if ((${#params[@]})); then
+  ((${#profiles[@]} == 0 && all == 0)) ||
+    { echo "fpga.sh: --param applies to named modules only, not with --profile or --all" >&2; exit 2; }
+  for kv in "${params[@]}"; do chparam+=" -set ${kv%%=*} ${kv#*=}"; done
+  plabel="($(IFS=,; echo "${params[*]}"))"
+fi
+for top in "${mods[@]}"; do
+  m="$top$plabel"
+  d="$out/$(tr -c 'A-Za-z0-9_=,\n' '_' <<<"$m")"
   mkdir -p "$d"
   t0=$(date +%s)
   fresh=0
@@ -101,7 +117,7 @@ for m in "${mods[@]}"; do
   rm -f "$d/rtl.sha"
   if ((fresh)); then
     :
-  elif ! nice "$YOSYS" -q -l "$d/yosys.log" -p "read_verilog -sv ${files[*]}; synth_ecp5 -top $m -json $d/netlist.json; tee -q -o $d/stat.json stat -json" \
+  elif ! nice "$YOSYS" -q -l "$d/yosys.log" -p "read_verilog -sv ${files[*]};${chparam:+ chparam$chparam $top;} synth_ecp5 -top $top -json $d/netlist.json; tee -q -o $d/stat.json stat -json" \
       >/dev/null 2>&1; then
     echo "fpga.sh: $m: yosys failed, see $d/yosys.log" >&2
     status=1

@@ -188,51 +188,62 @@ module xdie_xbar_shared #(
   end
 
   // ---------------------------------------------------------------- response arbitration
-  logic [NM-1:0] rs_valid_q;
+  // As for requests, cycle t picks a slave (the grant) and cycle t+1 moves its response (the
+  // transfer): the slave sees ready then, and its master's register loads. The grant decides
+  // from flops and the masters' readies only, and the transfer is unconditional, so the wide
+  // response path's select and enables are flops too.
+  logic [NM-1:0]   rs_valid_q;
   logic [NM*2-1:0] rs_err_q;
-  // Master m's response register can take a response this cycle.
-  logic [NM-1:0] m_room;
-  assign m_room = ~rs_valid_q | m_rsp_ready_i;
-
-  logic [NS-1:0] r_cand;
-  always_comb begin
-    for (int s = 0; s < NS; s++) begin
-      r_cand[s] = s_rsp_valid_i[s] && fifo_valid[s] && m_room[head_id[s*MW +: MW]];
-    end
-  end
-
-  logic          r_any;
-  logic [SW-1:0] r_pick, r_last_q;
-  logic [MW-1:0] r_dst;
-
-  xdie_rr_arbiter #(.N(NS)) u_rsp_arb (
-    .req_i(r_cand), .last_i(r_last_q), .valid_o(r_any), .idx_o(r_pick)
-  );
-  assign r_dst = head_id[r_pick*MW +: MW];
+  logic            rg_valid_q;   // a grant made last cycle transfers in this one
+  logic [SW-1:0]   rg_s_q;       // its slave (also the round robin's last pick)
+  logic [MW-1:0]   rg_m_q;       // its master
 
   always_comb begin
     r_take = '0;
-    r_take[r_pick] = r_any;
+    r_take[rg_s_q] = rg_valid_q;
   end
   assign s_rsp_ready_o = r_take;
 
   logic [NM-1:0] r_load;
   always_comb begin
     r_load = '0;
-    r_load[r_dst] = r_any;
+    r_load[rg_m_q] = rg_valid_q;
   end
 
-  // The one response multiplexer: the picked slave's data, loaded into its master's register.
+  // Master m can be granted a response: no transfer to it is under way, and its register is
+  // empty or is read in this cycle, so it is empty in the transfer's cycle. A master therefore
+  // receives at most one response every two cycles; different masters overlap.
+  logic [NM-1:0] m_free;
+  assign m_free = (~rs_valid_q | m_rsp_ready_i) & ~r_load;
+
+  // The slave being transferred from is no candidate: its head's master is the transfer's.
+  logic [NS-1:0] r_cand;
+  always_comb begin
+    for (int s = 0; s < NS; s++) begin
+      r_cand[s] = s_rsp_valid_i[s] && fifo_valid[s] && m_free[head_id[s*MW +: MW]];
+    end
+  end
+
+  logic          r_any;
+  logic [SW-1:0] r_pick;
+
+  xdie_rr_arbiter #(.N(NS)) u_rsp_arb (
+    .req_i(r_cand), .last_i(rg_s_q), .valid_o(r_any), .idx_o(r_pick)
+  );
+
+  // The one response multiplexer, selected by a flop: the transferring slave's data, loaded into
+  // every reading master's register that is empty (the transfer's master's is; the others'
+  // contents are not valid), so the data registers' enables are flops.
   logic [DW-1:0] r_rdata;
-  assign r_rdata = `XDIE_PORT(s_rsp_rdata_i, r_pick, DW);
+  logic [1:0]    r_err;
+  assign r_rdata = `XDIE_PORT(s_rsp_rdata_i, rg_s_q, DW);
+  assign r_err   = s_rsp_err_i[rg_s_q*2 +: 2];
 
   for (genvar m = 0; m < NM; m++) begin : g_rs
     if (READERS[m]) begin : g_reader
       logic [DW-1:0] rdata_q;
-      // Loaded whenever the register can take a response (the enable is no arbitration
-      // result; the master reads the data only with the valid).
       always_ff @(posedge clk_i) begin
-        if (m_room[m]) begin
+        if (!rs_valid_q[m]) begin
           rdata_q <= r_rdata;
         end
       end
@@ -253,10 +264,12 @@ module xdie_xbar_shared #(
       pg_s_q     <= '0;
       rs_valid_q <= '0;
       rs_err_q   <= '0;
+      rg_valid_q <= 1'b0;
+      rg_s_q     <= '0;
+      rg_m_q     <= '0;
       cnt_q      <= '0;
       cur_q      <= '0;
       q_last_q   <= '0;
-      r_last_q   <= '0;
     end else begin
       pg_valid_q <= q_any;
       if (q_any) begin
@@ -272,9 +285,11 @@ module xdie_xbar_shared #(
         end
       end
       for (int m = 0; m < NM; m++) begin
+        if (!rs_valid_q[m]) begin
+          rs_err_q[m*2 +: 2] <= r_err;
+        end
         if (r_load[m]) begin
-          rs_valid_q[m]      <= 1'b1;
-          rs_err_q[m*2 +: 2] <= s_rsp_err_i[r_pick*2 +: 2];
+          rs_valid_q[m] <= 1'b1;
         end else if (m_rsp_ready_i[m]) begin
           rs_valid_q[m] <= 1'b0;
         end
@@ -284,8 +299,10 @@ module xdie_xbar_shared #(
           cur_q[m*SW +: SW] <= pg_s_q;
         end
       end
+      rg_valid_q <= r_any;
       if (r_any) begin
-        r_last_q <= r_pick;
+        rg_s_q <= r_pick;
+        rg_m_q <= head_id[r_pick*MW +: MW];
       end
     end
   end
