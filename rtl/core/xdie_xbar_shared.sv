@@ -99,14 +99,16 @@ module xdie_xbar_shared #(
   logic [NM*CW-1:0] cnt_q;
   logic [NM*SW-1:0] cur_q;
 
-  // Slave s can be granted a request: its register is empty, no grant to it is transferring,
-  // and its order FIFO has room. The register counts as full in the cycle the slave takes its
-  // request (only flops decide, see the header), so a slave takes at most one request every
-  // three cycles; different slaves overlap.
+  // Slave s can be granted a request: no grant to it is transferring, its register is empty or
+  // its slave takes the request in it this cycle (so it is empty in the transfer's cycle), and
+  // its order FIFO has room. A slave therefore takes at most one request every two cycles;
+  // different slaves overlap. (The slave's ready reaches only the grant's flops: every output
+  // of this module comes from flops or from a decode of them.)
   logic [NS-1:0] room;
   always_comb begin
     for (int s = 0; s < NS; s++) begin
-      room[s] = !rq_valid_q[s] && !(pg_valid_q && 32'(pg_s_q) == s) && fifo_ready[s];
+      room[s] = (!rq_valid_q[s] || s_req_ready_i[s]) && !(pg_valid_q && 32'(pg_s_q) == s) &&
+                fifo_ready[s];
     end
   end
 
@@ -126,7 +128,7 @@ module xdie_xbar_shared #(
   logic          q_any;
   logic [MW-1:0] q_pick, q_last_q;
 
-  xdie_rr_arbiter #(.N(NM)) u_req_arb (
+  xdie_rr_arbiter #(.N(NM), .SELECT(1'b1)) u_req_arb (
     .req_i(cand), .last_i(q_last_q), .valid_o(q_any), .idx_o(q_pick)
   );
 
@@ -227,7 +229,7 @@ module xdie_xbar_shared #(
   logic          r_any;
   logic [SW-1:0] r_pick;
 
-  xdie_rr_arbiter #(.N(NS)) u_rsp_arb (
+  xdie_rr_arbiter #(.N(NS), .SELECT(1'b1)) u_rsp_arb (
     .req_i(r_cand), .last_i(rg_s_q), .valid_o(r_any), .idx_o(r_pick)
   );
 

@@ -566,6 +566,93 @@ fn xbar_single_stream_moves_one_beat_per_cycle() {
     });
 }
 
+/// The shared crossbar's rates as its RTL states them: a slave takes at most one request every
+/// `SHARED_INTERVAL` cycles and a master receives at most one response every `SHARED_INTERVAL`
+/// cycles (a grant is registered and its transfer follows; a port is granted again in the
+/// transfer's cycle at the earliest), and the die moves one request and one response per cycle.
+const SHARED_INTERVAL: u64 = 2;
+/// At most this many cycles from a stream's first request to its last response beyond the stream's rate: request
+/// grant and transfer, the slave's cycle, response grant and transfer, the master's cycle.
+const SHARED_LATENCY: u64 = 8;
+
+/// `streams` masters each stream to a slave of their own (master i to slave i), the slaves take
+/// every request at once and answer it in the next cycle, the masters take every response. The
+/// streams must overlap: together they finish within the rate the shared paths allow (each
+/// slave and master its interval, the die one transfer per cycle each way), not one after another.
+fn xbar_shared_streams(ctx: &mut Ctx, streams: usize) {
+    let mut sim = ctx.sim(dut("xdie_xbar_shared")).expect("xbar model");
+    let mut p = Pins::new(&sim);
+    let (nm, dw, aw) = geometry(&p, &XBAR_MASTER_SIDE);
+    let ns = p.width("s_req_valid_o");
+    assert!(
+        streams <= nm.min(ns),
+        "{streams} streams need as many masters and slaves"
+    );
+    sim.reset(2);
+    let beats = 48u64;
+    for m in 0..streams {
+        set_sel(&mut p, m, m as u64);
+    }
+    p.set_u("m_rsp_ready_i", 0, nm, u64::MAX);
+    p.set_u("s_req_ready_i", 0, ns, u64::MAX);
+    let mut sent = vec![0u64; streams];
+    let mut answered = vec![0u64; streams];
+    // Per slave: the cycles from which its accepted requests' responses may be presented.
+    let mut pending: Vec<VecDeque<u64>> = vec![VecDeque::new(); streams];
+    let bound = beats * SHARED_INTERVAL.max(streams as u64) + SHARED_LATENCY;
+    let mut cycle = 0u64;
+    while answered.iter().any(|&a| a < beats) {
+        assert!(
+            cycle <= bound,
+            "streams not done after {bound} cycles: answered {answered:?}"
+        );
+        for m in 0..streams {
+            p.set_u("m_req_valid_i", m, 1, u64::from(sent[m] < beats));
+            p.set_u("m_req_addr_i", m * aw, aw, sent[m] * dw as u64);
+            let ready = pending[m].front().is_some_and(|&c| c <= cycle);
+            p.set_u("s_rsp_valid_i", m, 1, u64::from(ready));
+        }
+        p.apply(&mut sim);
+        for m in 0..streams {
+            if sent[m] < beats && Pins::get_u(&sim, &p, "m_req_ready_o", m, 1) != 0 {
+                sent[m] += 1;
+            }
+            // Slave m takes a request the cycle it is shown (its ready is always set).
+            if Pins::get_u(&sim, &p, "s_req_valid_o", m, 1) != 0 {
+                pending[m].push_back(cycle + 1);
+            }
+            let shown = pending[m].front().is_some_and(|&c| c <= cycle);
+            if shown && Pins::get_u(&sim, &p, "s_rsp_ready_o", m, 1) != 0 {
+                pending[m].pop_front();
+            }
+            if Pins::get_u(&sim, &p, "m_rsp_valid_o", m, 1) != 0 {
+                answered[m] += 1;
+                assert!(
+                    answered[m] <= sent[m],
+                    "master {m}: response without a request"
+                );
+            }
+        }
+        sim.tick();
+        cycle += 1;
+    }
+}
+
+#[test]
+fn xbar_shared_single_stream_rate() {
+    harness::run(2, |ctx| xbar_shared_streams(ctx, 1));
+}
+
+/// Two streams fit the die's one transfer per cycle each way at their interval, the third
+/// makes the shared paths the limit.
+#[test]
+fn xbar_shared_streams_overlap() {
+    harness::run(3, |ctx| {
+        xbar_shared_streams(ctx, 2);
+        xbar_shared_streams(ctx, 3);
+    });
+}
+
 // ------------------------------------------------------------------ memory
 
 /// Random reads and writes from one master with random gaps against a Rust memory, responses
