@@ -6,8 +6,8 @@
 //
 // Requests: one round-robin arbiter over all masters picks, each cycle, one master whose request
 // may issue (the one-slave-at-a-time rule and OUTSTANDING, as in xdie_xbar) and whose target
-// slave has room: its request register is empty, no other grant to it is under way, and its
-// order FIFO is not full. In the next cycle the picked master's request moves through one
+// slave has room: its request register is empty or its slave takes the request in it in this
+// cycle, no other grant to it is under way, and its order FIFO is not full. In the next cycle the picked master's request moves through one
 // multiplexer into that slave's request register (the master sees ready then: it holds its
 // request until ready, as on any xbus port), which presents it to the slave until the slave
 // takes it. A request therefore waits only for its own slave, never behind another slave's: the
@@ -15,23 +15,25 @@
 //
 // Responses: per slave, the order FIFO of its requests' masters names the master of its next
 // response, as in xdie_xbar. One round-robin arbiter over the slaves picks, each cycle, one
-// slave with a response whose master's response register is empty or is being read this cycle;
-// the response moves through one multiplexer into that register, which presents it to the
-// master until the master takes it. A response therefore waits only for its own master.
+// slave with a response whose master's response register will be empty in the next cycle and
+// to which no response is moving; in the next cycle that slave sees ready and its response moves
+// through one multiplexer into the master's register, which presents it to the master until the
+// master takes it. A response therefore waits only for its own master.
 //
 // Per master, the requests in flight (accepted and not yet answered to the master) are counted;
 // they are all at one slave, which answers in order, so every master sees its responses in
-// order. Valid and data towards slaves and masters come from registers, and no ready depends on
-// the valid it answers, so any slave and master may be connected.
+// order. Valid and data towards slaves and masters come from registers, and every ready this
+// crossbar drives is a decode of flops, so any slave and master may be connected.
 //
-// Timing: the request multiplexer's select and every wide register's enable are flops, so the
-// request arbitration (address decode, issue rules, round robin) and the wide data path are
-// separate paths. The cost is latency and rate: a request reaches its slave two cycles after
-// it is first presented (granted, then transferred into the slave's register), a response its
-// master one cycle after the slave presents it; the die accepts at most one request and returns one response per cycle, and a slave
-// receives at most one request every three cycles (its register counts as full in the cycle the
-// slave takes it: only flops decide room, so the slave's ready, which may follow the response
-// arbitration, never reaches the request arbitration).
+// Timing: both ways, the arbitration (address decode, issue rules and room, round robin) ends
+// in the grant's flops, and the wide multiplexer's select and every wide register's enable are
+// flops, so arbitration and the wide data paths are separate paths. The round robins use
+// xdie_rr_arbiter's SELECT form (no carry chains). The cost is latency and rate: a request
+// reaches its slave two cycles after it is first presented (granted, then transferred into the
+// slave's register), a response its master two cycles after the slave presents it; the die
+// accepts at most one request and returns one response per cycle, a slave receives at most one
+// request and a master one response every two cycles (a port is granted again in its
+// transfer's cycle at the earliest: its register is free then if the port takes what it holds).
 
 module xdie_xbar_shared #(
   parameter int unsigned NM          = 3,
