@@ -81,6 +81,12 @@ module xdie_xbar_shared #(
   localparam int unsigned CW = $clog2(OUTSTANDING + 1);
   localparam int unsigned DW = DATA_BYTES * 8;
   localparam logic [CW-1:0] MAX_OUT = CW'(OUTSTANDING);
+  localparam int unsigned PW = (OUTSTANDING > 1) ? $clog2(OUTSTANDING) : 1;
+  localparam logic [PW-1:0] LAST = PW'(OUTSTANDING - 1);
+
+  // Port selects and decodes are written as loops over constant indices: an indexed write
+  // (x[i] = v) or a slice at a variable offset that is not a power of two (i * ADDR_W) makes
+  // yosys compute the offset with an adder, a carry chain on the path.
 
   // Each master's slave index in one piece (the port holds them as bit planes): wiring only.
   logic [NM*SW-1:0] sel;
@@ -94,7 +100,7 @@ module xdie_xbar_shared #(
   // Cycle t picks a master (the grant); cycle t+1 moves its request (the transfer). Every
   // select and enable of the wide request path therefore comes from a flop.
   logic [NS-1:0]    rq_valid_q, rq_write_q;
-  logic [NS-1:0]    fifo_ready, fifo_valid;
+  logic [NS-1:0]    fifo_ready;
   logic             pg_valid_q;          // a grant made last cycle transfers in this one
   logic [MW-1:0]    pg_m_q;
   logic [SW-1:0]    pg_s_q;
@@ -134,11 +140,27 @@ module xdie_xbar_shared #(
     .req_i(cand), .last_i(q_last_q), .valid_o(q_any), .idx_o(q_pick)
   );
 
+  // The picked master's slave.
+  logic [SW-1:0] q_sel;
+  always_comb begin
+    q_sel = '0;
+    for (int m = 0; m < NM; m++) begin
+      if (32'(q_pick) == m) begin
+        q_sel = sel[m*SW +: SW];
+      end
+    end
+  end
+
   // ---------------------------------------------------------------- request transfer
   // The granted master still presents the same request (a master holds it until ready).
+  logic [NS-1:0] x_load;
   always_comb begin
-    m_req_ready_o = '0;
-    m_req_ready_o[pg_m_q] = pg_valid_q;
+    for (int m = 0; m < NM; m++) begin
+      m_req_ready_o[m] = pg_valid_q && 32'(pg_m_q) == m;
+    end
+    for (int s = 0; s < NS; s++) begin
+      x_load[s] = pg_valid_q && 32'(pg_s_q) == s;
+    end
   end
 
   // The one request multiplexer, selected by a flop.
@@ -146,15 +168,19 @@ module xdie_xbar_shared #(
   logic [DW-1:0]         x_wdata;
   logic [DATA_BYTES-1:0] x_wstrb;
   logic                  x_write;
-  assign x_addr  = `XDIE_PORT(m_req_addr_i, pg_m_q, ADDR_W);
-  assign x_wdata = `XDIE_PORT(m_req_wdata_i, pg_m_q, DW);
-  assign x_wstrb = `XDIE_PORT(m_req_wstrb_i, pg_m_q, DATA_BYTES);
-  assign x_write = m_req_write_i[pg_m_q];
-
-  logic [NS-1:0] x_load;
   always_comb begin
-    x_load = '0;
-    x_load[pg_s_q] = pg_valid_q;
+    x_addr  = '0;
+    x_wdata = '0;
+    x_wstrb = '0;
+    x_write = 1'b0;
+    for (int m = 0; m < NM; m++) begin
+      if (32'(pg_m_q) == m) begin
+        x_addr  = `XDIE_PORT(m_req_addr_i, m, ADDR_W);
+        x_wdata = `XDIE_PORT(m_req_wdata_i, m, DW);
+        x_wstrb = `XDIE_PORT(m_req_wstrb_i, m, DATA_BYTES);
+        x_write = m_req_write_i[m];
+      end
+    end
   end
 
   for (genvar s = 0; s < NS; s++) begin : g_rq
@@ -180,15 +206,64 @@ module xdie_xbar_shared #(
   assign s_req_write_o = rq_write_q;
 
   // ---------------------------------------------------------------- response order per slave
-  logic [NS*MW-1:0] head_id;
+  // Per slave, a FIFO of its requests' masters (LUT-RAM) and, in flops, its head as a one-hot
+  // vector of masters (zero when empty): the response arbitration starts at flops, not at a
+  // RAM read and a lookup by master index.
+  logic [NS*NM-1:0] head_oh;
   logic [NS-1:0]    r_take;   // slave s's response moves into its master's register
 
   for (genvar s = 0; s < NS; s++) begin : g_order
-    xdie_fifo #(.DATA_W(MW), .DEPTH(OUTSTANDING)) u_order (
-      .clk_i, .rst_ni,
-      .push_valid_i(x_load[s]), .push_ready_o(fifo_ready[s]), .push_data_i(pg_m_q),
-      .pop_valid_o(fifo_valid[s]), .pop_ready_i(r_take[s]), .pop_data_o(head_id[s*MW +: MW])
-    );
+    logic [MW-1:0] ids_q [OUTSTANDING];
+    logic [PW-1:0] wptr_q, rptr_q, rnext;
+    logic [CW-1:0] count_q;
+    logic [NM-1:0] next_oh, push_oh, oh_q;
+    logic          push, pop;
+
+    assign push          = x_load[s];
+    assign pop           = r_take[s];
+    assign fifo_ready[s] = (count_q != MAX_OUT);
+    assign rnext         = (rptr_q == LAST) ? '0 : rptr_q + 1'b1;
+    always_comb begin
+      for (int m = 0; m < NM; m++) begin
+        next_oh[m] = 32'(ids_q[rnext]) == m;
+        push_oh[m] = 32'(pg_m_q) == m;
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (push) begin
+        ids_q[wptr_q] <= pg_m_q;
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        wptr_q  <= '0;
+        rptr_q  <= '0;
+        count_q <= '0;
+        oh_q    <= '0;
+      end else begin
+        if (push) begin
+          wptr_q <= (wptr_q == LAST) ? '0 : wptr_q + 1'b1;
+        end
+        if (pop) begin
+          rptr_q <= rnext;
+        end
+        if (push && !pop) begin
+          count_q <= count_q + 1'b1;
+        end else if (pop && !push) begin
+          count_q <= count_q - 1'b1;
+        end
+        // The head after a pop is the next entry, or the one pushed now, or none; a push
+        // into an empty FIFO is the head.
+        if (pop) begin
+          oh_q <= (count_q != CW'(1)) ? next_oh : (push ? push_oh : '0);
+        end else if (push && count_q == '0) begin
+          oh_q <= push_oh;
+        end
+      end
+    end
+    assign head_oh[s*NM +: NM] = oh_q;
   end
 
   // ---------------------------------------------------------------- response arbitration
@@ -200,31 +275,37 @@ module xdie_xbar_shared #(
   logic [NM*2-1:0] rs_err_q;
   logic            rg_valid_q;   // a grant made last cycle transfers in this one
   logic [SW-1:0]   rg_s_q;       // its slave (also the round robin's last pick)
-  logic [MW-1:0]   rg_m_q;       // its master
 
+  // The transfer: from slave rg_s_q (its FIFO head is still the response's master) to that
+  // master.
+  logic [NM-1:0] r_load;
   always_comb begin
-    r_take = '0;
-    r_take[rg_s_q] = rg_valid_q;
+    for (int s = 0; s < NS; s++) begin
+      r_take[s] = rg_valid_q && 32'(rg_s_q) == s;
+    end
+    r_load = '0;
+    for (int s = 0; s < NS; s++) begin
+      if (r_take[s]) begin
+        r_load = head_oh[s*NM +: NM];
+      end
+    end
   end
   assign s_rsp_ready_o = r_take;
 
-  logic [NM-1:0] r_load;
-  always_comb begin
-    r_load = '0;
-    r_load[rg_m_q] = rg_valid_q;
-  end
-
-  // Master m can be granted a response: no transfer to it is under way, and its register is
-  // empty or is read in this cycle, so it is empty in the transfer's cycle. A master therefore
-  // receives at most one response every two cycles; different masters overlap.
-  logic [NM-1:0] m_free;
-  assign m_free = (~rs_valid_q | m_rsp_ready_i) & ~r_load;
-
-  // The slave being transferred from is no candidate: its head's master is the transfer's.
+  // Slave s can be granted: it presents a response, no transfer from it is under way, and its
+  // head's master has a register that is empty or is read in this cycle (so it is empty in the
+  // transfer's cycle). A master's requests in flight are all at one slave (the
+  // one-slave-at-a-time rule; its count falls to zero only when every response has reached
+  // it), so only the transferring slave's head can be the transfer's master: excluding that
+  // slave also keeps a second response from being granted to the master before the first
+  // lands. A master therefore receives at most one response every two cycles; different
+  // masters overlap.
+  logic [NM-1:0] m_ok;
   logic [NS-1:0] r_cand;
+  assign m_ok = ~rs_valid_q | m_rsp_ready_i;
   always_comb begin
     for (int s = 0; s < NS; s++) begin
-      r_cand[s] = s_rsp_valid_i[s] && fifo_valid[s] && m_free[head_id[s*MW +: MW]];
+      r_cand[s] = s_rsp_valid_i[s] && !r_take[s] && ((head_oh[s*NM +: NM] & m_ok) != '0);
     end
   end
 
@@ -240,8 +321,16 @@ module xdie_xbar_shared #(
   // contents are not valid), so the data registers' enables are flops.
   logic [DW-1:0] r_rdata;
   logic [1:0]    r_err;
-  assign r_rdata = `XDIE_PORT(s_rsp_rdata_i, rg_s_q, DW);
-  assign r_err   = s_rsp_err_i[rg_s_q*2 +: 2];
+  always_comb begin
+    r_rdata = '0;
+    r_err   = '0;
+    for (int s = 0; s < NS; s++) begin
+      if (32'(rg_s_q) == s) begin
+        r_rdata = `XDIE_PORT(s_rsp_rdata_i, s, DW);
+        r_err   = s_rsp_err_i[s*2 +: 2];
+      end
+    end
+  end
 
   for (genvar m = 0; m < NM; m++) begin : g_rs
     if (READERS[m]) begin : g_reader
@@ -270,7 +359,6 @@ module xdie_xbar_shared #(
       rs_err_q   <= '0;
       rg_valid_q <= 1'b0;
       rg_s_q     <= '0;
-      rg_m_q     <= '0;
       cnt_q      <= '0;
       cur_q      <= '0;
       q_last_q   <= '0;
@@ -278,7 +366,7 @@ module xdie_xbar_shared #(
       pg_valid_q <= q_any;
       if (q_any) begin
         pg_m_q   <= q_pick;
-        pg_s_q   <= sel[q_pick*SW +: SW];
+        pg_s_q   <= q_sel;
         q_last_q <= q_pick;
       end
       for (int s = 0; s < NS; s++) begin
@@ -306,7 +394,6 @@ module xdie_xbar_shared #(
       rg_valid_q <= r_any;
       if (r_any) begin
         rg_s_q <= r_pick;
-        rg_m_q <= head_id[r_pick*MW +: MW];
       end
     end
   end
