@@ -27,7 +27,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use cache::{model_cache, model_hash, prune_cache, touch};
-use compile::{compile_model, compile_runtime, cxx_flags, RUNTIME_LIB};
+use compile::{
+    compile_model, compile_runtime, cxx_flags, package_compiler_is_clang, MODEL_CXX_ENV,
+    RUNTIME_LIB,
+};
 use glue::{cpp_tables, rust_tables, write_if_changed};
 use verilate::{parse_ports, verilate, verilator_root, PortDecl};
 
@@ -124,6 +127,7 @@ fn main() {
     // it. The reference models then read ROOT/csrs, so RTL and expectations always agree.
     println!("cargo:rerun-if-env-changed=XDIE_DESIGN_ROOT");
     println!("cargo:rerun-if-env-changed={TRACE_ENV}");
+    println!("cargo:rerun-if-env-changed={MODEL_CXX_ENV}");
     let repo = match env::var_os("XDIE_DESIGN_ROOT") {
         Some(root) => PathBuf::from(root),
         None => manifest
@@ -291,6 +295,9 @@ fn main() {
     println!("cargo:rustc-link-lib=static={RUNTIME_LIB}");
     println!("cargo:rustc-link-lib=z");
     println!("cargo:rustc-link-lib=stdc++");
+    if package_compiler_is_clang() && duts.iter().any(|d| PACKAGE_TOPS.contains(&d.name.as_str())) {
+        println!("cargo:rustc-link-lib=atomic");
+    }
 }
 
 /// Prefix of the chip-id firmware build's public functions (tb/src/fw.rs links them by it).

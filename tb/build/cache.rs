@@ -6,7 +6,7 @@ use std::fs;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use crate::compile::{package_flags, CXX_FLAGS, DEFINES, PACKAGE_OPT};
+use crate::compile::{package_compiler, package_flags, CXX_FLAGS, DEFINES, PACKAGE_OPT};
 use crate::PACKAGE_TOPS;
 
 /// Where verilated and compiled models are kept: `<target>/<profile>/xdie-models`, shared by
@@ -34,6 +34,7 @@ pub fn model_hash(name: &str, mdir: &Path) -> u64 {
     if PACKAGE_TOPS.contains(&name) {
         PACKAGE_OPT.hash(&mut h);
         package_flags().hash(&mut h);
+        package_compiler().hash(&mut h);
     }
     let mut files: Vec<PathBuf> = fs::read_dir(mdir)
         .expect("read -Mdir")
