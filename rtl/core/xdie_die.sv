@@ -579,14 +579,15 @@ module xdie_die #(
   // Clock gating (CLOCK_GATE): each engine runs on a clock of its own, enabled while the engine
   // is not quiet; the queue groups of all engines share one clock, enabled in the cycles where
   // a group flop can change: a register port of a group has a transfer in progress, the
-  // broadcast doorbell rings a group, or an engine pulses a head or a ring-id error (engine
+  // broadcast doorbell rings a group, a group has a doorbell increment in flight (it lands one
+  // cycle after it is presented), or an engine pulses a head or a ring-id error (engine
   // flops, so they hold from one rising edge to the next). A copy keeps its engine busy for
   // thousands of cycles while its queue groups change once per descriptor pair, so the groups
   // are then not clocked at all.
-  logic [E-1:0] eng_inc_valid, eng_rid_err;
+  logic [E-1:0] eng_inc_valid, eng_rid_err, eng_db_pend;
   logic         q_clk, q_wake;
 
-  assign q_wake = (|q_busy) || (|eng_inc_valid) || (|eng_rid_err)
+  assign q_wake = (|q_busy) || (|eng_inc_valid) || (|eng_rid_err) || (|eng_db_pend)
                || (bc_known && ((|bc_m2s_valid[E-1:0]) || (|bc_s2m_valid[E-1:0])));
 
   xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_q_gate (
@@ -600,7 +601,7 @@ module xdie_die #(
     logic [QIW-1:0]   m_hid, s_hid;
     logic [Q-1:0]     m_en, s_en, m_ne, s_ne;
     logic [QW-1:0]    rd_idx, inc_idx;
-    logic             inc_valid, m_rid_err, s_rid_err;
+    logic             inc_valid, m_rid_err, s_rid_err, m_db_pend, s_db_pend;
     localparam int unsigned BM = B_M2S + e;
     localparam int unsigned BS = B_S2M + e;
     localparam int unsigned MR = M_ENG + 2 * e;
@@ -608,6 +609,7 @@ module xdie_die #(
 
     assign eng_inc_valid[e] = inc_valid;
     assign eng_rid_err[e]   = m_rid_err || s_rid_err;
+    assign eng_db_pend[e]   = m_db_pend || s_db_pend;
 
     // The engine reads its queue groups only through their outputs, which change only on the
     // groups' clock; a change that gives the engine work makes it not quiet.
@@ -632,7 +634,8 @@ module xdie_die #(
       .bcast_inc_valid_i(bc_m2s_valid[e] && bc_known), .bcast_inc_queue_i(bc_qidx),
       .bcast_inc_val_i(bc_val),
       .q_enable_o(m_en), .q_nonempty_o(m_ne), .rd_idx_i(rd_idx),
-      .rd_ring_base_o(m_base), .rd_head_o(m_head), .rd_head_ring_id_o(m_hid)
+      .rd_ring_base_o(m_base), .rd_head_o(m_head), .rd_head_ring_id_o(m_hid),
+      .db_pend_o(m_db_pend)
     );
 
     xdie_udma_s2m u_s2m (
@@ -652,7 +655,8 @@ module xdie_die #(
       .bcast_inc_valid_i(bc_s2m_valid[e] && bc_known), .bcast_inc_queue_i(bc_qidx),
       .bcast_inc_val_i(bc_val),
       .q_enable_o(s_en), .q_nonempty_o(s_ne), .rd_idx_i(rd_idx),
-      .rd_ring_base_o(s_base), .rd_head_o(s_head), .rd_head_ring_id_o(s_hid)
+      .rd_ring_base_o(s_base), .rd_head_o(s_head), .rd_head_ring_id_o(s_hid),
+      .db_pend_o(s_db_pend)
     );
 
     xdie_sdma_engine #(

@@ -13,13 +13,17 @@
 // posts N+M descriptors. A sum of 0 does nothing. A sum that would make used exceed the ring
 // length is refused whole: the tail does not move, the queue's sticky overrun flag and the
 // err_log overrun bit are set. The check ignores a head pulse in the same cycle, so it never
-// depends on the engine's timing. A head pulse while used is 0 is ignored.
+// depends on the engine's timing. A head pulse while used is 0 is ignored. An increment lands
+// (tail, used count, overrun) one cycle after it is presented (see "doorbell lanes"), checked
+// against the ring length of the cycle it was presented in; a read the bus issues before the
+// write's response can still see the state before it, as AXI allows.
 //
 // Software resets (write 1, read 0): rst_q returns every register of the queue, configuration
 // included, to its reset value. rst_tail and rst_head return their pointer to 0 and its ring id to
 // the initial ring id, and both empty the queue (used = 0), because after either one the pointers
 // no longer bracket a posted set; rst_tail also clears the overrun flag. A reset wins over a
-// doorbell, broadcast or head pulse for that queue in the same cycle (those are dropped).
+// doorbell, broadcast or head pulse presented for that queue in the same cycle (those are
+// dropped); an increment presented in the cycle before lands first.
 // Software resets head and tail together (or uses rst_q) before reprogramming a ring.
 //
 // Storage. The per-queue registers are memories indexed by queue, written only at the index a
@@ -56,7 +60,9 @@ module {{ module }} (
   input  logic [{{ qw - 1 }}:0]            rd_idx_i,
   output logic [{{ base_w - 1 }}:0]           rd_ring_base_o,
   output logic [{{ lw - 1 }}:0]           rd_head_o,
-  output logic [{{ idw - 1 }}:0]            rd_head_ring_id_o
+  output logic [{{ idw - 1 }}:0]            rd_head_ring_id_o,
+  // A doorbell increment is in flight: it lands at the next clock edge
+  output logic                  db_pend_o
 );
   localparam int unsigned NQ = {{ q_count }};
   localparam int unsigned QW = {{ qw }};
@@ -228,20 +234,32 @@ module {{ module }} (
   // ---------------------------------------------------------------- doorbell lanes
   // At most two queues receive an increment in a cycle: the one the bus rings (lane 0) and the
   // broadcast target (lane 1). A broadcast to the queue the bus rings in that cycle joins lane
-  // 0's sum instead. Each lane reads its queue's state, checks for overrun and computes the new
-  // tail, so the modular arithmetic exists twice rather than once per queue. A lane that is not
-  // ringing computes nothing.
+  // 0's sum instead. The modular arithmetic exists once per lane rather than once per queue.
   //
-  // The lanes and the head pulse are computed by one function (`step`) that only the clocked
-  // processes call, once each, into locals: they read the broadcast and engine inputs, which
-  // change on the die's clock, and a simulator evaluates combinational logic whenever its inputs'
-  // clock ticks, while these processes run only on the queue group's own (gated) clock edges.
-  // Synthesis merges the identical copies into the logic one combinational block would have.
+  // Each lane has two stages (timing: the storage reads and the arithmetic are in different
+  // cycles). Stage A, in the cycle the increment is presented, reads the queue's used count,
+  // tail, tail ring id and ring length into the lane's operand register; what this cycle's edge
+  // writes to that queue (the landing increments of stage B, the head pulse) is forwarded, so the
+  // operands are the queue's state after the edge. Stage B, in the next cycle, checks for overrun
+  // and computes the new tail, ring id and used count from the operand register alone, and
+  // writes them. An increment therefore lands one cycle after it is presented, as if it had been
+  // presented then; the head pulse of its landing cycle counts in the new used count but not in
+  // the overrun check, as before. Two increments to one queue in consecutive cycles see each other
+  // through the forwarding. `db_pend_o` says that an increment is in stage B (a clock gate keeps
+  // the group clocked for it).
+  //
+  // The head pulse, the lanes' landing and the operand capture are computed by functions that
+  // only the clocked processes call, into locals: they read the broadcast and engine inputs,
+  // which change on the die's clock, and a simulator evaluates combinational logic whenever its
+  // inputs' clock ticks, while these processes run only on the queue group's own (gated) clock
+  // edges. Synthesis merges the identical copies into the logic one combinational block would
+  // have.
   //
   // Results are flat vectors with named field offsets rather than structs: yosys leaves struct
   // members of a process's local variables undriven.
-  //   lane: {accept, refuse, queue, new tail, new tail ring id, new used count}
-  //   pop:  {live, wrap, queue, head, head ring id, used count}   (before the pulse)
+  //   lane (stage B): {accept, refuse, queue, new tail, new tail ring id, new used count}
+  //   pop:            {live, wrap, queue, head, head ring id, used count}   (before the pulse)
+  //   operands (stage A): {queue, increment, ring length, used count, tail, tail ring id}
   localparam int unsigned F_USED = 0;
   localparam int unsigned F_ID   = F_USED + UW;
   localparam int unsigned F_PTR  = F_ID + IDW;
@@ -249,50 +267,34 @@ module {{ module }} (
   localparam int unsigned F_LO   = F_Q + QW;   // lane: refuse; pop: wrap
   localparam int unsigned F_HI   = F_LO + 1;   // lane: accept; pop: live
   localparam int unsigned RES_W  = F_HI + 1;
+  localparam int unsigned A_ID   = 0;
+  localparam int unsigned A_PTR  = A_ID + IDW;
+  localparam int unsigned A_USED = A_PTR + LW;
+  localparam int unsigned A_LEN  = A_USED + UW;
+  localparam int unsigned A_N    = A_LEN + LW;
+  localparam int unsigned A_Q    = A_N + CW;
+  localparam int unsigned A_W    = A_Q + QW;
+  localparam int unsigned CW1    = CW + 1;
 
-  logic          bus_db;
-  logic [IW-1:0] bus_val;
+  logic           bus_db;
+  logic [IW-1:0]  bus_val;
+  // Stage A's operand register per lane (lane l at [l*A_W +: A_W]) and its valid bits.
+  logic [2*A_W-1:0] a_op_q;
+  logic [1:0]       a_v_q;
 
   assign bus_db  = sel_we && (q_off == {{ off_tail_inc }});
   assign bus_val = wdata_m{{ inc_slice }};
 
-  // One lane: valid v rings queue q with increment n; pop says whether q's head pulse of this
-  // cycle counts (the lane's new used count includes it).
-  function automatic logic [RES_W-1:0] lane(input logic v, input logic [QW-1:0] q,
-                                            input logic [CW-1:0] n, input logic pop);
-    logic [CW-1:0]  used, len, tail_sum;
-    logic           wrap, over, rings;
-    logic [LW-1:0]  tail;
-    logic [IDW-1:0] tail_id;
-    logic [UW-1:0]  new_used;
-    used     = '0;
-    len      = '0;
-    tail_sum = '0;
-    wrap     = 1'b0;
-    over     = 1'b0;
-    tail     = '0;
-    tail_id  = '0;
-    new_used = '0;
-    // A broadcast to a queue index beyond the last queue changes nothing. A lane whose queue is
-    // reset in the same cycle is dropped, not refused.
-    rings = v && (32'(q) < NQ) && (n != '0) && !(any_rst && (q == q_sel));
-    if (rings) begin
-      used     = CW'(used_rd(q));
-      len      = ring_len(q);
-      tail_sum = CW'(tail_rd(q)) + n;
-      wrap     = tail_sum >= len;
-      over     = used + n > len;
-      tail     = wrap ? LW'(tail_sum - len) : LW'(tail_sum);
-      tail_id  = tail_id_rd(q) + IDW'(wrap);
-      // used + n <= len, and used > 0 whenever pop is set, so this neither overflows nor wraps.
-      new_used = UW'(used + n - CW'(pop));
-    end
-    lane = {rings && !over, rings && over, q, tail, tail_id, new_used};
+  // Carry-save form of x + y + z: {carries, sums}, the sum being sums + (carries << 1). A
+  // compare of a sum with a third value is then one carry chain instead of two in a row.
+  function automatic logic [2*CW-1:0] csa(input logic [CW-1:0] x, input logic [CW-1:0] y,
+                                          input logic [CW-1:0] z);
+    csa = {(x & y) | (x & z) | (y & z), x ^ y ^ z};
   endfunction
 
-  // This cycle's head pulse and both lanes: {pop, bus lane, broadcast lane}.
-  function automatic logic [3*RES_W-1:0] step(input logic [QW-1:0] pop_q);
-    logic           live, wrap, bc_same;
+  // This cycle's head pulse at queue pop_q (pop result above).
+  function automatic logic [RES_W-1:0] pulse(input logic [QW-1:0] pop_q);
+    logic           live, wrap;
     logic [LW-1:0]  head;
     logic [IDW-1:0] head_id;
     logic [UW-1:0]  used;
@@ -310,13 +312,100 @@ module {{ module }} (
       used    = used_rd(pop_q);
       wrap    = CW'(head) + CW'(1) >= ring_len(pop_q);
     end
-    bc_same = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
-    step = {live, wrap, pop_q, head, head_id, used,
-            lane(bus_db, q_sel, CW'(bus_val) + (bc_same ? CW'(bcast_inc_val_i) : '0),
-                 live && (pop_q == q_sel)),
-            lane(bcast_inc_valid_i && !bc_same, bcast_inc_queue_i, CW'(bcast_inc_val_i),
-                 live && (pop_q == bcast_inc_queue_i))};
+    pulse = {live, wrap, pop_q, head, head_id, used};
   endfunction
+
+  // Stage A: which lanes take an increment in this cycle ({broadcast lane, bus lane}). A
+  // broadcast to a queue index beyond the last queue changes nothing; a lane whose queue the
+  // bus resets in this cycle is dropped, not refused; an increment of 0 does nothing.
+  function automatic logic [1:0] takes();
+    logic bc_same;
+    bc_same = bus_db && bcast_inc_valid_i && (bcast_inc_queue_i == q_sel);
+    takes = {bcast_inc_valid_i && !bc_same && (32'(bcast_inc_queue_i) < NQ)
+                 && (bcast_inc_val_i != '0) && !(any_rst && (bcast_inc_queue_i == q_sel)),
+             bus_db && ((bus_val != '0) || (bc_same && (bcast_inc_val_i != '0))) && !any_rst};
+  endfunction
+
+  // Stage A of a lane at queue q with increment n: its operands, as the queue stands after this
+  // cycle's edge. b0, b1 and pop are this cycle's landing lanes and head pulse: a landing lane
+  // at q already counts the pulse; otherwise the pulse alone changes the used count.
+  function automatic logic [A_W-1:0] take(input logic [QW-1:0] q, input logic [CW-1:0] n,
+                                          input logic [RES_W-1:0] pop, input logic [RES_W-1:0] b0,
+                                          input logic [RES_W-1:0] b1);
+    logic [UW-1:0]  used;
+    logic [LW-1:0]  tail;
+    logic [IDW-1:0] tail_id;
+    used    = used_rd(q);
+    tail    = tail_rd(q);
+    tail_id = tail_id_rd(q);
+    if (pop[F_HI] && (pop[F_Q +: QW] == q)) begin
+      used = pop[F_USED +: UW] - UW'(1);
+    end
+    if (b1[F_HI] && (b1[F_Q +: QW] == q)) begin
+      {tail, tail_id, used} = b1[F_USED +: LW + IDW + UW];
+    end
+    if (b0[F_HI] && (b0[F_Q +: QW] == q)) begin
+      {tail, tail_id, used} = b0[F_USED +: LW + IDW + UW];
+    end
+    take = {q, n, LW'(ring_len(q)), used, tail, tail_id};
+  endfunction
+
+  // Stage B of lane l: the increment in its operand register lands. pop says whether the head
+  // pulse of this cycle is at the lane's queue (the new used count includes it; the overrun
+  // check does not). All three results are a carry-save sum and one carry chain:
+  //   overrun   used + n > len      bit CW of used + n + ~len
+  //   wrap      tail + n >= len     bit CW of tail + n + ~len + 1, whose low bits are then the
+  //                                 wrapped tail
+  //   new used  used + n - pop      used + n + (pop ? all ones : 0)
+  // The tail stays below len and n is at most len - used when accepted, so tail + n < 2 * len
+  // and one subtraction of len wraps it; used > 0 whenever the pulse is live, so the new used
+  // count neither overflows nor wraps (and is not 0: an accepted lane leaves its queue
+  // nonempty).
+  function automatic logic [RES_W-1:0] land(input logic [A_W-1:0] a, input logic v,
+                                            input logic pop);
+    logic [CW-1:0]  used, n, nlen, tail, s_o, c_o, s_w, c_w, s_u, c_u;
+    logic [CW1-1:0] sum_o, sum_w;
+    logic           over, wrap;
+    logic [LW-1:0]  new_tail, tail_sum;
+    logic [IDW-1:0] new_id;
+    logic [UW-1:0]  new_used;
+    over     = 1'b0;
+    new_tail = '0;
+    new_id   = '0;
+    new_used = '0;
+    if (v) begin
+      used     = CW'(a[A_USED +: UW]);
+      n        = a[A_N +: CW];
+      nlen     = CW'(a[A_LEN +: LW]);
+      nlen     = ~nlen;
+      tail     = CW'(a[A_PTR +: LW]);
+      {c_o, s_o} = csa(used, n, nlen);
+      {c_w, s_w} = csa(tail, n, nlen);
+      {c_u, s_u} = csa(used, n, {CW{pop}});
+      sum_o    = CW1'(s_o) + {c_o, 1'b0};
+      sum_w    = CW1'(s_w) + {c_w, 1'b1};
+      tail_sum = LW'(tail + n);
+      over     = sum_o[CW];
+      wrap     = sum_w[CW];
+      new_tail = wrap ? LW'(sum_w) : tail_sum;
+      new_id   = a[A_ID +: IDW] + IDW'(wrap);
+      new_used = UW'(s_u + (c_u << 1));
+    end
+    land = {v && !over, v && over, a[A_Q +: QW], new_tail, new_id, new_used};
+  endfunction
+
+  // This cycle's head pulse and landing lanes: {pop, bus lane, broadcast lane}.
+  function automatic logic [3*RES_W-1:0] step(input logic [QW-1:0] pop_q);
+    logic [RES_W-1:0] pop;
+    pop  = pulse(pop_q);
+    step = {pop,
+            land(a_op_q[0 +: A_W], a_v_q[0],
+                 pop[F_HI] && (pop[F_Q +: QW] == a_op_q[A_Q +: QW])),
+            land(a_op_q[A_W +: A_W], a_v_q[1],
+                 pop[F_HI] && (pop[F_Q +: QW] == a_op_q[A_W + A_Q +: QW]))};
+  endfunction
+
+  assign db_pend_o = |a_v_q;
 
   // Block registers (outside the queue range)
   logic        top_we, top_hit;
@@ -328,13 +417,16 @@ module {{ module }} (
   assign top_we = wr && !in_q;
 
   // ---------------------------------------------------------------- next state
-  // Later writes win: the head pulse, then the doorbell lanes (whose used count already
-  // includes their queue's pulse), then the resets of the addressed queue. The memories are
-  // written in a process without reset (a write port under an asynchronous reset is not one);
-  // the source flops say which writes count.
+  // Later writes win: the head pulse, then the landing lanes (whose used count already includes
+  // their queue's pulse), then the resets of the addressed queue. The memories and the lanes'
+  // operand registers are written in a process without reset (a write port under an
+  // asynchronous reset is not one); the source flops and the lanes' valid bits say which writes
+  // count.
   always_ff @(posedge clk_i) begin
     logic [RES_W-1:0] pop, bus, bc;
+    logic [1:0]       tk;
     {pop, bus, bc} = step(hw_head_inc_idx_i);
+    tk = takes();
     if (pop[F_HI]) begin
       head_m[pop[F_Q +: QW]]     <= pop[F_LO] ? '0 : pop[F_PTR +: LW] + LW'(1);
       head_id_m[pop[F_Q +: QW]]  <= pop[F_ID +: IDW] + IDW'(pop[F_LO]);
@@ -350,6 +442,15 @@ module {{ module }} (
       tail_id_bc_m[bc[F_Q +: QW]] <= bc[F_ID +: IDW];
       used_bc_m[bc[F_Q +: QW]]    <= bc[F_USED +: UW];
     end
+    if (tk[0]) begin
+      a_op_q[0 +: A_W] <= take(q_sel, CW'(bus_val)
+                                      + ((bcast_inc_valid_i && (bcast_inc_queue_i == q_sel))
+                                         ? CW'(bcast_inc_val_i) : '0),
+                               pop, bus, bc);
+    end
+    if (tk[1]) begin
+      a_op_q[A_W +: A_W] <= take(bcast_inc_queue_i, CW'(bcast_inc_val_i), pop, bus, bc);
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -361,6 +462,7 @@ module {{ module }} (
       head_v     <= '0;
       overrun_q  <= '0;
       nonempty_q <= '0;
+      a_v_q      <= '0;
       enable_q   <= {NQ{ {{- enable_reset -}} }};
 {%- for s in q_stores %}
       {{ s.name }}_v <= '0;
@@ -370,6 +472,7 @@ module {{ module }} (
       logic [RES_W-1:0] pop, bus, bc;
       logic [31:0]      err_log_d;
       {pop, bus, bc} = step(hw_head_inc_idx_i);
+      a_v_q <= takes();
       // The error log: hardware sets win over a same-cycle software clear.
       err_log_d = err_log_q;
       if (top_we && (req_addr == {{ err_off }})) begin
@@ -393,7 +496,8 @@ module {{ module }} (
         if (r[F_HI]) begin
           tail_src_q[r[F_Q +: QW]] <= l == 0 ? SRC_BUS : SRC_BC;
           used_src_q[r[F_Q +: QW]] <= l == 0 ? SRC_BUS : SRC_BC;
-          nonempty_q[r[F_Q +: QW]] <= r[F_USED +: UW] != '0;
+          // An accepted increment leaves its queue nonempty (see land).
+          nonempty_q[r[F_Q +: QW]] <= 1'b1;
         end
         if (r[F_LO]) begin
           overrun_q[r[F_Q +: QW]] <= 1'b1;
