@@ -372,10 +372,14 @@ module xdie_evt_sem (
   assign seq_err_d   = seq_accept && !(seq_idx_ok && (seq_is_wait || seq_is_inc));
   assign seq_err_o   = seq_err_q;
 
+  // Loaded whenever the bus or the sequencer may use them (not only when they do: the enable
+  // stays off the compare's path, and idle cycles cost the simulator nothing).
   always_ff @(posedge clk_i) begin
-    sh_q     <= sh_d;
-    sq_idx_q <= seq_idx_i;
-    sq_val_q <= seq_val_i;
+    if (bus_a || seq_valid_i) begin
+      sh_q     <= sh_d;
+      sq_idx_q <= seq_idx_i;
+      sq_val_q <= seq_val_i;
+    end
   end
 
   // ------------------------------------------------------------------ main bank update
@@ -405,9 +409,11 @@ module xdie_evt_sem (
   assign main_we = bus_upd || seq_upd;
 
   always_ff @(posedge clk_i) begin
-    m_idx_q  <= bus_b_q ? bus_idx : v_idx;
-    m_base_q <= main_base;
-    m_add_q  <= main_add;
+    if (bus_b_q || seq_valid_i) begin
+      m_idx_q  <= bus_b_q ? bus_idx : v_idx;
+      m_base_q <= main_base;
+      m_add_q  <= main_add;
+    end
   end
 
   always_ff @(posedge clk_i) begin
