@@ -181,9 +181,18 @@ module xdie_{{ block.name }} (
     if (a_dec) a_idx = a_dec_idx;
   end
 
-  logic           hit_evt, hit_set, hit_inc, hit_dec, hit_sem;
+  // bus_a: the request presented this cycle (an aligned one: the front-end answers a misaligned
+  // one itself) accesses a semaphore window; a flop, since it steers the value read's index.
+  logic           hit_evt, hit_set, hit_inc, hit_dec, hit_sem, bus_a;
   logic [EIW-1:0] evt_idx;
   logic [IW-1:0]  bus_idx;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bus_a   <= 1'b0;
+    end else begin
+      bus_a   <= issue && (issue_addr[1:0] == 2'b00) && (a_rd || a_set || a_inc || a_dec);
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       hit_evt <= 1'b0;
@@ -209,9 +218,8 @@ module xdie_{{ block.name }} (
 
   // The bus holds the value port and the main bank for both cycles of a semaphore access:
   // bus_a in its first (stage A: read), bus_b_q in its second (stage B: answer, main update).
-  logic          bus_a, bus_b_q;
+  logic          bus_b_q;
   logic [IW-1:0] v_idx;
-  assign bus_a = req && hit_sem;
   assign v_idx = bus_a ? bus_idx : seq_idx_i;
 
   // Every bank's share of the value at v_idx is registered each cycle (sh_q, bank 0 the main
