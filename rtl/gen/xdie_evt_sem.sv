@@ -23,7 +23,8 @@
 // port and loses nothing.
 //
 // Pipeline: every bank's read-modify-write takes two cycles. In the cycle an update is presented
-// its bank entry is read and registered with the amount (read stage); in the next cycle the adder
+// its bank entry is read and registered with the amount (read stage; a bus update's is the
+// second cycle of its request, from the entry read in the first); in the next cycle the adder
 // runs and the sum is written (write stage). Each bank forwards its write stage: a read of the
 // entry being written takes the write stage's sum instead of the memory, so back-to-back updates
 // of one semaphore chain through the adder and every read (bus, sequencer compare, a port's own
@@ -31,11 +32,20 @@
 // its cycle. Updates of one cycle still land in different banks, so none is merged or lost.
 //
 // Reads: the bus and the sequencer share one value read port (main + every hardware bank at one
-// index). The sequencer is the only source with a handshake, so it yields: seq_ready_o is low in
-// a cycle with a bus access to a semaphore window, and wait_ge_and_dec compares against the
-// value seen by that port. The sequencer accepts and ignores an unknown subop or an index past
-// the last semaphore and pulses seq_err_o for one cycle, one cycle after the acceptance.
-// Hardware increments to an index past the last semaphore are dropped.
+// index). Its read is registered: every cycle each bank's share at the value index is taken into
+// a flop, and the next cycle sums the shares (one carry-save step and one carry chain per sum).
+// The bus's front-end waits one cycle for read data (xdie_axil_regif RD_WAIT), so a bus access
+// to a semaphore window takes two cycles: the shares are read in the request's first cycle and
+// the second answers from them and starts the main bank's update (a read sees every update
+// presented before the request's first cycle, as a write does; a read answers three cycles after
+// its AR handshake, a write three cycles after its address and data). The sequencer is the only
+// source with a handshake, so it yields: seq_ready_o is low in both cycles of a bus access to a
+// semaphore window. wait_ge_and_dec compares against the registered value: it is taken when the
+// same command (index and value) was presented in the previous cycle too, was read then, the
+// semaphore took no update in that cycle, and the value read reaches val; so a wait needs two
+// cycles on the port (see xdie_sem_seq). The sequencer accepts and ignores an unknown subop or an
+// index past the last semaphore and pulses seq_err_o for one cycle, one cycle after the
+// acceptance. Hardware increments to an index past the last semaphore are dropped.
 //
 // Reset: the banks are not reset (LUT-RAM has no reset). After reset a sweep writes every entry
 // once, one index per cycle (256 cycles): the semaphore's reset value into the main bank and 0
@@ -125,7 +135,9 @@ module xdie_evt_sem (
   assign init_done_o = init_done_q;
 
   // ------------------------------------------------------------------ bus front-end
-  // No AXI handshake before the sweep has ended, so the front-end presents no request.
+  // No AXI handshake before the sweep has ended, so the front-end presents no request. The
+  // front-end waits one cycle for the answer (RD_WAIT): a bus request reads its semaphore in its
+  // first cycle (stage A) and answers and updates from registered values in its second (stage B).
   logic          awvalid, awready, wvalid, wready, arvalid, arready;
   assign awvalid          = s_axil_awvalid_i && init_done_q;
   assign wvalid           = s_axil_wvalid_i && init_done_q;
@@ -134,12 +146,12 @@ module xdie_evt_sem (
   assign s_axil_wready_o  = wready && init_done_q;
   assign s_axil_arready_o = arready && init_done_q;
 
-  logic          req, req_we, req_err;
-  logic [AW-1:0] req_addr;
+  logic          req, req_we, req_err, issue;
+  logic [AW-1:0] issue_addr;
   logic [31:0]   req_wdata, req_rdata;
   logic [3:0]    req_wstrb;
 
-  xdie_axil_regif #(.AW(AW)) u_regif (
+  xdie_axil_regif #(.AW(AW), .RD_WAIT(1'b1)) u_regif (
     .clk_i,
     .rst_ni,
     .s_awvalid_i (awvalid),
@@ -161,9 +173,9 @@ module xdie_evt_sem (
     .s_rresp_o   (s_axil_rresp_o),
     .req_o       (req),
     .req_we_o    (req_we),
-    .req_addr_o  (req_addr),
-    .issue_o     (),
-    .issue_addr_o(),
+    .req_addr_o  (),
+    .issue_o     (issue),
+    .issue_addr_o(issue_addr),
     .req_wdata_o (req_wdata),
     .req_wstrb_o (req_wstrb),
     .req_rdata_i (req_rdata),
@@ -171,44 +183,81 @@ module xdie_evt_sem (
   );
 
   // ------------------------------------------------------------------ window decode
-  // A window is hit when the address lies in its range at the register's offset within one
-  // instance (windows start stride-aligned, so the offset is in the low address bits).
-  logic hit_evt, hit_rd, hit_set, hit_inc, hit_dec, hit_sem;
-  logic [EIW-1:0] evt_idx;
-  logic [IW-1:0]  rd_idx, set_idx, inc_idx, dec_idx, bus_idx;
+  // Decoded one cycle ahead, from the address the front-end is taking into its request register,
+  // into flops that hold for both cycles of the request. A window is hit when the address lies in
+  // its range at the register's offset within one instance (windows start stride-aligned, so the
+  // offset is in the low address bits).
+  logic a_evt, a_rd, a_set, a_inc, a_dec;
+  logic [EIW-1:0] a_evt_idx;
+  logic [IW-1:0]  a_rd_idx, a_set_idx, a_inc_idx, a_dec_idx, a_idx;
 
-  assign hit_evt = (req_addr <= EVT_LAST) &&
-      (req_addr[1:0] == EVT_OFF[1:0]);
-  assign evt_idx = 8'((req_addr - EVT_BASE) >> 2);
-  assign hit_rd = (req_addr >= RD_BASE) && (req_addr <= RD_LAST) &&
-      (req_addr[1:0] == RD_OFF[1:0]);
-  assign rd_idx = 8'((req_addr - RD_BASE) >> 2);
-  assign hit_set = (req_addr >= SET_BASE) && (req_addr <= SET_LAST) &&
-      (req_addr[1:0] == SET_OFF[1:0]);
-  assign set_idx = 8'((req_addr - SET_BASE) >> 2);
-  assign hit_inc = (req_addr >= INC_BASE) && (req_addr <= INC_LAST) &&
-      (req_addr[1:0] == INC_OFF[1:0]);
-  assign inc_idx = 8'((req_addr - INC_BASE) >> 2);
-  assign hit_dec = (req_addr >= DEC_BASE) &&
-      (req_addr[1:0] == DEC_OFF[1:0]);
-  assign dec_idx = 8'((req_addr - DEC_BASE) >> 2);
-  assign hit_sem = hit_rd || hit_set || hit_inc || hit_dec;
+  assign a_evt = (issue_addr <= EVT_LAST) &&
+      (issue_addr[1:0] == EVT_OFF[1:0]);
+  assign a_evt_idx = 8'((issue_addr - EVT_BASE) >> 2);
+  assign a_rd = (issue_addr >= RD_BASE) && (issue_addr <= RD_LAST) &&
+      (issue_addr[1:0] == RD_OFF[1:0]);
+  assign a_rd_idx = 8'((issue_addr - RD_BASE) >> 2);
+  assign a_set = (issue_addr >= SET_BASE) && (issue_addr <= SET_LAST) &&
+      (issue_addr[1:0] == SET_OFF[1:0]);
+  assign a_set_idx = 8'((issue_addr - SET_BASE) >> 2);
+  assign a_inc = (issue_addr >= INC_BASE) && (issue_addr <= INC_LAST) &&
+      (issue_addr[1:0] == INC_OFF[1:0]);
+  assign a_inc_idx = 8'((issue_addr - INC_BASE) >> 2);
+  assign a_dec = (issue_addr >= DEC_BASE) &&
+      (issue_addr[1:0] == DEC_OFF[1:0]);
+  assign a_dec_idx = 8'((issue_addr - DEC_BASE) >> 2);
 
   always_comb begin
-    bus_idx = rd_idx;
-    if (hit_set) bus_idx = set_idx;
-    if (hit_inc) bus_idx = inc_idx;
-    if (hit_dec) bus_idx = dec_idx;
+    a_idx = a_rd_idx;
+    if (a_set) a_idx = a_set_idx;
+    if (a_inc) a_idx = a_inc_idx;
+    if (a_dec) a_idx = a_dec_idx;
+  end
+
+  // bus_a: the request presented this cycle (an aligned one: the front-end answers a misaligned
+  // one itself) accesses a semaphore window; a flop, since it steers the value read's index.
+  logic           hit_evt, hit_set, hit_inc, hit_dec, hit_sem, bus_a;
+  logic [EIW-1:0] evt_idx;
+  logic [IW-1:0]  bus_idx;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bus_a   <= 1'b0;
+    end else begin
+      bus_a   <= issue && (issue_addr[1:0] == 2'b00) && (a_rd || a_set || a_inc || a_dec);
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hit_evt <= 1'b0;
+      hit_set <= 1'b0;
+      hit_inc <= 1'b0;
+      hit_dec <= 1'b0;
+      hit_sem <= 1'b0;
+      evt_idx <= '0;
+      bus_idx <= '0;
+    end else if (issue) begin
+      hit_evt <= a_evt;
+      hit_set <= a_set;
+      hit_inc <= a_inc;
+      hit_dec <= a_dec;
+      hit_sem <= a_rd || a_set || a_inc || a_dec;
+      evt_idx <= a_evt_idx;
+      bus_idx <= a_idx;
+    end
   end
 
   // ------------------------------------------------------------------ storage
   logic [N_EVT-1:0] evt_q;
 
-  // The value read port: the bus when it accesses a semaphore window, else the sequencer.
-  logic          bus_sem;
+  // The bus holds the value port and the main bank for both cycles of a semaphore access:
+  // bus_a in its first (stage A: read), bus_b_q in its second (stage B: answer, main update).
+  logic          bus_b_q;
   logic [IW-1:0] v_idx;
-  assign bus_sem = req && hit_sem;
-  assign v_idx   = bus_sem ? bus_idx : seq_idx_i;
+  assign v_idx = bus_a ? bus_idx : seq_idx_i;
+
+  // Every bank's share of the value at v_idx is registered each cycle (sh_q, bank 0 the main
+  // bank, bank 1 + p hardware port p): stage B sums the registered shares.
+  logic [(HW+1)*SW-1:0] sh_d, sh_q;
 
   // Main bank (bus and sequencer) and its write stage: m_we_q writes m_base_q + m_add_q at
   // m_idx_q at the end of this cycle; a read of that entry takes the sum (forwarding).
@@ -218,10 +267,10 @@ module xdie_evt_sem (
   logic [SW-1:0] m_base_q, m_add_q, m_new, v_main;
   assign m_new  = m_base_q + m_add_q;
   assign v_main = (m_we_q && (m_idx_q == v_idx)) ? m_new : main_q[v_idx];
+  assign sh_d[0 +: SW] = v_main;
 
   // Hardware banks: port p's two-stage increment and its share of the value read.
-  logic [HW-1:0]    hw_we;
-  logic [HW*SW-1:0] hw_share;
+  logic [HW-1:0]    hw_we, hw_hit;
   for (genvar p = 0; p < HW; p++) begin : g_hw
     logic [SW-1:0] acc_q [N_SEM];
     logic [IW-1:0] idx;
@@ -232,9 +281,11 @@ module xdie_evt_sem (
     logic [SW-1:0] w_base_q, w_add_q, w_new;
     assign idx = hw_inc_idx_i[p*IW +: IW];
     assign hw_we[p] = hw_inc_valid_i[p] && init_done_q;
+    // This port updates the semaphore the sequencer's value read names.
+    assign hw_hit[p] = hw_we[p] && (idx == seq_idx_i);
     assign w_new = w_base_q + w_add_q;
     assign own   = (w_q && (w_idx_q == idx)) ? w_new : acc_q[idx];
-    assign hw_share[p*SW +: SW] = (w_q && (w_idx_q == v_idx)) ? w_new : acc_q[v_idx];
+    assign sh_d[(p+1)*SW +: SW] = (w_q && (w_idx_q == v_idx)) ? w_new : acc_q[v_idx];
 
     always_ff @(posedge clk_i) begin
       if (hw_we[p]) begin
@@ -253,13 +304,38 @@ module xdie_evt_sem (
     end
   end
 
-  // Sum of the hardware banks at the value index, and the value itself.
-  logic [SW-1:0] v_hw, v_cur;
+  // ------------------------------------------------------------------ stage B sums
+  // From the registered shares, each sum is one carry-save reduction and one carry chain (the
+  // carry vector's bit 0 is free after the shift, so a +1 rides in it):
+  //   v_cur  = the value (sum of all shares), for the bus read and a partial-strobe SET;
+  //   v_nhw  = minus the hardware banks' share (sum of their complements + HW), for a SET;
+  //   v_diff = v_cur - sq_val_q (shares + ~val + 1), for the sequencer's compare.
+  logic [SW-1:0] sq_val_q;
+  logic [SW-1:0] cur_s, cur_c, nhw_s, nhw_c, dif_s, dif_c, cs_t;
+  logic [SW-1:0] v_cur, v_nhw, v_diff;
   always_comb begin
-    v_hw = '0;
-    for (int p = 0; p < HW; p++) v_hw = v_hw + hw_share[p*SW +: SW];
+    cs_t  = '0;
+    cur_s = sh_q[0 +: SW];
+    cur_c = sh_q[SW +: SW];
+    for (int b = 2; b <= HW; b++) begin
+      cs_t  = cur_s ^ cur_c ^ sh_q[b*SW +: SW];
+      cur_c = ((cur_s & cur_c) | (cur_s & sh_q[b*SW +: SW]) | (cur_c & sh_q[b*SW +: SW])) << 1;
+      cur_s = cs_t;
+    end
+    dif_s = cur_s ^ cur_c ^ ~sq_val_q;
+    dif_c = ((cur_s & cur_c) | (cur_s & ~sq_val_q) | (cur_c & ~sq_val_q)) << 1;
+    dif_c[0] = 1'b1;
+    nhw_s = ~sh_q[SW +: SW];
+    nhw_c = SW'(HW);
+    for (int b = 2; b <= HW; b++) begin
+      cs_t  = nhw_s ^ nhw_c ^ ~sh_q[b*SW +: SW];
+      nhw_c = ((nhw_s & nhw_c) | (nhw_s & ~sh_q[b*SW +: SW]) | (nhw_c & ~sh_q[b*SW +: SW])) << 1;
+      nhw_s = cs_t;
+    end
   end
-  assign v_cur = v_main + v_hw;
+  assign v_cur  = cur_s + cur_c;
+  assign v_diff = dif_s + dif_c;
+  assign v_nhw  = nhw_s + nhw_c;
 
   always_comb begin
     req_rdata = 32'h0;
@@ -274,57 +350,75 @@ module xdie_evt_sem (
     for (int b = 0; b < 4; b++) strb_mask[8*b +: 8] = {8{req_wstrb[b]}};
   end
 
-  logic          bus_wr;
   logic [SW-1:0] bus_val;
-  assign bus_wr  = req && req_we;
   assign bus_val = req_wdata[SEM_LSB +: SW] & strb_mask[SEM_LSB +: SW];
 
   logic evt_we;
-  assign evt_we = bus_wr && hit_evt && req_wstrb[EVT_LSB / 8];
+  assign evt_we = req && req_we && hit_evt && req_wstrb[EVT_LSB / 8];
 
   // ------------------------------------------------------------------ sequencer port
+  // wait_ge_and_dec is decided from registered values: in the cycle a command is presented its
+  // semaphore's shares are read (sh_q, with sq_* naming the command), and the next cycle takes a
+  // wait presented again with the same index and value if that value reaches it and nothing
+  // updated the semaphore in between (sq_dirty_q); otherwise the read of this cycle is the next
+  // try. So a wait needs two cycles on the port. inc and unknown subops are taken at once.
   logic seq_is_wait, seq_is_inc, seq_idx_ok, seq_accept, seq_err_d, seq_err_q;
+  logic seq_free, seq_same, seq_ge, seq_upd;
+  logic          sq_wait_q, sq_dirty_q;
+  logic [IW-1:0] sq_idx_q;
   assign seq_is_wait = (seq_subop_i == xdie_evt_sem_pkg::SEQ_SUBOP_WAIT_GE_DEC);
   assign seq_is_inc  = (seq_subop_i == xdie_evt_sem_pkg::SEQ_SUBOP_INC);
   assign seq_idx_ok  = 1'b1;
-  // The sequencer waits while the bus holds the value port; wait_ge_and_dec also holds it until
-  // the stored value reaches val.
-  assign seq_ready_o = init_done_q && !bus_sem &&
-                       (!(seq_is_wait && seq_idx_ok) || ($signed(v_cur) >= $signed(seq_val_i)));
+  // The value and the main bank are free of the bus in this cycle.
+  assign seq_free    = init_done_q && !bus_a && !bus_b_q;
+  assign seq_same    = sq_wait_q && !sq_dirty_q && (sq_idx_q == seq_idx_i) && (sq_val_q == seq_val_i);
+  // Signed sq_val_q <= value: the difference's sign, unless the operands' signs differ.
+  assign seq_ge      = (v_cur[SW-1] != sq_val_q[SW-1]) ? !v_cur[SW-1] : !v_diff[SW-1];
+  assign seq_ready_o = seq_free && (!(seq_is_wait && seq_idx_ok) || (seq_same && seq_ge));
   assign seq_accept  = seq_valid_i && seq_ready_o;
+  assign seq_upd     = seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc);
   assign seq_err_d   = seq_accept && !(seq_idx_ok && (seq_is_wait || seq_is_inc));
   assign seq_err_o   = seq_err_q;
 
-  // ------------------------------------------------------------------ main bank update
-  // At most one of bus and sequencer updates per cycle (the sequencer yields). The read stage
-  // registers a base and an amount; the write stage adds them. A SET stores the loaded value
-  // minus the hardware banks' share, so the banks' sum reads back as the SET value plus this
-  // cycle's hardware increments; INC, DEC and the sequencer add their delta to the main entry.
-  logic          main_we;
-  logic [SW-1:0] bus_load_val, main_base, main_add;
-  assign bus_load_val = (v_cur & ~strb_mask[SEM_LSB +: SW]) | bus_val;
-
-  always_comb begin
-    main_we   = 1'b0;
-    main_base = v_main;
-    main_add  = '0;
-    if (bus_sem) begin
-      main_we = bus_wr && (hit_set || hit_inc || hit_dec);
-      if (hit_set) begin
-        main_base = bus_load_val;
-        main_add  = -v_hw;
-      end
-      if (hit_inc) main_add = bus_val;
-      if (hit_dec) main_add = -bus_val;
-    end else if (seq_accept && seq_idx_ok && (seq_is_wait || seq_is_inc)) begin
-      main_we  = 1'b1;
-      main_add = seq_is_inc ? seq_val_i : -seq_val_i;
+  // Loaded whenever the bus or the sequencer may use them (not only when they do: the enable
+  // stays off the compare's path, and idle cycles cost the simulator nothing).
+  always_ff @(posedge clk_i) begin
+    if (bus_a || seq_valid_i) begin
+      sh_q     <= sh_d;
+      sq_idx_q <= seq_idx_i;
+      sq_val_q <= seq_val_i;
     end
   end
 
+  // ------------------------------------------------------------------ main bank update
+  // At most one of bus and sequencer updates per cycle (the sequencer yields). The read stage
+  // registers a base and an amount; the write stage adds them. The bus's read stage is its
+  // stage B, from the registered shares (nothing else updates the main bank while the bus holds
+  // it). A SET stores the loaded value minus the hardware banks' share, so the banks' sum reads
+  // back as the SET value plus the hardware increments of the request's first cycle and later;
+  // INC, DEC and the sequencer add their delta to the main entry.
+  logic          main_we, bus_upd;
+  logic [SW-1:0] main_base, main_add;
+  assign bus_upd = bus_b_q && req_we && (hit_set || hit_inc || hit_dec);
+
+  always_comb begin
+    main_base = v_main;
+    main_add  = seq_is_inc ? seq_val_i : -seq_val_i;
+    if (bus_b_q) begin
+      main_base = sh_q[0 +: SW];
+      if (hit_set) begin
+        main_base = (v_cur & ~strb_mask[SEM_LSB +: SW]) | bus_val;
+        main_add  = v_nhw;
+      end
+      if (hit_inc) main_add = bus_val;
+      if (hit_dec) main_add = -bus_val;
+    end
+  end
+  assign main_we = bus_upd || seq_upd;
+
   always_ff @(posedge clk_i) begin
-    if (main_we) begin
-      m_idx_q  <= v_idx;
+    if (bus_b_q || seq_valid_i) begin
+      m_idx_q  <= bus_b_q ? bus_idx : v_idx;
       m_base_q <= main_base;
       m_add_q  <= main_add;
     end
@@ -337,13 +431,21 @@ module xdie_evt_sem (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      evt_q     <= {N_EVT{xdie_evt_sem_pkg::EVENT_EVENT_SET_RESET}};
-      m_we_q    <= 1'b0;
-      seq_err_q <= 1'b0;
+      evt_q      <= {N_EVT{xdie_evt_sem_pkg::EVENT_EVENT_SET_RESET}};
+      m_we_q     <= 1'b0;
+      seq_err_q  <= 1'b0;
+      bus_b_q    <= 1'b0;
+      sq_wait_q  <= 1'b0;
+      sq_dirty_q <= 1'b0;
     end else begin
       if (evt_we) evt_q[evt_idx] <= req_wdata[EVT_LSB];
-      m_we_q    <= main_we;
-      seq_err_q <= seq_err_d;
+      m_we_q     <= main_we;
+      seq_err_q  <= seq_err_d;
+      bus_b_q    <= bus_a;
+      // The shares read this cycle are the sequencer's, and still its value next cycle unless an
+      // update of that semaphore is taken in this cycle.
+      sq_wait_q  <= seq_free && seq_valid_i && seq_is_wait && seq_idx_ok;
+      sq_dirty_q <= seq_upd || (|hw_hit);
     end
   end
 

@@ -9,14 +9,16 @@
 // dropped and ERR set. Every bus access completes at once (OKAY); nothing on the bus waits for a
 // semaphore.
 //
-// Port: the busy slots take turns, round robin (xdie_rr_arbiter): each cycle the next busy slot
-// after the one presented last presents its command. EVT_SEM takes it (ready) or not: a
-// wait_ge_and_dec whose semaphore is still below VALUE, or any command in a cycle where the bus
-// holds EVT_SEM's value port, is not taken, and the port goes to the next busy slot in the next
-// cycle; the slot keeps its command and retries when its turn comes again. So an unsatisfied
-// wait neither blocks the bus nor the other slots, and a wait is granted in the cycle its
-// semaphore allows it (EVT_SEM compares and subtracts in that one cycle: no two waits can take
-// the same units). A CMD naming a semaphore past the last is refused at once (ERR, nothing
+// Port: the busy slots take turns, round robin (xdie_rr_arbiter): the next busy slot after the
+// one presented last presents its command. EVT_SEM takes it (ready) or not: a wait_ge_and_dec
+// whose semaphore is still below VALUE, a wait in its first cycle on the port (EVT_SEM decides a
+// wait from the value it read in the cycle before, so a wait is taken at the earliest in its
+// second cycle), or any command in a cycle where the bus holds EVT_SEM's value port, is not
+// taken. A command not taken stays on the port for a second cycle; after that the port goes to
+// the next busy slot, and the slot keeps its command and retries when its turn comes again. So
+// an unsatisfied wait neither blocks the bus nor the other slots, and a wait is granted one cycle
+// after a cycle in which its semaphore allows it (EVT_SEM takes it only if nothing updated the
+// semaphore in between, and subtracts as it takes it: no two waits can take the same units). A CMD naming a semaphore past the last is refused at once (ERR, nothing
 // posted); EVT_SEM flags a command it took but does not know (subop) one cycle later: the slot
 // stays busy for that cycle and then shows ERR.
 //
@@ -210,7 +212,7 @@ module xdie_sem_seq (
   end
 
   // ------------------------------------------------------------------ port arbitration
-  logic          p_valid;
+  logic          p_valid, again_q;
   logic [IW-1:0] pick, last_q;
 
   xdie_rr_arbiter #(.N(N)) u_arb (
@@ -234,11 +236,14 @@ module xdie_sem_seq (
       acc_q      <= 1'b0;
       acc_idx_q  <= '0;
       last_q     <= IW'(N - 1);
+      again_q    <= 1'b0;
     end else begin
       if (wr_value) value_ok_q[b_idx] <= 1'b1;
       if (post)     cmd_ok_q[b_idx]   <= 1'b1;
-      // Whoever presented gives the port to the next busy slot, taken or not.
-      if (p_valid) last_q <= pick;
+      // Whoever presented gives the port to the next busy slot once taken, or after its second
+      // cycle on the port (EVT_SEM decides a wait from the value it read in the cycle before).
+      if (p_valid && (taken || again_q)) last_q <= pick;
+      again_q   <= p_valid && !taken && !again_q;
       if (taken)   pend_q[pick] <= 1'b0;
       acc_q     <= taken;
       acc_idx_q <= pick;

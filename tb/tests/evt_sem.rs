@@ -310,8 +310,12 @@ fn same_cycle_updates_to_different_semaphores(#[values(41, 42)] seed: u64) {
 // The tests below drive every port themselves, one clock cycle at a time, so they know in which
 // cycle each update is presented: hardware increments and sequencer requests are taken at the
 // rising edge that ends the cycle they are driven in, and a bus request is presented by the
-// AXI4-Lite front-end in the cycle before its response appears (the front-end captures the
-// block's answer at the end of the request's cycle).
+// AXI4-Lite front-end `ANSWER_CYCLES` cycles before its response appears: the block reads the
+// semaphore in the request's first cycle and answers at the end of its second (the front-end
+// waits one cycle for read data), and the request sees the state before its first cycle.
+
+/// Cycles from a bus request's first cycle to its response's.
+const ANSWER_CYCLES: u64 = 2;
 
 /// Every port of the block, looked up once.
 struct Pins {
@@ -531,8 +535,8 @@ fn set_keeps_exactly_the_increments_from_its_cycle_on(#[values(51, 52, 53)] seed
                 w |= wv && s.get_u64(pins.wready) == 1;
                 s.tick();
                 if b {
-                    // The response follows the cycle the front-end presented the write in.
-                    break cyc - 1;
+                    // The write was presented ANSWER_CYCLES cycles before its response.
+                    break cyc - ANSWER_CYCLES;
                 }
                 cyc += 1;
             };
@@ -568,7 +572,10 @@ fn set_keeps_exactly_the_increments_from_its_cycle_on(#[values(51, 52, 53)] seed
 /// other and with themselves in back-to-back cycles), bus SET/INC/DEC writes (random strobes) and
 /// reads run alongside, and between bus transactions the sequencer increments or waits. Every
 /// bus read and every sequencer ready decision is checked against the model in its cycle, and
-/// every semaphore at the end.
+/// every semaphore at the end. A sequencer command stays on the port until taken, for at most
+/// one to three cycles (the sequencer slots hold one for two), so waits are decided from the
+/// value read in the cycle before: taken only if the same command was presented then, nothing
+/// updated its semaphore in that cycle, and the value reaches it.
 #[rstest]
 fn random_updates_from_every_source_match_the_model(#[values(61, 62, 63)] seed: u64) {
     harness::run(seed, |ctx| {
@@ -604,8 +611,15 @@ fn random_updates_from_every_source_match_the_model(#[values(61, 62, 63)] seed: 
             }
         };
         let mut bus = Bus::Idle;
-        let mut before = model.sems.clone();
-        let mut last_incs: Vec<(u32, u64, u32)> = Vec::new();
+        // The state before each of the last ANSWER_CYCLES cycles' updates, and that cycle's
+        // hardware increments, oldest first.
+        let mut hist: std::collections::VecDeque<(Vec<u32>, Vec<(u32, u64, u32)>)> =
+            std::collections::VecDeque::new();
+        // The sequencer command on the port (subop, semaphore, value, cycles left), and the one
+        // of the previous cycle with whether it was taken and the semaphores updated then.
+        let mut seq: Option<(u64, u64, u32, u32)> = None;
+        let mut prev_seq: Option<(u64, u64, u32)> = None;
+        let mut prev_updated: Vec<u64> = Vec::new();
         let (mut refused, mut accepted_waits, mut bus_ops) = (0, 0, 0);
         // Bus transactions start only in the first `cycles` cycles; the run goes on until the
         // last one has answered.
@@ -673,7 +687,9 @@ fn random_updates_from_every_source_match_the_model(#[values(61, 62, 63)] seed: 
             s.set_u64(pins.wvalid, u64::from(wv));
             s.set_u64(pins.arvalid, u64::from(arv));
             // The sequencer only between bus transactions (it yields to the bus).
-            let seq = if matches!(bus, Bus::Idle) && ctx.rng.chance(60) {
+            if !matches!(bus, Bus::Idle) {
+                seq = None;
+            } else if seq.is_none() && ctx.rng.chance(60) {
                 let sem = *ctx.rng.pick(&sems);
                 let r = ctx.rng.below(10);
                 let (subop, val) = if r < 5 {
@@ -685,20 +701,18 @@ fn random_updates_from_every_source_match_the_model(#[values(61, 62, 63)] seed: 
                 } else {
                     (unknown, amount(ctx))
                 };
-                Some((subop, sem, val))
-            } else {
-                None
-            };
+                seq = Some((subop, sem, val, 1 + ctx.rng.below(3) as u32));
+            }
             s.set_u64(pins.seq_valid, u64::from(seq.is_some()));
-            if let Some((subop, sem, val)) = seq {
+            if let Some((subop, sem, val, _)) = seq {
                 s.set_u64(pins.seq_subop, subop);
                 s.set_u64(pins.seq_idx, sem);
                 s.set_u64(pins.seq_val, u64::from(val));
             }
             s.eval();
-            // Responses: the request was presented in the previous cycle, so it saw the state
-            // before that cycle's updates (`before`) and a write applies ahead of that cycle's
-            // hardware increments.
+            // Responses: the request was presented ANSWER_CYCLES cycles ago (`hist[0]`), so it
+            // saw the state before that cycle's updates and a write applies ahead of the hardware
+            // increments of that cycle and the next.
             let b = s.get_u64(pins.bvalid) == 1;
             let r = s.get_u64(pins.rvalid) == 1;
             match bus {
@@ -711,12 +725,14 @@ fn random_updates_from_every_source_match_the_model(#[values(61, 62, 63)] seed: 
                 } if b => {
                     assert_eq!(Resp::from_bits(s.get_u64(pins.bresp)), Resp::Okay);
                     let mut m = Model {
-                        sems: before.clone(),
+                        sems: hist[0].0.clone(),
                         mask: model.mask,
                     };
                     m.bus_write(block, op, sem, data, strb);
-                    for &(_, si, v) in &last_incs {
-                        m.add(si, v);
+                    for (_, incs) in &hist {
+                        for &(_, si, v) in incs {
+                            m.add(si, v);
+                        }
                     }
                     model.sems = m.sems;
                     bus = Bus::Idle;
@@ -728,7 +744,7 @@ fn random_updates_from_every_source_match_the_model(#[values(61, 62, 63)] seed: 
                     assert_eq!(Resp::from_bits(s.get_u64(pins.rresp)), Resp::Okay);
                     assert_eq!(
                         (got & f.reg_mask()) >> f.lsb,
-                        before[sem as usize],
+                        hist[0].0[sem as usize],
                         "cycle {cyc}: {op:?} read of semaphore {sem}"
                     );
                     bus = Bus::Idle;
@@ -737,10 +753,15 @@ fn random_updates_from_every_source_match_the_model(#[values(61, 62, 63)] seed: 
                 _ => {}
             }
             assert!(!(b && r), "one response per cycle here");
-            if let Some((subop, sem, val)) = seq {
+            let mut taken = false;
+            if let Some((subop, sem, val, _)) = seq {
                 let ready = s.get_u64(pins.seq_ready) == 1;
+                taken = ready;
                 if subop == params.seq_subop_wait_ge_dec {
-                    let pass = model.signed(sem) >= i64::from(val as i32);
+                    // Decided from the previous cycle's read of the same command.
+                    let pass = prev_seq == Some((subop, sem, val))
+                        && !prev_updated.contains(&sem)
+                        && model.signed(sem) >= i64::from(val as i32);
                     assert_eq!(
                         ready,
                         pass,
@@ -767,20 +788,30 @@ fn random_updates_from_every_source_match_the_model(#[values(61, 62, 63)] seed: 
             }
             s.tick();
             // This cycle's updates, in the model.
-            before.clone_from(&model.sems);
-            if let Some((subop, sem, val)) = seq {
-                if subop == params.seq_subop_inc {
-                    model.add(sem, val);
-                } else if subop == params.seq_subop_wait_ge_dec
-                    && model.signed(sem) >= i64::from(val as i32)
-                {
-                    model.add(sem, val.wrapping_neg());
+            hist.push_back((model.sems.clone(), incs.clone()));
+            if hist.len() > ANSWER_CYCLES as usize {
+                hist.pop_front();
+            }
+            prev_updated = incs.iter().map(|&(_, si, _)| si).collect();
+            prev_seq = None;
+            if let Some((subop, sem, val, left)) = seq {
+                if taken {
+                    if subop == params.seq_subop_inc {
+                        model.add(sem, val);
+                        prev_updated.push(sem);
+                    } else if subop == params.seq_subop_wait_ge_dec {
+                        model.add(sem, val.wrapping_neg());
+                        prev_updated.push(sem);
+                    }
+                    seq = None;
+                } else {
+                    prev_seq = Some((subop, sem, val));
+                    seq = (left > 1).then_some((subop, sem, val, left - 1));
                 }
             }
             for &(_, si, v) in &incs {
                 model.add(si, v);
             }
-            last_incs = incs;
             cyc += 1;
         }
         let s = &mut tb.sim;

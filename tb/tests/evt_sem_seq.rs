@@ -29,21 +29,44 @@ fn sem(tb: &mut BlockTb, l: &EvtSemLayout, i: u64) -> i32 {
     v as i32
 }
 
-/// Presents one sequencer request and reports whether it was accepted on the next rising edge;
-/// the request is withdrawn afterwards.
+/// Presents one sequencer request for up to two cycles, as the sequencer slots do, and reports
+/// whether it was taken on a rising edge; the request is withdrawn afterwards. A wait is decided
+/// from the value read in the cycle before, so it is never taken in its first cycle; any other
+/// command is taken in its first cycle (the bus is idle here).
 fn seq_try(tb: &mut BlockTb, subop: u64, idx: u64, val: i32) -> bool {
+    let wait = {
+        let l = block_of(dut("xdie_evt_sem"))
+            .and_then(|b| b.evt_sem())
+            .expect("evt_sem block");
+        subop == l.params.seq_subop_wait_ge_dec
+    };
     let s = &mut tb.sim;
     s.set_by_name("seq_subop_i", subop).expect("seq_subop_i");
     s.set_by_name("seq_idx_i", idx).expect("seq_idx_i");
     s.set_by_name("seq_val_i", u64::from(val as u32))
         .expect("seq_val_i");
     s.set_by_name("seq_valid_i", 1).expect("seq_valid_i");
-    s.eval();
-    let ready = s.get_by_name("seq_ready_o").expect("seq_ready_o") == 1;
-    s.tick();
+    let mut taken = false;
+    for cycle in 0..2 {
+        s.eval();
+        let ready = s.get_by_name("seq_ready_o").expect("seq_ready_o") == 1;
+        assert!(
+            !(wait && ready && cycle == 0),
+            "a wait taken in its first cycle on the port"
+        );
+        assert!(
+            wait || (ready && cycle == 0),
+            "subop {subop} not taken in its first cycle"
+        );
+        s.tick();
+        if ready {
+            taken = true;
+            break;
+        }
+    }
     s.set_by_name("seq_valid_i", 0).expect("seq_valid_i");
     s.eval();
-    ready
+    taken
 }
 
 #[test]

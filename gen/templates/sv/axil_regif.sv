@@ -15,9 +15,18 @@
 // cycle from the decoded flops. A word address that is not 4-byte aligned is answered SLVERR without
 // reaching the block; a block that sets err_i on an unmapped offset gets SLVERR too. Write data
 // and address may arrive in either order.
+//
+// RD_WAIT = 1 (a per-block choice; default 0): the front-end waits one more cycle for the
+// block's answer. req_o still pulses in the request's first cycle only; req_we_o, req_addr_o,
+// req_wdata_o and req_wstrb_o hold for a second cycle, and rdata_i/err_i are captured at the end
+// of that second cycle, so a block may register its storage read in the first cycle and answer
+// from flops in the second. No request is presented in the second cycle (a block may finish an
+// update there), so a request occupies the block for two cycles: a read answers three cycles
+// after its AR handshake, a write three cycles after its address and data are in.
 
 module xdie_axil_regif #(
-  parameter int unsigned AW = 12
+  parameter int unsigned AW = 12,
+  parameter bit          RD_WAIT = 1'b0
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -62,6 +71,8 @@ module xdie_axil_regif #(
   // The registered request: valid, direction, address, and whether it is misaligned.
   logic          req_q, req_we_q, req_bad_q;
   logic [AW-1:0] req_addr_q;
+  // RD_WAIT: the request's second cycle (its response is captured at the end of it).
+  logic          req2_q;
   // Pending responses.
   logic          b_valid_q, r_valid_q;
   logic [1:0]    b_resp_q, r_resp_q;
@@ -69,23 +80,29 @@ module xdie_axil_regif #(
   // Round-robin between a ready write and a ready read.
   logic          read_turn_q;
 
-  logic wr_now, rd_now, write_ready, read_ready, issue_w, issue_r, err;
+  logic wr_now, rd_now, wr_busy, rd_busy, hold, write_ready, read_ready, issue_w, issue_r, err;
+  logic done;
   logic [AW-1:0] issue_addr;
 
-  // A request in the register this cycle completes at its end; until then its channel takes no
-  // new one (its response register is not yet free).
-  assign wr_now      = req_q && req_we_q;
-  assign rd_now      = req_q && !req_we_q;
+  // A request completes at the end of its last cycle (the first, or with RD_WAIT the second);
+  // until then its channel takes no new one (its response register is not yet free). With
+  // RD_WAIT nothing is issued in a request's first cycle, so none is presented in its second.
+  assign done        = RD_WAIT ? req2_q : req_q;
+  assign wr_now      = done && req_we_q;
+  assign rd_now      = done && !req_we_q;
+  assign hold        = RD_WAIT && req_q;
+  assign wr_busy     = (req_q || done) && req_we_q;
+  assign rd_busy     = (req_q || done) && !req_we_q;
 
-  assign write_ready = aw_full_q && w_full_q && !b_valid_q && !wr_now;
-  assign read_ready  = s_arvalid_i && !r_valid_q && !rd_now;
+  assign write_ready = aw_full_q && w_full_q && !b_valid_q && !wr_busy && !hold;
+  assign read_ready  = s_arvalid_i && !r_valid_q && !rd_busy && !hold;
   assign issue_w     = write_ready && (!read_ready || !read_turn_q);
   assign issue_r     = read_ready && !issue_w;
   assign issue_addr  = issue_w ? aw_addr_q : s_araddr_i;
 
   assign s_awready_o = !aw_full_q;
   assign s_wready_o  = !w_full_q;
-  assign s_arready_o = !r_valid_q && !rd_now && (!write_ready || read_turn_q);
+  assign s_arready_o = !r_valid_q && !rd_busy && !hold && (!write_ready || read_turn_q);
 
   assign issue_o      = issue_w || issue_r;
   assign issue_addr_o = issue_addr;
@@ -108,6 +125,7 @@ module xdie_axil_regif #(
       req_we_q    <= 1'b0;
       req_bad_q   <= 1'b0;
       req_addr_q  <= '0;
+      req2_q      <= 1'b0;
       b_valid_q   <= 1'b0;
       b_resp_q    <= RESP_OKAY;
       r_valid_q   <= 1'b0;
@@ -124,7 +142,8 @@ module xdie_axil_regif #(
         w_data_q <= s_wdata_i;
         w_strb_q <= s_wstrb_i;
       end
-      req_q <= issue_w || issue_r;
+      req_q  <= issue_w || issue_r;
+      req2_q <= RD_WAIT && req_q;
       if (issue_w || issue_r) begin
         req_we_q   <= issue_w;
         req_addr_q <= issue_addr;
