@@ -25,10 +25,7 @@ impl System {
                 })
                 .collect(),
             remote_sem_addr: l.sem_addr(SemOp::Inc, leg.remote_sem),
-            remote_batch: self.legs[..id]
-                .iter()
-                .filter(|o| o.rx_die == leg.rx_die && o.remote_sem == leg.remote_sem)
-                .count() as u64,
+            remote_batch: self.remote_batch(leg),
             local_sem_addr: l.sem_addr(SemOp::Inc, leg.local_sem),
             local_batch: self.legs[..id]
                 .iter()
@@ -40,15 +37,20 @@ impl System {
                 .filter(|o| self.dst_overlap(o, leg))
                 .map(|o| Completion {
                     addr: l.sem_addr(SemOp::Inc, o.remote_sem),
-                    batch: self.legs[..o.id]
-                        .iter()
-                        .filter(|e| e.rx_die == o.rx_die && e.remote_sem == o.remote_sem)
-                        .count() as u64,
+                    batch: self.remote_batch(o),
                     n: o.n_engines(),
                 })
                 .collect(),
             dst_rewritten: self.legs[id + 1..].iter().any(|o| self.dst_overlap(leg, o)),
         })
+    }
+
+    /// How many earlier legs count into the same remote_sem of the same die as `leg`.
+    fn remote_batch(&self, leg: &Leg) -> u64 {
+        self.legs[..leg.id]
+            .iter()
+            .filter(|o| o.rx_die == leg.rx_die && o.remote_sem == leg.remote_sem)
+            .count() as u64
     }
 
     /// Whether two legs write some of the same SBUF bytes on one die, plain or accumulating
