@@ -477,68 +477,66 @@ fn word_field_values() {
         .position(|f| f.name == acc.name)
         .expect("accumulate field");
     let at = |v: usize, key: &str| format!("words[{word}].fields[{field}].values[{v}].{key}");
-    let (w, i, f) = (
-        acc.values[0].clone(),
-        acc.values[1].clone(),
-        acc.values[2].clone(),
+    let pos = |name: &str| {
+        acc.values
+            .iter()
+            .position(|v| v.name == name)
+            .expect("a named code")
+    };
+    let (write, int, fp) = (
+        pos(xdie_csr::AccCodes::WRITE),
+        pos(xdie_csr::AccDtype::I32.name()),
+        pos(xdie_csr::AccDtype::F32.name()),
     );
-    let value_text = |v: &xdie_csr::WordValue| format!("{{name: {}, value: {},", v.name, v.value);
+    let value = |v: usize| &acc.values[v];
+    // A fresh copy of csrs/ with value `v` of the field rewritten to `name`/`code`: the copy (its
+    // scratch guard first) and the line of the edit.
+    let rewrite = |tag: &str, v: usize, name: &str, code: u64| {
+        let (scratch, csrs) = csrs_copy(tag);
+        let old = value(v);
+        let line = edit(
+            &csrs.join("ext_inst.yaml"),
+            &format!("{{name: {}, value: {},", old.name, old.value),
+            &format!("{{name: {name}, value: {code},"),
+        );
+        (scratch, csrs, line)
+    };
 
-    let (_s, csrs) = csrs_copy("values-dup-name");
-    let line = edit(
-        &csrs.join("ext_inst.yaml"),
-        &value_text(&i),
-        &format!("{{name: {}, value: {},", w.name, i.value),
-    );
+    let (_s, csrs, line) = rewrite("values-dup-name", int, &value(write).name, value(int).value);
     expect(
         &load_err(&csrs),
         ErrorKind::DuplicateName,
         "ext_inst.yaml",
-        &at(1, "name"),
+        &at(int, "name"),
         Some(line),
-        &format!("duplicate value name `{}`", w.name),
+        &format!("duplicate value name `{}`", value(write).name),
     );
 
-    let (_s, csrs) = csrs_copy("values-wide");
     let wide = 1u64 << (acc.bytes * 8);
-    let line = edit(
-        &csrs.join("ext_inst.yaml"),
-        &value_text(&f),
-        &format!("{{name: {}, value: {wide},", f.name),
-    );
+    let (_s, csrs, line) = rewrite("values-wide", fp, &value(fp).name, wide);
     expect(
         &load_err(&csrs),
         ErrorKind::BadValue,
         "ext_inst.yaml",
-        &at(2, "value"),
+        &at(fp, "value"),
         Some(line),
         &format!("does not fit the {}-byte field `{}`", acc.bytes, acc.name),
     );
 
-    let (_s, csrs) = csrs_copy("values-same-code");
-    let line = edit(
-        &csrs.join("ext_inst.yaml"),
-        &value_text(&f),
-        &format!("{{name: {}, value: {},", f.name, i.value),
-    );
+    let (_s, csrs, line) = rewrite("values-same-code", fp, &value(fp).name, value(int).value);
     expect(
         &load_err(&csrs),
         ErrorKind::BadValue,
         "ext_inst.yaml",
-        &at(2, "value"),
+        &at(fp, "value"),
         Some(line),
-        &format!("share the code {}", i.value),
+        &format!("share the code {}", value(int).value),
     );
 
-    let (_s, csrs) = csrs_copy("values-missing");
-    let file = csrs.join("ext_inst.yaml");
-    edit(
-        &file,
-        &value_text(&f),
-        &format!("{{name: {}_lanes, value: {},", f.name, f.value),
-    );
+    let renamed = format!("{}_lanes", value(fp).name);
+    let (_s, csrs, _) = rewrite("values-missing", fp, &renamed, value(fp).value);
     // The error points at the field's `values` key.
-    let text = std::fs::read_to_string(&file).expect("read");
+    let text = std::fs::read_to_string(csrs.join("ext_inst.yaml")).expect("read");
     let field_at = text.find(&format!("name: {}", acc.name)).expect("field");
     let values_at = field_at + text[field_at..].find("values:").expect("values key");
     expect(
@@ -547,6 +545,6 @@ fn word_field_values() {
         "ext_inst.yaml",
         &format!("words[{word}].fields[{field}].values"),
         Some(line_at(&text, values_at)),
-        &format!("needs a value `{}`", f.name),
+        &format!("needs a value `{}`", value(fp).name),
     );
 }

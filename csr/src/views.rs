@@ -298,17 +298,19 @@ impl AccCodes {
         }
     }
 
+    /// Every way data can land: a plain write (None), then each lane type.
+    fn meanings() -> impl Iterator<Item = Option<AccDtype>> {
+        std::iter::once(None).chain(AccDtype::ALL.into_iter().map(Some))
+    }
+
     /// What a code means: Some(None) a plain write, Some(Some(d)) an add as `d`, None no code.
     pub fn decode(&self, code: u64) -> Option<Option<AccDtype>> {
-        std::iter::once(None)
-            .chain(AccDtype::ALL.into_iter().map(Some))
-            .find(|&acc| self.code(acc) == code)
+        Self::meanings().find(|&acc| self.code(acc) == code)
     }
 
     /// Every code with its name, for messages.
     pub fn describe(&self) -> String {
-        std::iter::once(None)
-            .chain(AccDtype::ALL.into_iter().map(Some))
+        Self::meanings()
             .map(|acc| {
                 let name = acc.map_or(Self::WRITE, AccDtype::name);
                 format!("{} ({name})", self.code(acc))

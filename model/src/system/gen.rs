@@ -75,7 +75,9 @@ pub struct GenOutput {
 }
 
 impl System {
-    fn check_geometry(&self, w: &GenWord) -> Result<(u32, Vec<u32>)> {
+    /// Checks a gen word's geometry; returns its queue, its engines and its accumulate lane type
+    /// (None: a plain write).
+    fn check_geometry(&self, w: &GenWord) -> Result<(u32, Vec<u32>, Option<AccDtype>)> {
         let l = &self.layout;
         if w.partitions == 0 || w.partitions > l.params.sbuf_partitions {
             return Err(ModelError::PartitionsOutOfRange {
@@ -157,7 +159,7 @@ impl System {
                 engines: engines.len() as u64,
             });
         }
-        Ok((w.queue as u32, engines))
+        Ok((w.queue as u32, engines, acc))
     }
 
     /// Partitions split over the engines in mask order, contiguously and evenly (the caller
@@ -232,7 +234,7 @@ impl System {
             id: w.remote_core_id,
         };
         self.topology.check_core(peer)?;
-        let (queue, engines) = self.check_geometry(w)?;
+        let (queue, engines, accumulate) = self.check_geometry(w)?;
         let peer_die = self.die_of(peer).die;
         if w.peer_base != 0 && self.layout.soc.local.die.get(w.peer_base as u128) as u64 != peer_die
         {
@@ -248,8 +250,6 @@ impl System {
         let (tx_die, rx_die) = (self.die_of(tx), self.die_of(rx));
         let l = &self.layout;
         // Where partition 0's data lands (an accumulating RX side: the aperture that adds).
-        // Decoded by check_geometry already; an unknown code never gets here.
-        let accumulate = l.acc_codes.decode(w.accumulate).flatten();
         let dst_local = match accumulate.filter(|_| role == Lane::Rx) {
             Some(dtype) => l.sbuf_acc_addr(dtype, 0, w.dst_addr),
             None => l.sbuf_addr(0, w.dst_addr),

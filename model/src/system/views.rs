@@ -69,10 +69,8 @@ impl System {
                 .collect::<Vec<_>>()
         };
         let hull = |leg: &Leg| {
-            let first = self.layout.sbuf_addr(0, leg.dst_addr);
-            let last = self
-                .layout
-                .sbuf_addr(leg.partitions.saturating_sub(1), leg.dst_addr);
+            let first = layout.sbuf_addr(0, leg.dst_addr);
+            let last = layout.sbuf_addr(leg.partitions.saturating_sub(1), leg.dst_addr);
             (first, last + leg.free_dim_bytes)
         };
         let (ha, hb) = (hull(a), hull(b));
