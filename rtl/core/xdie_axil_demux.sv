@@ -8,6 +8,12 @@
 // W are captured (in either order), offered to the selected master until both handshake, its B
 // is captured and handed back. Address, write data and strobes are shared by all master ports
 // (only the selected port's valid rises), which keeps the fan-out to one register per field.
+//
+// busy_o is high while a transaction is anywhere between its capture here and the hand-back of
+// its response, and port_busy_o names the master port it was selected for: a master port's
+// AXI4-Lite slave can hold state (an address or data taken, a response waiting) only then. The
+// die clocks this demultiplexer and the register ports behind it only in such cycles, and
+// cycles with a new request (see xdie_die).
 
 module xdie_axil_demux #(
   parameter int unsigned N  = 2,
@@ -56,7 +62,10 @@ module xdie_axil_demux #(
   input  logic [N-1:0]    m_axil_rvalid_i,
   output logic [N-1:0]    m_axil_rready_o,
   input  logic [N*32-1:0] m_axil_rdata_i,
-  input  logic [N*2-1:0]  m_axil_rresp_i
+  input  logic [N*2-1:0]  m_axil_rresp_i,
+  // Transactions in progress (see above)
+  output logic            busy_o,
+  output logic [N-1:0]    port_busy_o
 );
 
   if (N < 1 || ADDR_W < 1) begin : g_bad_param
@@ -204,6 +213,16 @@ module xdie_axil_demux #(
       ar_sent_d = 1'b0;
       r_full_d  = 1'b0;
     end
+  end
+
+  // ---------------------------------------------------------------- transactions in progress
+  // A write holds aw_full_q from its capture until its response is handed back, a read
+  // ar_full_q (w_full_q alone is data waiting for its address: no port selected yet).
+  assign busy_o = aw_full_q || w_full_q || ar_full_q;
+  always_comb begin
+    port_busy_o = '0;
+    if (aw_full_q && !aw_none) port_busy_o[aw_idx] = 1'b1;
+    if (ar_full_q && !ar_none) port_busy_o[ar_idx] = 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -437,16 +437,26 @@ module xdie_die #(
   logic [3:0]       b_wstrb;
   logic [NB*2-1:0]  b_bresp, b_rresp;
   logic [NB*32-1:0] b_rdata;
-  // A block's AXI4-Lite port has a transfer in progress: a request offered, an address or data
-  // taken and not yet answered (the shared front-end shows that as ready low), or a response
-  // waiting. The front-end holds state exactly then (clock gating of the queue groups, slots
-  // B_M2S .. B_S2M + E - 1, and of the register-only blocks, see below).
+  // The blocks whose AXI4-Lite port may have a transfer in progress: the demultiplexer's port of
+  // a transaction it holds (from its capture to the hand-back of the response, which is after
+  // the block's front-end answered). A block's front-end holds state only then (clock gating of
+  // the queue groups, slots B_M2S .. B_S2M + E - 1, and of the register-only blocks, see below).
+  // Taken from the demultiplexer's registers rather than gathered from every port's handshakes,
+  // which a simulator would evaluate on every clock.
   localparam int unsigned NQB = 2 * E;
   logic [NB-1:0]    b_busy;
   logic [NQB-1:0]   q_busy;
-  assign b_busy = b_awvalid | b_wvalid | b_arvalid | b_bvalid | b_rvalid | ~b_awready
-                | ~b_wready | ~b_arready;
+  logic             demux_busy;
   assign q_busy = b_busy[B_M2S +: NQB];
+
+  // The demultiplexer is clocked while it holds a transaction and in the cycles the bridge offers
+  // one: when the register bus is idle (a bulk transfer), neither its processes nor the
+  // combinational logic of the ports behind it that reads its outputs are evaluated on each
+  // clock by a simulator.
+  logic a_clk;
+  xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_a_gate (
+    .clk_i, .rst_ni, .en_i(demux_busy || c_awvalid || c_wvalid || c_arvalid), .clk_o(a_clk)
+  );
 
   // The register-only blocks (the D2D controllers' iATUs, the remap windows, the route table)
   // change state only through their register port: they share a clock enabled while one of
@@ -458,7 +468,7 @@ module xdie_die #(
   );
 
   xdie_axil_demux #(.N(NB), .ADDR_W(CAW)) u_demux (
-    .clk_i, .rst_ni,
+    .clk_i(a_clk), .rst_ni,
     .s_axil_awvalid_i(c_awvalid), .s_axil_awready_o(c_awready), .s_axil_awaddr_i(c_awaddr),
     .aw_sel_i(block_sel(c_awaddr)),
     .s_axil_wvalid_i(c_wvalid), .s_axil_wready_o(c_wready), .s_axil_wdata_i(c_wdata),
@@ -472,7 +482,8 @@ module xdie_die #(
     .m_axil_wstrb_o(b_wstrb), .m_axil_bvalid_i(b_bvalid), .m_axil_bready_o(b_bready),
     .m_axil_bresp_i(b_bresp), .m_axil_arvalid_o(b_arvalid), .m_axil_arready_i(b_arready),
     .m_axil_araddr_o(b_araddr), .m_axil_rvalid_i(b_rvalid), .m_axil_rready_o(b_rready),
-    .m_axil_rdata_i(b_rdata), .m_axil_rresp_i(b_rresp)
+    .m_axil_rdata_i(b_rdata), .m_axil_rresp_i(b_rresp),
+    .busy_o(demux_busy), .port_busy_o(b_busy)
   );
 
   // Each block decodes the low bits of the die-local address; its instance base (a multiple of
