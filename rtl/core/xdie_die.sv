@@ -450,9 +450,12 @@ module xdie_die #(
   assign q_busy = b_busy[B_M2S +: NQB];
 
   // The demultiplexer is clocked while it holds a transaction and in the cycles the bridge offers
-  // one: when the register bus is idle (a bulk transfer), neither its processes nor the
-  // combinational logic of the ports behind it that reads its outputs are evaluated on each
-  // clock by a simulator.
+  // one, and so are the bus front-ends of the blocks on the die clock (BUS_CLOCK: EVT_SEM, the
+  // sequencer slots, the broadcast doorbells, the inbound windows, the link-health blocks):
+  // a front-end holds state only while the demultiplexer holds its transaction. When the
+  // register bus is idle (a bulk transfer), a simulator then evaluates neither their processes
+  // nor the combinational logic that reads only their registers (the ports' handshakes the
+  // demultiplexer takes in).
   logic a_clk;
   xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_a_gate (
     .clk_i, .rst_ni, .en_i(demux_busy || c_awvalid || c_wvalid || c_arvalid), .clk_o(a_clk)
@@ -497,8 +500,8 @@ module xdie_die #(
   logic [SEMW-1:0]  seq_idx;
   logic [31:0]      seq_val;
 
-  xdie_sem_seq u_sem_seq (
-    .clk_i, .rst_ni,
+  xdie_sem_seq #(.BUS_CLOCK(CLOCK_GATE)) u_sem_seq (
+    .clk_i, .rst_ni, .bus_clk_i(a_clk),
     .s_axil_awvalid_i(b_awvalid[B_SEQ]), .s_axil_awready_o(b_awready[B_SEQ]),
     .s_axil_awaddr_i(b_awaddr[xdie_sem_seq_pkg::ADDR_WIDTH-1:0]),
     .s_axil_wvalid_i(b_wvalid[B_SEQ]), .s_axil_wready_o(b_wready[B_SEQ]),
@@ -516,8 +519,8 @@ module xdie_die #(
   // EVT_SEM
   logic [NEVT-1:0] events;
 
-  xdie_evt_sem u_evt_sem (
-    .clk_i, .rst_ni,
+  xdie_evt_sem #(.BUS_CLOCK(CLOCK_GATE)) u_evt_sem (
+    .clk_i, .rst_ni, .bus_clk_i(a_clk),
     .s_axil_awvalid_i(b_awvalid[B_EVT]), .s_axil_awready_o(b_awready[B_EVT]),
     .s_axil_awaddr_i(b_awaddr[xdie_evt_sem_pkg::ADDR_WIDTH-1:0]),
     .s_axil_wvalid_i(b_wvalid[B_EVT]), .s_axil_wready_o(b_wready[B_EVT]),
@@ -557,8 +560,8 @@ module xdie_die #(
   logic [BCQW-1:0] bc_queue;
   logic [BCVW-1:0] bc_val;
 
-  xdie_sdma_bcast u_bcast (
-    .clk_i, .rst_ni,
+  xdie_sdma_bcast #(.BUS_CLOCK(CLOCK_GATE)) u_bcast (
+    .clk_i, .rst_ni, .bus_clk_i(a_clk),
     .s_axil_awvalid_i(b_awvalid[B_BC]), .s_axil_awready_o(b_awready[B_BC]),
     .s_axil_awaddr_i(b_awaddr[xdie_sdma_bcast_pkg::ADDR_WIDTH-1:0]),
     .s_axil_wvalid_i(b_wvalid[B_BC]), .s_axil_wready_o(b_wready[B_BC]),
@@ -701,8 +704,8 @@ module xdie_die #(
   assign irq_o = (|hl_irq) || in_irq;
 
   // Inbound permission windows of the die (every D2D port's landing requests)
-  xdie_d2d_inbound #(.PORTS(ND)) u_inbound (
-    .clk_i, .rst_ni,
+  xdie_d2d_inbound #(.PORTS(ND), .BUS_CLOCK(CLOCK_GATE)) u_inbound (
+    .clk_i, .rst_ni, .bus_clk_i(a_clk),
     .s_axil_awvalid_i(b_awvalid[B_IN]), .s_axil_awready_o(b_awready[B_IN]),
     .s_axil_awaddr_i(b_awaddr[xdie_d2d_inbound_pkg::ADDR_WIDTH-1:0]),
     .s_axil_wvalid_i(b_wvalid[B_IN]), .s_axil_wready_o(b_wready[B_IN]),
@@ -726,8 +729,8 @@ module xdie_die #(
 
     // Link-health interrupts of this controller: its inputs are the link's health report and
     // nothing else (no data-plane signal of the die is wired here).
-    xdie_d2d_health #(.CH($bits(health.replay))) u_health (
-      .clk_i, .rst_ni,
+    xdie_d2d_health #(.CH($bits(health.replay)), .BUS_CLOCK(CLOCK_GATE)) u_health (
+      .clk_i, .rst_ni, .bus_clk_i(a_clk),
       .s_axil_awvalid_i(b_awvalid[BH]), .s_axil_awready_o(b_awready[BH]),
       .s_axil_awaddr_i(b_awaddr[xdie_d2d_health_pkg::ADDR_WIDTH-1:0]),
       .s_axil_wvalid_i(b_wvalid[BH]), .s_axil_wready_o(b_wready[BH]),

@@ -25,10 +25,15 @@
 
 module xdie_d2d_health #(
   // Channels in each field of the health report (request and response)
-  parameter int unsigned CH = 2
+  parameter int unsigned CH = 2,
+  // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
+  // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
+  // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
+  parameter bit BUS_CLOCK = 1'b0
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
+  input  logic          bus_clk_i,
   // AXI4-Lite slave
   input  logic          s_axil_awvalid_i,
   output logic          s_axil_awready_o,
@@ -71,8 +76,20 @@ module xdie_d2d_health #(
   logic [31:0]   req_wdata, req_rdata, bits;
   logic [3:0]    req_wstrb;
 
+  // The bus front-end's clock (BUS_CLOCK): both clocks rise together, so with bus_clk_i running
+  // in every cycle where the bus holds a transaction of this block, the front-end behaves the
+  // same on either; its registers change in no other cycle.
+  logic fe_clk;
+  if (BUS_CLOCK) begin : g_bus_clock
+    assign fe_clk = bus_clk_i;
+  end else begin : g_one_clock
+    logic unused_bus_clk;
+    assign unused_bus_clk = bus_clk_i;
+    assign fe_clk = clk_i;
+  end
+
   xdie_axil_regif #(.AW(AW)) u_regif (
-    .clk_i,
+    .clk_i       (fe_clk),
     .rst_ni,
     .s_awvalid_i (s_axil_awvalid_i),
     .s_awready_o (s_axil_awready_o),

@@ -51,13 +51,20 @@
 // once, one index per cycle (256 cycles): the semaphore's reset value into the main bank and 0
 // into every hardware bank; the entries below the sweep pointer are initialised, and init_done_o
 // rises once the pointer has passed the last semaphore. Until then nothing may update a
-// semaphore: the bus is held (AXI ready low), the sequencer is not ready, and hardware
+// semaphore: the bus is held (AXI ready low, until the front-end's first clock after the sweep:
+// one cycle after init_done_o with one clock), the sequencer is not ready, and hardware
 // increments are dropped, so a source of hardware increments must wait for init_done_o (the die
 // holds its CSR bridge). Offsets and resets come from xdie_evt_sem_pkg.
 
-module xdie_evt_sem (
+module xdie_evt_sem #(
+  // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
+  // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
+  // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
+  parameter bit BUS_CLOCK = 1'b0
+) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
+  input  logic                      bus_clk_i,
   // AXI4-Lite slave
   input  logic                      s_axil_awvalid_i,
   output logic                      s_axil_awready_o,
@@ -138,13 +145,35 @@ module xdie_evt_sem (
   // No AXI handshake before the sweep has ended, so the front-end presents no request. The
   // front-end waits one cycle for the answer (RD_WAIT): a bus request reads its semaphore in its
   // first cycle (stage A) and answers and updates from registered values in its second (stage B).
+  // The bus front-end's clock (BUS_CLOCK): both clocks rise together, so with bus_clk_i running
+  // in every cycle where the bus holds a transaction of this block, the front-end behaves the
+  // same on either; its registers change in no other cycle.
+  logic fe_clk;
+  if (BUS_CLOCK) begin : g_bus_clock
+    assign fe_clk = bus_clk_i;
+  end else begin : g_one_clock
+    logic unused_bus_clk;
+    assign unused_bus_clk = bus_clk_i;
+    assign fe_clk = clk_i;
+  end
+
+  // The bus opens at the front-end's first clock after the sweep (one cycle after init_done_o
+  // with one clock). A register of the front-end's clock, so that the handshakes depend on that
+  // clock's registers only (see BUS_CLOCK): a bus clock that starts with a request opens the bus
+  // at that request's first edge, before the request is offered here.
+  logic          bus_open_q;
+  always_ff @(posedge fe_clk or negedge rst_ni) begin
+    if (!rst_ni) bus_open_q <= 1'b0;
+    else         bus_open_q <= init_done_q;
+  end
+
   logic          awvalid, awready, wvalid, wready, arvalid, arready;
-  assign awvalid          = s_axil_awvalid_i && init_done_q;
-  assign wvalid           = s_axil_wvalid_i && init_done_q;
-  assign arvalid          = s_axil_arvalid_i && init_done_q;
-  assign s_axil_awready_o = awready && init_done_q;
-  assign s_axil_wready_o  = wready && init_done_q;
-  assign s_axil_arready_o = arready && init_done_q;
+  assign awvalid          = s_axil_awvalid_i && bus_open_q;
+  assign wvalid           = s_axil_wvalid_i && bus_open_q;
+  assign arvalid          = s_axil_arvalid_i && bus_open_q;
+  assign s_axil_awready_o = awready && bus_open_q;
+  assign s_axil_wready_o  = wready && bus_open_q;
+  assign s_axil_arready_o = arready && bus_open_q;
 
   logic          req, req_we, req_err, issue;
   logic [AW-1:0] issue_addr;
@@ -152,7 +181,7 @@ module xdie_evt_sem (
   logic [3:0]    req_wstrb;
 
   xdie_axil_regif #(.AW(AW), .RD_WAIT(1'b1)) u_regif (
-    .clk_i,
+    .clk_i       (fe_clk),
     .rst_ni,
     .s_awvalid_i (awvalid),
     .s_awready_o (awready),

@@ -1,5 +1,7 @@
+{% include "sv/frontend_clock.sv" %}
+
   xdie_axil_regif #(.AW(AW)) u_regif (
-    .clk_i,
+    .clk_i       (fe_clk),
     .rst_ni,
     .s_awvalid_i (s_axil_awvalid_i),
     .s_awready_o (s_axil_awready_o),

@@ -52,13 +52,20 @@
 // once, one index per cycle ({{ n_sem }} cycles): the semaphore's reset value into the main bank and 0
 // into every hardware bank; the entries below the sweep pointer are initialised, and init_done_o
 // rises once the pointer has passed the last semaphore. Until then nothing may update a
-// semaphore: the bus is held (AXI ready low), the sequencer is not ready, and hardware
+// semaphore: the bus is held (AXI ready low, until the front-end's first clock after the sweep:
+// one cycle after init_done_o with one clock), the sequencer is not ready, and hardware
 // increments are dropped, so a source of hardware increments must wait for init_done_o (the die
 // holds its CSR bridge). Offsets and resets come from {{ pkg }}.
 
-module xdie_{{ block.name }} (
+module xdie_{{ block.name }} #(
+  // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
+  // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
+  // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
+  parameter bit BUS_CLOCK = 1'b0
+) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
+  input  logic                      bus_clk_i,
 {%- call regs::axil_ports(aw, 20) %}{% endcall %}
   // Hardware increment ports (port p uses bits p of valid, [p*{{ sem_iw }} +: {{ sem_iw }}] of idx,
   // [p*{{ sem_w }} +: {{ sem_w }}] of val; val is signed)
@@ -114,13 +121,25 @@ module xdie_{{ block.name }} (
   // No AXI handshake before the sweep has ended, so the front-end presents no request. The
   // front-end waits one cycle for the answer (RD_WAIT): a bus request reads its semaphore in its
   // first cycle (stage A) and answers and updates from registered values in its second (stage B).
+{% include "sv/frontend_clock.sv" %}
+
+  // The bus opens at the front-end's first clock after the sweep (one cycle after init_done_o
+  // with one clock). A register of the front-end's clock, so that the handshakes depend on that
+  // clock's registers only (see BUS_CLOCK): a bus clock that starts with a request opens the bus
+  // at that request's first edge, before the request is offered here.
+  logic          bus_open_q;
+  always_ff @(posedge fe_clk or negedge rst_ni) begin
+    if (!rst_ni) bus_open_q <= 1'b0;
+    else         bus_open_q <= init_done_q;
+  end
+
   logic          awvalid, awready, wvalid, wready, arvalid, arready;
-  assign awvalid          = s_axil_awvalid_i && init_done_q;
-  assign wvalid           = s_axil_wvalid_i && init_done_q;
-  assign arvalid          = s_axil_arvalid_i && init_done_q;
-  assign s_axil_awready_o = awready && init_done_q;
-  assign s_axil_wready_o  = wready && init_done_q;
-  assign s_axil_arready_o = arready && init_done_q;
+  assign awvalid          = s_axil_awvalid_i && bus_open_q;
+  assign wvalid           = s_axil_wvalid_i && bus_open_q;
+  assign arvalid          = s_axil_arvalid_i && bus_open_q;
+  assign s_axil_awready_o = awready && bus_open_q;
+  assign s_axil_wready_o  = wready && bus_open_q;
+  assign s_axil_arready_o = arready && bus_open_q;
 
   logic          req, req_we, req_err, issue;
   logic [AW-1:0] issue_addr;
@@ -128,7 +147,7 @@ module xdie_{{ block.name }} (
   logic [3:0]    req_wstrb;
 
   xdie_axil_regif #(.AW(AW), .RD_WAIT(1'b1)) u_regif (
-    .clk_i,
+    .clk_i       (fe_clk),
     .rst_ni,
     .s_awvalid_i (awvalid),
     .s_awready_o (awready),

@@ -20,10 +20,15 @@
 
 module {{ module }} #(
   // Channels in each field of the health report (request and response)
-  parameter int unsigned CH = 2
+  parameter int unsigned CH = 2,
+  // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
+  // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
+  // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
+  parameter bit BUS_CLOCK = 1'b0
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
+  input  logic          bus_clk_i,
 {%- call regs::axil_ports(aw, 8) %}{% endcall %}
   // The link's health report (the fields of xdie_d2d_pkg::health_t)
   input  logic          link_up_i,

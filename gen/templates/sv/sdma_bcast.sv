@@ -7,9 +7,15 @@
 // inc_val_o = N. A zero write does nothing. The increment registers read 0. Offsets, field
 // positions and resets come from {{ pkg }}.
 
-module xdie_{{ block.name }} (
+module xdie_{{ block.name }} #(
+  // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
+  // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
+  // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
+  parameter bit BUS_CLOCK = 1'b0
+) (
   input  logic                clk_i,
   input  logic                rst_ni,
+  input  logic                bus_clk_i,
 {%- call regs::axil_ports(aw, 14) %}{% endcall %}
   // Broadcast increments, one valid bit per engine (to bcast_inc_valid_i of engine e)
   output logic [{{ engines - 1 }}:0]         m2s_inc_valid_o,

@@ -28,9 +28,15 @@
 // are stored without reset (LUT-RAM); a slot not written since reset reads its reset values,
 // which come with every offset and field position from {{ pkg }}.
 
-module xdie_{{ block.name }} (
+module xdie_{{ block.name }} #(
+  // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
+  // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
+  // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
+  parameter bit BUS_CLOCK = 1'b0
+) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
+  input  logic                      bus_clk_i,
 {%- call regs::axil_ports(aw, 20) %}{% endcall %}
   // EVT_SEM sequencer port
   output logic                      seq_valid_o,
