@@ -609,7 +609,12 @@ module xdie_die #(
   );
 
   for (genvar e = 0; e < E; e++) begin : g_eng
-    logic             t_clk, quiet;
+    logic             t_clk;
+    // Kept as a variable for Verilator (the metacomment is ignored by other tools): it then
+    // computes the engine's quiet expression when the engine's or the queue groups' registers
+    // change, instead of substituting it into the gate's falling-edge process, which runs on
+    // every cycle for all engines, busy or not.
+    logic             quiet /*verilator public_flat_rd*/;
     logic [QBW-1:0]   m_base, s_base;
     logic [QHW-1:0]   m_head, s_head;
     logic [QIW-1:0]   m_hid, s_hid;
