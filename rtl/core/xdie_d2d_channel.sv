@@ -97,9 +97,11 @@ module xdie_d2d_channel #(
   // linear in its input, so each CRC bit is the parity of a fixed subset of input bits (plus a
   // constant from the initial value); crc_matrix computes those subsets at elaboration by running
   // the shift register on masks instead of bits. Row k of the matrix holds, for CRC bit k, the
-  // constant in bit 0 and input bit i in bit i + 1 (the functions below AND the input with the
-  // input bits' part of a row, aligned as it is, so a simulator shifts nothing).
-  localparam int unsigned MAT_W = ((PAY_W > DLLP_PAY_W) ? PAY_W : DLLP_PAY_W) + 1;
+  // constant in bit 0 and input bit i in bit i + 1, padded to whole 64-bit chunks (the functions
+  // below AND the input with the input bits' part of a row, aligned as it is, so a simulator
+  // shifts nothing).
+  localparam int unsigned NCH   = (((PAY_W > DLLP_PAY_W) ? PAY_W : DLLP_PAY_W) + 63) / 64;
+  localparam int unsigned MAT_W = 64 * NCH + 1;
   typedef logic [32*MAT_W-1:0] crc_matrix_t;
 
   // (Functions assign to their own name and loops use int: the forms every tool here reads.)
@@ -119,8 +121,21 @@ module xdie_d2d_channel #(
   localparam crc_matrix_t FLIT_CRC = crc_matrix(PAY_W, 32, 32'h04C1_1DB7);
   localparam crc_matrix_t DLLP_CRC = crc_matrix(DLLP_PAY_W, 16, 32'h0000_1021);
 
+  // The flit CRC in 64-bit chunks: each bit is the parity of the XOR of the chunks ANDed with
+  // the row's chunks, which is the parity of the row's input bits. The same gates as one wide AND
+  // and parity; a simulator works on 64-bit words with the masks as immediates, where a wide AND
+  // takes a 32-bit word, a mask load and a merge per word. (Packed slices only: an unpacked
+  // local array here becomes a memory with a read port per use in synthesis.)
   function automatic logic [31:0] flit_crc(input logic [PAY_W-1:0] d);
-    for (int k = 0; k < 32; k++) flit_crc[k] = ^(d & FLIT_CRC[k*MAT_W + 1 +: PAY_W]) ^ FLIT_CRC[k*MAT_W];
+    logic [64*NCH-1:0] dx;
+    logic [63:0]       acc;
+    dx = '0;
+    dx[PAY_W-1:0] = d;
+    for (int k = 0; k < 32; k++) begin
+      acc = '0;
+      for (int c = 0; c < NCH; c++) acc = acc ^ (dx[64*c +: 64] & FLIT_CRC[k*MAT_W + 1 + 64*c +: 64]);
+      flit_crc[k] = ^acc ^ FLIT_CRC[k*MAT_W];
+    end
   endfunction
 
   function automatic logic [15:0] dllp_crc(input logic [DLLP_PAY_W-1:0] d);
