@@ -101,9 +101,15 @@ module xdie_xbar_shared #(
   // select and enable of the wide request path therefore comes from a flop.
   logic [NS-1:0]    rq_valid_q, rq_write_q;
   logic [NS-1:0]    fifo_ready;
-  logic             pg_valid_q;          // a grant made last cycle transfers in this one
+  // The grant made last cycle, which transfers in this one: its master and slave as indices
+  // (the wide multiplexer's select, the order FIFO's entry, the master's current slave) and,
+  // for the arbitration, as one-hot vectors that are zero without a grant. The vectors are
+  // flops of their own, not a decode of the indices, so the arbitration's loop runs neither
+  // through a decode nor through the index flops' fanout into the multiplexer (timing).
   logic [MW-1:0]    pg_m_q;
   logic [SW-1:0]    pg_s_q;
+  logic [NM-1:0]    pg_m_oh_q;
+  logic [NS-1:0]    pg_s_oh_q;
   logic [NM*CW-1:0] cnt_q;
   logic [NM*SW-1:0] cur_q;
 
@@ -115,8 +121,7 @@ module xdie_xbar_shared #(
   logic [NS-1:0] room;
   always_comb begin
     for (int s = 0; s < NS; s++) begin
-      room[s] = (!rq_valid_q[s] || s_req_ready_i[s]) && !(pg_valid_q && 32'(pg_s_q) == s) &&
-                fifo_ready[s];
+      room[s] = (!rq_valid_q[s] || s_req_ready_i[s]) && !pg_s_oh_q[s] && fifo_ready[s];
     end
   end
 
@@ -127,8 +132,7 @@ module xdie_xbar_shared #(
       logic [CW-1:0] c;
       t       = sel[m*SW +: SW];
       c       = cnt_q[m*CW +: CW];
-      cand[m] = m_req_valid_i[m] && (32'(t) < NS) && room[t] &&
-                !(pg_valid_q && 32'(pg_m_q) == m) &&
+      cand[m] = m_req_valid_i[m] && (32'(t) < NS) && room[t] && !pg_m_oh_q[m] &&
                 ((c == '0) || ((cur_q[m*SW +: SW] == t) && (c != MAX_OUT)));
     end
   end
@@ -154,14 +158,8 @@ module xdie_xbar_shared #(
   // ---------------------------------------------------------------- request transfer
   // The granted master still presents the same request (a master holds it until ready).
   logic [NS-1:0] x_load;
-  always_comb begin
-    for (int m = 0; m < NM; m++) begin
-      m_req_ready_o[m] = pg_valid_q && 32'(pg_m_q) == m;
-    end
-    for (int s = 0; s < NS; s++) begin
-      x_load[s] = pg_valid_q && 32'(pg_s_q) == s;
-    end
-  end
+  assign m_req_ready_o = pg_m_oh_q;
+  assign x_load        = pg_s_oh_q;
 
   // The one request multiplexer, selected by a flop.
   logic [ADDR_W-1:0]     x_addr;
@@ -216,7 +214,7 @@ module xdie_xbar_shared #(
     logic [MW-1:0] ids_q [OUTSTANDING];
     logic [PW-1:0] wptr_q, rptr_q, rnext;
     logic [CW-1:0] count_q;
-    logic [NM-1:0] next_oh, push_oh, oh_q;
+    logic [NM-1:0] next_oh, oh_q;
     logic          push, pop;
 
     assign push          = x_load[s];
@@ -226,7 +224,6 @@ module xdie_xbar_shared #(
     always_comb begin
       for (int m = 0; m < NM; m++) begin
         next_oh[m] = 32'(ids_q[rnext]) == m;
-        push_oh[m] = 32'(pg_m_q) == m;
       end
     end
 
@@ -257,9 +254,9 @@ module xdie_xbar_shared #(
         // The head after a pop is the next entry, or the one pushed now, or none; a push
         // into an empty FIFO is the head.
         if (pop) begin
-          oh_q <= (count_q != CW'(1)) ? next_oh : (push ? push_oh : '0);
+          oh_q <= (count_q != CW'(1)) ? next_oh : (push ? pg_m_oh_q : '0);
         end else if (push && count_q == '0) begin
-          oh_q <= push_oh;
+          oh_q <= pg_m_oh_q;
         end
       end
     end
@@ -273,16 +270,17 @@ module xdie_xbar_shared #(
   // response path's select and enables are flops too.
   logic [NM-1:0]   rs_valid_q;
   logic [NM*2-1:0] rs_err_q;
-  logic            rg_valid_q;   // a grant made last cycle transfers in this one
-  logic [SW-1:0]   rg_s_q;       // its slave (also the round robin's last pick)
+  // The grant made last cycle, which transfers in this one: its slave as an index (the wide
+  // multiplexer's select, the round robin's last pick) and as a one-hot vector, zero without a
+  // grant, in flops of its own (as for requests).
+  logic [SW-1:0]   rg_s_q;
+  logic [NS-1:0]   rg_oh_q;
 
   // The transfer: from slave rg_s_q (its FIFO head is still the response's master) to that
   // master.
   logic [NM-1:0] r_load;
   always_comb begin
-    for (int s = 0; s < NS; s++) begin
-      r_take[s] = rg_valid_q && 32'(rg_s_q) == s;
-    end
+    r_take = rg_oh_q;
     r_load = '0;
     for (int s = 0; s < NS; s++) begin
       if (r_take[s]) begin
@@ -352,18 +350,24 @@ module xdie_xbar_shared #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rq_valid_q <= '0;
-      pg_valid_q <= 1'b0;
       pg_m_q     <= '0;
       pg_s_q     <= '0;
+      pg_m_oh_q  <= '0;
+      pg_s_oh_q  <= '0;
       rs_valid_q <= '0;
       rs_err_q   <= '0;
-      rg_valid_q <= 1'b0;
       rg_s_q     <= '0;
+      rg_oh_q    <= '0;
       cnt_q      <= '0;
       cur_q      <= '0;
       q_last_q   <= '0;
     end else begin
-      pg_valid_q <= q_any;
+      for (int m = 0; m < NM; m++) begin
+        pg_m_oh_q[m] <= q_any && 32'(q_pick) == m;
+      end
+      for (int s = 0; s < NS; s++) begin
+        pg_s_oh_q[s] <= q_any && 32'(q_sel) == s;
+      end
       if (q_any) begin
         pg_m_q   <= q_pick;
         pg_s_q   <= q_sel;
@@ -391,7 +395,9 @@ module xdie_xbar_shared #(
           cur_q[m*SW +: SW] <= pg_s_q;
         end
       end
-      rg_valid_q <= r_any;
+      for (int s = 0; s < NS; s++) begin
+        rg_oh_q[s] <= r_any && 32'(r_pick) == s;
+      end
       if (r_any) begin
         rg_s_q <= r_pick;
       end

@@ -53,29 +53,34 @@ module xdie_remap_windows (
   logic [5:0] reg_win_off;
   logic [31:0] win_ctrl_m [WIN_N];
   logic [WIN_N-1:0] win_ctrl_ok;
-  logic [31:0] win_ctrl_q [WIN_N];
+  logic        win_ctrl_okq;
   logic [31:0] win_xt_addr_m [WIN_N];
   logic [WIN_N-1:0] win_xt_addr_ok;
-  logic [31:0] win_xt_addr_q [WIN_N];
+  logic        win_xt_addr_okq;
   logic [31:0] win_soc_addr_lo_m [WIN_N];
   logic [WIN_N-1:0] win_soc_addr_lo_ok;
+  logic        win_soc_addr_lo_okq;
   logic [31:0] win_soc_addr_hi_m [WIN_N];
   logic [WIN_N-1:0] win_soc_addr_hi_ok;
+  logic        win_soc_addr_hi_okq;
   logic [31:0] win_u_mask_m [WIN_N];
   logic [WIN_N-1:0] win_u_mask_ok;
-  logic [31:0] win_u_mask_q [WIN_N];
+  logic        win_u_mask_okq;
   logic [31:0] win_l_mask_m [WIN_N];
   logic [WIN_N-1:0] win_l_mask_ok;
+  logic        win_l_mask_okq;
   logic [31:0] win_mask_m [WIN_N];
   logic [WIN_N-1:0] win_mask_ok;
-  logic [31:0] win_mask_q [WIN_N];
+  logic        win_mask_okq;
   logic [31:0] win_match_m [WIN_N];
   logic [WIN_N-1:0] win_match_ok;
-  logic [31:0] win_match_q [WIN_N];
+  logic        win_match_okq;
   logic [31:0] win_replace_lo_m [WIN_N];
   logic [WIN_N-1:0] win_replace_lo_ok;
+  logic        win_replace_lo_okq;
   logic [31:0] win_replace_hi_m [WIN_N];
   logic [WIN_N-1:0] win_replace_hi_ok;
+  logic        win_replace_hi_okq;
   logic [31:0] win_ctrl_rb;
   logic [31:0] win_xt_addr_rb;
   logic [31:0] win_soc_addr_lo_rb;
@@ -93,10 +98,25 @@ module xdie_remap_windows (
   logic [24:0] win_replace_hi_addr_at_win_sel;
   logic [31:0] win_replace_lo_addr_at_win_sel;
   logic win_ctrl_mode_at_win_sel;
+  logic [31:0] win_xt_addr_addr_nx;
+  logic [31:0] win_u_mask_mask_nx;
+  logic [31:0] win_mask_mask_nx;
+  logic [31:0] win_match_value_nx;
+  logic win_ctrl_valid_nx;
+  logic win_ctrl_mode_nx;
 
   // ---- Window lookup
+  // The rule every window compares, in flops: valid, and a compare mask and value (x matches
+  // when (x & rule_mask) == rule_val): mask and match in match mode, u_mask and xt_addr & u_mask
+  // in range mode. So a lookup reads three signals per address bit, not six.
+  logic [WIN_N-1:0] rule_valid_q;
+  logic [31:0] rule_mask_q [WIN_N];
+  logic [31:0] rule_val_q [WIN_N];
   logic [WIN_N-1:0] win_match;
+  // The winner as an index and as a one-hot vector (win_taken: a lower window matched).
   logic [3:0] win_sel;
+  logic [WIN_N-1:0] win_first;
+  logic        win_taken;
   // xt bits of the winning window that pass through, and the SoC bits that replace the rest.
   logic [31:0] keep;
   logic [56:0] base;
@@ -155,26 +175,107 @@ module xdie_remap_windows (
     end
   end
 
+  // WIN: the written-since-reset flags of the instance being issued, decoded with its
+  // index (a write to that instance in the same cycle is forwarded) and kept up to date by
+  // writes until the next issue, so readback and write merges start at these flops.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      win_ctrl_okq <= 1'b0;
+      win_xt_addr_okq <= 1'b0;
+      win_soc_addr_lo_okq <= 1'b0;
+      win_soc_addr_hi_okq <= 1'b0;
+      win_u_mask_okq <= 1'b0;
+      win_l_mask_okq <= 1'b0;
+      win_mask_okq <= 1'b0;
+      win_match_okq <= 1'b0;
+      win_replace_lo_okq <= 1'b0;
+      win_replace_hi_okq <= 1'b0;
+    end else if (reg_issue) begin
+      win_ctrl_okq <= win_ctrl_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h0 &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_xt_addr_okq <= win_xt_addr_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h4 &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_soc_addr_lo_okq <= win_soc_addr_lo_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h8 &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_soc_addr_hi_okq <= win_soc_addr_hi_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'hc &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_u_mask_okq <= win_u_mask_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h10 &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_l_mask_okq <= win_l_mask_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h14 &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_mask_okq <= win_mask_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h18 &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_match_okq <= win_match_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h1c &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_replace_lo_okq <= win_replace_lo_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h20 &&
+           reg_win_idx == reg_win_rel[9:6]);
+      win_replace_hi_okq <= win_replace_hi_ok[reg_win_rel[9:6]] ||
+          (reg_wr && reg_win_sel && reg_win_off == 6'h24 &&
+           reg_win_idx == reg_win_rel[9:6]);
+    end else if (reg_wr && reg_win_sel) begin
+      if (reg_win_off == 6'h0) win_ctrl_okq <= 1'b1;
+      if (reg_win_off == 6'h4) win_xt_addr_okq <= 1'b1;
+      if (reg_win_off == 6'h8) win_soc_addr_lo_okq <= 1'b1;
+      if (reg_win_off == 6'hc) win_soc_addr_hi_okq <= 1'b1;
+      if (reg_win_off == 6'h10) win_u_mask_okq <= 1'b1;
+      if (reg_win_off == 6'h14) win_l_mask_okq <= 1'b1;
+      if (reg_win_off == 6'h18) win_mask_okq <= 1'b1;
+      if (reg_win_off == 6'h1c) win_match_okq <= 1'b1;
+      if (reg_win_off == 6'h20) win_replace_lo_okq <= 1'b1;
+      if (reg_win_off == 6'h24) win_replace_hi_okq <= 1'b1;
+    end
+  end
+
   // WIN storage. Memories (no reset; LUT-RAM on an FPGA) with one written-since-reset
   // flop per instance: an unwritten entry reads as its reset value. A write merges the strobed
   // bits into the addressed word, read through the readback port.
-  assign win_ctrl_rb = win_ctrl_ok[reg_win_idx] ? win_ctrl_m[reg_win_idx] : 32'h0;
-  assign win_xt_addr_rb = win_xt_addr_ok[reg_win_idx] ? win_xt_addr_m[reg_win_idx] : 32'h0;
-  assign win_soc_addr_lo_rb = win_soc_addr_lo_ok[reg_win_idx] ? win_soc_addr_lo_m[reg_win_idx] : 32'h0;
-  assign win_soc_addr_hi_rb = win_soc_addr_hi_ok[reg_win_idx] ? win_soc_addr_hi_m[reg_win_idx] : 32'h0;
-  assign win_u_mask_rb = win_u_mask_ok[reg_win_idx] ? win_u_mask_m[reg_win_idx] : 32'h0;
-  assign win_l_mask_rb = win_l_mask_ok[reg_win_idx] ? win_l_mask_m[reg_win_idx] : 32'h0;
-  assign win_mask_rb = win_mask_ok[reg_win_idx] ? win_mask_m[reg_win_idx] : 32'h0;
-  assign win_match_rb = win_match_ok[reg_win_idx] ? win_match_m[reg_win_idx] : 32'h0;
-  assign win_replace_lo_rb = win_replace_lo_ok[reg_win_idx] ? win_replace_lo_m[reg_win_idx] : 32'h0;
-  assign win_replace_hi_rb = win_replace_hi_ok[reg_win_idx] ? win_replace_hi_m[reg_win_idx] : 32'h0;
-  assign win_l_mask_mask_at_win_sel = win_l_mask_ok[win_sel] ? win_l_mask_m[win_sel][31:0] : 32'h0;
-  assign win_mask_mask_at_win_sel = win_mask_ok[win_sel] ? win_mask_m[win_sel][31:0] : 32'h0;
-  assign win_soc_addr_hi_addr_at_win_sel = win_soc_addr_hi_ok[win_sel] ? win_soc_addr_hi_m[win_sel][24:0] : 25'h0;
-  assign win_soc_addr_lo_addr_at_win_sel = win_soc_addr_lo_ok[win_sel] ? win_soc_addr_lo_m[win_sel][31:0] : 32'h0;
-  assign win_replace_hi_addr_at_win_sel = win_replace_hi_ok[win_sel] ? win_replace_hi_m[win_sel][24:0] : 25'h0;
-  assign win_replace_lo_addr_at_win_sel = win_replace_lo_ok[win_sel] ? win_replace_lo_m[win_sel][31:0] : 32'h0;
-  assign win_ctrl_mode_at_win_sel = win_ctrl_ok[win_sel] ? win_ctrl_m[win_sel][1] : 1'h0;
+  assign win_ctrl_rb = win_ctrl_okq ? win_ctrl_m[reg_win_idx] : 32'h0;
+  assign win_xt_addr_rb = win_xt_addr_okq ? win_xt_addr_m[reg_win_idx] : 32'h0;
+  assign win_soc_addr_lo_rb = win_soc_addr_lo_okq ? win_soc_addr_lo_m[reg_win_idx] : 32'h0;
+  assign win_soc_addr_hi_rb = win_soc_addr_hi_okq ? win_soc_addr_hi_m[reg_win_idx] : 32'h0;
+  assign win_u_mask_rb = win_u_mask_okq ? win_u_mask_m[reg_win_idx] : 32'h0;
+  assign win_l_mask_rb = win_l_mask_okq ? win_l_mask_m[reg_win_idx] : 32'h0;
+  assign win_mask_rb = win_mask_okq ? win_mask_m[reg_win_idx] : 32'h0;
+  assign win_match_rb = win_match_okq ? win_match_m[reg_win_idx] : 32'h0;
+  assign win_replace_lo_rb = win_replace_lo_okq ? win_replace_lo_m[reg_win_idx] : 32'h0;
+  assign win_replace_hi_rb = win_replace_hi_okq ? win_replace_hi_m[reg_win_idx] : 32'h0;
+  assign win_l_mask_mask_at_win_sel = |(win_first & win_l_mask_ok) ? win_l_mask_m[win_sel][31:0] : 32'h0;
+  assign win_mask_mask_at_win_sel = |(win_first & win_mask_ok) ? win_mask_m[win_sel][31:0] : 32'h0;
+  assign win_soc_addr_hi_addr_at_win_sel = |(win_first & win_soc_addr_hi_ok) ? win_soc_addr_hi_m[win_sel][24:0] : 25'h0;
+  assign win_soc_addr_lo_addr_at_win_sel = |(win_first & win_soc_addr_lo_ok) ? win_soc_addr_lo_m[win_sel][31:0] : 32'h0;
+  assign win_replace_hi_addr_at_win_sel = |(win_first & win_replace_hi_ok) ? win_replace_hi_m[win_sel][24:0] : 25'h0;
+  assign win_replace_lo_addr_at_win_sel = |(win_first & win_replace_lo_ok) ? win_replace_lo_m[win_sel][31:0] : 32'h0;
+  assign win_ctrl_mode_at_win_sel = |(win_first & win_ctrl_ok) ? win_ctrl_m[win_sel][1] : 1'h0;
+
+  // Fields of the addressed instance as they stand after this cycle's request: the strobed
+  // write bits merged in where the request writes the register, else the stored value.
+  assign win_xt_addr_addr_nx = (reg_wr && reg_win_sel && reg_win_off == 6'h4) ?
+      ((win_xt_addr_rb[31:0] & ~reg_wbits[31:0]) | (reg_wdata[31:0] & reg_wbits[31:0])) :
+      win_xt_addr_rb[31:0];
+  assign win_u_mask_mask_nx = (reg_wr && reg_win_sel && reg_win_off == 6'h10) ?
+      ((win_u_mask_rb[31:0] & ~reg_wbits[31:0]) | (reg_wdata[31:0] & reg_wbits[31:0])) :
+      win_u_mask_rb[31:0];
+  assign win_mask_mask_nx = (reg_wr && reg_win_sel && reg_win_off == 6'h18) ?
+      ((win_mask_rb[31:0] & ~reg_wbits[31:0]) | (reg_wdata[31:0] & reg_wbits[31:0])) :
+      win_mask_rb[31:0];
+  assign win_match_value_nx = (reg_wr && reg_win_sel && reg_win_off == 6'h1c) ?
+      ((win_match_rb[31:0] & ~reg_wbits[31:0]) | (reg_wdata[31:0] & reg_wbits[31:0])) :
+      win_match_rb[31:0];
+  assign win_ctrl_valid_nx = (reg_wr && reg_win_sel && reg_win_off == 6'h0) ?
+      ((win_ctrl_rb[0] & ~reg_wbits[0]) | (reg_wdata[0] & reg_wbits[0])) :
+      win_ctrl_rb[0];
+  assign win_ctrl_mode_nx = (reg_wr && reg_win_sel && reg_win_off == 6'h0) ?
+      ((win_ctrl_rb[1] & ~reg_wbits[1]) | (reg_wdata[1] & reg_wbits[1])) :
+      win_ctrl_rb[1];
 
   always_ff @(posedge clk_i) begin
     if (reg_wr && reg_win_sel) begin
@@ -204,7 +305,7 @@ module xdie_remap_windows (
     end
   end
 
-  // Written-since-reset flags, and the flop copies that lookups of every instance read.
+  // Written-since-reset flags.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       win_ctrl_ok <= '0;
@@ -217,24 +318,13 @@ module xdie_remap_windows (
       win_match_ok <= '0;
       win_replace_lo_ok <= '0;
       win_replace_hi_ok <= '0;
-      for (int i = 0; i < WIN_N; i++) begin
-        win_ctrl_q[i] <= 32'h0;
-        win_xt_addr_q[i] <= 32'h0;
-        win_u_mask_q[i] <= 32'h0;
-        win_mask_q[i] <= 32'h0;
-        win_match_q[i] <= 32'h0;
-      end
     end else if (reg_wr && reg_win_sel) begin
       unique case (reg_win_off)
         6'h0: begin
           win_ctrl_ok[reg_win_idx] <= 1'b1;
-          win_ctrl_q[reg_win_idx] <=
-              (win_ctrl_rb & ~(reg_wbits & 32'h3)) | (reg_wdata & reg_wbits & 32'h3);
         end
         6'h4: begin
           win_xt_addr_ok[reg_win_idx] <= 1'b1;
-          win_xt_addr_q[reg_win_idx] <=
-              (win_xt_addr_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
         end
         6'h8: begin
           win_soc_addr_lo_ok[reg_win_idx] <= 1'b1;
@@ -244,21 +334,15 @@ module xdie_remap_windows (
         end
         6'h10: begin
           win_u_mask_ok[reg_win_idx] <= 1'b1;
-          win_u_mask_q[reg_win_idx] <=
-              (win_u_mask_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
         end
         6'h14: begin
           win_l_mask_ok[reg_win_idx] <= 1'b1;
         end
         6'h18: begin
           win_mask_ok[reg_win_idx] <= 1'b1;
-          win_mask_q[reg_win_idx] <=
-              (win_mask_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
         end
         6'h1c: begin
           win_match_ok[reg_win_idx] <= 1'b1;
-          win_match_q[reg_win_idx] <=
-              (win_match_rb & ~(reg_wbits & 32'hffffffff)) | (reg_wdata & reg_wbits & 32'hffffffff);
         end
         6'h20: begin
           win_replace_lo_ok[reg_win_idx] <= 1'b1;
@@ -323,11 +407,26 @@ module xdie_remap_windows (
     end
   end
 
+  // A write to any register of a window rewrites its rule from the window's words as they stand
+  // after the write, in the cycle the registers change: the lookup sees both at the same edge.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < WIN_N; i++) begin
+        rule_valid_q[i] <= 1'h0;
+        rule_mask_q[i]  <= 32'h0;
+        rule_val_q[i]   <= 32'h0;
+      end
+    end else if (reg_wr && reg_win_sel) begin
+      rule_valid_q[reg_win_idx] <= win_ctrl_valid_nx;
+      rule_mask_q[reg_win_idx]  <= win_ctrl_mode_nx ? win_mask_mask_nx : win_u_mask_mask_nx;
+      rule_val_q[reg_win_idx]   <= win_ctrl_mode_nx ? win_match_value_nx :
+          (win_xt_addr_addr_nx & win_u_mask_mask_nx);
+    end
+  end
+
   always_comb begin
     for (int i = 0; i < WIN_N; i++) begin
-      win_match[i] = win_ctrl_q[i][0] && (win_ctrl_q[i][1] ?
-          ((xt_addr_i & win_mask_q[i][31:0]) == win_match_q[i][31:0]) :
-          ((xt_addr_i & win_u_mask_q[i][31:0]) == (win_xt_addr_q[i][31:0] & win_u_mask_q[i][31:0])));
+      win_match[i] = rule_valid_q[i] && ((xt_addr_i & rule_mask_q[i]) == rule_val_q[i]);
     end
   end
 
@@ -340,6 +439,15 @@ module xdie_remap_windows (
         hit_o   = 1'b1;
         win_sel = i[3:0];
       end
+    end
+  end
+
+  always_comb begin
+    win_first = '0;
+    win_taken = 1'b0;
+    for (int i = 0; i < WIN_N; i++) begin
+      win_first[i] = win_match[i] && !win_taken;
+      win_taken    = win_taken || win_match[i];
     end
   end
 

@@ -14,7 +14,10 @@
 //! every lookup that needs one instance (the winning region or window) read that memory, so they
 //! cost a LUT-RAM read port instead of an N-way multiplexer per bit. Only the registers a block
 //! compares in every instance at once (`RegFile::keep_flops`) also keep a copy in flops (`<sig>_q`,
-//! reset), which is what a parallel lookup needs.
+//! reset), which is what a parallel lookup needs. A block that keeps state of its own derived from
+//! several words of an instance reads those words as they stand after the request of this cycle
+//! (`RegFile::next_field`: the merged write value if the request writes that word, else the
+//! stored one), at the decoded index, and updates its state in the cycle any of them is written.
 
 use super::sv_hex;
 use std::collections::BTreeMap;
@@ -81,7 +84,9 @@ pub struct Reg {
 }
 
 /// One instance of a stored bundle register (or one field of it) read from its memory: `name`
-/// is the signal `<sig>_ok[idx] ? <sig>_m[idx]<slice> : reset`.
+/// is the signal `<ok> ? <sig>_m[idx]<slice> : reset`, where `ok` says whether that instance
+/// was written since reset (`<sig>_ok[idx]`, or see `RegFile::decode_ok_ahead` and
+/// `RegFile::pick_field_onehot`).
 pub struct Pick {
     pub name: String,
     /// Packed range of the signal (empty for one bit).
@@ -90,7 +95,21 @@ pub struct Pick {
     pub slice: String,
     pub sig: String,
     pub idx: String,
+    pub ok: String,
     pub reset: String,
+}
+
+/// One field of a stored bundle register in the instance a register request addresses, as it
+/// stands after this cycle's request: `name` is the signal `<sig>_rb<slice>` with the strobed
+/// write bits merged in when the request writes the register (offset `off`).
+pub struct NextPick {
+    pub name: String,
+    /// Packed range of the signal (empty for one bit).
+    pub range: String,
+    /// Bit slice of the stored word.
+    pub slice: String,
+    pub sig: String,
+    pub off: String,
 }
 
 /// One bundle: `count` instances of the same registers.
@@ -113,6 +132,11 @@ pub struct RegArray {
     pub flops: bool,
     /// Single-instance reads of the memories: readback at the decoded index, and the block's own.
     pub picks: Vec<Pick>,
+    /// Fields of the addressed instance after this cycle's request (`RegFile::next_field`).
+    pub nexts: Vec<NextPick>,
+    /// The written-since-reset flags of the addressed instance are decoded ahead into flops
+    /// (`<sig>_okq`, `RegFile::decode_ok_ahead`).
+    pub ok_ahead: bool,
 }
 
 /// Everything the shared register macros need.
@@ -166,6 +190,7 @@ impl RegFile {
                     slice: String::new(),
                     sig: r.sig.clone(),
                     idx: idx.clone(),
+                    ok: format!("{}_ok[{idx}]", r.sig),
                     reset: r.reset.clone(),
                 })
                 .collect();
@@ -173,6 +198,8 @@ impl RegFile {
                 name: b.name.clone(),
                 flops: false,
                 picks,
+                nexts: Vec::new(),
+                ok_ahead: false,
                 count_name: format!("{}_N", b.name.to_uppercase()),
                 prefix,
                 count: b.count,
@@ -226,6 +253,20 @@ impl RegFile {
         Ok(())
     }
 
+    /// The written-since-reset flag of every stored register of `bundle` in the instance a
+    /// register request addresses is decoded with the instance index, a cycle ahead, into a flop
+    /// (`<sig>_okq`; a write in the cycle of the decode is forwarded), so that the readback and
+    /// the merge of a write start at flops instead of behind an N-way select of the flags.
+    pub fn decode_ok_ahead(&mut self, bundle: &Bundle) -> Result<(), askama::Error> {
+        let a = self.array_mut(bundle)?;
+        a.ok_ahead = true;
+        let idx = format!("{}_idx", a.prefix);
+        for p in a.picks.iter_mut().filter(|p| p.idx == idx) {
+            p.ok = format!("{}_okq", p.sig);
+        }
+        Ok(())
+    }
+
     /// Field `f` of `reg` in instance `idx` (a signal of the block), read from the memory: the
     /// name of a signal as wide as the field that holds it.
     pub fn pick_field(
@@ -235,6 +276,32 @@ impl RegFile {
         f: &Field,
         idx: &str,
     ) -> Result<String, askama::Error> {
+        self.pick_with(bundle, reg, f, idx, None)
+    }
+
+    /// As `pick_field`, for an instance the block also names as a one-hot vector `onehot` (bit i
+    /// set for instance `idx`): the written-since-reset flag is taken as `|(onehot & <sig>_ok)`,
+    /// an AND-OR of the flags, instead of a select by the index. (For a winner found by a
+    /// priority search, synthesis otherwise rebuilds the search into every bit's select.)
+    pub fn pick_field_onehot(
+        &mut self,
+        bundle: &Bundle,
+        reg: &Register,
+        f: &Field,
+        idx: &str,
+        onehot: &str,
+    ) -> Result<String, askama::Error> {
+        self.pick_with(bundle, reg, f, idx, Some(onehot))
+    }
+
+    fn pick_with(
+        &mut self,
+        bundle: &Bundle,
+        reg: &Register,
+        f: &Field,
+        idx: &str,
+        onehot: Option<&str>,
+    ) -> Result<String, askama::Error> {
         let a = self.array_mut(bundle)?;
         let sig = storage_name(Some(bundle), reg);
         if !a.regs.iter().any(|x| x.sig == sig && x.stored) {
@@ -242,23 +309,56 @@ impl RegFile {
         }
         let name = format!("{sig}_{}_at_{idx}", f.name.to_lowercase());
         if !a.picks.iter().any(|p| p.name == name) {
-            let reset = (reg.reset() & reg.write_mask()) >> f.lsb;
-            let reset = if f.width >= 32 {
-                reset
-            } else {
-                reset & ((1u32 << f.width) - 1)
+            let ok = match onehot {
+                Some(v) => format!("|({v} & {sig}_ok)"),
+                None => format!("{sig}_ok[{idx}]"),
             };
             a.picks.push(Pick {
                 name: name.clone(),
                 range: range(f.width),
-                slice: if f.width == 1 {
-                    format!("[{}]", f.lsb)
-                } else {
-                    format!("[{}:{}]", f.msb(), f.lsb)
-                },
+                slice: bit_slice(f),
                 sig,
                 idx: idx.to_string(),
-                reset: sv_hex(f.width, reset as u128),
+                ok,
+                reset: sv_hex(f.width, field_reset(reg, f) as u128),
+            });
+        }
+        Ok(name)
+    }
+
+    /// Field `f` of `reg` in the instance that this cycle's register request addresses, as it
+    /// stands after the request (written or not): the name of a signal as wide as the field. The
+    /// field must be RW (every bit writable). For state a block derives from several words of an
+    /// instance and updates when any of them is written.
+    pub fn next_field(
+        &mut self,
+        bundle: &Bundle,
+        reg: &Register,
+        f: &Field,
+    ) -> Result<String, askama::Error> {
+        if f.access != Access::Rw {
+            return Err(err(format!(
+                "field `{}.{}` must be RW to be read as written",
+                reg.name, f.name
+            )));
+        }
+        let a = self.array_mut(bundle)?;
+        let sig = storage_name(Some(bundle), reg);
+        let off = a
+            .regs
+            .iter()
+            .find(|x| x.sig == sig && x.stored)
+            .ok_or_else(|| err(format!("register `{}` holds no storage", reg.name)))?
+            .off
+            .clone();
+        let name = format!("{sig}_{}_nx", f.name.to_lowercase());
+        if !a.nexts.iter().any(|p| p.name == name) {
+            a.nexts.push(NextPick {
+                name: name.clone(),
+                range: range(f.width),
+                slice: bit_slice(f),
+                sig,
+                off,
             });
         }
         Ok(name)
@@ -273,10 +373,52 @@ impl RegFile {
         hi: &Register,
         idx: &str,
     ) -> Result<(String, u32), askama::Error> {
+        self.pick_split_with(bundle, lo, hi, idx, None)
+    }
+
+    /// `pick_split` for an instance also named as a one-hot vector (see `pick_field_onehot`).
+    pub fn pick_split_onehot(
+        &mut self,
+        bundle: &Bundle,
+        lo: &Register,
+        hi: &Register,
+        idx: &str,
+        onehot: &str,
+    ) -> Result<(String, u32), askama::Error> {
+        self.pick_split_with(bundle, lo, hi, idx, Some(onehot))
+    }
+
+    fn pick_split_with(
+        &mut self,
+        bundle: &Bundle,
+        lo: &Register,
+        hi: &Register,
+        idx: &str,
+        onehot: Option<&str>,
+    ) -> Result<(String, u32), askama::Error> {
         let (fl, fh) = (value_field(lo)?, value_field(hi)?);
-        let h = self.pick_field(bundle, hi, fh, idx)?;
-        let l = self.pick_field(bundle, lo, fl, idx)?;
+        let h = self.pick_with(bundle, hi, fh, idx, onehot)?;
+        let l = self.pick_with(bundle, lo, fl, idx, onehot)?;
         Ok((format!("{{{h}, {l}}}"), fl.width + fh.width))
+    }
+}
+
+/// `[lsb]` or `[msb:lsb]`: the bits of field `f` in its register's word.
+fn bit_slice(f: &Field) -> String {
+    if f.width == 1 {
+        format!("[{}]", f.lsb)
+    } else {
+        format!("[{}:{}]", f.msb(), f.lsb)
+    }
+}
+
+/// The reset value of the stored bits of field `f` of `reg`, right-aligned.
+pub fn field_reset(reg: &Register, f: &Field) -> u32 {
+    let reset = (reg.reset() & reg.write_mask()) >> f.lsb;
+    if f.width >= 32 {
+        reset
+    } else {
+        reset & ((1u32 << f.width) - 1)
     }
 }
 

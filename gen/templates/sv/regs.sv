@@ -54,12 +54,18 @@
 {%- for r in a.regs %}{% if r.stored %}
   logic [31:0] {{ r.sig }}_m [{{ a.count_name }}];
   logic [{{ a.count_name }}-1:0] {{ r.sig }}_ok;
+{%- if a.ok_ahead %}
+  logic        {{ r.sig }}_okq;
+{%- endif %}
 {%- if r.flops %}
   logic [31:0] {{ r.sig }}_q [{{ a.count_name }}];
 {%- endif %}
 {%- endif %}{% endfor %}
 {%- for p in a.picks %}
   logic {{ p.range }}{{ p.name }};
+{%- endfor %}
+{%- for n in a.nexts %}
+  logic {{ n.range }}{{ n.name }};
 {%- endfor %}
 {%- endfor %}
 {%- if rf.singles_stored %}
@@ -127,6 +133,29 @@
       {{ a.prefix }}_off <= {{ a.prefix }}_rel[{{ a.off_w - 1 }}:0];
     end
   end
+{%- if a.ok_ahead %}
+
+  // {{ a.name }}: the written-since-reset flags of the instance being issued, decoded with its
+  // index (a write to that instance in the same cycle is forwarded) and kept up to date by
+  // writes until the next issue, so readback and write merges start at these flops.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+{%- for r in a.regs %}{% if r.stored %}
+      {{ r.sig }}_okq <= 1'b0;
+{%- endif %}{% endfor %}
+    end else if (reg_issue) begin
+{%- for r in a.regs %}{% if r.stored %}
+      {{ r.sig }}_okq <= {{ r.sig }}_ok[{{ a.prefix }}_rel[{{ a.off_w + a.idx_w - 1 }}:{{ a.off_w }}]] ||
+          (reg_wr && {{ a.prefix }}_sel && {{ a.prefix }}_off == {{ r.off }} &&
+           {{ a.prefix }}_idx == {{ a.prefix }}_rel[{{ a.off_w + a.idx_w - 1 }}:{{ a.off_w }}]);
+{%- endif %}{% endfor %}
+    end else if (reg_wr && {{ a.prefix }}_sel) begin
+{%- for r in a.regs %}{% if r.stored %}
+      if ({{ a.prefix }}_off == {{ r.off }}) {{ r.sig }}_okq <= 1'b1;
+{%- endif %}{% endfor %}
+    end
+  end
+{%- endif %}
 {%- endfor %}
 
 {%- for a in rf.arrays %}{% if a.stored %}
@@ -135,8 +164,18 @@
   // flop per instance: an unwritten entry reads as its reset value. A write merges the strobed
   // bits into the addressed word, read through the readback port.
 {%- for p in a.picks %}
-  assign {{ p.name }} = {{ p.sig }}_ok[{{ p.idx }}] ? {{ p.sig }}_m[{{ p.idx }}]{{ p.slice }} : {{ p.reset }};
+  assign {{ p.name }} = {{ p.ok }} ? {{ p.sig }}_m[{{ p.idx }}]{{ p.slice }} : {{ p.reset }};
 {%- endfor %}
+{%- if !a.nexts.is_empty() %}
+
+  // Fields of the addressed instance as they stand after this cycle's request: the strobed
+  // write bits merged in where the request writes the register, else the stored value.
+{%- for n in a.nexts %}
+  assign {{ n.name }} = (reg_wr && {{ a.prefix }}_sel && {{ a.prefix }}_off == {{ n.off }}) ?
+      (({{ n.sig }}_rb{{ n.slice }} & ~reg_wbits{{ n.slice }}) | (reg_wdata{{ n.slice }} & reg_wbits{{ n.slice }})) :
+      {{ n.sig }}_rb{{ n.slice }};
+{%- endfor %}
+{%- endif %}
 
   always_ff @(posedge clk_i) begin
     if (reg_wr && {{ a.prefix }}_sel) begin

@@ -19,18 +19,42 @@ module {{ module }} (
 {%- call regs::decls(rf) %}{% endcall %}
 
   // ---- Window lookup
+  // The rule every window compares, in flops: valid, and a compare mask and value (x matches
+  // when (x & rule_mask) == rule_val): mask and match in match mode, u_mask and xt_addr & u_mask
+  // in range mode. So a lookup reads three signals per address bit, not six.
+  logic [{{ count_name }}-1:0] rule_valid_q;
+  logic [{{ xt_w - 1 }}:0] rule_mask_q [{{ count_name }}];
+  logic [{{ xt_w - 1 }}:0] rule_val_q [{{ count_name }}];
   logic [{{ count_name }}-1:0] win_match;
+  // The winner as an index and as a one-hot vector (win_taken: a lower window matched).
   logic [{{ idx_w - 1 }}:0] win_sel;
+  logic [{{ count_name }}-1:0] win_first;
+  logic        win_taken;
   // xt bits of the winning window that pass through, and the SoC bits that replace the rest.
   logic [{{ xt_w - 1 }}:0] keep;
   logic [{{ soc_w - 1 }}:0] base;
 {%- call regs::logic(rf) %}{% endcall %}
 
+  // A write to any register of a window rewrites its rule from the window's words as they stand
+  // after the write, in the cycle the registers change: the lookup sees both at the same edge.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < {{ count_name }}; i++) begin
+        rule_valid_q[i] <= {{ valid_reset }};
+        rule_mask_q[i]  <= {{ cmp_mask_reset }};
+        rule_val_q[i]   <= {{ cmp_val_reset }};
+      end
+    end else if (reg_wr && {{ req_sel }}) begin
+      rule_valid_q[{{ req_idx }}] <= {{ valid_nx }};
+      rule_mask_q[{{ req_idx }}]  <= {{ mode_nx }} ? {{ mask_nx }} : {{ u_mask_nx }};
+      rule_val_q[{{ req_idx }}]   <= {{ mode_nx }} ? {{ match_nx }} :
+          ({{ xt_nx }} & {{ u_mask_nx }});
+    end
+  end
+
   always_comb begin
     for (int i = 0; i < {{ count_name }}; i++) begin
-      win_match[i] = {{ valid_i }} && ({{ mode_i }} ?
-          ((xt_addr_i & {{ mask_i }}) == {{ match_i }}) :
-          ((xt_addr_i & {{ u_mask_i }}) == ({{ xt_i }} & {{ u_mask_i }})));
+      win_match[i] = rule_valid_q[i] && ((xt_addr_i & rule_mask_q[i]) == rule_val_q[i]);
     end
   end
 
@@ -43,6 +67,15 @@ module {{ module }} (
         hit_o   = 1'b1;
         win_sel = i[{{ idx_w - 1 }}:0];
       end
+    end
+  end
+
+  always_comb begin
+    win_first = '0;
+    win_taken = 1'b0;
+    for (int i = 0; i < {{ count_name }}; i++) begin
+      win_first[i] = win_match[i] && !win_taken;
+      win_taken    = win_taken || win_match[i];
     end
   end
 
