@@ -726,15 +726,19 @@ module xdie_die #(
     .irq_o(in_irq)
   );
 
+  // The D2D ports' link-health reports. Declared here, not in g_d2d: Debian's yosys 0.23 reads a
+  // struct member of a signal declared in a generate block as an out-of-range select of the
+  // block, leaving the health blocks' inputs undefined.
+  xdie_d2d_pkg::health_t d2d_health [ND];
+
   for (genvar c = 0; c < ND; c++) begin : g_d2d
     localparam int unsigned BD = B_D2D + c;
     localparam int unsigned BH = B_HL + c;
-    xdie_d2d_pkg::health_t health;
-    assign health = d2d_health_i[c*HW +: HW];
+    assign d2d_health[c] = d2d_health_i[c*HW +: HW];
 
     // Link-health interrupts of this controller: its inputs are the link's health report and
     // nothing else (no data-plane signal of the die is wired here).
-    xdie_d2d_health #(.CH($bits(health.replay)), .BUS_CLOCK(CLOCK_GATE)) u_health (
+    xdie_d2d_health #(.CH($bits(d2d_health[c].replay)), .BUS_CLOCK(CLOCK_GATE)) u_health (
       .clk_i, .rst_ni, .bus_clk_i(a_clk),
       .s_axil_awvalid_i(b_awvalid[BH]), .s_axil_awready_o(b_awready[BH]),
       .s_axil_awaddr_i(b_awaddr[xdie_d2d_health_pkg::ADDR_WIDTH-1:0]),
@@ -746,9 +750,9 @@ module xdie_die #(
       .s_axil_araddr_i(b_araddr[xdie_d2d_health_pkg::ADDR_WIDTH-1:0]),
       .s_axil_rvalid_o(b_rvalid[BH]), .s_axil_rready_i(b_rready[BH]),
       .s_axil_rdata_o(b_rdata[BH*32 +: 32]), .s_axil_rresp_o(b_rresp[BH*2 +: 2]),
-      .link_up_i(health.up), .flit_crc_err_i(health.flit_crc_err),
-      .dllp_crc_err_i(health.dllp_crc_err), .replay_i(health.replay),
-      .credit_wait_i(health.credit_wait),
+      .link_up_i(d2d_health[c].up), .flit_crc_err_i(d2d_health[c].flit_crc_err),
+      .dllp_crc_err_i(d2d_health[c].dllp_crc_err), .replay_i(d2d_health[c].replay),
+      .credit_wait_i(d2d_health[c].credit_wait),
       .irq_o(hl_irq[c])
     );
 
