@@ -58,10 +58,7 @@
 // holds its CSR bridge). Offsets and resets come from {{ pkg }}.
 
 module xdie_{{ block.name }} #(
-  // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
-  // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
-  // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
-  parameter bit BUS_CLOCK = 1'b0
+{%- call regs::bus_clock_param() %}{% endcall %}
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,

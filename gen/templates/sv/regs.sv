@@ -9,6 +9,15 @@
   {{ dir }} logic {{ "{:<1$}"|format(range, range_w) }} s_axil_{{ name }},
 {%- endmacro %}
 
+{#- The BUS_CLOCK parameter of a register block whose bus front-end may run on a gated copy of
+    its clock (the front-end's clock choice is sv/frontend_clock.sv). #}
+{%- macro bus_clock_param() %}
+  // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
+  // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
+  // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
+  parameter bit BUS_CLOCK = 1'b0
+{%- endmacro %}
+
 {#- range_w: width of the packed-range column, for templates whose own port list uses a wider
     one than the default (which fits [31:0]). #}
 {%- macro axil_ports(aw, range_w = 6) %}
