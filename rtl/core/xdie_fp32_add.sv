@@ -4,22 +4,40 @@
 // operation or a NaN input of any kind and payload) is the canonical quiet NaN 0x7fc00000;
 // exact cancellation gives +0, -0 + -0 = -0; no exception flags.
 //
-// The same steps as model/src/reduce.rs (f32_add), on the same bit patterns: the larger
-// magnitude first, the smaller aligned to it with guard, round and sticky bits, add or subtract,
-// one place right on a carry out, normalize left (never below the smallest normal exponent, so
-// a subnormal result stays subnormal), round, and an exponent of all ones is infinity.
+// The same steps as model/src/reduce.rs (f32_add), on the same bit patterns, one register
+// stage each, so that no stage holds more than a carry chain or a shifter (the accumulate path
+// runs at the die's clock on an FPGA; docs/fpga-fit.md):
 //
-// One register stage: y_o takes a_i + b_i at a rising edge with en_i set and holds otherwise.
-// The sum is computed inside the clocked process, so a simulator evaluates it only in cycles
-// that load it (the SBUF's read-modify-write path adds in a few of the die's cycles).
+//   1 order      classify the operands (NaN, infinity, zeros decide the result outright), the
+//                larger magnitude first, the exponent difference
+//   2 align      the smaller significand shifted right by it, the bits shifted out kept as sticky
+//   3 add        add or subtract, one place right on a carry out; exact cancellation is +0
+//   4 normalize  shift left by the leading zeros, never below the smallest normal exponent (a
+//                subnormal result stays subnormal)
+//   5 round      to nearest even on guard/round/sticky; an exponent of all ones is infinity
+//
+// LATENCY (= 5) cycles: a_i + b_i presented with en_i at a rising edge is on y_o, with valid_o,
+// LATENCY edges later; one addition per cycle. A stage loads only when the stage before it holds
+// an addition, so y_o holds between results, and a simulator computes each stage only in the
+// cycles that load it (the die adds in a few of its cycles). The instantiating module states the
+// latency it was written for as the LATENCY parameter; any other value is an elaboration error.
 
-module xdie_fp32_add (
+module xdie_fp32_add #(
+  parameter int unsigned LATENCY = 5
+) (
   input  logic        clk_i,
+  input  logic        rst_ni,
   input  logic        en_i,
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
+  output logic        valid_o,
   output logic [31:0] y_o
 );
+
+  localparam int unsigned STAGES = 5;
+  if (LATENCY != STAGES) begin : g_bad_param
+    $error("xdie_fp32_add: the adder has five stages; the instance expects another LATENCY");
+  end
 
   // binary32: sign, 8 exponent bits, 23 fraction bits; three bits below the significand
   // (guard, round, sticky) while adding.
@@ -30,66 +48,166 @@ module xdie_fp32_add (
   localparam int unsigned AW  = MW + 1 + GRS;
   localparam logic [31:0] CANONICAL_NAN = {1'b0, {EW{1'b1}}, 1'b1, {(MW - 1){1'b0}}};
 
-  function automatic logic [31:0] fp32_add(input logic [31:0] a, input logic [31:0] b);
-    logic          sa, sb, s1, s2, a_nan, b_nan, a_inf, b_inf, b_larger, sticky;
-    logic [EW-1:0] ea, eb, xea, xeb, e1, e2, d;
-    logic [MW:0]   xa, xb, m1, m2;
-    logic [AW-1:0] big, little, lost_mask, n;
-    logic [AW:0]   m;
-    logic [EW:0]   e, room;
-    logic [4:0]    lz, sh;
-    logic [2:0]    rest;
-    logic [MW+1:0] r;
+  // A result the operands decide without the arithmetic, carried down the stages beside it.
+  localparam logic [1:0] FIXED_NONE = 2'd0;
+  localparam logic [1:0] FIXED_NAN  = 2'd1;  // canonical NaN
+  localparam logic [1:0] FIXED_INF  = 2'd2;  // infinity of fixed_sign
+  localparam logic [1:0] FIXED_ZERO = 2'd3;  // zero of fixed_sign
 
-    sa = a[31];
-    sb = b[31];
-    ea = a[30:MW];
-    eb = b[30:MW];
-    a_nan = (ea == '1) && (a[MW-1:0] != '0);
-    b_nan = (eb == '1) && (b[MW-1:0] != '0);
-    a_inf = (ea == '1) && (a[MW-1:0] == '0);
-    b_inf = (eb == '1) && (b[MW-1:0] == '0);
-    // Significand with its hidden bit; a subnormal shares the smallest normal exponent.
-    xa  = {ea != '0, a[MW-1:0]};
-    xb  = {eb != '0, b[MW-1:0]};
-    xea = (ea == '0) ? EW'(1) : ea;
-    xeb = (eb == '0) ? EW'(1) : eb;
+  logic [STAGES-1:0] v_q;
 
-    // The larger magnitude first; the result takes its sign.
-    b_larger = {xeb, xb} > {xea, xa};
-    s1 = b_larger ? sb : sa;
-    s2 = b_larger ? sa : sb;
-    e1 = b_larger ? xeb : xea;
-    e2 = b_larger ? xea : xeb;
-    m1 = b_larger ? xb : xa;
-    m2 = b_larger ? xa : xb;
-    d  = e1 - e2;
+  // ---------------------------------------------------------------- 1 order
+  logic [1:0]    o_fixed_q;
+  logic          o_fixed_sign_q, o_sign_q, o_sub_q;
+  logic [EW-1:0] o_exp_q, o_diff_q;
+  logic [MW:0]   o_big_q, o_little_q;
 
-    // Align the smaller operand; every bit shifted out is kept as the sticky bit.
-    big   = {m1, GRS'(0)};
-    little = {m2, GRS'(0)};
+  // The larger magnitude (a's on a tie) and the other; the sum takes the larger's sign. Magnitude
+  // bits order like the values they encode, subnormals included, so one compare picks it.
+  logic        swap;
+  logic [30:0] larger, smaller;
+  assign swap    = b_i[30:0] > a_i[30:0];
+  assign larger  = swap ? b_i[30:0] : a_i[30:0];
+  assign smaller = swap ? a_i[30:0] : b_i[30:0];
+
+  always_ff @(posedge clk_i) begin
+    if (en_i) begin
+      o_fixed_q      <= order_fixed(a_i, b_i);
+      o_fixed_sign_q <= order_fixed_sign(a_i, b_i);
+      o_sign_q       <= swap ? b_i[31] : a_i[31];
+      o_sub_q        <= a_i[31] != b_i[31];
+      o_exp_q        <= exp_of(larger[30:MW]);
+      o_diff_q       <= exp_of(larger[30:MW]) - exp_of(smaller[30:MW]);
+      o_big_q        <= sig_of(larger);
+      o_little_q     <= sig_of(smaller);
+    end
+  end
+
+  // Of a magnitude (the bits below the sign): the significand with its hidden bit and the classes;
+  // of an exponent field, the exponent (a subnormal shares the smallest normal's).
+  function automatic logic [MW:0] sig_of(input logic [30:0] x);
+    sig_of = {x[30:MW] != '0, x[MW-1:0]};
+  endfunction
+
+  function automatic logic [EW-1:0] exp_of(input logic [EW-1:0] field);
+    exp_of = (field == '0) ? EW'(1) : field;
+  endfunction
+
+  function automatic logic is_nan(input logic [30:0] x);
+    is_nan = (x[30:MW] == '1) && (x[MW-1:0] != '0);
+  endfunction
+
+  function automatic logic is_inf(input logic [30:0] x);
+    is_inf = (x[30:MW] == '1) && (x[MW-1:0] == '0);
+  endfunction
+
+  function automatic logic is_zero(input logic [30:0] x);
+    is_zero = x[30:0] == '0;
+  endfunction
+
+  function automatic logic [1:0] order_fixed(input logic [31:0] a, input logic [31:0] b);
+    if (is_nan(a[30:0]) || is_nan(b[30:0]) || (is_inf(a[30:0]) && is_inf(b[30:0]) && a[31] != b[31])) begin
+      order_fixed = FIXED_NAN;
+    end else if (is_inf(a[30:0]) || is_inf(b[30:0])) begin
+      order_fixed = FIXED_INF;
+    end else if (is_zero(a[30:0]) && is_zero(b[30:0])) begin
+      order_fixed = FIXED_ZERO;
+    end else begin
+      order_fixed = FIXED_NONE;
+    end
+  endfunction
+
+  // inf + x takes the infinity's sign (a's when both are); -0 + -0 = -0, other zero sums +0.
+  function automatic logic order_fixed_sign(input logic [31:0] a, input logic [31:0] b);
+    if (is_inf(a[30:0])) begin
+      order_fixed_sign = a[31];
+    end else if (is_inf(b[30:0])) begin
+      order_fixed_sign = b[31];
+    end else begin
+      order_fixed_sign = a[31] && b[31];
+    end
+  endfunction
+
+  // ---------------------------------------------------------------- 2 align
+  logic [1:0]    a_fixed_q;
+  logic          a_fixed_sign_q, a_sign_q, a_sub_q;
+  logic [EW-1:0] a_exp_q;
+  logic [MW:0]   a_big_q;
+  logic [AW-1:0] a_little_q;
+
+  always_ff @(posedge clk_i) begin
+    if (v_q[0]) begin
+      a_fixed_q      <= o_fixed_q;
+      a_fixed_sign_q <= o_fixed_sign_q;
+      a_sign_q       <= o_sign_q;
+      a_sub_q        <= o_sub_q;
+      a_exp_q        <= o_exp_q;
+      a_big_q        <= o_big_q;
+      a_little_q     <= align(o_little_q, o_diff_q);
+    end
+  end
+
+  // The smaller significand (with zero guard/round/sticky bits) shifted right by d; every bit
+  // shifted out is ORed into the sticky bit.
+  function automatic logic [AW-1:0] align(input logic [MW:0] m, input logic [EW-1:0] d);
+    logic [AW-1:0] x;
+    logic          sticky;
+    x = {m, GRS'(0)};
     if (d >= EW'(AW)) begin
-      sticky = (little != '0);
-      little  = '0;
+      sticky = x != '0;
+      x      = '0;
     end else begin
-      lost_mask = ~({AW{1'b1}} << d);
-      sticky    = (little & lost_mask) != '0;
-      little     = little >> d;
+      sticky = (x & ~({AW{1'b1}} << d)) != '0;
+      x      = x >> d;
     end
-    little[0] = little[0] | sticky;
+    align = {x[AW-1:1], x[0] | sticky};
+  endfunction
 
-    m = (s1 == s2) ? ({1'b0, big} + {1'b0, little}) : ({1'b0, big} - {1'b0, little});
+  // ---------------------------------------------------------------- 3 add
+  logic [1:0]    s_fixed_q;
+  logic          s_fixed_sign_q, s_sign_q;
+  logic [EW:0]   s_exp_q;
+  logic [AW-1:0] s_sig_q;
 
-    // Carry out: one place right, keeping the sticky bit.
-    e = {1'b0, e1};
-    if (m[AW]) begin
-      n = {m[AW:2], m[1] | m[0]};
-      e = e + 1'b1;
-    end else begin
-      n = m[AW-1:0];
+  logic [AW:0] sum;
+  assign sum = a_sub_q ? ({1'b0, a_big_q, GRS'(0)} - {1'b0, a_little_q})
+                       : ({1'b0, a_big_q, GRS'(0)} + {1'b0, a_little_q});
+
+  always_ff @(posedge clk_i) begin
+    if (v_q[1]) begin
+      // Exact cancellation is +0.
+      s_fixed_q      <= (a_fixed_q == FIXED_NONE && sum == '0) ? FIXED_ZERO : a_fixed_q;
+      s_fixed_sign_q <= (a_fixed_q == FIXED_NONE) ? 1'b0 : a_fixed_sign_q;
+      s_sign_q       <= a_sign_q;
+      s_exp_q        <= {1'b0, a_exp_q} + (EW + 1)'(sum[AW]);
+      // A carry out moves the sum one place right, keeping the bit shifted out as sticky.
+      s_sig_q        <= sum[AW] ? {sum[AW:2], sum[1] | sum[0]} : sum[AW-1:0];
     end
+  end
 
-    // Normalize: shift left by the leading zeros, but never below exponent 1.
+  // ---------------------------------------------------------------- 4 normalize
+  logic [1:0]    n_fixed_q;
+  logic          n_fixed_sign_q, n_sign_q;
+  logic [EW:0]   n_exp_q;
+  logic [AW-1:0] n_sig_q;
+
+  logic [4:0] shift;
+  assign shift = norm_shift(s_sig_q, s_exp_q);
+
+  always_ff @(posedge clk_i) begin
+    if (v_q[2]) begin
+      n_fixed_q      <= s_fixed_q;
+      n_fixed_sign_q <= s_fixed_sign_q;
+      n_sign_q       <= s_sign_q;
+      n_exp_q        <= s_exp_q - (EW + 1)'(shift);
+      n_sig_q        <= s_sig_q << shift;
+    end
+  end
+
+  // The left shift that brings the leading one to the top, but never the exponent below 1.
+  function automatic logic [4:0] norm_shift(input logic [AW-1:0] n, input logic [EW:0] e);
+    logic [4:0]  lz;
+    logic [EW:0] room;
     lz = 5'(AW);
     for (int i = 0; i < AW; i++) begin
       if (n[i]) begin
@@ -97,13 +215,28 @@ module xdie_fp32_add (
       end
     end
     room = e - 1'b1;
-    sh = ({4'b0, lz} < room) ? lz : room[4:0];
-    n = n << sh;
-    e = e - {4'b0, sh};
+    norm_shift = ({4'b0, lz} < room) ? lz : room[4:0];
+  endfunction
 
-    // Round to nearest, ties to even, on the guard/round/sticky bits.
+  // ---------------------------------------------------------------- 5 round
+  logic [31:0] y_q;
+
+  always_ff @(posedge clk_i) begin
+    if (v_q[3]) begin
+      y_q <= round(n_fixed_q, n_fixed_sign_q, n_sign_q, n_exp_q, n_sig_q);
+    end
+  end
+
+  // Round to nearest, ties to even, on the guard/round/sticky bits; the fixed results last.
+  function automatic logic [31:0] round(input logic [1:0] fixed, input logic fixed_sign,
+                                        input logic s, input logic [EW:0] e_in,
+                                        input logic [AW-1:0] n);
+    logic [2:0]    rest;
+    logic [MW+1:0] r;
+    logic [EW:0]   e;
     rest = n[GRS-1:0];
     r    = {1'b0, n[AW-1:GRS]};
+    e    = e_in;
     if (rest > 3'b100 || (rest == 3'b100 && r[0])) begin
       r = r + 1'b1;
     end
@@ -111,35 +244,30 @@ module xdie_fp32_add (
       r = r >> 1;
       e = e + 1'b1;
     end
-
-    if (a_nan || b_nan || (a_inf && b_inf && sa != sb)) begin
-      fp32_add = CANONICAL_NAN;
-    end else if (a_inf) begin
-      fp32_add = a;
-    end else if (b_inf) begin
-      fp32_add = b;
-    end else if (xa == '0 && xb == '0) begin
-      // Zeros: -0 + -0 = -0; every other sum of zeros is +0.
-      fp32_add = (sa == sb) ? a : '0;
-    end else if (m == '0) begin
-      // Exact cancellation.
-      fp32_add = '0;
+    if (fixed == FIXED_NAN) begin
+      round = CANONICAL_NAN;
+    end else if (fixed == FIXED_INF) begin
+      round = {fixed_sign, {EW{1'b1}}, MW'(0)};
+    end else if (fixed == FIXED_ZERO) begin
+      round = {fixed_sign, 31'(0)};
     end else if (e >= {1'b0, {EW{1'b1}}}) begin
-      fp32_add = {s1, {EW{1'b1}}, MW'(0)};
+      round = {s, {EW{1'b1}}, MW'(0)};
     end else begin
       // Without the hidden bit the result is subnormal (exponent field 0).
-      fp32_add = {s1, r[MW] ? e[EW-1:0] : EW'(0), r[MW-1:0]};
+      round = {s, r[MW] ? e[EW-1:0] : EW'(0), r[MW-1:0]};
     end
   endfunction
 
-  logic [31:0] y_q;
-
-  always_ff @(posedge clk_i) begin
-    if (en_i) begin
-      y_q <= fp32_add(a_i, b_i);
+  // ---------------------------------------------------------------- valid
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      v_q <= '0;
+    end else begin
+      v_q <= {v_q[STAGES-2:0], en_i};
     end
   end
 
-  assign y_o = y_q;
+  assign valid_o = v_q[STAGES-1];
+  assign y_o     = y_q;
 
 endmodule

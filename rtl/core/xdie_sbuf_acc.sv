@@ -1,23 +1,29 @@
 // Read-modify-write of the SBUF accumulate apertures, between the SBUF mapping (xdie_sbuf) and
 // the memory (xdie_mem): a plain read or write passes through unchanged; an accumulate beat
 // (s_req_acc_i with a write) goes to the memory as a read of the same beat, and when that read's
-// response passes back (answering the original write once, with the memory's response), the
-// lanes are added and the sum is written through the memory's second write port (m_wr_*) at the
-// next clock edge. Lanes are 4-byte little-endian words (int32 or binary32); a lane is added only
-// when all its strobes are set, a lane without strobes keeps its bytes (xdie_sbuf refuses a beat
-// with a partly strobed lane before it gets here). int32 lanes add modulo 2^32, fp32 lanes with
-// xdie_fp32_add (docs/collectives.md, Arithmetic).
+// response passes back (answering the original write once, with the memory's response), the old
+// beat and the operand enter the add pipeline, whose sum is written through the memory's second
+// write port (m_wr_*). Lanes are 4-byte little-endian words (int32 or binary32); a lane is added
+// only when all its strobes are set, a lane without strobes keeps its bytes (xdie_sbuf refuses a
+// beat with a partly strobed lane before it gets here). int32 lanes add modulo 2^32, fp32 lanes
+// with xdie_fp32_add (docs/collectives.md, Arithmetic).
+//
+// The add pipeline (docs/fpga-fit.md, "The SBUF accumulate pipeline"): the response and operand
+// are registered first (operand stage), so the memory's read data meets no logic before a flop;
+// then ADD_LATENCY stages of addition (the fp32 adder's five; the int32 sum is one carry chain,
+// made in the first and carried beside the fp32 stages so both leave together); the last stage
+// drives the write port. A sum lands ADD_LATENCY + 1 edges after the edge its response passed.
 //
 // Hazards. An accumulate is pending from its acceptance until its sum is in the memory: while
-// its read is at the memory, in the cycle its response passes (the sum is being computed) and in
-// the cycle the sum is written (the memory reads before it writes, so a read at that edge would
-// see the old beat). A request (of any kind) to the beat of a pending accumulate waits until the
-// sum has landed, so it reads the sum, adds to it, or overwrites it in program order: no add is
-// ever lost. A plain write also waits in the cycle a sum is written anywhere, as the memory has
-// one array write port. Requests to other beats flow: one beat per cycle for plain reads and
-// writes, and for a stream of accumulates to distinct beats (one read at the memory and one sum
-// write per cycle, on the memory's two ports). Back-to-back accumulates to one beat take three
-// cycles each.
+// its read is at the memory, while it is in the add pipeline and in the cycle the sum is written
+// (the memory reads before it writes, so a read at that edge would see the old beat). A request
+// (of any kind) to the beat of a pending accumulate waits until the sum has landed, so it reads
+// the sum, adds to it, or overwrites it in program order: no add is ever lost. A plain write
+// also waits in the cycle a sum is written anywhere, as the memory has one array write port.
+// Requests to other beats flow: one beat per cycle for plain reads and writes, and for a stream
+// of accumulates to distinct beats (one read at the memory and one sum write per cycle, on the
+// memory's two ports). Back-to-back accumulates to one beat take ADD_LATENCY + 3 cycles each
+// (a collective's legs add each beat once per step).
 //
 // DEPTH is the number of requests in flight at the memory this block allows (the memory's
 // latency for full throughput; xdie_mem with LATENCY 1 needs 1). Responses come back in order.
@@ -110,17 +116,30 @@ module xdie_sbuf_acc #(
   assign head_lanes = e_lanes_q[rptr_q*LANES +: LANES];
   assign head_data  = e_data_q[rptr_q*DW +: DW];
 
-  // ---------------------------------------------------------------- write-back stage
-  logic             wb_valid_q, wb_fp_q;
-  logic [IW-1:0]    wb_idx_q;
-  logic [LANES-1:0] wb_lanes_q;
-  logic [DW-1:0]    int_sum_q, fp_sum;
+  // ---------------------------------------------------------------- add pipeline
+  // Stage 0 holds the operands (old beat and incoming beat); stages 1..ADD_LATENCY add; the last
+  // drives the write port. p_* hold per stage whether it carries an accumulate, its beat, lanes
+  // and lane type: the pending beats the hazard check compares against.
+  localparam int unsigned ADD_LATENCY = 5;
+  localparam int unsigned STAGES      = 1 + ADD_LATENCY;
+  localparam int unsigned WB          = STAGES - 1;
 
-  // A pending accumulate on the requested beat: in flight, or its sum being written now.
+  logic [STAGES-1:0]       p_valid_q, p_fp_q;
+  logic [STAGES*IW-1:0]    p_idx_q;
+  logic [STAGES*LANES-1:0] p_lanes_q;
+  logic [DW-1:0]           old_q, opd_q, fp_sum;
+  logic [ADD_LATENCY*DW-1:0] int_sum_q;  // stage k at [(k-1)*DW +: DW]
+
+  // A pending accumulate on the requested beat: in flight at the memory or in the pipeline.
   always_comb begin
-    hazard = wb_valid_q && (wb_idx_q == idx);
+    hazard = 1'b0;
     for (int j = 0; j < DEPTH; j++) begin
       if (e_valid_q[j] && e_acc_q[j] && (e_idx_q[j*IW +: IW] == idx)) begin
+        hazard = 1'b1;
+      end
+    end
+    for (int k = 0; k < STAGES; k++) begin
+      if (p_valid_q[k] && (p_idx_q[k*IW +: IW] == idx)) begin
         hazard = 1'b1;
       end
     end
@@ -128,7 +147,7 @@ module xdie_sbuf_acc #(
 
   assign pop         = m_rsp_valid_i && s_rsp_ready_i;
   assign room        = (count_q != CW'(DEPTH)) || pop;
-  assign wb_conflict = wb_valid_q && s_req_write_i && !acc;
+  assign wb_conflict = p_valid_q[WB] && s_req_write_i && !acc;
 
   assign m_req_valid_o = s_req_valid_i && room && !hazard && !wb_conflict;
   assign s_req_ready_o = m_req_ready_i && room && !hazard && !wb_conflict;
@@ -152,7 +171,7 @@ module xdie_sbuf_acc #(
       wptr_q    <= '0;
       rptr_q    <= '0;
       count_q   <= '0;
-      wb_valid_q <= 1'b0;
+      p_valid_q <= '0;
     end else begin
       if (pop) begin
         e_valid_q[rptr_q] <= 1'b0;
@@ -167,7 +186,7 @@ module xdie_sbuf_acc #(
       if (push != pop) begin
         count_q <= push ? count_q + 1'b1 : count_q - 1'b1;
       end
-      wb_valid_q <= pop && head_acc;
+      p_valid_q <= {p_valid_q[STAGES-2:0], pop && head_acc};
     end
   end
 
@@ -179,35 +198,60 @@ module xdie_sbuf_acc #(
       e_data_q[wptr_q*DW +: DW]         <= s_req_wdata_i;
     end
     if (pop && head_acc) begin
-      wb_idx_q   <= head_idx;
-      wb_lanes_q <= head_lanes;
-      wb_fp_q    <= head_fp;
+      p_idx_q[0 +: IW]      <= head_idx;
+      p_lanes_q[0 +: LANES] <= head_lanes;
+      p_fp_q[0]             <= head_fp;
+      old_q                 <= m_rsp_rdata_i;
+      opd_q                 <= head_data;
+    end
+    // A stage loads only when the one before it carries an accumulate.
+    for (int k = 1; k < STAGES; k++) begin
+      if (p_valid_q[k-1]) begin
+        p_idx_q[k*IW +: IW]         <= p_idx_q[(k-1)*IW +: IW];
+        p_lanes_q[k*LANES +: LANES] <= p_lanes_q[(k-1)*LANES +: LANES];
+        p_fp_q[k]                   <= p_fp_q[k-1];
+      end
     end
   end
 
   // ---------------------------------------------------------------- the adders
-  // Old lane (memory) + incoming lane, loaded as the accumulate's response passes.
-  for (genvar l = 0; l < LANES; l++) begin : g_add
-    always_ff @(posedge clk_i) begin
-      if (pop && head_acc && !head_fp) begin
-        int_sum_q[l*LW +: LW] <= m_rsp_rdata_i[l*LW +: LW] + head_data[l*LW +: LW];
+  // int32: the sum in stage 1, carried to the last stage.
+  always_ff @(posedge clk_i) begin
+    if (p_valid_q[0] && !p_fp_q[0]) begin
+      for (int l = 0; l < LANES; l++) begin
+        int_sum_q[l*LW +: LW] <= old_q[l*LW +: LW] + opd_q[l*LW +: LW];
       end
     end
+    for (int k = 2; k <= ADD_LATENCY; k++) begin
+      if (p_valid_q[k-1] && !p_fp_q[k-1]) begin
+        int_sum_q[(k-1)*DW +: DW] <= int_sum_q[(k-2)*DW +: DW];
+      end
+    end
+  end
 
-    xdie_fp32_add u_fp (
+  // fp32: one adder per lane, fed from stage 0, its sum on the last stage.
+  logic [LANES-1:0] fp_valid;
+  for (genvar l = 0; l < LANES; l++) begin : g_add
+    xdie_fp32_add #(.LATENCY(ADD_LATENCY)) u_fp (
       .clk_i,
-      .en_i(pop && head_acc && head_fp),
-      .a_i(m_rsp_rdata_i[l*LW +: LW]),
-      .b_i(head_data[l*LW +: LW]),
+      .rst_ni,
+      .en_i(p_valid_q[0] && p_fp_q[0]),
+      .a_i(old_q[l*LW +: LW]),
+      .b_i(opd_q[l*LW +: LW]),
+      .valid_o(fp_valid[l]),
       .y_o(fp_sum[l*LW +: LW])
     );
   end
 
-  assign m_wr_valid_o = wb_valid_q;
-  assign m_wr_addr_o  = ADDR_W'({wb_idx_q, OW'(0)});
-  assign m_wr_wdata_o = wb_fp_q ? fp_sum : int_sum_q;
+  // The adders' own valid flags repeat p_valid_q && p_fp_q of the last stage.
+  logic unused_fp_valid;
+  assign unused_fp_valid = ^fp_valid;
+
+  assign m_wr_valid_o = p_valid_q[WB];
+  assign m_wr_addr_o  = ADDR_W'({p_idx_q[WB*IW +: IW], OW'(0)});
+  assign m_wr_wdata_o = p_fp_q[WB] ? fp_sum : int_sum_q[(ADD_LATENCY-1)*DW +: DW];
   for (genvar l = 0; l < LANES; l++) begin : g_wr_strb
-    assign m_wr_wstrb_o[l*LANE_BYTES +: LANE_BYTES] = {LANE_BYTES{wb_lanes_q[l]}};
+    assign m_wr_wstrb_o[l*LANE_BYTES +: LANE_BYTES] = {LANE_BYTES{p_lanes_q[WB*LANES + l]}};
   end
 
 endmodule

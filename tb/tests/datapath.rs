@@ -1278,15 +1278,19 @@ fn f32_boundaries() -> Vec<u32> {
 
 /// The fp32 adder against the model's (xdie_model::reduce::f32_add, bit for bit): every pair of
 /// boundary operands, then random pairs, half of them close in exponent (cancellation, ties).
+/// The pairs enter one per cycle with gaps (every fifth cycle without the enable); each result
+/// leaves with valid_o, in order, a fixed number of cycles later (the adder's latency), and y_o
+/// holds between them.
 #[test]
 fn fp32_adder_matches_the_model() {
     use xdie_model::reduce::f32_add;
     harness::run(0xf32, |ctx| {
         let mut sim = ctx.sim(dut("xdie_fp32_add")).expect("fp32 adder model");
-        let (a, b, en, y) = (
+        let (a, b, en, valid, y) = (
             sim.port("a_i").expect("a_i"),
             sim.port("b_i").expect("b_i"),
             sim.port("en_i").expect("en_i"),
+            sim.port("valid_o").expect("valid_o"),
             sim.port("y_o").expect("y_o"),
         );
         let edges = f32_boundaries();
@@ -1307,16 +1311,39 @@ fn fp32_adder_matches_the_model() {
             };
             pairs.push((x, z));
         }
+        sim.reset(2);
+        // (cycle the pair entered, a, b), oldest first
+        let mut in_flight = VecDeque::new();
+        let mut next = pairs.iter();
         let mut held = None;
-        for (n, &(x, z)) in pairs.iter().enumerate() {
-            // Every fifth pair is presented without the enable: the output must hold.
-            let load = n % 5 != 0;
+        let mut latency = None;
+        let mut checked = 0;
+        for cycle in 0u64.. {
+            // Every fifth cycle presents a pair without the enable: it must not come out.
+            let load = cycle % 5 != 0;
+            let pair = if load { next.next() } else { None };
+            if pair.is_none() && in_flight.is_empty() && cycle % 5 != 0 {
+                break;
+            }
+            let (x, z) = pair.copied().unwrap_or((rng.next_u32(), rng.next_u32()));
             sim.set_u64(a, u64::from(x));
             sim.set_u64(b, u64::from(z));
-            sim.set_u64(en, u64::from(load));
+            sim.set_u64(en, u64::from(pair.is_some()));
             sim.tick();
+            if pair.is_some() {
+                in_flight.push_back((cycle, x, z));
+            }
             let got = sim.get_u64(y) as u32;
-            if load {
+            if sim.get_u64(valid) != 0 {
+                let (entered, x, z) = in_flight
+                    .pop_front()
+                    .expect("a result without an operand pair");
+                let took = cycle + 1 - entered;
+                assert_eq!(
+                    *latency.get_or_insert(took),
+                    took,
+                    "{x:#010x} + {z:#010x} left after {took} cycles, the first sum after another number"
+                );
                 let want = f32_add(x, z);
                 assert_eq!(
                     got,
@@ -1326,10 +1353,12 @@ fn fp32_adder_matches_the_model() {
                     f32::from_bits(z)
                 );
                 held = Some(got);
+                checked += 1;
             } else if let Some(h) = held {
-                assert_eq!(got, h, "the sum changed without the enable");
+                assert_eq!(got, h, "the sum changed without valid_o");
             }
         }
+        assert_eq!(checked, pairs.len(), "every pair's sum came out");
     });
 }
 
@@ -1455,17 +1484,21 @@ fn sbuf_acc_random_traffic_matches_the_model(#[values(0, 1, 2)] seed: u64) {
             sim.tick();
             cycle += 1;
         }
-        // The last sum lands one edge after its response.
-        p.apply(&mut sim);
-        if Pins::get_u(&sim, &p, "m_wr_valid_o", 0, 1) != 0 {
-            let s = Pins::get(&sim, &p, "m_wr_wstrb_o", 0, dw);
-            let strb: Vec<bool> = (0..dw).map(|b| (s[b / 8] >> (b % 8)) & 1 != 0).collect();
-            mem.write(
-                Pins::get_u(&sim, &p, "m_wr_addr_o", 0, aw),
-                dw,
-                &Pins::get(&sim, &p, "m_wr_wdata_o", 0, dw * 8),
-                &strb,
-            );
+        // The last sums are still in the add pipeline: let them land (no new requests).
+        p.set_u("s_req_valid_i", 0, 1, 0);
+        for _ in 0..32 {
+            p.apply(&mut sim);
+            if Pins::get_u(&sim, &p, "m_wr_valid_o", 0, 1) != 0 {
+                let s = Pins::get(&sim, &p, "m_wr_wstrb_o", 0, dw);
+                let strb: Vec<bool> = (0..dw).map(|b| (s[b / 8] >> (b % 8)) & 1 != 0).collect();
+                mem.write(
+                    Pins::get_u(&sim, &p, "m_wr_addr_o", 0, aw),
+                    dw,
+                    &Pins::get(&sim, &p, "m_wr_wdata_o", 0, dw * 8),
+                    &strb,
+                );
+            }
+            sim.tick();
         }
         for b in 0..beats {
             let at = b * dw as u64;
