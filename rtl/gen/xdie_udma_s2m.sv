@@ -37,6 +37,11 @@
 // The engine sees two bit vectors in parallel (q_enable_o, q_nonempty_o: enough to pick a
 // queue) and reads one queue's ring base, head and head ring id through a read port it
 // addresses (rd_idx_i). It pulses at most one queue's head per cycle.
+//
+// Bus timing: the front-end waits one cycle for the answer (xdie_axil_regif RD_WAIT). A read
+// loads the addressed queue's stored values into flops in its first cycle; the second cycle
+// forms the word (status's full compare, the register multiplexer) from those flops, so no path
+// runs from the storage read to the read data register.
 
 module xdie_udma_s2m (
   input  logic                  clk_i,
@@ -101,7 +106,8 @@ module xdie_udma_s2m (
   logic [3:0]            req_wstrb;
 
   xdie_axil_regif #(
-    .AW(17)
+    .AW(17),
+    .RD_WAIT(1'b1)
   ) u_regif (
     .clk_i,
     .rst_ni,
@@ -606,36 +612,51 @@ module xdie_udma_s2m (
   assign rd_head_ring_id_o = head_id_rd(rd_idx_i);
 
   // ---------------------------------------------------------------- readback of the addressed queue
-  // Only a bus request reads: in other cycles nothing here is evaluated.
-  logic           q_hit;
+  // First cycle of a read: the addressed queue's stored values into flops (only a bus read loads
+  // them, so in other cycles nothing here is evaluated). Second cycle of any request (req2_q):
+  // the word from those flops, and whether the offset is mapped.
+  logic           req2_q;
+  logic           sel_overrun;
+  logic [LW-1:0]  sel_tail, sel_head;
+  logic [IDW-1:0] sel_tail_id, sel_head_id;
+  logic [UW-1:0]  sel_used;
+  logic [CW-1:0]  sel_len;
+  logic [31:0]    sel_r_cfg;
+  logic [31:0]    sel_r_rdrbp_low;
+  logic [31:0]    sel_r_rdrbp_high;
+  logic [31:0]    sel_r_rdrl;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) req2_q <= 1'b0;
+    else         req2_q <= req;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (req && !req_we && in_q) begin
+      sel_tail    <= tail_rd(q_sel);
+      sel_tail_id <= tail_id_rd(q_sel);
+      sel_head    <= head_rd(q_sel);
+      sel_head_id <= head_id_rd(q_sel);
+      sel_used    <= used_rd(q_sel);
+      sel_overrun <= overrun_q[q_sel];
+      sel_len     <= ring_len(q_sel);
+      sel_r_cfg <= r_cfg_rd(q_sel);
+      sel_r_rdrbp_low <= r_rdrbp_low_rd(q_sel);
+      sel_r_rdrbp_high <= r_rdrbp_high_rd(q_sel);
+      sel_r_rdrl <= r_rdrl_rd(q_sel);
+    end
+  end
+
+  logic           q_hit, sel_full;
   logic [31:0]    q_rdata;
+
+  // An unconfigured ring (length 0) is not full: status reads its reset value.
+  assign sel_full = (sel_len != '0) && (CW'(sel_used) == sel_len);
 
   always_comb begin
     q_hit   = 1'b1;
     q_rdata = '0;
-    if (req && in_q) begin
-      logic           sel_overrun, sel_full;
-      logic [LW-1:0]  sel_tail, sel_head;
-      logic [IDW-1:0] sel_tail_id, sel_head_id;
-      logic [UW-1:0]  sel_used;
-      logic [CW-1:0]  sel_len;
-      logic [31:0]    sel_r_cfg;
-      logic [31:0]    sel_r_rdrbp_low;
-      logic [31:0]    sel_r_rdrbp_high;
-      logic [31:0]    sel_r_rdrl;
-      sel_tail    = tail_rd(q_sel);
-      sel_tail_id = tail_id_rd(q_sel);
-      sel_head    = head_rd(q_sel);
-      sel_head_id = head_id_rd(q_sel);
-      sel_used    = used_rd(q_sel);
-      sel_overrun = overrun_q[q_sel];
-      // An unconfigured ring (length 0) is not full: status reads its reset value.
-      sel_len     = ring_len(q_sel);
-      sel_full    = (sel_len != '0) && (CW'(sel_used) == sel_len);
-      sel_r_cfg = r_cfg_rd(q_sel);
-      sel_r_rdrbp_low = r_rdrbp_low_rd(q_sel);
-      sel_r_rdrbp_high = r_rdrbp_high_rd(q_sel);
-      sel_r_rdrl = r_rdrl_rd(q_sel);
+    if (req2_q && in_q) begin
       unique case (q_off)
         ROW'(xdie_udma_s2m_pkg::S2M_Q_CFG_OFFSET): q_rdata = sel_r_cfg & 32'h7f03ffff;
         ROW'(xdie_udma_s2m_pkg::S2M_Q_STATUS_OFFSET): q_rdata = {sel_full, 3'h0, sel_overrun, 2'h0, sel_used};
@@ -666,7 +687,7 @@ module xdie_udma_s2m (
   always_comb begin
     top_hit   = 1'b1;
     top_rdata = '0;
-    if (req && !in_q) begin
+    if (req2_q && !in_q) begin
       unique case (req_addr)
         xdie_udma_s2m_pkg::ERR_LOG_OFFSET: top_rdata = err_log_q & 32'h801;
         xdie_udma_s2m_pkg::ERR_LOG_MASK_OFFSET: top_rdata = r_err_log_mask_q & 32'hffffffff;
