@@ -12,18 +12,19 @@
 //                larger magnitude first, the exponent difference
 //   2 align      the smaller significand shifted right by it, the bits shifted out kept as sticky
 //   3 add        add or subtract, one place right on a carry out; exact cancellation is +0
-//   4 normalize  shift left by the leading zeros, never below the smallest normal exponent (a
-//                subnormal result stays subnormal)
-//   5 round      to nearest even on guard/round/sticky; an exponent of all ones is infinity
+//   4 count      the leading zeros, limited so the exponent stays at least 1 (a subnormal
+//                result stays subnormal)
+//   5 shift      the significand shifted left by that count, the exponent lowered by it
+//   6 round      to nearest even on guard/round/sticky; an exponent of all ones is infinity
 //
-// LATENCY (= 5) cycles: a_i + b_i presented with en_i at a rising edge is on y_o, with valid_o,
+// LATENCY (= 6) cycles: a_i + b_i presented with en_i at a rising edge is on y_o, with valid_o,
 // LATENCY edges later; one addition per cycle. A stage loads only when the stage before it holds
 // an addition, so y_o holds between results, and a simulator computes each stage only in the
 // cycles that load it (the die adds in a few of its cycles). The instantiating module states the
 // latency it was written for as the LATENCY parameter; any other value is an elaboration error.
 
 module xdie_fp32_add #(
-  parameter int unsigned LATENCY = 5
+  parameter int unsigned LATENCY = 6
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -34,9 +35,9 @@ module xdie_fp32_add #(
   output logic [31:0] y_o
 );
 
-  localparam int unsigned STAGES = 5;
+  localparam int unsigned STAGES = 6;
   if (LATENCY != STAGES) begin : g_bad_param
-    $error("xdie_fp32_add: the adder has five stages; the instance expects another LATENCY");
+    $error("xdie_fp32_add: the adder has six stages; the instance expects another LATENCY");
   end
 
   // binary32: sign, 8 exponent bits, 23 fraction bits; three bits below the significand
@@ -70,6 +71,12 @@ module xdie_fp32_add #(
   assign larger  = swap ? b_i[30:0] : a_i[30:0];
   assign smaller = swap ? a_i[30:0] : b_i[30:0];
 
+  // Both exponent differences beside the compare, not after its select (timing: one carry
+  // chain in the stage, not two in a row).
+  logic [EW-1:0] diff_ab, diff_ba;
+  assign diff_ab = exp_of(a_i[30:MW]) - exp_of(b_i[30:MW]);
+  assign diff_ba = exp_of(b_i[30:MW]) - exp_of(a_i[30:MW]);
+
   always_ff @(posedge clk_i) begin
     if (en_i) begin
       o_fixed_q      <= order_fixed(a_i, b_i);
@@ -77,7 +84,7 @@ module xdie_fp32_add #(
       o_sign_q       <= swap ? b_i[31] : a_i[31];
       o_sub_q        <= a_i[31] != b_i[31];
       o_exp_q        <= exp_of(larger[30:MW]);
-      o_diff_q       <= exp_of(larger[30:MW]) - exp_of(smaller[30:MW]);
+      o_diff_q       <= swap ? diff_ba : diff_ab;
       o_big_q        <= sig_of(larger);
       o_little_q     <= sig_of(smaller);
     end
@@ -166,7 +173,7 @@ module xdie_fp32_add #(
   // ---------------------------------------------------------------- 3 add
   logic [1:0]    s_fixed_q;
   logic          s_fixed_sign_q, s_sign_q;
-  logic [EW:0]   s_exp_q;
+  logic [EW:0]   s_exp_q, s_room_q;
   logic [AW-1:0] s_sig_q;
 
   logic [AW:0] sum;
@@ -179,79 +186,96 @@ module xdie_fp32_add #(
       s_fixed_q      <= (a_fixed_q == FIXED_NONE && sum == '0) ? FIXED_ZERO : a_fixed_q;
       s_fixed_sign_q <= (a_fixed_q == FIXED_NONE) ? 1'b0 : a_fixed_sign_q;
       s_sign_q       <= a_sign_q;
-      s_exp_q        <= {1'b0, a_exp_q} + (EW + 1)'(sum[AW]);
-      // A carry out moves the sum one place right, keeping the bit shifted out as sticky.
+      // A carry out moves the sum one place right, keeping the bit shifted out as sticky, and
+      // raises the exponent. The room is how far normalizing may lower it (to 1 at least).
+      s_exp_q        <= sum[AW] ? {1'b0, a_exp_q} + 1'b1 : {1'b0, a_exp_q};
+      s_room_q       <= sum[AW] ? {1'b0, a_exp_q} : {1'b0, a_exp_q} - 1'b1;
       s_sig_q        <= sum[AW] ? {sum[AW:2], sum[1] | sum[0]} : sum[AW-1:0];
     end
   end
 
-  // ---------------------------------------------------------------- 4 normalize
-  logic [1:0]    n_fixed_q;
-  logic          n_fixed_sign_q, n_sign_q;
-  logic [EW:0]   n_exp_q;
-  logic [AW-1:0] n_sig_q;
-
-  logic [4:0] shift;
-  assign shift = norm_shift(s_sig_q, s_exp_q);
+  // ---------------------------------------------------------------- 4 count
+  logic [1:0]    c_fixed_q;
+  logic          c_fixed_sign_q, c_sign_q;
+  logic [EW:0]   c_exp_q;
+  logic [AW-1:0] c_sig_q;
+  logic [4:0]    c_shift_q;
 
   always_ff @(posedge clk_i) begin
     if (v_q[2]) begin
-      n_fixed_q      <= s_fixed_q;
-      n_fixed_sign_q <= s_fixed_sign_q;
-      n_sign_q       <= s_sign_q;
-      n_exp_q        <= s_exp_q - (EW + 1)'(shift);
-      n_sig_q        <= s_sig_q << shift;
+      c_fixed_q      <= s_fixed_q;
+      c_fixed_sign_q <= s_fixed_sign_q;
+      c_sign_q       <= s_sign_q;
+      c_exp_q        <= s_exp_q;
+      c_sig_q        <= s_sig_q;
+      c_shift_q      <= norm_shift(s_sig_q, s_room_q);
     end
   end
 
-  // The left shift that brings the leading one to the top, but never the exponent below 1.
-  function automatic logic [4:0] norm_shift(input logic [AW-1:0] n, input logic [EW:0] e);
-    logic [4:0]  lz;
-    logic [EW:0] room;
+  // The left shift that brings the leading one to the top, but at most room places.
+  function automatic logic [4:0] norm_shift(input logic [AW-1:0] n, input logic [EW:0] room);
+    logic [4:0] lz;
     lz = 5'(AW);
     for (int i = 0; i < AW; i++) begin
       if (n[i]) begin
         lz = 5'(AW - 1 - i);
       end
     end
-    room = e - 1'b1;
     norm_shift = ({4'b0, lz} < room) ? lz : room[4:0];
   endfunction
 
-  // ---------------------------------------------------------------- 5 round
-  logic [31:0] y_q;
+  // ---------------------------------------------------------------- 5 shift
+  logic [1:0]    n_fixed_q;
+  logic          n_fixed_sign_q, n_sign_q;
+  logic [EW:0]   n_exp_q;
+  logic [AW-1:0] n_sig_q;
 
   always_ff @(posedge clk_i) begin
     if (v_q[3]) begin
+      n_fixed_q      <= c_fixed_q;
+      n_fixed_sign_q <= c_fixed_sign_q;
+      n_sign_q       <= c_sign_q;
+      n_exp_q        <= c_exp_q - (EW + 1)'(c_shift_q);
+      n_sig_q        <= c_sig_q << c_shift_q;
+    end
+  end
+
+  // ---------------------------------------------------------------- 6 round
+  logic [31:0] y_q;
+
+  always_ff @(posedge clk_i) begin
+    if (v_q[4]) begin
       y_q <= round(n_fixed_q, n_fixed_sign_q, n_sign_q, n_exp_q, n_sig_q);
     end
   end
 
-  // Round to nearest, ties to even, on the guard/round/sticky bits; the fixed results last.
+  // Round to nearest, ties to even, on the guard/round/sticky bits; the fixed results last. A
+  // carry out of the rounding (significand 2^24) adds one to the exponent; the exponent's
+  // increment and both overflow compares are formed beside the significand's carry chain and
+  // picked by its carry (timing: one carry chain in the stage).
   function automatic logic [31:0] round(input logic [1:0] fixed, input logic fixed_sign,
-                                        input logic s, input logic [EW:0] e_in,
+                                        input logic s, input logic [EW:0] e,
                                         input logic [AW-1:0] n);
     logic [2:0]    rest;
+    logic          up, over;
     logic [MW+1:0] r;
-    logic [EW:0]   e;
+    logic [EW:0]   e_up;
     rest = n[GRS-1:0];
-    r    = {1'b0, n[AW-1:GRS]};
-    e    = e_in;
-    if (rest > 3'b100 || (rest == 3'b100 && r[0])) begin
-      r = r + 1'b1;
-    end
-    if (r[MW+1]) begin
-      r = r >> 1;
-      e = e + 1'b1;
-    end
+    up   = rest > 3'b100 || (rest == 3'b100 && n[GRS]);
+    r    = {1'b0, n[AW-1:GRS]} + (MW + 2)'(up);
+    e_up = e + 1'b1;
+    over = r[MW+1] ? (e_up >= {1'b0, {EW{1'b1}}}) : (e >= {1'b0, {EW{1'b1}}});
     if (fixed == FIXED_NAN) begin
       round = CANONICAL_NAN;
     end else if (fixed == FIXED_INF) begin
       round = {fixed_sign, {EW{1'b1}}, MW'(0)};
     end else if (fixed == FIXED_ZERO) begin
       round = {fixed_sign, 31'(0)};
-    end else if (e >= {1'b0, {EW{1'b1}}}) begin
+    end else if (over) begin
       round = {s, {EW{1'b1}}, MW'(0)};
+    end else if (r[MW+1]) begin
+      // 2^24 after rounding: 1.0 times two to the next exponent.
+      round = {s, e_up[EW-1:0], MW'(0)};
     end else begin
       // Without the hidden bit the result is subnormal (exponent field 0).
       round = {s, r[MW] ? e[EW-1:0] : EW'(0), r[MW-1:0]};

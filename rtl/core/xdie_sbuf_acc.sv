@@ -10,7 +10,7 @@
 //
 // The add pipeline (docs/fpga-fit.md, "The SBUF accumulate pipeline"): the response and operand
 // are registered first (operand stage), so the memory's read data meets no logic before a flop;
-// then ADD_LATENCY stages of addition (the fp32 adder's five; the int32 sum is one carry chain,
+// then ADD_LATENCY stages of addition (the fp32 adder's six; the int32 sum is one carry chain,
 // made in the first and carried beside the fp32 stages so both leave together); the last stage
 // drives the write port. A sum lands ADD_LATENCY + 1 edges after the edge its response passed.
 //
@@ -120,7 +120,7 @@ module xdie_sbuf_acc #(
   // Stage 0 holds the operands (old beat and incoming beat); stages 1..ADD_LATENCY add; the last
   // drives the write port. p_* hold per stage whether it carries an accumulate, its beat, lanes
   // and lane type: the pending beats the hazard check compares against.
-  localparam int unsigned ADD_LATENCY = 5;
+  localparam int unsigned ADD_LATENCY = 6;
   localparam int unsigned STAGES      = 1 + ADD_LATENCY;
   localparam int unsigned WB          = STAGES - 1;
 
