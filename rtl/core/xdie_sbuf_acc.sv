@@ -190,9 +190,11 @@ module xdie_sbuf_acc #(
     end
   end
 
-  // Beat, operand and lanes of an accumulate: loaded only when one is accepted.
+  // Beat, operand and lanes of the request at the write pointer: loaded in every cycle its entry
+  // is free or freed (e_valid_q says whether an entry holds a request), so the enable is not the
+  // acceptance, whose hazard compare would otherwise drive the enables of 256 data flops (timing).
   always_ff @(posedge clk_i) begin
-    if (push && acc) begin
+    if (!e_valid_q[wptr_q] || pop) begin
       e_idx_q[wptr_q*IW +: IW]          <= idx;
       e_lanes_q[wptr_q*LANES +: LANES]  <= lanes;
       e_data_q[wptr_q*DW +: DW]         <= s_req_wdata_i;

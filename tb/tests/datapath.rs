@@ -1484,8 +1484,10 @@ fn sbuf_acc_random_traffic_matches_the_model(#[values(0, 1, 2)] seed: u64) {
             sim.tick();
             cycle += 1;
         }
-        // The last sums are still in the add pipeline: let them land (no new requests).
+        // The last sums are still in the add pipeline: let them land (no new requests, and the
+        // slave has answered everything: no response is presented).
         p.set_u("s_req_valid_i", 0, 1, 0);
+        p.set_u("m_rsp_valid_i", 0, 1, 0);
         for _ in 0..32 {
             p.apply(&mut sim);
             if Pins::get_u(&sim, &p, "m_wr_valid_o", 0, 1) != 0 {
