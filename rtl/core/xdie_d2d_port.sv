@@ -1,7 +1,8 @@
 // D2D controller datapath: the die's end of the die-to-die link.
 //
-// Outbound (xbus slave; the crossbar sends it requests whose route is PEER_DIE): a request is
-// registered, its routed address goes through the iATU lookup, and
+// Outbound (xbus slave; the crossbar sends it requests whose route is PEER_DIE): a request's
+// routed address goes through the iATU lookup as it is offered, the request is registered with
+// the translation, and
 //   - on a hit it leaves as a request flit {write, translated addr, wdata, wstrb} (one credit);
 //   - on a miss (or a translation above the ADDR_W address bits) nothing is sent and the request is
 //     answered DECERR here.
@@ -84,8 +85,8 @@ module xdie_d2d_port #(
 
   // ---- Outbound request register
   logic            ob_valid_d, ob_valid_q;
-  logic            ob_write_q;
-  logic [ADDR_W-1:0]   ob_addr_q;
+  logic            ob_write_q, ob_hit_q;
+  logic [ADDR_W-1:0]   ob_xaddr_q;
   logic [8*DATA_BYTES-1:0] ob_wdata_q;
   logic [DATA_BYTES-1:0]   ob_wstrb_q;
   logic            ob_load, ob_fire, ob_hit;
@@ -97,17 +98,21 @@ module xdie_d2d_port #(
   assign s_req_ready_o = !ob_valid_q || ob_fire;
   assign ob_load       = s_req_valid_i && s_req_ready_o;
 
-  assign iatu_lookup_addr_o = IATU_AW'(ob_addr_q);
+  // The translation is looked up for the request being offered and kept with it when it is
+  // accepted, so the port's readiness and the flit come from flops: the iATU's compare and
+  // offset chains are not on the path from the crossbar's request register back into its
+  // arbitration (timing; the request register holds a steady address while it is valid).
   // A translation that does not fit the routed address cannot name anything on the peer.
+  assign iatu_lookup_addr_o = IATU_AW'(s_req_addr_i);
   assign ob_hit = iatu_lookup_hit_i && ((iatu_lookup_addr_i >> ADDR_W) == '0);
 
-  assign ob_fire = ob_valid_q && ord_ready && (!ob_hit || (req_tx_credit_i && link_up_i));
+  assign ob_fire = ob_valid_q && ord_ready && (!ob_hit_q || (req_tx_credit_i && link_up_i));
   // The flit is offered whenever it is ready and the link is up; the channel takes it with a
-  // credit (valid and credit: exactly ob_fire && ob_hit), and reports an offer without one as a
+  // credit (valid and credit: exactly ob_fire && ob_hit_q), and reports an offer without one as a
   // credit wait.
-  assign req_tx_valid_o = ob_valid_q && ord_ready && ob_hit && link_up_i;
+  assign req_tx_valid_o = ob_valid_q && ord_ready && ob_hit_q && link_up_i;
   assign req_tx_data_o.write = ob_write_q;
-  assign req_tx_data_o.addr  = ADDR_W'(iatu_lookup_addr_i);
+  assign req_tx_data_o.addr  = ob_xaddr_q;
   assign req_tx_data_o.wdata = ob_wdata_q;
   assign req_tx_data_o.wstrb = ob_wstrb_q;
 
@@ -132,7 +137,8 @@ module xdie_d2d_port #(
   always_ff @(posedge clk_i) begin
     if (ob_load) begin
       ob_write_q <= s_req_write_i;
-      ob_addr_q  <= s_req_addr_i;
+      ob_hit_q   <= ob_hit;
+      ob_xaddr_q <= ADDR_W'(iatu_lookup_addr_i);
       ob_wdata_q <= s_req_wdata_i;
       ob_wstrb_q <= s_req_wstrb_i;
     end
@@ -147,7 +153,7 @@ module xdie_d2d_port #(
     .rst_ni,
     .push_valid_i(ob_fire),
     .push_ready_o(ord_ready),
-    .push_data_i (!ob_hit),
+    .push_data_i (!ob_hit_q),
     .pop_valid_o (ord_valid),
     .pop_ready_i (ord_pop),
     .pop_data_o  (ord_miss)

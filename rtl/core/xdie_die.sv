@@ -874,8 +874,12 @@ module xdie_die #(
   logic            sb_rsp_valid, sb_rsp_ready;
   logic [1:0]      sb_rsp_err;
 
+  // As many SBUF requests in flight as a master may have at the crossbar: an accumulate is
+  // answered when its sum is written, several cycles after its read (xdie_sbuf_acc), and a
+  // stream of them needs that many answers outstanding.
   xdie_sbuf #(
-    .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
+    .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING),
+    .OUTSTANDING(OUTSTANDING)
   ) u_sbuf (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_SBUF]), .s_req_ready_o(s_req_ready[S_SBUF]),
@@ -904,7 +908,7 @@ module xdie_die #(
   logic [DATA_BYTES*8-1:0] sm_wr_wdata;
   logic [DATA_BYTES-1:0]   sm_wr_wstrb;
 
-  xdie_sbuf_acc #(.BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(1)) u_sbuf_acc (
+  xdie_sbuf_acc #(.BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(1), .CLOCK_GATE(CLOCK_GATE)) u_sbuf_acc (
     .clk_i, .rst_ni,
     .s_req_valid_i(sb_req_valid), .s_req_ready_o(sb_req_ready), .s_req_write_i(sb_req_write),
     .s_req_acc_i(sb_req_acc), .s_req_fp_i(sb_req_fp),

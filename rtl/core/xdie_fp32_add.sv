@@ -63,32 +63,30 @@ module xdie_fp32_add #(
   logic [EW-1:0] o_exp_q, o_diff_q;
   logic [MW:0]   o_big_q, o_little_q;
 
-  // The larger magnitude (a's on a tie) and the other; the sum takes the larger's sign. Magnitude
-  // bits order like the values they encode, subnormals included, so one compare picks it.
-  logic        swap;
-  logic [30:0] larger, smaller;
-  assign swap    = b_i[30:0] > a_i[30:0];
-  assign larger  = swap ? b_i[30:0] : a_i[30:0];
-  assign smaller = swap ? a_i[30:0] : b_i[30:0];
-
-  // Both exponent differences beside the compare, not after its select (timing: one carry
-  // chain in the stage, not two in a row).
-  logic [EW-1:0] diff_ab, diff_ba;
-  assign diff_ab = exp_of(a_i[30:MW]) - exp_of(b_i[30:MW]);
-  assign diff_ba = exp_of(b_i[30:MW]) - exp_of(a_i[30:MW]);
-
   always_ff @(posedge clk_i) begin
     if (en_i) begin
       o_fixed_q      <= order_fixed(a_i, b_i);
       o_fixed_sign_q <= order_fixed_sign(a_i, b_i);
-      o_sign_q       <= swap ? b_i[31] : a_i[31];
       o_sub_q        <= a_i[31] != b_i[31];
-      o_exp_q        <= exp_of(larger[30:MW]);
-      o_diff_q       <= swap ? diff_ba : diff_ab;
-      o_big_q        <= sig_of(larger);
-      o_little_q     <= sig_of(smaller);
+      {o_sign_q, o_exp_q, o_diff_q, o_big_q, o_little_q} <= order(a_i, b_i);
     end
   end
+
+  // The larger magnitude (a's on a tie) first: its sign, exponent and significand, the exponent
+  // difference, the other significand. Magnitude bits order like the values they encode,
+  // subnormals included, so one compare picks it; both exponent differences are formed beside
+  // the compare, not after its select (timing: one carry chain in the stage, not two in a row).
+  // Every step of a stage is in a function its clocked process calls, so a simulator computes
+  // it only in cycles that load the stage.
+  function automatic logic [1+EW+EW+2*(MW+1)-1:0] order(input logic [31:0] a, input logic [31:0] b);
+    logic          swap;
+    logic [EW-1:0] diff_ab, diff_ba;
+    swap    = b[30:0] > a[30:0];
+    diff_ab = exp_of(a[30:MW]) - exp_of(b[30:MW]);
+    diff_ba = exp_of(b[30:MW]) - exp_of(a[30:MW]);
+    order   = swap ? {b[31], exp_of(b[30:MW]), diff_ba, sig_of(b[30:0]), sig_of(a[30:0])}
+                   : {a[31], exp_of(a[30:MW]), diff_ab, sig_of(a[30:0]), sig_of(b[30:0])};
+  endfunction
 
   // Of a magnitude (the bits below the sign): the significand with its hidden bit and the classes;
   // of an exponent field, the exponent (a subnormal shares the smallest normal's).
@@ -176,23 +174,35 @@ module xdie_fp32_add #(
   logic [EW:0]   s_exp_q, s_room_q;
   logic [AW-1:0] s_sig_q;
 
-  logic [AW:0] sum;
-  assign sum = a_sub_q ? ({1'b0, a_big_q, GRS'(0)} - {1'b0, a_little_q})
-                       : ({1'b0, a_big_q, GRS'(0)} + {1'b0, a_little_q});
-
   always_ff @(posedge clk_i) begin
     if (v_q[1]) begin
-      // Exact cancellation is +0.
-      s_fixed_q      <= (a_fixed_q == FIXED_NONE && sum == '0) ? FIXED_ZERO : a_fixed_q;
-      s_fixed_sign_q <= (a_fixed_q == FIXED_NONE) ? 1'b0 : a_fixed_sign_q;
-      s_sign_q       <= a_sign_q;
-      // A carry out moves the sum one place right, keeping the bit shifted out as sticky, and
-      // raises the exponent. The room is how far normalizing may lower it (to 1 at least).
-      s_exp_q        <= sum[AW] ? {1'b0, a_exp_q} + 1'b1 : {1'b0, a_exp_q};
-      s_room_q       <= sum[AW] ? {1'b0, a_exp_q} : {1'b0, a_exp_q} - 1'b1;
-      s_sig_q        <= sum[AW] ? {sum[AW:2], sum[1] | sum[0]} : sum[AW-1:0];
+      {s_fixed_q, s_fixed_sign_q, s_exp_q, s_room_q, s_sig_q} <=
+          add(a_fixed_q, a_fixed_sign_q, a_sub_q, a_exp_q, a_big_q, a_little_q);
+      s_sign_q <= a_sign_q;
     end
   end
+
+  // The sum (difference for unlike signs) of the aligned significands. Exact cancellation is +0.
+  // A carry out moves the sum one place right, keeping the bit shifted out as sticky, and raises
+  // the exponent; the room is how far normalizing may lower the exponent (to 1 at least).
+  function automatic logic [2+1+2*(EW+1)+AW-1:0] add(input logic [1:0] fixed,
+                                                    input logic fixed_sign, input logic sub,
+                                                    input logic [EW-1:0] e,
+                                                    input logic [MW:0] big,
+                                                    input logic [AW-1:0] little);
+    logic [AW:0]   sum;
+    logic [1:0]    fixed_out;
+    logic          sign_out;
+    logic [EW:0]   e_out, room;
+    logic [AW-1:0] sig;
+    sum = sub ? ({1'b0, big, GRS'(0)} - {1'b0, little}) : ({1'b0, big, GRS'(0)} + {1'b0, little});
+    fixed_out = (fixed == FIXED_NONE && sum == '0) ? FIXED_ZERO : fixed;
+    sign_out  = (fixed == FIXED_NONE) ? 1'b0 : fixed_sign;
+    e_out     = sum[AW] ? {1'b0, e} + 1'b1 : {1'b0, e};
+    room      = sum[AW] ? {1'b0, e} : {1'b0, e} - 1'b1;
+    sig       = sum[AW] ? {sum[AW:2], sum[1] | sum[0]} : sum[AW-1:0];
+    add = {fixed_out, sign_out, e_out, room, sig};
+  endfunction
 
   // ---------------------------------------------------------------- 4 count
   logic [1:0]    c_fixed_q;

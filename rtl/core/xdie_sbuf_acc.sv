@@ -1,14 +1,14 @@
 // Read-modify-write of the SBUF accumulate apertures, between the SBUF mapping (xdie_sbuf) and
 // the memory (xdie_mem): a plain read or write passes through unchanged; an accumulate beat
 // (s_req_acc_i with a write) goes to the memory as a read of the same beat, and when that read's
-// response passes back (answering the original write once, with the memory's response), the old
-// beat and the operand enter the add pipeline, whose sum is written through the memory's second
-// write port (m_wr_*). Lanes are 4-byte little-endian words (int32 or binary32); a lane is added
-// only when all its strobes are set, a lane without strobes keeps its bytes (xdie_sbuf refuses a
-// beat with a partly strobed lane before it gets here). int32 lanes add modulo 2^32, fp32 lanes
-// with xdie_fp32_add (docs/collectives.md, Arithmetic).
+// response comes back, the old beat and the operand enter the add pipeline, whose sum is written
+// through the memory's second write port (m_wr_*); the accumulate is answered (OKAY, no data)
+// after its sum is written (see "responses" below). Lanes are 4-byte little-endian words (int32
+// or binary32); a lane is added only when all its strobes are set, a lane without strobes keeps
+// its bytes (xdie_sbuf refuses a beat with a partly strobed lane before it gets here). int32
+// lanes add modulo 2^32, fp32 lanes with xdie_fp32_add (docs/collectives.md, Arithmetic).
 //
-// The add pipeline (docs/fpga-fit.md, "The SBUF accumulate pipeline"): the response and operand
+// The add pipeline (docs/fpga-fit.md, "The SBUF accumulate path"): the response and operand
 // are registered first (operand stage), so the memory's read data meets no logic before a flop;
 // then ADD_LATENCY stages of addition (the fp32 adder's six; the int32 sum is one carry chain,
 // made in the first and carried beside the fp32 stages so both leave together); the last stage
@@ -32,6 +32,9 @@ module xdie_sbuf_acc #(
   // Bytes of the memory behind (its beat index width)
   parameter int unsigned BYTES = 16 * xdie_xbus_pkg::DATA_BYTES,
   parameter int unsigned DEPTH = 1,
+  // 1: the add pipeline runs on a clock of its own, enabled while it holds an accumulate or one
+  // enters it (xdie_clock_gate), so a simulator skips it in plain traffic; 0 (FPGA): one clock.
+  parameter bit          CLOCK_GATE = 1'b0,
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
   localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
@@ -138,14 +141,54 @@ module xdie_sbuf_acc #(
         hazard = 1'b1;
       end
     end
-    for (int k = 0; k < STAGES; k++) begin
-      if (p_valid_q[k] && (p_idx_q[k*IW +: IW] == idx)) begin
-        hazard = 1'b1;
+    // (Skipped when the pipeline is empty, as it is in plain traffic: simulation.)
+    if (p_valid_q != '0) begin
+      for (int k = 0; k < STAGES; k++) begin
+        if (p_valid_q[k] && (p_idx_q[k*IW +: IW] == idx)) begin
+          hazard = 1'b1;
+        end
       end
     end
   end
 
-  assign pop         = m_rsp_valid_i && s_rsp_ready_i;
+  // ---------------------------------------------------------------- responses
+  // In order. An accumulate is answered once its sum is in the memory, so whatever its master
+  // does after the answer (a semaphore increment behind a write barrier) comes after the sum:
+  // its read's response enters the pipeline (taken from the memory whenever the pipeline and
+  // the answers waiting behind it have room, upstream ready or not), and its answer (OKAY, no
+  // data) is presented from the cycle after its sum is written. A plain response passes
+  // through, but only when no accumulate is ahead of it (acc_out_q = 0); until then it waits at
+  // the memory. So accumulates to distinct beats stream at one per cycle, answered ADD_LATENCY
+  // + 1 cycles later than a plain write, and plain traffic alone is not delayed at all.
+  // acc_out_q: accumulates taken from the memory and not yet answered; rel_q: of those, the
+  // ones whose sums are written (their answers are due). ACC_CAP bounds acc_out_q: enough for a
+  // stream at one per cycle.
+  localparam int unsigned ACC_CAP = STAGES + 2;
+  localparam int unsigned AOW     = $clog2(ACC_CAP + 1);
+  logic [AOW-1:0] acc_out_q, rel_q;
+  logic           rel_due, rel_take, pass, enter;
+
+  assign rel_due  = rel_q != '0;
+  assign pass     = !head_acc && (acc_out_q == '0);
+  assign m_rsp_ready_o = head_acc ? (acc_out_q != AOW'(ACC_CAP)) : (pass && s_rsp_ready_i);
+  assign pop      = m_rsp_valid_i && m_rsp_ready_o;
+  assign enter    = pop && head_acc;
+  assign rel_take = rel_due && s_rsp_ready_i;
+
+  assign s_rsp_valid_o = rel_due || (m_rsp_valid_i && pass);
+  assign s_rsp_rdata_o = rel_due ? '0 : m_rsp_rdata_i;
+  assign s_rsp_err_o   = rel_due ? 2'b00 : m_rsp_err_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      acc_out_q <= '0;
+      rel_q     <= '0;
+    end else begin
+      acc_out_q <= acc_out_q + AOW'(enter) - AOW'(rel_take);
+      rel_q     <= rel_q + AOW'(p_valid_q[WB]) - AOW'(rel_take);
+    end
+  end
+
   assign room        = (count_q != CW'(DEPTH)) || pop;
   assign wb_conflict = p_valid_q[WB] && s_req_write_i && !acc;
 
@@ -157,12 +200,6 @@ module xdie_sbuf_acc #(
   assign m_req_wstrb_o = acc ? '0 : s_req_wstrb_i;
   assign push          = s_req_valid_i && s_req_ready_o;
 
-  // Responses pass through in order; an accumulate's is the memory's answer to its read.
-  assign s_rsp_valid_o = m_rsp_valid_i;
-  assign m_rsp_ready_o = s_rsp_ready_i;
-  assign s_rsp_rdata_o = m_rsp_rdata_i;
-  assign s_rsp_err_o   = m_rsp_err_i;
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       e_valid_q <= '0;
@@ -171,7 +208,6 @@ module xdie_sbuf_acc #(
       wptr_q    <= '0;
       rptr_q    <= '0;
       count_q   <= '0;
-      p_valid_q <= '0;
     end else begin
       if (pop) begin
         e_valid_q[rptr_q] <= 1'b0;
@@ -186,20 +222,38 @@ module xdie_sbuf_acc #(
       if (push != pop) begin
         count_q <= push ? count_q + 1'b1 : count_q - 1'b1;
       end
-      p_valid_q <= {p_valid_q[STAGES-2:0], pop && head_acc};
     end
   end
 
-  // Beat, operand and lanes of the request at the write pointer: loaded in every cycle its entry
-  // is free or freed (e_valid_q says whether an entry holds a request), so the enable is not the
-  // acceptance, whose hazard compare would otherwise drive the enables of 256 data flops (timing).
+  // Beat, operand and lanes of an accumulate presented while the entry at the write pointer is
+  // free or freed (e_valid_q says whether an entry holds a request): the enable is not the
+  // acceptance, whose hazard compare would otherwise drive the enables of 256 data flops
+  // (timing), and plain traffic loads nothing (simulation).
   always_ff @(posedge clk_i) begin
-    if (!e_valid_q[wptr_q] || pop) begin
+    if (s_req_valid_i && acc && (!e_valid_q[wptr_q] || pop)) begin
       e_idx_q[wptr_q*IW +: IW]          <= idx;
       e_lanes_q[wptr_q*LANES +: LANES]  <= lanes;
       e_data_q[wptr_q*DW +: DW]         <= s_req_wdata_i;
     end
-    if (pop && head_acc) begin
+  end
+
+  // ---------------------------------------------------------------- the pipeline's clock
+  logic add_clk;
+
+  xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_add_gate (
+    .clk_i, .rst_ni, .en_i(enter || (p_valid_q != '0)), .clk_o(add_clk)
+  );
+
+  always_ff @(posedge add_clk or negedge rst_ni) begin
+    if (!rst_ni) begin
+      p_valid_q <= '0;
+    end else begin
+      p_valid_q <= {p_valid_q[STAGES-2:0], enter};
+    end
+  end
+
+  always_ff @(posedge add_clk) begin
+    if (enter) begin
       p_idx_q[0 +: IW]      <= head_idx;
       p_lanes_q[0 +: LANES] <= head_lanes;
       p_fp_q[0]             <= head_fp;
@@ -218,7 +272,7 @@ module xdie_sbuf_acc #(
 
   // ---------------------------------------------------------------- the adders
   // int32: the sum in stage 1, carried to the last stage.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge add_clk) begin
     if (p_valid_q[0] && !p_fp_q[0]) begin
       for (int l = 0; l < LANES; l++) begin
         int_sum_q[l*LW +: LW] <= old_q[l*LW +: LW] + opd_q[l*LW +: LW];
@@ -235,7 +289,7 @@ module xdie_sbuf_acc #(
   logic [LANES-1:0] fp_valid;
   for (genvar l = 0; l < LANES; l++) begin : g_add
     xdie_fp32_add #(.LATENCY(ADD_LATENCY)) u_fp (
-      .clk_i,
+      .clk_i(add_clk),
       .rst_ni,
       .en_i(p_valid_q[0] && p_fp_q[0]),
       .a_i(old_q[l*LW +: LW]),
