@@ -67,6 +67,9 @@ enum Rtl {
     #[cfg_attr(not(feature = "sim"), allow(dead_code))]
     Ran {
         transfer_cycles: u64,
+        /// Cycles from the legs' first firmware step to the first launch doorbell: the
+        /// descriptors the firmware writes before anything moves.
+        launch_cycles: u64,
         /// Wall-clock seconds the transfer took to simulate (a speed figure, not a verdict).
         transfer_seconds: f64,
         total_cycles: u64,
@@ -191,6 +194,7 @@ fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl 
     match res {
         Ok(o) => Rtl::Ran {
             transfer_cycles: o.transfer_cycles,
+            launch_cycles: o.launch_cycle,
             transfer_seconds: o.transfer_seconds,
             total_cycles: o.total_cycles,
             sems: o.sems,
@@ -552,6 +556,7 @@ impl Report {
         line(format!("RTL: {}", self.rtl_status()));
         if let Rtl::Ran {
             total_cycles,
+            launch_cycles,
             monitor,
             driver,
             fw_accesses,
@@ -567,7 +572,8 @@ impl Report {
                 *fw_bus_cycles as f64 / (*fw_accesses).max(1) as f64
             ));
             line(format!(
-                "cycles: {} transfer (first launch to last completion), {} total",
+                "cycles: {} transfer (first launch to last completion), {launch_cycles} of \
+                 firmware before the first launch, {} total",
                 self.cycles().unwrap_or(0),
                 total_cycles
             ));
@@ -684,9 +690,10 @@ impl Report {
             }),
             _ => Value::Null,
         };
-        let (total, monitor, driver, accesses, bus) = match &self.rtl {
+        let (total, launch, monitor, driver, accesses, bus) = match &self.rtl {
             Rtl::Ran {
                 total_cycles,
+                launch_cycles,
                 monitor,
                 driver,
                 fw_accesses,
@@ -694,12 +701,13 @@ impl Report {
                 ..
             } => (
                 Some(*total_cycles),
+                Some(*launch_cycles),
                 Some(monitor.clone()),
                 Some(driver.clone()),
                 Some(*fw_accesses),
                 Some(*fw_bus_cycles),
             ),
-            _ => (None, None, None, None, None),
+            _ => (None, None, None, None, None, None),
         };
         // A pass of the model alone is flagged: `pass` is true, `rtl_ran` false.
         let (rtl, rtl_ran, not_run) = match &self.rtl {
@@ -737,6 +745,7 @@ impl Report {
             "rtl_not_run": not_run,
             "cycles": self.cycles(),
             "total_cycles": total,
+            "launch_cycles": launch,
             "transfer_cycles_per_second": self.speed(),
             "bytes": self.bytes,
             "link_bytes": self.link_bytes,

@@ -378,7 +378,8 @@ fn ring_placement_matches_the_model() {
 
 /// The firmware's DescriptorStream guard and parity check, on a bus that accepts everything:
 /// num_descriptors must be each engine's count (the model's), not the total over engines; a
-/// start on a PRID of the other parity is refused; the right start goes through.
+/// start on a PRID of the other parity is refused; the right start goes through, and so do two
+/// gens followed by their two starts (a context writing a leg ahead).
 #[test]
 fn firmware_start_guards_like_the_model() {
     let csrs = xdie_csr::load(&repo().join("csrs")).expect("csrs");
@@ -398,9 +399,13 @@ fn firmware_start_guards_like_the_model() {
     );
     let start = |n| word(l.start_word(Lane::Tx, n).encode(&csrs).expect("start"));
     let input = format!(
-        "run {core} {prid} {gen}\nrun {core} {prid} {}\nrun {core} {} {}\nrun {core} {prid} {}\n",
+        "run {core} {prid} {gen}\nrun {core} {prid} {}\nrun {core} {} {}\nrun {core} {prid} {}\n\
+         run {core} {prid} {gen}\nrun {core} {prid} {gen}\nrun {core} {prid} {}\n\
+         run {core} {prid} {}\n",
         start(total),
         prid ^ 1,
+        start(per_engine),
+        start(per_engine),
         start(per_engine),
         start(per_engine)
     );
@@ -428,6 +433,11 @@ fn firmware_start_guards_like_the_model() {
     // the right start: left_pop (a DEC store) and one doorbell per engine.
     assert_eq!(field(&out[3], 1), 0, "{out:?}");
     assert_eq!(field(&out[3], 4), 1 + l.n_engines());
+    // Two gens, then their starts (a context writing a leg ahead): each start posts the oldest
+    // pending gen's descriptors, as the model's do.
+    for line in &out[4..8] {
+        assert_eq!(field(line, 1), 0, "{out:?}");
+    }
 }
 
 /// The ring bookkeeping belongs to the system, not to a package: two RX contexts on different

@@ -42,7 +42,7 @@ enum xdie_fw_status {
     XDIE_FW_ERR_UNROUTABLE,  /* the peer cannot be reached in this address view */
     XDIE_FW_ERR_RING_FULL,   /* a ring has no room for this leg */
     XDIE_FW_ERR_NO_GEN,      /* start without a pending gen, or too many pending gens */
-    XDIE_FW_ERR_MISMATCH,    /* start names another mask, queue or peer than its gen */
+    XDIE_FW_ERR_MISMATCH,    /* start names another mask, queue, side or peer than its gen */
     XDIE_FW_ERR_COUNT,       /* DescriptorStream wrote `detail[0]`, expected `detail[1]` */
     XDIE_FW_ERR_TIMEOUT,     /* a wait exceeded the context's poll budget */
     XDIE_FW_ERR_UNSUPPORTED, /* an option this build does not implement */
@@ -59,7 +59,9 @@ enum xdie_fw_status {
 #define XDIE_FW_ENGINES     XDIE_MAP_SDMA_ENGINES
 #define XDIE_FW_QUEUES      XDIE_UDMA_M2S_M2S_Q_COUNT
 #define XDIE_FW_MAX_CHIPS   XDIE_SOC_CHIP_IDS
-#define XDIE_FW_MAX_PENDING 4u                          /* gens awaiting their start */
+/* Gens awaiting their start, per context: enough for a context to write the descriptors of
+ * every leg of an 8-rank ring all-reduce (14 steps of 4 legs) before it starts the first. */
+#define XDIE_FW_MAX_PENDING 64u
 #define XDIE_FW_WINDOW_BITS 24u                         /* xt bytes one remap window covers */
 _Static_assert(((uint64_t)XDIE_REMAP_WINDOWS_WIN_COUNT << XDIE_FW_WINDOW_BITS) <=
                    XDIE_MAP_HOST_DIRECT_BASE,
@@ -101,6 +103,7 @@ struct xdie_fw_pending {
     uint32_t queue;
     uint32_t tx_chip;
     uint32_t tx_die;
+    uint32_t side;       /* XDIE_FW_M2S (a TX gen) or XDIE_FW_S2M (RX) */
     uint32_t per_engine; /* descriptors each engine's ring got */
 };
 
@@ -116,6 +119,7 @@ struct xdie_fw_ctx {
     uint32_t max_polls;          /* 0: wait forever */
     uint64_t window_block;       /* SoC block the window maps now */
     uint32_t window_valid;
+    uint32_t first_pending;      /* oldest pending gen: pending[] is a FIFO of this origin */
     uint32_t n_pending;
     struct xdie_fw_pending pending[XDIE_FW_MAX_PENDING];
     uint32_t detail[2];          /* numbers of the last error (XDIE_FW_ERR_COUNT: wrote, expected) */
@@ -154,6 +158,8 @@ void xdie_fw_ctx_options(struct xdie_fw_ctx *ctx, uint32_t wait_mode, uint32_t p
 uint32_t xdie_fw_ctx_detail(const struct xdie_fw_ctx *ctx, uint32_t i);
 size_t xdie_fw_ctx_size(void);
 size_t xdie_fw_system_size(uint32_t n_chips);
+/* How many gens a context may hold before their starts (XDIE_FW_MAX_PENDING). */
+uint32_t xdie_fw_max_pending(void);
 
 /* ---- the two primitives; `word` is the 64-byte ExtendedInst word */
 int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word);

@@ -323,6 +323,7 @@ void xdie_fw_ctx_init(struct xdie_fw_ctx *ctx, struct xdie_fw_system *sys, void 
     ctx->max_polls = 0u;
     ctx->window_block = 0u;
     ctx->window_valid = 0u;
+    ctx->first_pending = 0u;
     ctx->n_pending = 0u;
     ctx->detail[0] = 0u;
     ctx->detail[1] = 0u;
@@ -344,6 +345,11 @@ uint32_t xdie_fw_ctx_detail(const struct xdie_fw_ctx *ctx, uint32_t i)
 size_t xdie_fw_ctx_size(void)
 {
     return sizeof(struct xdie_fw_ctx);
+}
+
+uint32_t xdie_fw_max_pending(void)
+{
+    return XDIE_FW_MAX_PENDING;
 }
 
 size_t xdie_fw_system_size(uint32_t n_chips)
@@ -617,11 +623,14 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
         }
         first += share;
     }
-    struct xdie_fw_pending *pd = &ctx->pending[ctx->n_pending++];
+    struct xdie_fw_pending *pd =
+        &ctx->pending[(ctx->first_pending + ctx->n_pending) % XDIE_FW_MAX_PENDING];
+    ctx->n_pending++;
     pd->mask = g.dma_engine_mask;
     pd->queue = g.queue;
     pd->tx_chip = ends.tx_chip;
     pd->tx_die = ends.tx_die;
+    pd->side = side;
     pd->per_engine = per_engine;
     return XDIE_FW_OK;
 }
@@ -791,18 +800,20 @@ int xdie_fw_rdma_desc_start(struct xdie_fw_ctx *ctx, const uint8_t *word)
     if (ctx->n_pending == 0u) {
         return XDIE_FW_ERR_NO_GEN;
     }
-    const struct xdie_fw_pending *pd = &ctx->pending[0];
+    const struct xdie_fw_pending *pd = &ctx->pending[ctx->first_pending];
     struct leg_ends ends;
     rc = leg_ends(ctx, s.role, s.remote_core_id, s.remote_routing_id, &ends);
     if (rc != XDIE_FW_OK) {
         return rc;
     }
+    const uint32_t side = s.role == 1u ? XDIE_FW_M2S : XDIE_FW_S2M;
     if (pd->mask != s.dma_engine_mask || pd->queue != s.queue || pd->tx_chip != ends.tx_chip ||
-        pd->tx_die != ends.tx_die) {
+        pd->tx_die != ends.tx_die || pd->side != side) {
         return XDIE_FW_ERR_MISMATCH;
     }
-    const uint32_t side = s.role == 1u ? XDIE_FW_M2S : XDIE_FW_S2M;
-    /* The DescriptorStream guard: the count the start carries, then what each ring holds. */
+    /* The DescriptorStream guard: the count the start carries, then what each ring holds: this
+     * gen's entries and those of the context's later pending gens on the same ring (a context
+     * may gen ahead; its gens queue in ring order and a start posts the oldest one's). */
     const uint32_t mask = pd->mask, queue = pd->queue, tx_chip = pd->tx_chip, tx_die = pd->tx_die;
     const uint32_t per_engine = pd->per_engine;
     if (s.num_descriptors != per_engine) {
@@ -816,21 +827,24 @@ int xdie_fw_rdma_desc_start(struct xdie_fw_ctx *ctx, const uint8_t *word)
             if (!ring_index(ctx->sys, tx_chip, tx_die, e, side, queue, &ri)) {
                 return XDIE_FW_ERR_CHIP;
             }
+            uint32_t expected = per_engine;
+            for (uint32_t i = 1; i < ctx->n_pending; i++) {
+                const struct xdie_fw_pending *later =
+                    &ctx->pending[(ctx->first_pending + i) % XDIE_FW_MAX_PENDING];
+                if (((later->mask >> e) & 1u) != 0u && later->queue == queue &&
+                    later->tx_chip == tx_chip && later->tx_die == tx_die && later->side == side) {
+                    expected += later->per_engine;
+                }
+            }
             const struct xdie_fw_ring *r = &ctx->sys->rings[ri];
-            if (r->written - r->claimed != per_engine) {
+            if (r->written - r->claimed != expected) {
                 ctx->detail[0] = r->written - r->claimed;
-                ctx->detail[1] = per_engine;
+                ctx->detail[1] = expected;
                 return XDIE_FW_ERR_COUNT;
             }
         }
     }
-    for (uint32_t i = 1; i < ctx->n_pending; i++) {
-        ctx->pending[i - 1u].mask = ctx->pending[i].mask;
-        ctx->pending[i - 1u].queue = ctx->pending[i].queue;
-        ctx->pending[i - 1u].tx_chip = ctx->pending[i].tx_chip;
-        ctx->pending[i - 1u].tx_die = ctx->pending[i].tx_die;
-        ctx->pending[i - 1u].per_engine = ctx->pending[i].per_engine;
-    }
+    ctx->first_pending = (ctx->first_pending + 1u) % XDIE_FW_MAX_PENDING;
     ctx->n_pending--;
     for (uint32_t e = 0; e < XDIE_FW_ENGINES; e++) {
         if ((mask >> e) & 1u) {

@@ -19,6 +19,13 @@
 //! three semaphores (go_sem and local_sem on the sender's die, remote_sem on the receiver's):
 //! the reuse rule of [`crate::scenario`] (`check_semaphores`) allows exactly this.
 //!
+//! With `split: partitions` a step is one leg per rank over all `engines` instead: the gen gives
+//! each engine `partitions / engines` partitions at the chunk's whole width, so a step writes a
+//! third of the descriptors (with four engines: a quarter of the data descriptors, the same
+//! semaphore entries) and the firmware gens and starts once per step.
+//! Such a leg's engines finish at different times, so its semaphores are its own (three per step
+//! on every die; [`Split`]).
+//!
 //! # Algorithms
 //! - all_gather (ring): `bytes_per_rank` S is each rank's contribution, its buffer holds N * S
 //!   and rank r's own data is chunk r. Step k = 0..N-2: rank r sends chunk (r - k) mod N to rank
@@ -122,6 +129,26 @@ pub(crate) struct RawCollective {
     /// The broadcasting rank (index into `ranks`).
     #[serde(default)]
     root: Option<u64>,
+    /// How a ring step's chunk is split over the engines.
+    #[serde(default)]
+    split: Option<Split>,
+}
+
+/// How a step of a ring collective (all-gather, reduce-scatter, all-reduce) splits its chunk
+/// over the `engines`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Split {
+    /// One single-engine leg per engine, each a slice of the chunk's width in every partition:
+    /// streams whose legs share three semaphores over all steps (any number of steps).
+    #[default]
+    Width,
+    /// One leg per step over all engines, each engine `partitions / engines` of the partitions
+    /// at the chunk's whole width (the gen's own split): with four engines a quarter of the data
+    /// descriptors (one per partition, not one per partition and engine) and a third of all, one
+    /// gen and one start per step. Its engines finish at different times, so the leg's semaphores serve
+    /// that step only: three per step on every die.
+    Partitions,
 }
 
 /// Default partitions of a buffer.
@@ -157,6 +184,7 @@ pub struct Collective {
     pub offset: u64,
     pub sem_base: u64,
     pub root: usize,
+    pub split: Split,
     /// One per compiled leg, in leg order.
     pub roles: Vec<LegRole>,
 }
@@ -234,6 +262,24 @@ impl Collective {
         if raw.root.is_some() && raw.kind != Kind::Broadcast {
             return Err(err("root", format!("{} has no root", raw.kind.name())));
         }
+        let split = raw.split.unwrap_or_default();
+        if split == Split::Partitions {
+            if matches!(raw.kind, Kind::AllToAll | Kind::Broadcast) {
+                return Err(err(
+                    "split",
+                    format!(
+                        "{} has no ring steps to split by partitions (give `width`)",
+                        raw.kind.name()
+                    ),
+                ));
+            }
+            if !partitions.is_multiple_of(engines) {
+                return Err(err(
+                    "split",
+                    format!("{partitions} partitions do not split evenly over {engines} engines"),
+                ));
+            }
+        }
         let mut c = Collective {
             kind: raw.kind,
             ranks,
@@ -245,11 +291,12 @@ impl Collective {
             offset: raw.offset.unwrap_or(0),
             sem_base: raw.sem_base.unwrap_or(0),
             root: root as usize,
+            split,
             roles: Vec::new(),
         };
         // Every leg moves whole lanes of every partition, split evenly over the streams.
         let lane = c.dtype.acc().lane_bytes();
-        let unit = partitions * (c.pieces() * engines) * lane;
+        let unit = partitions * (c.pieces() * c.streams()) * lane;
         let per = match c.kind {
             Kind::AllGather => "bytes_per_rank (each rank's chunk)",
             _ => "bytes_per_rank (the buffer of N chunks)",
@@ -259,9 +306,10 @@ impl Collective {
                 "bytes_per_rank",
                 format!(
                     "{per} {:#x} must be a nonzero multiple of partitions ({partitions}) * \
-                     chunks ({}) * engines ({engines}) * {lane}-byte lanes = {unit:#x}",
+                     chunks ({}) * streams ({}) * {lane}-byte lanes = {unit:#x}",
                     c.bytes_per_rank,
-                    c.pieces()
+                    c.pieces(),
+                    c.streams()
                 ),
             ));
         }
@@ -271,6 +319,14 @@ impl Collective {
 
     pub fn n(&self) -> u64 {
         self.ranks.len() as u64
+    }
+
+    /// Legs per rank and step of a ring phase: one per engine, or one over all engines.
+    pub fn streams(&self) -> u64 {
+        match self.split {
+            Split::Width => self.engines,
+            Split::Partitions => 1,
+        }
     }
 
     /// Chunks `bytes_per_rank` is split into (1 for all-gather, whose S is one chunk).
@@ -293,7 +349,7 @@ impl Collective {
 
     /// Byte of partition where chunk `c`'s stream `e` share starts, in the buffer at `base`.
     fn at(&self, base: u64, c: u64, e: u64) -> u64 {
-        base + c * self.chunk_width() + e * self.chunk_width() / self.engines
+        base + c * self.chunk_width() + e * self.chunk_width() / self.streams()
     }
 
     /// Where all-to-all's output buffer starts.
@@ -314,7 +370,7 @@ impl Collective {
         let ring_phase = |out: &mut Vec<LegRole>, phase, first: i64| {
             for k in 0..n as u64 - 1 {
                 for r in 0..n {
-                    for e in 0..self.engines {
+                    for e in 0..self.streams() {
                         out.push(LegRole {
                             phase,
                             step: k,
@@ -433,6 +489,9 @@ impl Collective {
         let mut local = go.clone();
         let mut recv = go.clone();
         for (r, &core) in self.ranks.iter().enumerate() {
+            if self.split == Split::Partitions {
+                break;
+            }
             for e in 0..self.engines as usize {
                 go[r][e] = alloc(core);
                 local[r][e] = alloc(core);
@@ -443,10 +502,25 @@ impl Collective {
         let mut index: BTreeMap<(&str, u64, usize, u64), usize> = BTreeMap::new();
         // For broadcast: (chunk, sender, stream).
         let mut bindex: BTreeMap<(u64, usize, u64), usize> = BTreeMap::new();
-        let share = self.chunk_width() / self.engines;
+        let share = self.chunk_width() / self.streams();
+        let all = (u64::MAX >> (64 - self.engines)) << self.first_engine;
         for role in &self.roles {
             let tx = self.ranks[role.from];
             let e = role.stream as usize;
+            // Split by partitions: the leg's own semaphores (its engines' increments arrive out
+            // of step with the next step's); by width: its stream's.
+            let (mask, local_sem, remote_sem, go_sem) = match self.split {
+                Split::Width => (
+                    1u64 << (self.first_engine + role.stream),
+                    local[role.from][e],
+                    recv[role.to][e],
+                    go[role.from][e],
+                ),
+                Split::Partitions => {
+                    let rx = self.ranks[role.to];
+                    (all, alloc(tx), alloc(rx), alloc(tx))
+                }
+            };
             let after = match (self.kind, role.phase, role.step) {
                 (Kind::Broadcast, _, 0) => None,
                 (Kind::Broadcast, _, _) => bindex
@@ -468,14 +542,14 @@ impl Collective {
                 name: self.leg_name(role),
                 tx,
                 rx: self.ranks[role.to],
-                dma_engine_mask: 1u64 << (self.first_engine + role.stream),
+                dma_engine_mask: mask,
                 partitions: self.partitions,
                 free_dim_bytes: share,
                 src_addr: at,
                 dst_addr: at,
-                local_sem: local[role.from][e],
-                remote_sem: recv[role.to][e],
-                go_sem: go[role.from][e],
+                local_sem,
+                remote_sem,
+                go_sem,
                 queue: slots[role.from],
                 after,
                 launch: LaunchMode::PerEngine,

@@ -47,11 +47,13 @@
 //! into each engine's ring (not the total over engines: the seed's start stores the same
 //! `num_descriptors` register into the tail-increment doorbell, which advances one queue's tail
 //! by that many descriptors, §4.2, and one broadcast write advances every selected queue by it,
-//! §4.4), and each engine's unposted entries must equal its share's data entries + 2; anything
-//! else is a hard error. RX then writes, per engine, S2M RDRTP_inc = that
-//! engine's count, and right_push: a routed INC of `go_sem` (1) in TX's EVT_SEM. TX waits
-//! `go_sem >= 1` and decrements it (left_pop, sequencer subop wait_ge_and_dec), then writes, per
-//! engine, M2S TDRTP_inc = that engine's count: the launch. With the start word's `launch` = 1
+//! §4.4), and each engine's unposted entries must equal its share's data entries + 2 plus the
+//! entries of the context's later pending gens on that ring (a context may gen ahead: gens queue
+//! in ring order, and a start posts the oldest one's); anything else is a hard error. RX then
+//! writes, per engine, S2M RDRTP_inc = that engine's count, and right_push: a routed INC of
+//! `go_sem` (1) in TX's EVT_SEM. TX waits `go_sem >= 1` and decrements it (left_pop, sequencer
+//! subop wait_ge_and_dec), then writes, per engine, M2S TDRTP_inc = that engine's count: the
+//! launch. With the start word's `launch` = 1
 //! each side instead writes the TX die's broadcast doorbell (seed §4.4): its engine mask
 //! (`dma_engine_mask`), its queue select, then the side's increment register = num_descriptors,
 //! which posts that many descriptors on the queue of every engine of the mask. An engine executes a queue's pair only

@@ -35,12 +35,12 @@ fn ring8_collectives_run_and_check_on_the_model(#[case] name: &str, #[case] kind
     let c = coll(&sc);
     assert_eq!(c.kind, kind);
     assert_eq!(c.ranks.len(), 8);
-    // The legs: N-1 ring steps of `engines` legs per rank (twice for all-reduce), or N^2 pairs.
+    // The legs: N-1 ring steps of `streams` legs per rank (twice for all-reduce), or N^2 pairs.
     let n = c.ranks.len() as u64;
     let want = match kind {
         Kind::AllToAll => n * n,
-        Kind::AllReduce => 2 * (n - 1) * n * c.engines,
-        _ => (n - 1) * n * c.engines,
+        Kind::AllReduce => 2 * (n - 1) * n * c.streams(),
+        _ => (n - 1) * n * c.streams(),
     };
     assert_eq!(sc.legs.len() as u64, want);
     // run_model checks every rank's buffer against the result and every leg's invariants.
@@ -230,6 +230,21 @@ fn bad_collectives_name_their_key() {
             "collective.sem_base",
         ),
         ("partitions: 16", "partitions: 256", "collective.partitions"),
+        (
+            "partitions: 16",
+            "partitions: 6\n  split: partitions",
+            "collective.split",
+        ),
+        (
+            "kind: all_gather",
+            "kind: all_to_all\n  split: partitions",
+            "collective.split",
+        ),
+        (
+            "engines: 4",
+            "engines: 4\n  split: rows",
+            "collective.split",
+        ),
     ];
     for (from, to, key) in cases {
         assert!(base.contains(from));
@@ -395,4 +410,46 @@ fn broadcast_from_any_root() {
 fn run_die(sc: &Scenario, rank: usize) -> xdie_model::DieId {
     let r = coll(sc).ranks[rank];
     xdie_model::Topology::package(r.chip).die_of(r)
+}
+
+/// `split: partitions`: one leg per rank and step over all engines, each engine a share of the
+/// partitions at the chunk's whole width, with semaphores of its own; the result and every leg's
+/// invariants hold on the model, and a step writes a third of the descriptors `width` writes.
+#[rstest]
+#[case("allgather-ring8.yaml")]
+#[case("reducescatter-ring8.yaml")]
+#[case("allreduce-ring8-fp32.yaml")]
+fn split_by_partitions(#[case] name: &str) {
+    let base = std::fs::read_to_string(scenario_path(name)).expect("read");
+    assert!(base.contains("engines: 4"));
+    let text = base.replacen("engines: 4", "engines: 4\n  split: partitions", 1);
+    let sc = Scenario::parse(&scenario_path(name), &text).unwrap_or_else(|e| panic!("{e}"));
+    let wide = load(name);
+    let (c, w) = (coll(&sc), coll(&wide));
+    assert_eq!(c.streams(), 1);
+    assert_eq!(sc.legs.len() as u64 * c.engines, wide.legs.len() as u64);
+    let all = (1u64 << c.engines) - 1;
+    for l in &sc.legs {
+        assert_eq!(l.dma_engine_mask, all << c.first_engine, "{}", l.name);
+        assert_eq!(l.free_dim_bytes, w.chunk_width(), "{}", l.name);
+    }
+    // No two legs share a semaphore of the same die.
+    let mut seen = std::collections::BTreeSet::new();
+    for l in &sc.legs {
+        for (core, sem) in [(l.tx, l.go_sem), (l.tx, l.local_sem), (l.rx, l.remote_sem)] {
+            let die = xdie_model::Topology::package(core.chip).die_of(core);
+            assert!(seen.insert((die, sem)), "{}: sem {sem} again", l.name);
+        }
+    }
+    let run = sc.run_model(&csrs(), 3).unwrap_or_else(|e| panic!("{e}"));
+    let wrun = wide.run_model(&csrs(), 3).expect("width split");
+    let descs = |r: &xdie_model::scenario::ModelRun| -> u64 {
+        r.legs
+            .iter()
+            .map(|l| l.tx_gen.num_descriptors * l.tx_gen.engines.len() as u64)
+            .sum()
+    };
+    // Per step and rank 4 engines x (4 partitions + 2 semaphore entries) instead of 4 legs x (16
+    // partitions + 2): a third.
+    assert_eq!(3 * descs(&run), descs(&wrun));
 }

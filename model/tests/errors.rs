@@ -186,15 +186,38 @@ fn descriptor_stream_count_guard() {
         "{e}"
     );
 
-    // A second gen before the start leaves twice the entries in each ring.
+    // A second gen of the same context before the start is a leg written ahead: each start
+    // posts the oldest pending gen's entries.
     sys.gen(s.tx, &gen_word(&s, Lane::Tx)).expect("gen again");
+    for _ in 0..2 {
+        sys.start(
+            s.tx,
+            s.tx.prid(Lane::Tx),
+            &start_word(&s, Lane::Tx, txg.num_descriptors),
+        )
+        .expect("the gens' starts, in order");
+    }
+
+    // Entries another context wrote into the same rings belong to no pending gen of this one.
+    let tx_die = sys.die_of(s.tx);
+    let cores = sys.topology.cores_per_package;
+    let other = (0..cores)
+        .map(|id| Core {
+            chip: s.tx.chip,
+            id,
+        })
+        .find(|&c| c != s.tx && sys.die_of(c) == tx_die)
+        .expect("another core on the TX die");
+    sys.gen(s.tx, &gen_word(&s, Lane::Tx)).expect("gen");
+    sys.gen(other, &gen_word(&LegSpec { tx: other, ..s }, Lane::Tx))
+        .expect("another core's gen on the same rings");
     let e = sys
         .start(
             s.tx,
             s.tx.prid(Lane::Tx),
             &start_word(&s, Lane::Tx, txg.num_descriptors),
         )
-        .expect_err("rings hold two legs");
+        .expect_err("rings hold another context's leg");
     match e {
         ModelError::DescriptorCount {
             engine: Some(_),

@@ -53,8 +53,15 @@ pub struct RtlOutcome {
     pub fw_accesses: u64,
     /// Cycles those accesses took together (issue to response each).
     pub fw_bus_cycles: u64,
+    /// Of those, the accesses through a remap window (to another die) and their cycles.
+    pub fw_window_accesses: u64,
+    pub fw_window_bus_cycles: u64,
     /// Every store the firmware made, where it landed.
     pub fw_stores: Vec<FwStore>,
+    /// Per leg that follows another (`after`), in leg order: cycles from the completion of the
+    /// leg it follows (the increment that brings that leg's remote_sem to its target lands) to
+    /// the response of its own first launch doorbell: what launching costs between two steps.
+    pub launch_gaps: Vec<(usize, i64)>,
     /// What the die-to-die link went through, when the scenario injects faults.
     pub link: Option<LinkStats>,
     pub trace: Option<PathBuf>,
@@ -97,6 +104,8 @@ pub(crate) struct Driver<'a> {
     /// MMIO accesses the firmware made, and the cycles they took.
     pub accesses: u64,
     pub bus_cycles: u64,
+    pub window_accesses: u64,
+    pub window_bus_cycles: u64,
     /// Every firmware store the driver made, so the monitor's log can tell them from DMA writes.
     pub stores: Vec<FwStore>,
     /// What the write monitor saw during the legs, in landing order.
@@ -186,57 +195,168 @@ impl<'a> Driver<'a> {
     }
 
     /// Every context's program: per leg in file order, TX: gen, the chain wait, start; RX: gen,
-    /// start. The words are the model's encoding (csrs/ext_inst.yaml); num_descriptors is the
-    /// count the model's gen reports for each engine's ring.
+    /// start, with every gen moved ahead as far as the firmware holds pending gens
+    /// ([`fw::max_pending`]): a context first writes the descriptors of its first legs, then per
+    /// leg waits and starts, and writes the gen of a later leg after each start. So the rings
+    /// hold a step's descriptors before the step may begin, and what stands between the end of
+    /// one step and the launch of the next is the wait and the doorbells alone, not the dozens of
+    /// descriptor stores of a gen (docs/collectives.md, "Cycles and the bound"). Each ring gets
+    /// its legs' entries in the same order as before (one context writes it, in leg order), and
+    /// the model's rings end the same. The words are the model's encoding
+    /// (csrs/ext_inst.yaml); num_descriptors is the count the model's gen reports for each
+    /// engine's ring.
     fn programs(&self, sc: &Scenario) -> Result<Vec<Program>, RtlError> {
         let csrs = crate::regmodel::csrs();
         let enc = |r: xdie_model::Result<Vec<u8>>| r.map_err(|e| RtlError::Driver(e.to_string()));
-        let mut progs: Vec<Program> = Vec::new();
-        let mut at = |core: Core, lane: Lane| -> usize {
-            if let Some(i) = progs.iter().position(|p| p.core == core && p.lane == lane) {
+        /// One leg of one context: its gen, the chain wait before its start (TX), its start.
+        struct LegOps {
+            gen: Op,
+            wait: Option<Op>,
+            start: Op,
+        }
+        let mut progs: Vec<(Program, Vec<LegOps>)> = Vec::new();
+        let at = |progs: &mut Vec<(Program, Vec<LegOps>)>, core: Core, lane: Lane| -> usize {
+            if let Some(i) = progs
+                .iter()
+                .position(|p| p.0.core == core && p.0.lane == lane)
+            {
                 return i;
             }
-            progs.push(Program {
-                core,
-                lane,
-                ops: Vec::new(),
-                // Waits (left_pop, the chain) and right_push through the sequencer slots.
-                wait_mode: WaitMode::Sequencer,
-            });
+            progs.push((
+                Program {
+                    core,
+                    lane,
+                    ops: Vec::new(),
+                    // Waits (left_pop, the chain) and right_push through the sequencer slots.
+                    wait_mode: WaitMode::Sequencer,
+                },
+                Vec::new(),
+            ));
             progs.len() - 1
         };
-        let mut plan: Vec<(usize, Op)> = Vec::new();
         for (i, l) in sc.legs.iter().enumerate() {
             let run = &self.model.legs[i];
-            let tx = at(l.tx, Lane::Tx);
-            let rx = at(l.rx, Lane::Rx);
             let codes = &csrs.views.acc_codes;
-            plan.push((tx, Op::Gen(enc(l.gen_word(Lane::Tx, codes).encode(csrs))?)));
-            plan.push((rx, Op::Gen(enc(l.gen_word(Lane::Rx, codes).encode(csrs))?)));
-            if let Some(j) = l.after {
-                let prev = &sc.legs[j];
-                plan.push((
-                    tx,
-                    Op::WaitGeDec {
-                        sem: prev.remote_sem as u32,
-                        value: prev.n_engines() as u32,
-                    },
-                ));
-            }
             let n = |g: &xdie_model::GenOutput| g.num_descriptors;
-            plan.push((
-                rx,
-                Op::Start(enc(l.start_word(Lane::Rx, n(&run.rx_gen)).encode(csrs))?),
-            ));
-            plan.push((
-                tx,
-                Op::Start(enc(l.start_word(Lane::Tx, n(&run.tx_gen)).encode(csrs))?),
-            ));
+            let wait = l.after.map(|j| {
+                let prev = &sc.legs[j];
+                Op::WaitGeDec {
+                    sem: prev.remote_sem as u32,
+                    value: prev.n_engines() as u32,
+                }
+            });
+            let tx = at(&mut progs, l.tx, Lane::Tx);
+            progs[tx].1.push(LegOps {
+                gen: Op::Gen(enc(l.gen_word(Lane::Tx, codes).encode(csrs))?),
+                wait,
+                start: Op::Start(enc(l.start_word(Lane::Tx, n(&run.tx_gen)).encode(csrs))?),
+            });
+            let rx = at(&mut progs, l.rx, Lane::Rx);
+            progs[rx].1.push(LegOps {
+                gen: Op::Gen(enc(l.gen_word(Lane::Rx, codes).encode(csrs))?),
+                wait: None,
+                start: Op::Start(enc(l.start_word(Lane::Rx, n(&run.rx_gen)).encode(csrs))?),
+            });
         }
-        for (i, op) in plan {
-            progs[i].ops.push(op);
+        // A context may gen ahead only on rings no other context writes: a start's guard counts
+        // the ring's unposted entries as the context's own pending gens (contexts of two cores
+        // that share an engine and queue keep one gen at a time, as before).
+        let mut writers: std::collections::BTreeMap<_, Vec<(Core, Lane)>> = Default::default();
+        for (l, run) in sc.legs.iter().zip(&self.model.legs) {
+            for (g, who) in [
+                (&run.tx_gen, (l.tx, Lane::Tx)),
+                (&run.rx_gen, (l.rx, Lane::Rx)),
+            ] {
+                for e in &g.engines {
+                    let w = writers
+                        .entry((run.tx_die, e.engine, e.queue, e.side))
+                        .or_default();
+                    if !w.contains(&who) {
+                        w.push(who);
+                    }
+                }
+            }
         }
-        Ok(progs)
+        let shared = |who: (Core, Lane)| writers.values().any(|w| w.len() > 1 && w.contains(&who));
+        let most = fw::max_pending(self.model.sys.topology.view).max(1);
+        Ok(progs
+            .into_iter()
+            .map(|(mut p, legs)| {
+                let ahead = if shared((p.core, p.lane)) { 1 } else { most };
+                let mut gens: Vec<Op> = Vec::with_capacity(legs.len());
+                let mut rest = Vec::with_capacity(legs.len());
+                for l in legs {
+                    gens.push(l.gen);
+                    rest.push((l.wait, l.start));
+                }
+                let mut gens = gens.into_iter();
+                p.ops.extend(gens.by_ref().take(ahead));
+                for (wait, start) in rest {
+                    p.ops.extend(wait);
+                    p.ops.push(start);
+                    p.ops.extend(gens.next());
+                }
+                p
+            })
+            .collect())
+    }
+
+    /// [`RtlOutcome::launch_gaps`], from the write monitor's semaphore increments and the
+    /// firmware's launch doorbell stores; a leg whose completion or launch the logs do not show
+    /// is left out.
+    fn launch_gaps(&self, sc: &Scenario) -> Vec<(usize, i64)> {
+        use std::collections::BTreeMap;
+        let sys = &self.model.sys;
+        // Increments of every (die, semaphore), in landing order.
+        let mut incs: BTreeMap<(u32, u64), Vec<u64>> = BTreeMap::new();
+        let sem_of = |local: u64| {
+            (0..sys.layout.sem_count()).find(|&s| sys.layout.sem_addr(SemOp::Inc, s) == local)
+        };
+        for w in &self.writes {
+            if w.what == crate::hooks::MonKind::SemInc {
+                if let Some(sem) = sem_of(w.local) {
+                    let n = w
+                        .bytes
+                        .iter()
+                        .rev()
+                        .fold(0u64, |a, &b| a << 8 | u64::from(b));
+                    let v = incs.entry((w.die, sem)).or_default();
+                    v.extend(std::iter::repeat_n(w.cycle, n as usize));
+                }
+            }
+        }
+        // The increment that completes each leg: its remote_sem's, counted over the legs into it.
+        let mut into: BTreeMap<(u32, u64), usize> = BTreeMap::new();
+        let mut done: Vec<Option<u64>> = Vec::new();
+        for (l, run) in sc.legs.iter().zip(&self.model.legs) {
+            let key = (self.die(run.rx_die), l.remote_sem);
+            let k = into.entry(key).or_default();
+            *k += l.n_engines() as usize;
+            done.push(incs.get(&key).and_then(|v| v.get(*k - 1)).copied());
+        }
+        // Each TX core's launch doorbells, in order: a leg's first is its launch.
+        let mut launches: BTreeMap<Core, Vec<u64>> = BTreeMap::new();
+        for s in &self.stores {
+            if fw::is_launch(s.local) {
+                launches.entry(s.core).or_default().push(s.cycles.1);
+            }
+        }
+        let mut used: BTreeMap<Core, usize> = BTreeMap::new();
+        let mut gaps = Vec::new();
+        for (i, l) in sc.legs.iter().enumerate() {
+            let k = used.entry(l.tx).or_default();
+            let launch = launches.get(&l.tx).and_then(|v| v.get(*k)).copied();
+            *k += match l.launch {
+                xdie_model::scenario::LaunchMode::PerEngine => l.n_engines() as usize,
+                xdie_model::scenario::LaunchMode::Broadcast => 1,
+            };
+            if let (Some(j), Some(at)) = (l.after, launch) {
+                if let Some(prev) = done[j] {
+                    gaps.push((i, at as i64 - prev as i64));
+                }
+            }
+        }
+        gaps
     }
 
     fn sem_read(&mut self, die: u32, sem: u64) -> Result<i64, RtlError> {
@@ -268,6 +388,8 @@ impl<'a> Driver<'a> {
             .map_err(RtlError::Driver)?;
         self.accesses = run.accesses;
         self.bus_cycles = run.bus_cycles;
+        self.window_accesses = run.window_accesses;
+        self.window_bus_cycles = run.window_bus_cycles;
         let stores: Vec<FwStore> = run
             .stores
             .into_iter()
@@ -463,6 +585,8 @@ pub fn run_timed(
         model,
         accesses: 0,
         bus_cycles: 0,
+        window_accesses: 0,
+        window_bus_cycles: 0,
         stores: Vec::new(),
         writes: Vec::new(),
     };
@@ -491,6 +615,7 @@ pub fn run_timed(
     d.writes.extend(seen);
     // Reading the end state back is test-bench traffic, not firmware: no random delays there.
     d.pkg.set_timing(Timing::FAST);
+    let launch_gaps = d.launch_gaps(sc);
     let mut board = scoreboard::compare(&mut d, progress)?;
     board.mismatches.splice(0..0, errs);
     let trace = d.pkg.sim.stop_trace();
@@ -505,7 +630,10 @@ pub fn run_timed(
         driver: DRIVER,
         fw_accesses: d.accesses,
         fw_bus_cycles: d.bus_cycles,
+        fw_window_accesses: d.window_accesses,
+        fw_window_bus_cycles: d.window_bus_cycles,
         fw_stores: d.stores.clone(),
+        launch_gaps,
         link,
         trace,
     })

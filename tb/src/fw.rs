@@ -89,6 +89,7 @@ mod c {
     fw_api! {
         xdie_fw_system_size(n_chips: u32) -> usize;
         xdie_fw_ctx_size() -> usize;
+        xdie_fw_max_pending() -> u32;
         xdie_fw_system_init(
             sys: *mut c_void,
             ring_len: u32,
@@ -173,6 +174,15 @@ pub struct Program {
     pub lane: Lane,
     pub ops: Vec<Op>,
     pub wait_mode: WaitMode,
+}
+
+/// How many gens a context of the firmware build for `view` may hold before their starts.
+pub fn max_pending(view: xdie_model::AddrView) -> usize {
+    if crate::FW_UNAVAILABLE.is_some() {
+        return 1;
+    }
+    // SAFETY: plain C function without arguments.
+    unsafe { (c::api(view).xdie_fw_max_pending)() as usize }
 }
 
 /// Cycles a polling wait lets pass between two reads.
@@ -375,6 +385,9 @@ pub struct FwRun {
     pub accesses: u64,
     /// Cycles those accesses took, each from its issue to its response.
     pub bus_cycles: u64,
+    /// Of those, the accesses through a remap window (to another die) and their cycles.
+    pub window_accesses: u64,
+    pub window_bus_cycles: u64,
 }
 
 /// The remap-window registers of one die as its firmware programmed them (to tell where a
@@ -437,7 +450,7 @@ impl Decoder {
 }
 
 /// Is die-local `local` an M2S launch doorbell (a queue's TDRTP_inc or the broadcast one)?
-fn is_launch(local: u64) -> bool {
+pub(crate) fn is_launch(local: u64) -> bool {
     let v = views();
     if local == v.apertures.sdma_bcast.base + v.bcast.m2s_inc.offset {
         return true;
@@ -655,6 +668,13 @@ pub fn run(
                 let (i, a, began) = active[die].take().expect("in flight");
                 out.accesses += 1;
                 out.bus_cycles += pkg.cycle() - began;
+                let addr = match a.op() {
+                    AxilOp::Read { addr } | AxilOp::Write { addr, .. } => addr,
+                };
+                if addr < v.params.host_direct_base {
+                    out.window_accesses += 1;
+                    out.window_bus_cycles += pkg.cycle() - began;
+                }
                 if resp != Resp::Okay {
                     return Err(format!(
                         "firmware of {}: {:?} answered {resp:?}",

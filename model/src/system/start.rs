@@ -84,10 +84,22 @@ impl System {
                 expected: per_engine,
             });
         }
-        // The stream guard: what sits unposted in each ring must be exactly this leg's share.
+        // The stream guard: what sits unposted in each ring must be exactly the entries of the
+        // context's pending gens, this leg's share first (gens queue in ring order, so a
+        // context may write the descriptors of later legs before this start posts its own).
         let chunks = self.chunks(leg.free_dim_bytes);
+        let queued = &self.pending[&key];
         for (e, parts) in &leg.shares {
-            let expected = (parts.end - parts.start) * chunks + 2;
+            let later: u64 = queued
+                .iter()
+                .skip(1)
+                .filter(|(id, _)| {
+                    let l = &self.legs[*id];
+                    l.tx_die == leg.tx_die && l.queue == leg.queue
+                })
+                .flat_map(|(_, c)| c.iter().filter(|(ce, _)| ce == e).map(|&(_, n)| n))
+                .sum();
+            let expected = (parts.end - parts.start) * chunks + 2 + later;
             let wrote = self
                 .dies
                 .get(&leg.tx_die)
