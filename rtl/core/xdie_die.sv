@@ -874,12 +874,8 @@ module xdie_die #(
   logic            sb_rsp_valid, sb_rsp_ready;
   logic [1:0]      sb_rsp_err;
 
-  // As many SBUF requests in flight as a master may have at the crossbar: an accumulate is
-  // answered when its sum is written, several cycles after its read (xdie_sbuf_acc), and a
-  // stream of them needs that many answers outstanding.
   xdie_sbuf #(
-    .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING),
-    .OUTSTANDING(OUTSTANDING)
+    .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
   ) u_sbuf (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_SBUF]), .s_req_ready_o(s_req_ready[S_SBUF]),

@@ -2,8 +2,8 @@
 // the memory (xdie_mem): a plain read or write passes through unchanged; an accumulate beat
 // (s_req_acc_i with a write) goes to the memory as a read of the same beat, and when that read's
 // response comes back, the old beat and the operand enter the add pipeline, whose sum is written
-// through the memory's second write port (m_wr_*); the accumulate is answered (OKAY, no data)
-// after its sum is written (see "responses" below). Lanes are 4-byte little-endian words (int32
+// through the memory's second write port (m_wr_*); the accumulate is answered with its read's
+// response (see "responses" below). Lanes are 4-byte little-endian words (int32
 // or binary32); a lane is added only when all its strobes are set, a lane without strobes keeps
 // its bytes (xdie_sbuf refuses a beat with a partly strobed lane before it gets here). int32
 // lanes add modulo 2^32, fp32 lanes with xdie_fp32_add (docs/collectives.md, Arithmetic).
@@ -152,42 +152,21 @@ module xdie_sbuf_acc #(
   end
 
   // ---------------------------------------------------------------- responses
-  // In order. An accumulate is answered once its sum is in the memory, so whatever its master
-  // does after the answer (a semaphore increment behind a write barrier) comes after the sum:
-  // its read's response enters the pipeline (taken from the memory whenever the pipeline and
-  // the answers waiting behind it have room, upstream ready or not), and its answer (OKAY, no
-  // data) is presented from the cycle after its sum is written. A plain response passes
-  // through, but only when no accumulate is ahead of it (acc_out_q = 0); until then it waits at
-  // the memory. So accumulates to distinct beats stream at one per cycle, answered ADD_LATENCY
-  // + 1 cycles later than a plain write, and plain traffic alone is not delayed at all.
-  // acc_out_q: accumulates taken from the memory and not yet answered; rel_q: of those, the
-  // ones whose sums are written (their answers are due). ACC_CAP bounds acc_out_q: enough for a
-  // stream at one per cycle.
-  localparam int unsigned ACC_CAP = STAGES + 2;
-  localparam int unsigned AOW     = $clog2(ACC_CAP + 1);
-  logic [AOW-1:0] acc_out_q, rel_q;
-  logic           rel_due, rel_take, pass, enter;
+  // In order, passing through: an accumulate is answered as its read's response passes (with
+  // the memory's response), ADD_LATENCY + 1 edges before its sum lands. No bus master can see
+  // the difference: every later request to that beat waits for the sum (the hazard above). An
+  // answer that waited for the sum instead would hold every response behind it for as long
+  // (responses stay in order), and a die that sends (SBUF reads) while it receives accumulates
+  // (a reduction ring) then ran at about half its rate (docs/fpga-fit.md, "The SBUF
+  // accumulate path").
+  logic enter;
 
-  assign rel_due  = rel_q != '0;
-  assign pass     = !head_acc && (acc_out_q == '0);
-  assign m_rsp_ready_o = head_acc ? (acc_out_q != AOW'(ACC_CAP)) : (pass && s_rsp_ready_i);
-  assign pop      = m_rsp_valid_i && m_rsp_ready_o;
-  assign enter    = pop && head_acc;
-  assign rel_take = rel_due && s_rsp_ready_i;
-
-  assign s_rsp_valid_o = rel_due || (m_rsp_valid_i && pass);
-  assign s_rsp_rdata_o = rel_due ? '0 : m_rsp_rdata_i;
-  assign s_rsp_err_o   = rel_due ? 2'b00 : m_rsp_err_i;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      acc_out_q <= '0;
-      rel_q     <= '0;
-    end else begin
-      acc_out_q <= acc_out_q + AOW'(enter) - AOW'(rel_take);
-      rel_q     <= rel_q + AOW'(p_valid_q[WB]) - AOW'(rel_take);
-    end
-  end
+  assign s_rsp_valid_o = m_rsp_valid_i;
+  assign m_rsp_ready_o = s_rsp_ready_i;
+  assign s_rsp_rdata_o = m_rsp_rdata_i;
+  assign s_rsp_err_o   = m_rsp_err_i;
+  assign pop           = m_rsp_valid_i && s_rsp_ready_i;
+  assign enter         = pop && head_acc;
 
   assign room        = (count_q != CW'(DEPTH)) || pop;
   assign wb_conflict = p_valid_q[WB] && s_req_write_i && !acc;

@@ -944,12 +944,18 @@ fn accumulate_apertures_add_into_sbuf() {
             .expect("fp32 store");
             accumulate(AccDtype::F32, &mut sf[4 * lane as usize..][..4], &y);
         }
+        // Read back through the bus: a store is answered before its sum lands, and a read of
+        // its beat waits for the sum (xdie_sbuf_acc), which a direct look at SBUF would not.
         assert_eq!(
-            pkg.peek(0, i_dst, len).expect("peek"),
+            pkg.read_bytes(0, i_dst, len).expect("read back"),
             si,
             "host int32 adds"
         );
-        assert_eq!(pkg.peek(0, f_dst, len).expect("peek"), sf, "host fp32 adds");
+        assert_eq!(
+            pkg.read_bytes(0, f_dst, len).expect("read back"),
+            sf,
+            "host fp32 adds"
+        );
 
         // Four engines into one int32 destination at once, then die 1 over the link.
         let src = v.sbuf_addr(7, 0x100);
