@@ -120,14 +120,11 @@ module xdie_sdma_engine #(
   assign elig = m2s_enable_i & s2m_enable_i & m2s_nonempty_i & s2m_nonempty_i
               & ~busy_q & ~halt_m_q & ~halt_s_q;
 
-  // Round-robin: the first eligible queue after the one served last. The SELECT form (no carry
-  // chains): the pick ran from the engine's state through the queue groups' read port into the
-  // crossbar in one cycle, the die's critical path on an FPGA (docs/fpga-fit.md); a simulator
-  // evaluates it only when eligibility changes, about once per descriptor pair.
+  // Round-robin: the first eligible queue after the one served last.
   logic [QW-1:0] rr_q, pick;
   logic          pick_valid;
 
-  xdie_rr_arbiter #(.N(Q), .SELECT(1'b1)) u_rr (
+  xdie_rr_arbiter #(.N(Q)) u_rr (
     .req_i(elig), .last_i(rr_q), .valid_o(pick_valid), .idx_o(pick)
   );
 
