@@ -488,14 +488,15 @@ impl Collective {
         let mut go = vec![vec![0; self.engines as usize]; n];
         let mut local = go.clone();
         let mut recv = go.clone();
-        for (r, &core) in self.ranks.iter().enumerate() {
-            if self.split == Split::Partitions {
-                break;
-            }
-            for e in 0..self.engines as usize {
-                go[r][e] = alloc(core);
-                local[r][e] = alloc(core);
-                recv[r][e] = alloc(core);
+        // Split by width: three semaphores per stream, shared by its legs over all steps (split
+        // by partitions allocates per leg, below).
+        if self.split == Split::Width {
+            for (r, &core) in self.ranks.iter().enumerate() {
+                for e in 0..self.engines as usize {
+                    go[r][e] = alloc(core);
+                    local[r][e] = alloc(core);
+                    recv[r][e] = alloc(core);
+                }
             }
         }
         // The leg of each (phase, step, sender, stream), to resolve `after`.

@@ -309,12 +309,13 @@ impl<'a> Driver<'a> {
         let sys = &self.model.sys;
         // Increments of every (die, semaphore), in landing order.
         let mut incs: BTreeMap<(u32, u64), Vec<u64>> = BTreeMap::new();
-        let sem_of = |local: u64| {
-            (0..sys.layout.sem_count()).find(|&s| sys.layout.sem_addr(SemOp::Inc, s) == local)
-        };
+        // Each semaphore's increment address, looked up once (not per monitored write).
+        let sem_of: BTreeMap<u64, u64> = (0..sys.layout.sem_count())
+            .map(|s| (sys.layout.sem_addr(SemOp::Inc, s), s))
+            .collect();
         for w in &self.writes {
             if w.what == crate::hooks::MonKind::SemInc {
-                if let Some(sem) = sem_of(w.local) {
+                if let Some(&sem) = sem_of.get(&w.local) {
                     let n = w
                         .bytes
                         .iter()

@@ -1362,6 +1362,16 @@ fn fp32_adder_matches_the_model() {
     });
 }
 
+/// Lane `l` (4 little-endian bytes) of a beat.
+fn lane_of(beat: &[u8], l: usize) -> u32 {
+    u32::from_le_bytes([
+        beat[4 * l],
+        beat[4 * l + 1],
+        beat[4 * l + 2],
+        beat[4 * l + 3],
+    ])
+}
+
 /// Lane modes of the read-modify-write stage's requests (the master model's `sel`).
 const PLAIN: u64 = 0;
 const ACC_I32: u64 = 1;
@@ -1419,11 +1429,8 @@ fn sbuf_acc_random_traffic_matches_the_model(#[values(0, 1, 2)] seed: u64) {
                 let old = model.beat(addr, dw);
                 let mut sum = old.clone();
                 for l in (0..lanes).filter(|&l| r.wstrb[4 * l]) {
-                    let lane = |v: &[u8]| {
-                        u32::from_le_bytes([v[4 * l], v[4 * l + 1], v[4 * l + 2], v[4 * l + 3]])
-                    };
                     sum[4 * l..4 * l + 4].copy_from_slice(
-                        &add_lane(dtype, lane(&old), lane(&r.wdata)).to_le_bytes(),
+                        &add_lane(dtype, lane_of(&old, l), lane_of(&r.wdata, l)).to_le_bytes(),
                     );
                 }
                 model.write(addr, dw, &sum, &vec![true; dw]);
@@ -1554,6 +1561,7 @@ fn sbuf_acc_streams_one_beat_per_cycle() {
 /// port B and read by port A at the edge a request is accepted).
 #[test]
 fn sbuf_acc_read_behind_an_accumulate_sees_the_sum() {
+    use xdie_model::reduce::{add_lane, AccDtype};
     harness::run(4, |ctx| {
         let mut sim = ctx.sim(dut("xdie_sbuf_acc")).expect("sbuf acc model");
         let mut p = Pins::new(&sim);
@@ -1564,11 +1572,10 @@ fn sbuf_acc_read_behind_an_accumulate_sees_the_sum() {
             .map(|_| (0..dw).map(|_| rng.next_u32() as u8).collect())
             .collect();
         let opd: Vec<u8> = (0..dw).map(|_| rng.next_u32() as u8).collect();
-        let lane = |v: &[u8], l: usize| {
-            u32::from_le_bytes([v[4 * l], v[4 * l + 1], v[4 * l + 2], v[4 * l + 3]])
-        };
         let want: Vec<u8> = (0..dw / 4)
-            .flat_map(|l| lane(&mem[1], l).wrapping_add(lane(&opd, l)).to_le_bytes())
+            .flat_map(|l| {
+                add_lane(AccDtype::I32, lane_of(&mem[1], l), lane_of(&opd, l)).to_le_bytes()
+            })
             .collect();
         sim.reset(2);
         p.set_u("s_rsp_ready_i", 0, 1, 1);
