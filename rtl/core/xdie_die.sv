@@ -2,12 +2,14 @@
 // the D2D controller, all joined by one xbus crossbar.
 //
 // Crossbar masters: the host port, the inbound side of each D2D port (one per D2D controller),
-// then a read and a write port per engine. Crossbar slaves: SBUF, HBM, the CSR bridge (in front
-// of the AXI4-Lite register blocks), the outbound side of each D2D port and an error slave.
+// then a read and a write port per engine. Crossbar slaves: SBUF's write side (writes and
+// accumulates) and its read side (reads), HBM, the CSR bridge (in front of the AXI4-Lite
+// register blocks), the outbound side of each D2D port and an error slave.
 // Every master has its own address decoder (built for the system's address view, VIEW); its
 // route and aperture pick the slave:
-//   LOCAL      -> SBUF (the SBUF aperture and its two accumulate apertures), HBM, or the CSR
-//                 bridge for every register-block aperture
+//   LOCAL      -> SBUF (the SBUF aperture and its two accumulate apertures: a write to the
+//                 write side, a read to the read side), HBM, or the CSR bridge for every
+//                 register-block aperture
 //   PEER_DIE,
 //   REMOTE_PKG -> the outbound side of the egress D2D port:
 //                 chip-id view: the route table's entry of the destination (CAYMAN_ID of the
@@ -157,10 +159,11 @@ module xdie_die #(
   localparam int unsigned NM     = M_ENG + 2 * E;
   // The engines' write masters (odd slots from M_ENG) never read: no response data for them.
   localparam logic [NM-1:0] XBAR_READERS = ~(NM'({E{2'b10}}) << M_ENG);
-  localparam int unsigned S_SBUF = 0;
-  localparam int unsigned S_HBM  = 1;
-  localparam int unsigned S_CSR  = 2;
-  localparam int unsigned S_D2D  = 3;
+  localparam int unsigned S_SBUF = 0;       // SBUF writes and accumulates
+  localparam int unsigned S_SBUF_RD = 1;    // SBUF reads
+  localparam int unsigned S_HBM  = 2;
+  localparam int unsigned S_CSR  = 3;
+  localparam int unsigned S_D2D  = 4;
   localparam int unsigned S_ERR  = S_D2D + ND;
   localparam int unsigned NS     = S_ERR + 1;
   localparam int unsigned SW     = $clog2(NS);
@@ -339,7 +342,7 @@ module xdie_die #(
       if (route == xdie_soc_addr_pkg::ROUTE_LOCAL && !refused) begin
         if (ap == xdie_soc_addr_pkg::AP_SBUF || ap == xdie_soc_addr_pkg::AP_SBUF_ACC_I32 ||
             ap == xdie_soc_addr_pkg::AP_SBUF_ACC_F32) begin
-          sel = SW'(S_SBUF);
+          sel = m_req_write[m] ? SW'(S_SBUF) : SW'(S_SBUF_RD);
         end else if (ap == xdie_soc_addr_pkg::AP_HBM) begin
           sel = SW'(S_HBM);
         end else begin
@@ -867,6 +870,15 @@ module xdie_die #(
   );
 
   // ---------------------------------------------------------------- memories
+  // SBUF has two crossbar slaves, so that a die can receive (a write or an accumulate from a D2D
+  // port) and send (an engine's read) a beat in the same cycle, as every die of a ring does: an
+  // SBUF mapping for each (xdie_sbuf: the same decode and refusals), one read-modify-write stage
+  // (xdie_sbuf_acc) whose hazard both sides meet, and a memory with a read port for the read
+  // side (xdie_mem port R) besides port A (writes, accumulate reads) and port B (sums).
+  // The shared crossbar presents one request per cycle, so there port R shares port A's array
+  // read (READ_PORTS 1) rather than duplicate the block RAM.
+  localparam int unsigned SBUF_READ_PORTS = SHARED_XBAR ? 1 : 2;
+
   logic            sb_req_valid, sb_req_ready, sb_req_write, sb_req_acc, sb_req_fp;
   logic [ADDR_W-1:0]   sb_req_addr;
   logic [DATA_BYTES*8-1:0] sb_req_wdata, sb_rsp_rdata;
@@ -890,6 +902,35 @@ module xdie_die #(
     .m_rsp_err_i(sb_rsp_err)
   );
 
+  // The read side: only reads arrive here (the decoders send writes to the write side). A beat
+  // it refuses (a read of an accumulate aperture, or past the backing) leaves as a write without
+  // strobes to beat 0, which port R reads instead: the mapping answers it with the code and zero
+  // data, so the read is harmless.
+  logic            sr_req_valid, sr_req_ready, sr_req_write, sr_req_acc, sr_req_fp;
+  logic [ADDR_W-1:0]   sr_req_addr;
+  logic [DATA_BYTES*8-1:0] sr_req_wdata, sr_rsp_rdata;
+  logic [DATA_BYTES-1:0]   sr_req_wstrb;
+  logic            sr_rsp_valid, sr_rsp_ready;
+
+  xdie_sbuf #(
+    .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
+  ) u_sbuf_rd (
+    .clk_i, .rst_ni,
+    .s_req_valid_i(s_req_valid[S_SBUF_RD]), .s_req_ready_o(s_req_ready[S_SBUF_RD]),
+    .s_req_write_i(s_req_write[S_SBUF_RD]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_SBUF_RD, ADDR_W)),
+    .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_SBUF_RD, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_SBUF_RD, DATA_BYTES)),
+    .s_rsp_valid_o(s_rsp_valid[S_SBUF_RD]), .s_rsp_ready_i(s_rsp_ready[S_SBUF_RD]),
+    .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_SBUF_RD, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_SBUF_RD*2 +: 2]),
+    .m_req_valid_o(sr_req_valid), .m_req_ready_i(sr_req_ready), .m_req_write_o(sr_req_write),
+    .m_req_addr_o(sr_req_addr), .m_req_wdata_o(sr_req_wdata), .m_req_wstrb_o(sr_req_wstrb),
+    .m_req_acc_o(sr_req_acc), .m_req_fp_o(sr_req_fp),
+    .m_rsp_valid_i(sr_rsp_valid), .m_rsp_ready_o(sr_rsp_ready), .m_rsp_rdata_i(sr_rsp_rdata),
+    .m_rsp_err_i(2'b00)
+  );
+
+  logic unused_sbuf_rd;
+  assign unused_sbuf_rd = ^{sr_req_write, sr_req_acc, sr_req_fp, sr_req_wdata, sr_req_wstrb};
+
   // Read-modify-write of the accumulate apertures (one request at the memory at a time: the
   // memory's latency is 1).
   logic            sm_req_valid, sm_req_ready, sm_req_write;
@@ -903,6 +944,8 @@ module xdie_die #(
   logic [ADDR_W-1:0]   sm_wr_addr;
   logic [DATA_BYTES*8-1:0] sm_wr_wdata;
   logic [DATA_BYTES-1:0]   sm_wr_wstrb;
+  logic            sm_rd_valid, sm_rd_ready;
+  logic [ADDR_W-1:0]   sm_rd_addr;
 
   xdie_sbuf_acc #(.BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(1), .CLOCK_GATE(CLOCK_GATE)) u_sbuf_acc (
     .clk_i, .rst_ni,
@@ -916,18 +959,25 @@ module xdie_die #(
     .m_rsp_valid_i(sm_rsp_valid), .m_rsp_ready_o(sm_rsp_ready), .m_rsp_rdata_i(sm_rsp_rdata),
     .m_rsp_err_i(sm_rsp_err),
     .m_wr_valid_o(sm_wr_valid), .m_wr_addr_o(sm_wr_addr), .m_wr_wdata_o(sm_wr_wdata),
-    .m_wr_wstrb_o(sm_wr_wstrb)
+    .m_wr_wstrb_o(sm_wr_wstrb),
+    .r_req_valid_i(sr_req_valid), .r_req_ready_o(sr_req_ready), .r_req_addr_i(sr_req_addr),
+    .m_rd_valid_o(sm_rd_valid), .m_rd_ready_i(sm_rd_ready), .m_rd_addr_o(sm_rd_addr)
   );
 
-  xdie_mem #(.BYTES(SBUF_PARTS * SBUF_BACKING)) u_sbuf_mem (
+  xdie_mem #(.BYTES(SBUF_PARTS * SBUF_BACKING), .READ_PORTS(SBUF_READ_PORTS)) u_sbuf_mem (
     .clk_i, .rst_ni,
     .s_req_valid_i(sm_req_valid), .s_req_ready_o(sm_req_ready), .s_req_write_i(sm_req_write),
     .s_req_addr_i(sm_req_addr), .s_req_wdata_i(sm_req_wdata), .s_req_wstrb_i(sm_req_wstrb),
     .s_rsp_valid_o(sm_rsp_valid), .s_rsp_ready_i(sm_rsp_ready), .s_rsp_rdata_o(sm_rsp_rdata),
     .s_rsp_err_o(sm_rsp_err),
     .w_valid_i(sm_wr_valid), .w_addr_i(sm_wr_addr), .w_wdata_i(sm_wr_wdata),
-    .w_wstrb_i(sm_wr_wstrb)
+    .w_wstrb_i(sm_wr_wstrb),
+    .r_req_valid_i(sm_rd_valid), .r_req_ready_o(sm_rd_ready), .r_req_addr_i(sm_rd_addr),
+    .r_rsp_valid_o(sr_rsp_valid), .r_rsp_ready_i(sr_rsp_ready), .r_rsp_rdata_o(sr_rsp_rdata)
   );
+
+  logic                    hbm_r_ready, hbm_r_valid;
+  logic [DATA_BYTES*8-1:0] hbm_r_rdata;
 
   xdie_mem #(.BYTES(HBM_BYTES)) u_hbm (
     .clk_i, .rst_ni,
@@ -936,8 +986,14 @@ module xdie_die #(
     .s_req_wdata_i(`XDIE_PORT(s_req_wdata, S_HBM, DATA_BYTES*8)), .s_req_wstrb_i(`XDIE_PORT(s_req_wstrb, S_HBM, DATA_BYTES)),
     .s_rsp_valid_o(s_rsp_valid[S_HBM]), .s_rsp_ready_i(s_rsp_ready[S_HBM]),
     .s_rsp_rdata_o(`XDIE_PORT(s_rsp_rdata, S_HBM, DATA_BYTES*8)), .s_rsp_err_o(s_rsp_err[S_HBM*2 +: 2]),
-    .w_valid_i(1'b0), .w_addr_i('0), .w_wdata_i('0), .w_wstrb_i('0)
+    .w_valid_i(1'b0), .w_addr_i('0), .w_wdata_i('0), .w_wstrb_i('0),
+    .r_req_valid_i(1'b0), .r_req_ready_o(hbm_r_ready), .r_req_addr_i('0),
+    .r_rsp_valid_o(hbm_r_valid), .r_rsp_ready_i(1'b1), .r_rsp_rdata_o(hbm_r_rdata)
   );
+
+  // HBM has no reads of its own: its port R is tied off.
+  logic unused_hbm_r;
+  assign unused_hbm_r = ^{hbm_r_ready, hbm_r_valid, hbm_r_rdata};
 
   xdie_xbus_err #(.OUTSTANDING(OUTSTANDING)) u_err (
     .clk_i, .rst_ni,

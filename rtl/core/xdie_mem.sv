@@ -1,20 +1,28 @@
 // xbus slave memory: BYTES bytes as BYTES/DATA_BYTES words of one beat, byte-strobed writes, reads
-// registered, LATENCY cycles from acceptance to response, one request per cycle.
+// registered, LATENCY cycles from acceptance to response, one request per cycle per port.
 //
 // The array is a plain word array written under byte enables and read into a register with an
 // enable, so FPGA tools infer block RAM. Further LATENCY-1 stages follow the read register.
-// The whole pipeline advances only while its last stage is empty or being taken: when
-// rsp_ready is low the response holds and no request is accepted.
+// A port's pipeline advances only while its last stage is empty or being taken: when its
+// rsp_ready is low the response holds and the port accepts nothing.
 //
 // The beat is addr / DATA_BYTES modulo the word count (the die tile subtracts the aperture base). A
 // write is answered like a read (its response carries the word's old contents) once it has
 // landed; every response is OKAY.
 //
-// A second port (w_*) only writes: a beat under byte strobes in the cycle w_valid_i is set, with
-// no handshake and no response (the SBUF's accumulate path writes its sums there while port A
-// reads the next beats; xdie_sbuf_acc). The array keeps one write port: the user never presents
-// a port-A write in a cycle with a port-B write, and a port-A read in that cycle of the same
-// beat returns the old word (read-first). A memory without such a user ties w_valid_i low.
+// Port A (s_*) reads and writes. Port B (w_*) only writes: a beat under byte strobes in the cycle
+// w_valid_i is set, with no handshake and no response (the SBUF's accumulate path writes its sums
+// there while port A reads the next beats; xdie_sbuf_acc). The array keeps one write port: the
+// user never presents a port-A write in a cycle with a port-B write, and a read in that cycle of
+// the same beat returns the old word (read-first).
+//
+// Port R (r_*) only reads (the SBUF's reads, beside port A's writes and accumulate reads). With
+// READ_PORTS = 2 it has an array read of its own: one read on each of A and R and one write per
+// cycle, which FPGA tools build from two copies of the array (each a simple dual-port block RAM
+// written alike). With READ_PORTS = 1 (the default, and an FPGA die with one shared crossbar path,
+// which presents one request per cycle anyway) R shares port A's array read: A goes first, R is
+// accepted in a cycle A presents nothing, and the two ports' pipelines advance together (they
+// share one read register). A memory without reads of its own ties r_req_valid_i low.
 //
 // Simulation hooks, invisible to synthesis: the array is public to Verilator (a testbench loads
 // and reads it directly between clock edges, without bus cycles), and with XDIE_SIM_HOOKS
@@ -24,6 +32,8 @@
 module xdie_mem #(
   parameter int unsigned BYTES   = 16 * xdie_xbus_pkg::DATA_BYTES,
   parameter int unsigned LATENCY = 1,
+  // 2: port R reads the array on its own; 1: it shares port A's read (see above)
+  parameter int unsigned READ_PORTS = 1,
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
   localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
@@ -42,52 +52,93 @@ module xdie_mem #(
   input  logic            w_valid_i,
   input  logic [ADDR_W-1:0]   w_addr_i,
   input  logic [DATA_BYTES*8-1:0] w_wdata_i,
-  input  logic [DATA_BYTES-1:0]   w_wstrb_i
+  input  logic [DATA_BYTES-1:0]   w_wstrb_i,
+  input  logic            r_req_valid_i,
+  output logic            r_req_ready_o,
+  input  logic [ADDR_W-1:0]   r_req_addr_i,
+  output logic            r_rsp_valid_o,
+  input  logic            r_rsp_ready_i,
+  output logic [DATA_BYTES*8-1:0] r_rsp_rdata_o
 );
 
-  if (LATENCY < 1 || BYTES < DATA_BYTES || BYTES % DATA_BYTES != 0) begin : g_bad_param
-    $error("xdie_mem: LATENCY at least 1, BYTES a multiple of DATA_BYTES and at least one beat");
+  if (LATENCY < 1 || BYTES < DATA_BYTES || BYTES % DATA_BYTES != 0 || READ_PORTS < 1 ||
+      READ_PORTS > 2) begin : g_bad_param
+    $error("xdie_mem: LATENCY at least 1, BYTES a multiple of DATA_BYTES and at least one beat, READ_PORTS 1 or 2");
   end
 
   localparam int unsigned WORDS = BYTES / DATA_BYTES;
   localparam int unsigned IW    = (WORDS > 1) ? $clog2(WORDS) : 1;
   localparam int unsigned OW    = $clog2(DATA_BYTES);
 
-  logic [DATA_BYTES*8-1:0] mem_q [WORDS] /* verilator public_flat_rw */;
+  localparam int unsigned DW    = DATA_BYTES * 8;
 
-  logic [ADDR_W-OW-1:0] beat, w_beat;
-  logic [IW-1:0]    idx, w_idx;
-  logic             advance;
-  logic             acc;
+  logic [DW-1:0] mem_q [WORDS] /* verilator public_flat_rw */;
+
+  logic [ADDR_W-OW-1:0] beat, w_beat, r_beat;
+  logic [IW-1:0]    idx, w_idx, r_idx;
 
   assign beat   = s_req_addr_i[ADDR_W-1:OW];
   assign w_beat = w_addr_i[ADDR_W-1:OW];
+  assign r_beat = r_req_addr_i[ADDR_W-1:OW];
 
   // The offset within the beat, and the beat bits above the array, do not select anything.
   logic unused_addr;
-  assign unused_addr = ^{s_req_addr_i[OW-1:0], beat, w_addr_i[OW-1:0], w_beat};
+  assign unused_addr = ^{s_req_addr_i[OW-1:0], beat, w_addr_i[OW-1:0], w_beat,
+                         r_req_addr_i[OW-1:0], r_beat};
 
   if ((1 << IW) == WORDS) begin : g_pow2
     assign idx   = beat[IW-1:0];
     assign w_idx = w_beat[IW-1:0];
+    assign r_idx = r_beat[IW-1:0];
   end else begin : g_mod
     assign idx   = IW'(beat % (ADDR_W-OW)'(WORDS));
     assign w_idx = IW'(w_beat % (ADDR_W-OW)'(WORDS));
+    assign r_idx = IW'(r_beat % (ADDR_W-OW)'(WORDS));
   end
 
-  // ---------------------------------------------------------------- pipeline
-  logic [LATENCY-1:0] v_q;
-  logic [DATA_BYTES*8-1:0]    rd_q;
+  // ---------------------------------------------------------------- acceptance
+  // v_q / rv_q: a response in each stage of port A's / port R's pipeline.
+  logic [LATENCY-1:0] v_q, rv_q;
+  logic a_free, r_free;  // the port's last stage is empty or is being taken
+  logic a_adv, r_adv;    // the port's pipeline advances
+  logic acc, r_acc;      // a request is accepted on port A / port R
 
-  assign advance       = !v_q[LATENCY-1] || s_rsp_ready_i;
-  assign s_req_ready_o = advance;
-  assign acc           = s_req_valid_i && advance;
+  assign a_free = !v_q[LATENCY-1] || s_rsp_ready_i;
+  assign r_free = !rv_q[LATENCY-1] || r_rsp_ready_i;
+  if (READ_PORTS == 2) begin : g_adv_own
+    assign a_adv         = a_free;
+    assign r_adv         = r_free;
+    assign r_req_ready_o = r_adv;
+  end else begin : g_adv_shared
+    // One read register for both ports: both pipelines move together, A first.
+    assign a_adv         = a_free && r_free;
+    assign r_adv         = a_adv;
+    assign r_req_ready_o = r_adv && !s_req_valid_i;
+  end
+  assign s_req_ready_o = a_adv;
+  assign acc           = s_req_valid_i && a_adv;
+  assign r_acc         = r_req_valid_i && r_req_ready_o;
 
-  // The array's write port: port B's write, else port A's.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      v_q  <= '0;
+      rv_q <= '0;
+    end else begin
+      if (a_adv) begin
+        v_q <= LATENCY'({v_q, acc});
+      end
+      if (r_adv) begin
+        rv_q <= LATENCY'({rv_q, r_acc});
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- the array's write port
+  // Port B's write, else port A's.
   logic            wr_en;
   logic [IW-1:0]   wr_idx;
-  logic [DATA_BYTES*8-1:0] wr_data;
-  logic [DATA_BYTES-1:0]   wr_strb;
+  logic [DW-1:0]   wr_data;
+  logic [DATA_BYTES-1:0] wr_strb;
 
   assign wr_en   = w_valid_i || (acc && s_req_write_i);
   assign wr_idx  = w_valid_i ? w_idx : idx;
@@ -106,7 +157,7 @@ module xdie_mem #(
 
 `ifdef XDIE_SIM_HOOKS
   import "DPI-C" context function void xdie_mem_landed(
-    input longint unsigned word, input bit [DATA_BYTES*8-1:0] data, input bit [DATA_BYTES-1:0] strb);
+    input longint unsigned word, input bit [DW-1:0] data, input bit [DATA_BYTES-1:0] strb);
   always_ff @(posedge clk_i) begin
     if (wr_en && (wr_strb != '0)) begin
       xdie_mem_landed(64'(wr_idx), wr_data, wr_strb);
@@ -114,42 +165,54 @@ module xdie_mem #(
   end
 `endif
 
-  // Read-first: the read register takes the word as it was before a same-cycle write.
-  always_ff @(posedge clk_i) begin
-    if (acc) begin
-      rd_q <= mem_q[idx];
-    end
+  // ---------------------------------------------------------------- the array's read ports
+  // Read p (one per READ_PORTS) loads its register when rd_en[p] and leaves through LATENCY-1
+  // further stages that move with rd_adv[p]. Read-first: a register takes the word as it was
+  // before a same-cycle write.
+  logic [READ_PORTS-1:0]    rd_en, rd_adv;
+  logic [READ_PORTS*IW-1:0] rd_idx;
+  logic [READ_PORTS*DW-1:0] rd_out;
+
+  if (READ_PORTS == 2) begin : g_read_own
+    assign rd_en  = {r_acc, acc};
+    assign rd_adv = {r_adv, a_adv};
+    assign rd_idx = {r_idx, idx};
+    assign s_rsp_rdata_o = rd_out[0 +: DW];
+    assign r_rsp_rdata_o = rd_out[DW +: DW];
+  end else begin : g_read_shared
+    assign rd_en  = acc || r_acc;
+    assign rd_adv = a_adv;
+    assign rd_idx = s_req_valid_i ? idx : r_idx;
+    assign s_rsp_rdata_o = rd_out;
+    assign r_rsp_rdata_o = rd_out;
   end
 
-  if (LATENCY > 1) begin : g_stages
-    localparam int unsigned PIPE_W = (LATENCY - 1) * DATA_BYTES * 8;
-    // Stage k (bits [k*DATA_BYTES*8 +: DATA_BYTES*8]) takes stage k-1; stage 0 takes the read register.
-    logic [PIPE_W-1:0] d_q;
+  for (genvar p = 0; p < READ_PORTS; p++) begin : g_read
+    logic [DW-1:0] rd_q;
     always_ff @(posedge clk_i) begin
-      if (advance) begin
-        d_q <= PIPE_W'({d_q, rd_q});
+      if (rd_en[p]) begin
+        rd_q <= mem_q[rd_idx[p*IW +: IW]];
       end
     end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        v_q <= '0;
-      end else if (advance) begin
-        v_q <= {v_q[LATENCY-2:0], s_req_valid_i};
+    if (LATENCY > 1) begin : g_stages
+      localparam int unsigned PIPE_W = (LATENCY - 1) * DW;
+      // Stage k (bits [k*DW +: DW]) takes stage k-1; stage 0 takes the read register.
+      logic [PIPE_W-1:0] d_q;
+      always_ff @(posedge clk_i) begin
+        if (rd_adv[p]) begin
+          d_q <= PIPE_W'({d_q, rd_q});
+        end
       end
+      assign rd_out[p*DW +: DW] = d_q[(LATENCY-2)*DW +: DW];
+    end else begin : g_one
+      logic unused_adv;
+      assign unused_adv = rd_adv[p];
+      assign rd_out[p*DW +: DW] = rd_q;
     end
-    assign s_rsp_rdata_o = d_q[(LATENCY-2)*DATA_BYTES*8 +: DATA_BYTES*8];
-  end else begin : g_one
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        v_q <= '0;
-      end else if (advance) begin
-        v_q <= s_req_valid_i;
-      end
-    end
-    assign s_rsp_rdata_o = rd_q;
   end
 
   assign s_rsp_valid_o = v_q[LATENCY-1];
+  assign r_rsp_valid_o = rv_q[LATENCY-1];
   assign s_rsp_err_o   = 2'b00;
 
 endmodule

@@ -25,6 +25,12 @@
 // memory's two ports). Back-to-back accumulates to one beat take ADD_LATENCY + 3 cycles each
 // (a collective's legs add each beat once per step).
 //
+// Reads of their own (r_*, m_rd_*): the memory's read port R (xdie_mem) serves the SBUF's reads
+// beside port A's writes and accumulate reads, so that a die can send (read) and receive (write
+// or accumulate) a beat in the same cycle. They pass through here only to meet the same hazard:
+// a read of a pending accumulate's beat waits until the sum has landed. Their responses go
+// straight from the memory to the SBUF mapping.
+//
 // DEPTH is the number of requests in flight at the memory this block allows (the memory's
 // latency for full throughput; xdie_mem with LATENCY 1 needs 1). Responses come back in order.
 
@@ -68,7 +74,14 @@ module xdie_sbuf_acc #(
   output logic            m_wr_valid_o,
   output logic [ADDR_W-1:0]   m_wr_addr_o,
   output logic [DATA_BYTES*8-1:0] m_wr_wdata_o,
-  output logic [DATA_BYTES-1:0]   m_wr_wstrb_o
+  output logic [DATA_BYTES-1:0]   m_wr_wstrb_o,
+  // reads of their own: from the SBUF mapping's read side to the memory's port R
+  input  logic            r_req_valid_i,
+  output logic            r_req_ready_o,
+  input  logic [ADDR_W-1:0]   r_req_addr_i,
+  output logic            m_rd_valid_o,
+  input  logic            m_rd_ready_i,
+  output logic [ADDR_W-1:0]   m_rd_addr_o
 );
 
   // A lane is an int32 or binary32 word.
@@ -96,14 +109,15 @@ module xdie_sbuf_acc #(
   logic [PW-1:0]          wptr_q, rptr_q;
   logic [CW-1:0]          count_q;
 
-  logic [IW-1:0]    idx;
+  logic [IW-1:0]    idx, r_idx;
   logic [LANES-1:0] lanes;
-  logic             acc, push, pop, head_acc, head_fp, hazard, wb_conflict, room;
+  logic             acc, push, pop, head_acc, head_fp, hazard, r_hazard, wb_conflict, room;
   logic [IW-1:0]    head_idx;
   logic [LANES-1:0] head_lanes;
   logic [DW-1:0]    head_data;
 
-  assign idx = s_req_addr_i[OW +: IW];
+  assign idx   = s_req_addr_i[OW +: IW];
+  assign r_idx = r_req_addr_i[OW +: IW];
   assign acc = s_req_acc_i && s_req_write_i;
   for (genvar l = 0; l < LANES; l++) begin : g_lane_en
     assign lanes[l] = &s_req_wstrb_i[l*LANE_BYTES +: LANE_BYTES];
@@ -111,7 +125,8 @@ module xdie_sbuf_acc #(
 
   // The beat and byte offset are all the memory needs; the bits above its array are zero.
   logic unused_addr;
-  assign unused_addr = ^{s_req_addr_i[ADDR_W-1:OW+IW], s_req_addr_i[OW-1:0]};
+  assign unused_addr = ^{s_req_addr_i[ADDR_W-1:OW+IW], s_req_addr_i[OW-1:0],
+                         r_req_addr_i[ADDR_W-1:OW+IW], r_req_addr_i[OW-1:0]};
 
   assign head_acc   = e_acc_q[rptr_q];
   assign head_fp    = e_fp_q[rptr_q];
@@ -133,19 +148,23 @@ module xdie_sbuf_acc #(
   logic [DW-1:0]           old_q, opd_q, fp_sum;
   logic [ADD_LATENCY*DW-1:0] int_sum_q;  // stage k at [(k-1)*DW +: DW]
 
-  // A pending accumulate on the requested beat: in flight at the memory or in the pipeline.
+  // A pending accumulate on the requested beat (port A's request: hazard; port R's: r_hazard):
+  // in flight at the memory or in the pipeline.
   always_comb begin
-    hazard = 1'b0;
+    hazard   = 1'b0;
+    r_hazard = 1'b0;
     for (int j = 0; j < DEPTH; j++) begin
-      if (e_valid_q[j] && e_acc_q[j] && (e_idx_q[j*IW +: IW] == idx)) begin
-        hazard = 1'b1;
+      if (e_valid_q[j] && e_acc_q[j]) begin
+        hazard   = hazard || (e_idx_q[j*IW +: IW] == idx);
+        r_hazard = r_hazard || (e_idx_q[j*IW +: IW] == r_idx);
       end
     end
     // (Skipped when the pipeline is empty, as it is in plain traffic: simulation.)
     if (p_valid_q != '0) begin
       for (int k = 0; k < STAGES; k++) begin
-        if (p_valid_q[k] && (p_idx_q[k*IW +: IW] == idx)) begin
-          hazard = 1'b1;
+        if (p_valid_q[k]) begin
+          hazard   = hazard || (p_idx_q[k*IW +: IW] == idx);
+          r_hazard = r_hazard || (p_idx_q[k*IW +: IW] == r_idx);
         end
       end
     end
@@ -178,6 +197,10 @@ module xdie_sbuf_acc #(
   assign m_req_wdata_o = s_req_wdata_i;
   assign m_req_wstrb_o = acc ? '0 : s_req_wstrb_i;
   assign push          = s_req_valid_i && s_req_ready_o;
+
+  assign m_rd_valid_o  = r_req_valid_i && !r_hazard;
+  assign r_req_ready_o = m_rd_ready_i && !r_hazard;
+  assign m_rd_addr_o   = r_req_addr_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -705,6 +705,97 @@ fn mem_random_access_with_backpressure() {
     });
 }
 
+/// Port R beside port A with one shared array read (READ_PORTS 1, the default): random reads on
+/// R and random reads and writes on A, random gaps and backpressure on both. Port A goes first,
+/// so R is never accepted in a cycle A is; each R read returns the beat as A's accepted requests
+/// left it (a Rust memory applies them at their acceptance), in order, held while not taken.
+#[test]
+fn mem_read_port_shares_the_array_read() {
+    harness::run(0x3e4, |ctx| {
+        let mut sim = ctx.sim(dut("xdie_mem")).expect("mem model");
+        let mut p = Pins::new(&sim);
+        let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
+        let words = mem_words(&mut sim, &mut p, dw, aw);
+        let rng = &mut ctx.rng;
+        let span = words * dw as u64;
+        let reads = 1500;
+        let mut model = Mem::default();
+        let mut ops = VecDeque::new();
+        let mut expect = VecDeque::new();
+        for _ in 0..1500 {
+            let addr = rng.below(span);
+            let r = random_req(rng, addr, dw);
+            expect.push_back(model.access(&r, dw));
+            ops.push_back((r, 0));
+        }
+        let mut a = MasterModel {
+            idx: 0,
+            ops,
+            current: None,
+            expect,
+            got: 0,
+            gap_pct: 40,
+            rsp_ready_pct: 60,
+            rsp_ready: false,
+        };
+        // What the array holds: A's requests applied as they are accepted.
+        let mut live = Mem::default();
+        let mut r_addr: Option<u64> = None;
+        let mut r_expect = VecDeque::new();
+        let (mut r_issued, mut r_got, mut r_beside_a) = (0, 0, 0);
+        let mut cycle = 0;
+        while !a.done() || r_got < reads {
+            assert!(cycle < 50_000, "memory stalled");
+            a.drive(&mut p, &DUT_SLAVE_SIDE, rng, dw, aw);
+            if r_addr.is_none() && r_issued < reads && rng.chance(70) {
+                r_addr = Some(rng.below(span));
+            }
+            p.set_u("r_req_valid_i", 0, 1, u64::from(r_addr.is_some()));
+            p.set_u("r_req_addr_i", 0, aw, r_addr.unwrap_or(0));
+            let r_rsp_ready = rng.chance(60);
+            p.set_u("r_rsp_ready_i", 0, 1, u64::from(r_rsp_ready));
+            p.apply(&mut sim);
+            let a_req = a.current.clone();
+            let a_went = a.sample(&sim, &p, &DUT_SLAVE_SIDE, dw);
+            let r_went = r_addr.is_some() && Pins::get_u(&sim, &p, "r_req_ready_o", 0, 1) != 0;
+            if r_rsp_ready && Pins::get_u(&sim, &p, "r_rsp_valid_o", 0, 1) != 0 {
+                let want = r_expect
+                    .pop_front()
+                    .unwrap_or_else(|| panic!("cycle {cycle}: port R answered nothing asked"));
+                assert_eq!(
+                    Pins::get(&sim, &p, "r_rsp_rdata_o", 0, dw * 8),
+                    want,
+                    "cycle {cycle}: port R read {r_got}"
+                );
+                r_got += 1;
+            }
+            assert!(
+                !(a_went && r_went),
+                "cycle {cycle}: port R accepted beside port A"
+            );
+            if r_addr.is_some() && a_req.is_some() {
+                r_beside_a += 1;
+            }
+            if let Some(addr) = r_addr.filter(|_| r_went) {
+                r_expect.push_back(live.beat(addr, dw));
+                r_issued += 1;
+                r_addr = None;
+            }
+            if a_went {
+                let (r, _) = a_req.expect("a request went");
+                live.access(&r, dw);
+                a.current = None;
+            }
+            sim.tick();
+            cycle += 1;
+        }
+        assert!(
+            r_beside_a > 100,
+            "the ports met too rarely ({r_beside_a} cycles)"
+        );
+    });
+}
+
 /// The memory's word count: write a marker to beat 0, then walk powers of two until the
 /// marker reads back (the array wraps there). Leaves the memory reset.
 fn mem_words(sim: &mut Sim, p: &mut Pins, dw: usize, aw: usize) -> u64 {
@@ -1628,6 +1719,91 @@ fn sbuf_acc_read_behind_an_accumulate_sees_the_sum() {
             answers[2].1, want,
             "the read behind the accumulate returns the sum"
         );
+    });
+}
+
+/// The read side (port R's pass-through) meets the accumulate hazard: after an int32 accumulate
+/// to beat 1 on port A, a read of beat 2 on R goes to the memory at once, a read of beat 1 only
+/// after the edge the sum is written (port B), so it reads the sum. Always-ready memory with a
+/// latency of one cycle (a Rust array, read at the edge a read passes, before that edge's write).
+#[test]
+fn sbuf_acc_read_side_waits_for_a_pending_sum() {
+    use xdie_model::reduce::{add_lane, AccDtype};
+    harness::run(5, |ctx| {
+        let mut sim = ctx.sim(dut("xdie_sbuf_acc")).expect("sbuf acc model");
+        let mut p = Pins::new(&sim);
+        let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
+        let rng = &mut ctx.rng;
+        let beats = 4usize;
+        let mut mem: Vec<Vec<u8>> = (0..beats)
+            .map(|_| (0..dw).map(|_| rng.next_u32() as u8).collect())
+            .collect();
+        let opd: Vec<u8> = (0..dw).map(|_| rng.next_u32() as u8).collect();
+        let want: Vec<u8> = (0..dw / 4)
+            .flat_map(|l| {
+                add_lane(AccDtype::I32, lane_of(&mem[1], l), lane_of(&opd, l)).to_le_bytes()
+            })
+            .collect();
+        sim.reset(2);
+        p.set_u("s_rsp_ready_i", 0, 1, 1);
+        p.set_u("m_req_ready_i", 0, 1, 1);
+        p.set_u("m_rd_ready_i", 0, 1, 1);
+        p.set("s_req_wstrb_i", 0, dw, &vec![0xff; dw.div_ceil(8)]);
+        p.set("s_req_wdata_i", 0, dw * 8, &opd);
+        p.set_u("s_req_write_i", 0, 1, 1);
+        p.set_u("s_req_acc_i", 0, 1, 1);
+        p.set_u("s_req_fp_i", 0, 1, 0);
+        p.set_u("s_req_addr_i", 0, aw, dw as u64);
+        let mut acc_pending = true;
+        let reads = [2usize, 1];
+        let mut next = 0;
+        let mut in_flight: Option<Vec<u8>> = None;
+        let (mut passed, mut sum_at) = (Vec::new(), None);
+        for cycle in 0..40u64 {
+            p.set_u("s_req_valid_i", 0, 1, u64::from(acc_pending));
+            // the reads start in the cycle after the accumulate
+            let r = (cycle > 0).then(|| reads.get(next).copied()).flatten();
+            p.set_u("r_req_valid_i", 0, 1, u64::from(r.is_some()));
+            p.set_u("r_req_addr_i", 0, aw, (r.unwrap_or(0) * dw) as u64);
+            p.set_u("m_rsp_valid_i", 0, 1, u64::from(in_flight.is_some()));
+            p.set(
+                "m_rsp_rdata_i",
+                0,
+                dw * 8,
+                in_flight.as_deref().unwrap_or(&vec![0; dw]),
+            );
+            p.apply(&mut sim);
+            if acc_pending && Pins::get_u(&sim, &p, "s_req_ready_o", 0, 1) != 0 {
+                let at = Pins::get_u(&sim, &p, "m_req_addr_o", 0, aw) as usize / dw % beats;
+                in_flight = Some(mem[at].clone());
+                acc_pending = false;
+            } else {
+                in_flight = None;
+            }
+            if Pins::get_u(&sim, &p, "m_rd_valid_o", 0, 1) != 0 {
+                assert_eq!(Pins::get_u(&sim, &p, "r_req_ready_o", 0, 1), 1);
+                let at = Pins::get_u(&sim, &p, "m_rd_addr_o", 0, aw) as usize / dw % beats;
+                passed.push((cycle, at, mem[at].clone()));
+                next += 1;
+            }
+            if Pins::get_u(&sim, &p, "m_wr_valid_o", 0, 1) != 0 {
+                let at = Pins::get_u(&sim, &p, "m_wr_addr_o", 0, aw) as usize / dw % beats;
+                mem[at] = Pins::get(&sim, &p, "m_wr_wdata_o", 0, dw * 8);
+                sum_at = Some(cycle);
+            }
+            sim.tick();
+        }
+        let sum_at = sum_at.expect("the sum was written");
+        assert_eq!(passed.len(), 2, "both reads went to the memory");
+        assert_eq!((passed[0].1, passed[1].1), (2, 1));
+        assert!(
+            passed[0].0 == 1 && passed[1].0 > sum_at,
+            "the read of beat 2 went at once (cycle {}), the read of beat 1 after the sum's \
+             edge {sum_at} (cycle {})",
+            passed[0].0,
+            passed[1].0
+        );
+        assert_eq!(passed[1].2, want, "the read side reads the sum");
     });
 }
 
