@@ -167,6 +167,8 @@ module xdie_die #(
   localparam int unsigned S_ERR  = S_D2D + ND;
   localparam int unsigned NS     = S_ERR + 1;
   localparam int unsigned SW     = $clog2(NS);
+  // SBUF's read side takes no writes: no write data for it.
+  localparam logic [NS-1:0] XBAR_WRITTEN = ~(NS'(1) << S_SBUF_RD);
   // Queue groups (both sides have the same shape; the engine checks nothing else)
   localparam int unsigned Q      = xdie_udma_m2s_pkg::M2S_Q_COUNT;
   localparam int unsigned QBW    = xdie_udma_m2s_pkg::RING_BASE_W;
@@ -240,7 +242,8 @@ module xdie_die #(
     );
   end else begin : g_xbar
     xdie_xbar #(
-      .NM(NM), .NS(NS), .OUTSTANDING(OUTSTANDING), .READERS(XBAR_READERS)
+      .NM(NM), .NS(NS), .OUTSTANDING(OUTSTANDING), .READERS(XBAR_READERS),
+      .WRITTEN(XBAR_WRITTEN)
     ) u_xbar (
       .clk_i, .rst_ni,
       .m_req_valid_i(m_req_valid), .m_req_ready_o(m_req_ready), .m_req_write_i(m_req_write),

@@ -45,6 +45,9 @@ module xdie_xbar #(
   parameter int unsigned OUTSTANDING = 4,
   // Masters that read: only these get response data (a write-only master's is zero).
   parameter logic [NM-1:0] READERS   = '1,
+  // Slaves that take writes: the others (a read-only slave) get zero write data and strobes,
+  // which a simulator does not copy each cycle.
+  parameter logic [NS-1:0] WRITTEN   = '1,
   localparam int unsigned SW         = (NS > 1) ? $clog2(NS) : 1,
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
   localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
@@ -145,10 +148,15 @@ module xdie_xbar #(
     assign s_req_write_o[s] = gnt_any[s] && m_req_write_i[g];
     assign `XDIE_PORT(s_req_addr_o, s, ADDR_W) =
         gnt_any[s] ? `XDIE_PORT(m_req_addr_i, g, ADDR_W) : '0;
-    assign `XDIE_PORT(s_req_wdata_o, s, DATA_BYTES*8) =
-        gnt_any[s] ? `XDIE_PORT(m_req_wdata_i, g, DATA_BYTES*8) : '0;
-    assign `XDIE_PORT(s_req_wstrb_o, s, DATA_BYTES) =
-        gnt_any[s] ? `XDIE_PORT(m_req_wstrb_i, g, DATA_BYTES) : '0;
+    if (WRITTEN[s]) begin : g_written
+      assign `XDIE_PORT(s_req_wdata_o, s, DATA_BYTES*8) =
+          gnt_any[s] ? `XDIE_PORT(m_req_wdata_i, g, DATA_BYTES*8) : '0;
+      assign `XDIE_PORT(s_req_wstrb_o, s, DATA_BYTES) =
+          gnt_any[s] ? `XDIE_PORT(m_req_wstrb_i, g, DATA_BYTES) : '0;
+    end else begin : g_read_only
+      assign `XDIE_PORT(s_req_wdata_o, s, DATA_BYTES*8) = '0;
+      assign `XDIE_PORT(s_req_wstrb_o, s, DATA_BYTES)   = '0;
+    end
   end
 
   always_comb begin
