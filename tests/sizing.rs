@@ -187,6 +187,29 @@ fn keys_left_out_take_the_die_map_and_default_values() {
     assert_eq!(d.link_credits, v.params.link_credits);
     assert_eq!(d.hbm_bytes, v.apertures.hbm.size);
     assert_eq!(d.d2d_controllers, v.apertures.d2d.count);
+    // The switches the die map has no value for are off in the simulated die unless given: the
+    // testbench simulates the word-wide arbiters and the full crossbar.
+    let di = c.default_sizing;
+    let (_s, csrs) = csrs_copy("sizing-switches");
+    let f = csrs.join("sizing.yaml");
+    // Drop the switches' lines from the default profile (the lines between its name and the
+    // next profile's).
+    let mut in_default = false;
+    let kept: String = read(&csrs, "sizing.yaml")
+        .lines()
+        .filter(|l| {
+            let k = l.trim_start();
+            if let Some(name) = k.strip_prefix("- name:") {
+                in_default = name.trim() == d.name;
+            }
+            !(in_default
+                && (k.starts_with("shared_crossbar:") || k.starts_with("select_arbiters:")))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&f, kept).unwrap();
+    let s = &load(&csrs).sizings[di];
+    assert_eq!((s.shared_crossbar, s.select_arbiters), (0, 0));
 
     // A profile that gives nothing but its name is the default profile under another name.
     let (_s, csrs) = csrs_copy("sizing-inherit");
@@ -236,6 +259,18 @@ fn bad_profiles_are_refused_with_file_key_and_line() {
         &format!("profiles[{i}].hbm_bytes"),
         line,
         "multiple of DATA_BYTES",
+    );
+
+    // A switch (0 or 1) set to anything else.
+    let (_s, csrs) = csrs_copy("sizing-bad-switch");
+    let line = set_key(&csrs, &p.name, "select_arbiters", "2");
+    let e = load_err(&csrs);
+    assert_at(
+        &e,
+        ErrorKind::BadValue,
+        &format!("profiles[{i}].select_arbiters"),
+        line,
+        "select_arbiters",
     );
 
     // The default profile disagreeing with the die map.

@@ -528,11 +528,13 @@ pub struct Sizing {
     pub engine_read_beats: u64,
     /// 1: the crossbar shares one request and one response path among its ports; 0: full.
     pub shared_crossbar: u64,
+    /// 1: the engines' queue round robin in the arbiter's select form; 0: the word-wide form.
+    pub select_arbiters: u64,
 }
 
 impl Sizing {
     /// Every value with its key name in `sizing.*`, in file order.
-    pub fn values(&self) -> [(&'static str, u64); 8] {
+    pub fn values(&self) -> [(&'static str, u64); 9] {
         [
             ("sdma_engines", self.sdma_engines),
             ("d2d_controllers", self.d2d_controllers),
@@ -542,6 +544,7 @@ impl Sizing {
             ("outstanding", self.outstanding),
             ("engine_read_beats", self.engine_read_beats),
             ("shared_crossbar", self.shared_crossbar),
+            ("select_arbiters", self.select_arbiters),
         ]
     }
 }

@@ -786,6 +786,8 @@ pub struct RawSizing {
     pub engine_read_beats: Option<Num>,
     #[serde(default)]
     pub shared_crossbar: Option<Num>,
+    #[serde(default)]
+    pub select_arbiters: Option<Num>,
 }
 
 impl RawSizing {
@@ -811,6 +813,8 @@ impl RawSizing {
         Key::opt("engine_read_beats", Ty::Num, "Source beats an engine buffers (its reads in flight).")
             .allowed("1 ..= 2^16; required in the default profile"),
         Key::opt("shared_crossbar", Ty::Num, "1: one request and one response path shared by all crossbar ports (`xdie_xbar_shared`, a fraction of the area, one request and one response per cycle); 0: a full crossbar (`xdie_xbar`).")
+            .allowed("0 or 1; default profile: 0"),
+        Key::opt("select_arbiters", Ty::Num, "1: the SDMA engines pick their queue with the round-robin arbiter's select form (`xdie_rr_arbiter` SELECT: no carry chains, shorter logic paths on an FPGA, more simulation work because a simulator evaluates the select bit by bit); 0: the word-wide form.")
             .allowed("0 or 1; default profile: 0"),
     ];
 }

@@ -69,6 +69,11 @@ module xdie_die #(
   // of a full crossbar (xdie_xbar): a fraction of the area for an FPGA build, at one request and
   // one response per cycle for the whole die
   parameter bit          SHARED_XBAR   = xdie_sizing_pkg::DEFAULT_SHARED_CROSSBAR != 0,
+  // Each engine's queue round robin in xdie_rr_arbiter's select form: no carry chains, so a
+  // shorter path on an FPGA (the pick ran into the crossbar's request register in one cycle),
+  // but a simulator evaluates the select bit by bit (more instructions per cycle with many
+  // engines); the same picks either way
+  parameter bit          SELECT_ARBITERS = xdie_sizing_pkg::DEFAULT_SELECT_ARBITERS != 0,
   // Clock each engine, and the queue groups, only in cycles where something of theirs can
   // change (xdie_clock_gate, see the engines below): a simulator then skips idle engines and
   // groups, and an ASIC saves their clock power. Off by default: an FPGA build keeps one clock
@@ -686,7 +691,7 @@ module xdie_die #(
 
     xdie_sdma_engine #(
       .RD_DEPTH(ENG_READ_BEATS), .WR_DEPTH(OUTSTANDING),
-      .Q(Q), .BW(QBW), .HW(QHW), .IDW(QIW)
+      .Q(Q), .BW(QBW), .HW(QHW), .IDW(QIW), .SELECT_RR(SELECT_ARBITERS)
     ) u_engine (
       .clk_i(t_clk), .rst_ni,
       .m2s_enable_i(m_en), .m2s_nonempty_i(m_ne), .s2m_enable_i(s_en), .s2m_nonempty_i(s_ne),

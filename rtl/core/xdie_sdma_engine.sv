@@ -32,6 +32,9 @@ module xdie_sdma_engine #(
   parameter int unsigned BW       = xdie_udma_m2s_pkg::RING_BASE_W,
   parameter int unsigned HW       = xdie_udma_m2s_pkg::M2S_Q_TDRHP_OFFSET_WIDTH,
   parameter int unsigned IDW      = xdie_udma_m2s_pkg::M2S_Q_TDRHP_RING_ID_WIDTH,
+  // The queue round robin in xdie_rr_arbiter's select form (no carry chains: FPGA timing, the
+  // sizing key select_arbiters) instead of the word-wide form a simulator evaluates faster
+  parameter bit          SELECT_RR = 1'b0,
   // Bytes per bus beat (a power of two, at least one descriptor).
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
   localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W,
@@ -120,11 +123,14 @@ module xdie_sdma_engine #(
   assign elig = m2s_enable_i & s2m_enable_i & m2s_nonempty_i & s2m_nonempty_i
               & ~busy_q & ~halt_m_q & ~halt_s_q;
 
-  // Round-robin: the first eligible queue after the one served last.
+  // Round-robin: the first eligible queue after the one served last. SELECT_RR: the pick ran
+  // from the engine's state through the queue groups' read port into the crossbar in one cycle,
+  // a critical path of the die on an FPGA (docs/fpga-fit.md); the select form shortens it but
+  // costs a simulator more work each time eligibility changes, so it is a build choice.
   logic [QW-1:0] rr_q, pick;
   logic          pick_valid;
 
-  xdie_rr_arbiter #(.N(Q)) u_rr (
+  xdie_rr_arbiter #(.N(Q), .SELECT(SELECT_RR)) u_rr (
     .req_i(elig), .last_i(rr_q), .valid_o(pick_valid), .idx_o(pick)
   );
 

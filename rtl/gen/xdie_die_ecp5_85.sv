@@ -91,7 +91,8 @@ module xdie_die_ecp5_85 #(
     .LINK_CREDITS(xdie_sizing_pkg::ECP5_85_LINK_CREDITS),
     .OUTSTANDING(xdie_sizing_pkg::ECP5_85_OUTSTANDING),
     .ENG_READ_BEATS(xdie_sizing_pkg::ECP5_85_ENGINE_READ_BEATS),
-    .SHARED_XBAR(xdie_sizing_pkg::ECP5_85_SHARED_CROSSBAR != 0)
+    .SHARED_XBAR(xdie_sizing_pkg::ECP5_85_SHARED_CROSSBAR != 0),
+    .SELECT_ARBITERS(xdie_sizing_pkg::ECP5_85_SELECT_ARBITERS != 0)
   ) u_die (
     .clk_i, .rst_ni, .my_die_i, .my_chip_i,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,

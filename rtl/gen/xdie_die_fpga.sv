@@ -9,7 +9,8 @@
 // A die for an FPGA prototype (Lattice ECP5-85 class): two SDMA engines, every register block, 4
 // KiB of every SBUF partition and 16 KiB of HBM in block RAM, link buffers and request queues of
 // 16, and a crossbar with one shared request and one shared response path (a full crossbar of its 9
-// masters and 8 slaves would be about two thirds of the die's logic).
+// masters and 8 slaves would be about two thirds of the die's logic). The engines pick their queue
+// with the select form of the round robin (no carry chains).
 
 module xdie_die_fpga #(
   localparam int unsigned E       = xdie_sizing_pkg::FPGA_SDMA_ENGINES,
@@ -93,7 +94,8 @@ module xdie_die_fpga #(
     .LINK_CREDITS(xdie_sizing_pkg::FPGA_LINK_CREDITS),
     .OUTSTANDING(xdie_sizing_pkg::FPGA_OUTSTANDING),
     .ENG_READ_BEATS(xdie_sizing_pkg::FPGA_ENGINE_READ_BEATS),
-    .SHARED_XBAR(xdie_sizing_pkg::FPGA_SHARED_CROSSBAR != 0)
+    .SHARED_XBAR(xdie_sizing_pkg::FPGA_SHARED_CROSSBAR != 0),
+    .SELECT_ARBITERS(xdie_sizing_pkg::FPGA_SELECT_ARBITERS != 0)
   ) u_die (
     .clk_i, .rst_ni, .my_die_i, .my_chip_i,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,

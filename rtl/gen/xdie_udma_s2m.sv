@@ -191,6 +191,8 @@ module xdie_udma_s2m (
   logic [IDW-1:0] tail_id_bus_m [NQ], tail_id_bc_m [NQ], head_id_m [NQ];
   logic [UW-1:0]  used_bus_m [NQ], used_bc_m [NQ], used_pop_m [NQ];
   logic [1:0]     tail_src_q [NQ], used_src_q [NQ];
+  // The ring length less one per queue (see ring_last), written with the length register.
+  logic [LW-1:0]  len_last_m [NQ];
   logic [NQ-1:0]  head_v, overrun_q, nonempty_q, enable_q;
   // r_cfg: no reset (see above); r_cfg_v marks the entries written since reset or rst_q
   logic [31:0]    r_cfg_m [NQ];
@@ -260,6 +262,21 @@ module xdie_udma_s2m (
 
   function automatic logic [CW-1:0] ring_len(input logic [QW-1:0] q);
     ring_len = CW'(LW'(r_rdrl_rd(q) >> xdie_udma_s2m_pkg::S2M_Q_RDRL_LEN_LSB));
+  endfunction
+
+  // The ring length less one, 0 for a length of 0, of a length register's word. Kept per queue
+  // beside the length (computed at the register write), so that the head pulse tests its wrap,
+  // head + 1 >= len, as head >= len - 1: one carry chain after the LUT-RAM reads instead of an
+  // increment and a compare in a row (timing: the pulse reads, tests and writes in one cycle).
+  // The same test for every head and length, a length of 0 included.
+  function automatic logic [LW-1:0] last_of(input logic [31:0] r);
+    logic [LW-1:0] len;
+    len     = LW'(r >> xdie_udma_s2m_pkg::S2M_Q_RDRL_LEN_LSB);
+    last_of = (len == '0) ? '0 : len - LW'(1);
+  endfunction
+
+  function automatic logic [LW-1:0] ring_last(input logic [QW-1:0] q);
+    ring_last = r_rdrl_v[q] ? len_last_m[q] : last_of(xdie_udma_s2m_pkg::S2M_Q_RDRL_RESET);
   endfunction
 
   // The bus write's new value of a configuration register of the addressed queue: only the
@@ -356,7 +373,7 @@ module xdie_udma_s2m (
       head    = head_rd(pop_q);
       head_id = head_id_rd(pop_q);
       used    = used_rd(pop_q);
-      wrap    = CW'(head) + CW'(1) >= ring_len(pop_q);
+      wrap    = head >= ring_last(pop_q);
     end
     pulse = {live, wrap, pop_q, head, head_id, used};
   endfunction
@@ -599,6 +616,7 @@ module xdie_udma_s2m (
       end
       if (q_off == ROW'(xdie_udma_s2m_pkg::S2M_Q_RDRL_OFFSET)) begin
         r_rdrl_m[q_sel] <= r_rdrl_wr(q_sel);
+        len_last_m[q_sel] <= last_of(r_rdrl_wr(q_sel));
       end
     end
   end

@@ -76,7 +76,7 @@ pub(super) fn build_sizings(
     // (None: the default profile must give it).
     let builtin = |key: &str| -> Option<u64> {
         match key {
-            "shared_crossbar" => Some(0),
+            "shared_crossbar" | "select_arbiters" => Some(0),
             _ => None,
         }
     };
@@ -133,8 +133,13 @@ pub(super) fn build_sizings(
                 p.shared_crossbar,
                 base.as_ref().map(|b| b.shared_crossbar),
             ),
+            (
+                "select_arbiters",
+                p.select_arbiters,
+                base.as_ref().map(|b| b.select_arbiters),
+            ),
         ];
-        let mut v = [0u64; 8];
+        let mut v = [0u64; 9];
         for (n, (key, given, from_default)) in keys.into_iter().enumerate() {
             // The value a left-out key takes.
             let inherit = if i == di {
@@ -184,6 +189,7 @@ pub(super) fn build_sizings(
             outstanding: v[5],
             engine_read_beats: v[6],
             shared_crossbar: v[7],
+            select_arbiters: v[8],
         };
         check(src, i, &s, views)?;
         out[i] = Some(s);
@@ -202,7 +208,7 @@ fn check(src: &Source, i: usize, s: &Sizing, views: &Views) -> Result<()> {
         .min(ap.sdma_s2m.count)
         .min(u64::from(views.bcast.mask.width));
     let dw = d.data_bytes;
-    let rules: [(&str, u64, bool, String); 8] = [
+    let rules: [(&str, u64, bool, String); 9] = [
         (
             "sdma_engines",
             s.sdma_engines,
@@ -265,6 +271,12 @@ fn check(src: &Source, i: usize, s: &Sizing, views: &Views) -> Result<()> {
             s.shared_crossbar,
             s.shared_crossbar <= 1,
             "0 (a full crossbar) or 1 (one shared request and response path)".to_string(),
+        ),
+        (
+            "select_arbiters",
+            s.select_arbiters,
+            s.select_arbiters <= 1,
+            "0 (the word-wide round robin) or 1 (the select form)".to_string(),
         ),
     ];
     for (key, value, ok, allowed) in rules {

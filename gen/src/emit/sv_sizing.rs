@@ -81,6 +81,7 @@ fn comment(key: &str) -> &'static str {
         "link_credits" => "receive buffer depth per link channel (credits)",
         "outstanding" => "requests in flight per crossbar master and slave, writes per engine",
         "shared_crossbar" => "1: one request and one response path shared by all crossbar ports",
+        "select_arbiters" => "1: the engines' queue round robin in the select form (FPGA timing)",
         _ => "source beats an engine buffers (its reads in flight)",
     }
 }

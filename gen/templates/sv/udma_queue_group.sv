@@ -175,6 +175,8 @@ module {{ module }} (
   logic [IDW-1:0] tail_id_bus_m [NQ], tail_id_bc_m [NQ], head_id_m [NQ];
   logic [UW-1:0]  used_bus_m [NQ], used_bc_m [NQ], used_pop_m [NQ];
   logic [1:0]     tail_src_q [NQ], used_src_q [NQ];
+  // The ring length less one per queue (see ring_last), written with the length register.
+  logic [LW-1:0]  len_last_m [NQ];
   logic [NQ-1:0]  head_v, overrun_q, nonempty_q, enable_q;
 {%- for s in q_stores %}
   // {{ s.name }}: no reset (see above); {{ s.name }}_v marks the entries written since reset or rst_q
@@ -228,6 +230,25 @@ module {{ module }} (
   function automatic logic [CW-1:0] ring_len(input logic [QW-1:0] q);
     ring_len = CW'(LW'({{ len_reg }}_rd(q) >> {{ len_lsb }}));
   endfunction
+
+  // The ring length less one, 0 for a length of 0, of a length register's word. Kept per queue
+  // beside the length (computed at the register write), so that the head pulse tests its wrap,
+  // head + 1 >= len, as head >= len - 1: one carry chain after the LUT-RAM reads instead of an
+  // increment and a compare in a row (timing: the pulse reads, tests and writes in one cycle).
+  // The same test for every head and length, a length of 0 included.
+  function automatic logic [LW-1:0] last_of(input logic [31:0] r);
+    logic [LW-1:0] len;
+    len     = LW'(r >> {{ len_lsb }});
+    last_of = (len == '0) ? '0 : len - LW'(1);
+  endfunction
+{%- for s in q_stores %}
+{%- if s.name == len_reg %}
+
+  function automatic logic [LW-1:0] ring_last(input logic [QW-1:0] q);
+    ring_last = {{ s.name }}_v[q] ? len_last_m[q] : last_of({{ s.reset }});
+  endfunction
+{%- endif %}
+{%- endfor %}
 
   // The bus write's new value of a configuration register of the addressed queue: only the
   // write-mask bits under a strobe change.
@@ -316,7 +337,7 @@ module {{ module }} (
       head    = head_rd(pop_q);
       head_id = head_id_rd(pop_q);
       used    = used_rd(pop_q);
-      wrap    = CW'(head) + CW'(1) >= ring_len(pop_q);
+      wrap    = head >= ring_last(pop_q);
     end
     pulse = {live, wrap, pop_q, head, head_id, used};
   endfunction
@@ -546,6 +567,9 @@ module {{ module }} (
 {%- for s in q_stores %}
       if (q_off == {{ s.offset }}) begin
         {{ s.name }}_m[q_sel] <= {{ s.name }}_wr(q_sel);
+{%- if s.name == len_reg %}
+        len_last_m[q_sel] <= last_of({{ s.name }}_wr(q_sel));
+{%- endif %}
       end
 {%- endfor %}
     end
