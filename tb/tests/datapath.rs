@@ -1646,33 +1646,65 @@ fn sbuf_acc_streams_one_beat_per_cycle() {
     });
 }
 
+/// The accumulate stage after reset with everything ready, a Rust array of `beats` random beats
+/// as its memory, and a random operand on the request port with every strobe set: `want` is
+/// beat 1 with the operand added as int32 lanes (the model's lane adder).
+struct AccFixture {
+    sim: Sim,
+    p: Pins,
+    dw: usize,
+    aw: usize,
+    beats: usize,
+    mem: Vec<Vec<u8>>,
+    want: Vec<u8>,
+}
+
+fn acc_fixture(ctx: &mut harness::Ctx) -> AccFixture {
+    use xdie_model::reduce::{add_lane, AccDtype};
+    let mut sim = ctx.sim(dut("xdie_sbuf_acc")).expect("sbuf acc model");
+    let mut p = Pins::new(&sim);
+    let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
+    let rng = &mut ctx.rng;
+    let beats = 4usize;
+    let mem: Vec<Vec<u8>> = (0..beats)
+        .map(|_| (0..dw).map(|_| rng.next_u32() as u8).collect())
+        .collect();
+    let opd: Vec<u8> = (0..dw).map(|_| rng.next_u32() as u8).collect();
+    let want: Vec<u8> = (0..dw / 4)
+        .flat_map(|l| add_lane(AccDtype::I32, lane_of(&mem[1], l), lane_of(&opd, l)).to_le_bytes())
+        .collect();
+    sim.reset(2);
+    p.set_u("s_rsp_ready_i", 0, 1, 1);
+    p.set_u("m_req_ready_i", 0, 1, 1);
+    p.set("s_req_wstrb_i", 0, dw, &vec![0xff; dw.div_ceil(8)]);
+    p.set("s_req_wdata_i", 0, dw * 8, &opd);
+    AccFixture {
+        sim,
+        p,
+        dw,
+        aw,
+        beats,
+        mem,
+        want,
+    }
+}
+
 /// An accumulate is answered as its read passes, before its sum lands; a read of the same beat
 /// presented right behind it waits for the sum and returns it, and a read of another beat is
 /// not held up. Always-ready memory with a latency of one cycle (a Rust array here, written by
 /// port B and read by port A at the edge a request is accepted).
 #[test]
 fn sbuf_acc_read_behind_an_accumulate_sees_the_sum() {
-    use xdie_model::reduce::{add_lane, AccDtype};
     harness::run(4, |ctx| {
-        let mut sim = ctx.sim(dut("xdie_sbuf_acc")).expect("sbuf acc model");
-        let mut p = Pins::new(&sim);
-        let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
-        let rng = &mut ctx.rng;
-        let beats = 4usize;
-        let mut mem: Vec<Vec<u8>> = (0..beats)
-            .map(|_| (0..dw).map(|_| rng.next_u32() as u8).collect())
-            .collect();
-        let opd: Vec<u8> = (0..dw).map(|_| rng.next_u32() as u8).collect();
-        let want: Vec<u8> = (0..dw / 4)
-            .flat_map(|l| {
-                add_lane(AccDtype::I32, lane_of(&mem[1], l), lane_of(&opd, l)).to_le_bytes()
-            })
-            .collect();
-        sim.reset(2);
-        p.set_u("s_rsp_ready_i", 0, 1, 1);
-        p.set_u("m_req_ready_i", 0, 1, 1);
-        p.set("s_req_wstrb_i", 0, dw, &vec![0xff; dw.div_ceil(8)]);
-        p.set("s_req_wdata_i", 0, dw * 8, &opd);
+        let AccFixture {
+            mut sim,
+            mut p,
+            dw,
+            aw,
+            beats,
+            mut mem,
+            want,
+        } = acc_fixture(ctx);
         // an int32 accumulate to beat 1, then reads of beat 2 and of beat 1
         let reqs = [(true, 1usize), (false, 2), (false, 1)];
         let mut next = 0;
@@ -1728,28 +1760,17 @@ fn sbuf_acc_read_behind_an_accumulate_sees_the_sum() {
 /// latency of one cycle (a Rust array, read at the edge a read passes, before that edge's write).
 #[test]
 fn sbuf_acc_read_side_waits_for_a_pending_sum() {
-    use xdie_model::reduce::{add_lane, AccDtype};
     harness::run(5, |ctx| {
-        let mut sim = ctx.sim(dut("xdie_sbuf_acc")).expect("sbuf acc model");
-        let mut p = Pins::new(&sim);
-        let (_, dw, aw) = geometry(&p, &DUT_SLAVE_SIDE);
-        let rng = &mut ctx.rng;
-        let beats = 4usize;
-        let mut mem: Vec<Vec<u8>> = (0..beats)
-            .map(|_| (0..dw).map(|_| rng.next_u32() as u8).collect())
-            .collect();
-        let opd: Vec<u8> = (0..dw).map(|_| rng.next_u32() as u8).collect();
-        let want: Vec<u8> = (0..dw / 4)
-            .flat_map(|l| {
-                add_lane(AccDtype::I32, lane_of(&mem[1], l), lane_of(&opd, l)).to_le_bytes()
-            })
-            .collect();
-        sim.reset(2);
-        p.set_u("s_rsp_ready_i", 0, 1, 1);
-        p.set_u("m_req_ready_i", 0, 1, 1);
+        let AccFixture {
+            mut sim,
+            mut p,
+            dw,
+            aw,
+            beats,
+            mut mem,
+            want,
+        } = acc_fixture(ctx);
         p.set_u("m_rd_ready_i", 0, 1, 1);
-        p.set("s_req_wstrb_i", 0, dw, &vec![0xff; dw.div_ceil(8)]);
-        p.set("s_req_wdata_i", 0, dw * 8, &opd);
         p.set_u("s_req_write_i", 0, 1, 1);
         p.set_u("s_req_acc_i", 0, 1, 1);
         p.set_u("s_req_fp_i", 0, 1, 0);
