@@ -180,7 +180,11 @@ module xdie_mem #(
     assign s_rsp_rdata_o = rd_out[0 +: DW];
     assign r_rsp_rdata_o = rd_out[DW +: DW];
   end else begin : g_read_shared
-    assign rd_en  = acc || r_acc;
+    // The read register loads whenever the pipelines advance, a request accepted or not (its
+    // valid bit says whether the word is wanted): the enable is then a decode of the response
+    // side, not of the requests' acceptance (on an FPGA the enable of every block RAM of a large
+    // array, whose routing alone took 11.5 ns in the ecp5_85 die; docs/fpga-fit.md).
+    assign rd_en  = a_adv;
     assign rd_adv = a_adv;
     assign rd_idx = s_req_valid_i ? idx : r_idx;
     assign s_rsp_rdata_o = rd_out;
