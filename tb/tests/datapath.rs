@@ -718,11 +718,11 @@ fn mem_read_port_shares_the_array_read() {
         let words = mem_words(&mut sim, &mut p, dw, aw);
         let rng = &mut ctx.rng;
         let span = words * dw as u64;
-        let reads = 1500;
+        let (a_ops, reads) = (1500, 1500);
         let mut model = Mem::default();
         let mut ops = VecDeque::new();
         let mut expect = VecDeque::new();
-        for _ in 0..1500 {
+        for _ in 0..a_ops {
             let addr = rng.below(span);
             let r = random_req(rng, addr, dw);
             expect.push_back(model.access(&r, dw));
@@ -1816,7 +1816,7 @@ fn sbuf_acc_read_side_waits_for_a_pending_sum() {
         }
         let sum_at = sum_at.expect("the sum was written");
         assert_eq!(passed.len(), 2, "both reads went to the memory");
-        assert_eq!((passed[0].1, passed[1].1), (2, 1));
+        assert_eq!((passed[0].1, passed[1].1), (reads[0], reads[1]));
         assert!(
             passed[0].0 == 1 && passed[1].0 > sum_at,
             "the read of beat 2 went at once (cycle {}), the read of beat 1 after the sum's \
