@@ -253,6 +253,29 @@ impl Package {
         )
     }
 
+    /// Wraps a fresh model of one die alone (`xdie_die` or a sizing profile's wrapper top,
+    /// `xdie_die_<profile>`): die 0 of chip `chip`, its host port the die's AXI4-Lite slave,
+    /// no D2D link (every port down), so only die-local traffic moves. This is how the
+    /// testbench simulates a die built with another profile's parameters (the FPGA builds).
+    pub fn die(mut sim: Sim, seed: u64, timing: Timing, chip: u64) -> Result<Package> {
+        let host = AxilMaster::new(&mut sim, seed, timing)?;
+        let idle = vec![Bits::whole(sim.require_port("eng_idle_o")?)];
+        let err = vec![Bits::whole(sim.require_port("eng_err_o")?)];
+        sim.set_by_name("my_chip_i", chip)?;
+        sim.set_by_name("my_die_i", 0)?;
+        let top = format!("TOP.{}", sim.kind().name());
+        Self::start(
+            sim,
+            vec![host],
+            vec![DieId { chip, die: 0 }],
+            vec![Vec::new()],
+            AddrView::Neighbor,
+            top,
+            idle,
+            err,
+        )
+    }
+
     /// Wraps a fresh model of the mesh top of `mesh` (its dies, links and view): resets it and
     /// waits until every link is up. No link is stalled until [`Package::stall_links`].
     pub fn mesh(mut sim: Sim, seed: u64, timing: Timing, mesh: &Mesh) -> Result<Package> {
@@ -432,8 +455,10 @@ impl Package {
         self.idle[die as usize]
     }
 
+    /// Every engine of `die` idle (a lone die reports one bit per engine).
     pub fn idle(&self, die: u32) -> bool {
-        self.idle[die as usize].read(&self.sim) != 0
+        let b = self.idle[die as usize];
+        b.read(&self.sim) == u64::MAX >> (64 - b.width)
     }
 
     /// Sticky engine errors of a die: bit 0 a read error, bit 1 a write error.

@@ -1,0 +1,167 @@
+//! The dies of the sizing profiles other than the simulated one (`xdie_die_<profile>`, the FPGA
+//! builds: fewer engines, small memories, the shared crossbar, the select round robins and
+//! whatever else a profile switches on), each simulated alone: driven only through its host
+//! port, as firmware would, with every D2D link down. The package and mesh tests cover the
+//! default profile; these cover the build choices that only the other profiles make.
+//!
+//! Every engine of the die runs, on one queue each: a copy between SBUF partitions (checked
+//! with guard bytes against a shadow computed here), an fp32 accumulate into SBUF (checked
+//! against the model's lane adder, `xdie_model::reduce`) and a semaphore increment that follows
+//! them. Addresses, sizes and engine counts come from the profile in `csrs/sizing.*`.
+
+use xdie_csr::{SemOp, Sizing};
+use xdie_model::reduce::{accumulate, AccDtype};
+use xdie_tb::package::{Copy, Package, Side};
+use xdie_tb::regmodel::{csrs, views};
+use xdie_tb::{harness, DutKind, Timing};
+
+const CHIP: u64 = 1;
+/// Guard bytes checked on each side of a destination.
+const GUARD: u64 = 32;
+/// Ring slots per queue.
+const SLOTS: u64 = 8;
+
+/// The wrapper tops this build simulates, with their profiles.
+fn profile_dies() -> Vec<(DutKind, &'static Sizing)> {
+    DutKind::ALL
+        .iter()
+        .filter_map(|&k| {
+            let name = k.name().strip_prefix("xdie_die_")?;
+            let s = csrs().sizings.iter().find(|s| s.name == name)?;
+            Some((k, s))
+        })
+        .collect()
+}
+
+#[test]
+fn every_profile_die_is_simulated() {
+    let built: Vec<&str> = profile_dies()
+        .iter()
+        .map(|(_, s)| s.name.as_str())
+        .collect();
+    for s in &csrs().sizings {
+        if s.name != csrs().sizing().name {
+            assert!(
+                built.contains(&s.name.as_str()),
+                "profile {} has no simulated wrapper top (built: {built:?})",
+                s.name
+            );
+        }
+    }
+}
+
+/// fp32 lanes: random patterns, a few of them signed zeros, ones and the largest finite value.
+fn f32_bytes(rng: &mut xdie_tb::Rng, lanes: u64) -> Vec<u8> {
+    let specials = [0.0f32, -0.0, 1.0, f32::MAX, f32::MIN_POSITIVE];
+    (0..lanes)
+        .flat_map(|_| {
+            let v = if rng.chance(25) {
+                rng.pick(&specials).to_bits()
+            } else {
+                rng.next_u32()
+            };
+            v.to_le_bytes()
+        })
+        .collect()
+}
+
+#[test]
+fn engines_copy_accumulate_and_count() {
+    let dies = profile_dies();
+    assert!(!dies.is_empty(), "no profile die in this build");
+    harness::run(0xf9a, |ctx| {
+        for &(kind, sz) in &dies {
+            let sim = ctx.sim(kind).expect("die model");
+            let mut pkg = Package::die(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("die up");
+            let v = views();
+            let dw = v.params.data_bytes;
+            // Within the profile's backing: a copy and an accumulate per engine, each in a
+            // partition of its own, lane aligned but not beat aligned.
+            let (len, dst_off) = (2 * dw + 12, dw + 8);
+            assert!(
+                dst_off + len + GUARD <= sz.sbuf_backing_bytes,
+                "{}: SBUF backing too small for the test",
+                sz.name
+            );
+            let one = v.hbm_addr(0);
+            pkg.write32(0, one, 1).expect("constant 1");
+            let ring_bytes = SLOTS * u64::from(v.m2s_desc.format.bytes);
+            let sem = |e: u64| 3 + e;
+            let mut checks = Vec::new();
+            for e in 0..sz.sdma_engines {
+                let p = 4 * e;
+                let (src, dst) = (v.sbuf_addr(p, 4), v.sbuf_addr(p + 1, dst_off));
+                let (fdst_p, f_off) = (p + 2, dw - 20);
+                let f_dst = v.sbuf_addr(fdst_p, f_off);
+                // Never 0, so a byte that was not copied cannot pass for one that was.
+                let bytes: Vec<u8> = (0..len).map(|_| 1 + ctx.rng.below(255) as u8).collect();
+                pkg.write_bytes(0, src, &bytes).expect("source");
+                let mut shadow = pkg
+                    .read_bytes(0, dst - GUARD, len + 2 * GUARD)
+                    .expect("window");
+                shadow[GUARD as usize..][..len as usize].copy_from_slice(&bytes);
+                let fsrc = f32_bytes(&mut ctx.rng, len / 4);
+                let fbase = f32_bytes(&mut ctx.rng, len / 4);
+                pkg.write_bytes(0, v.sbuf_addr(p + 3, 0), &fsrc)
+                    .expect("fp32 source");
+                pkg.write_bytes(0, f_dst, &fbase).expect("fp32 destination");
+                let mut fwant = fbase.clone();
+                accumulate(AccDtype::F32, &mut fwant, &fsrc);
+                let before = pkg.read32(0, v.sem_addr(SemOp::Read, sem(e))).expect("sem");
+
+                // Rings after the constant's word, at the ring base's alignment.
+                let align = 1u64 << v.side(Side::M2s).layout.ring_base_lo_addr.lsb;
+                let stride = ring_bytes.next_multiple_of(align);
+                let at = align + 2 * e * stride;
+                assert!(
+                    at + 2 * stride <= sz.hbm_bytes,
+                    "{}: HBM too small",
+                    sz.name
+                );
+                pkg.setup_queue(0, e, 0, SLOTS, at, at + stride)
+                    .expect("queue");
+                let soc = |local| v.soc.soc_local(0, local);
+                let copies = [
+                    (src, dst, len, false),
+                    (
+                        v.sbuf_addr(p + 3, 0),
+                        v.sbuf_acc_addr(AccDtype::F32, fdst_p, f_off),
+                        len,
+                        false,
+                    ),
+                    (one, v.sem_addr(SemOp::Inc, sem(e)), 4, true),
+                ];
+                for (s, d, n, barrier) in copies {
+                    let c = Copy {
+                        src: soc(s),
+                        dst: soc(d),
+                        len: n,
+                        write_barrier: barrier,
+                    };
+                    pkg.post_copy(0, e, 0, c).expect("post");
+                }
+                checks.push((e, dst, shadow, f_dst, fwant, before));
+            }
+            // Every engine at once.
+            for e in 0..sz.sdma_engines {
+                pkg.doorbell(0, Side::S2m, e, 0).expect("S2M doorbell");
+                pkg.doorbell(0, Side::M2s, e, 0).expect("M2S doorbell");
+            }
+            for e in 0..sz.sdma_engines {
+                pkg.wait_drained(0, e, 0).expect("queue drains");
+            }
+            for (e, dst, shadow, f_dst, fwant, before) in checks {
+                let what = format!("{} engine {e}", sz.name);
+                let got = pkg
+                    .read_bytes(0, dst - GUARD, shadow.len() as u64)
+                    .expect("window");
+                assert_eq!(got, shadow, "{what}: copy and its guard bytes");
+                let got = pkg.read_bytes(0, f_dst, len).expect("fp32 window");
+                assert_eq!(got, fwant, "{what}: fp32 accumulate");
+                let after = pkg.read32(0, v.sem_addr(SemOp::Read, sem(e))).expect("sem");
+                assert_eq!(after, before.wrapping_add(1), "{what}: semaphore");
+            }
+            assert_eq!(pkg.err(0), 0, "{}: engine errors", sz.name);
+        }
+    });
+}
