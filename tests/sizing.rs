@@ -202,14 +202,19 @@ fn keys_left_out_take_the_die_map_and_default_values() {
             if let Some(name) = k.strip_prefix("- name:") {
                 in_default = name.trim() == d.name;
             }
-            !(in_default
-                && (k.starts_with("shared_crossbar:") || k.starts_with("select_arbiters:")))
+            let switch = ["shared_crossbar:", "select_arbiters:", "timing_registers:"]
+                .iter()
+                .any(|s| k.starts_with(s));
+            !(in_default && switch)
         })
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&f, kept).unwrap();
     let s = &load(&csrs).sizings[di];
-    assert_eq!((s.shared_crossbar, s.select_arbiters), (0, 0));
+    assert_eq!(
+        (s.shared_crossbar, s.select_arbiters, s.timing_registers),
+        (0, 0, 0)
+    );
 
     // A profile that gives nothing but its name is the default profile under another name.
     let (_s, csrs) = csrs_copy("sizing-inherit");
@@ -262,16 +267,18 @@ fn bad_profiles_are_refused_with_file_key_and_line() {
     );
 
     // A switch (0 or 1) set to anything else.
-    let (_s, csrs) = csrs_copy("sizing-bad-switch");
-    let line = set_key(&csrs, &p.name, "select_arbiters", "2");
-    let e = load_err(&csrs);
-    assert_at(
-        &e,
-        ErrorKind::BadValue,
-        &format!("profiles[{i}].select_arbiters"),
-        line,
-        "select_arbiters",
-    );
+    for key in ["select_arbiters", "timing_registers"] {
+        let (_s, csrs) = csrs_copy(&format!("sizing-bad-{key}"));
+        let line = set_key(&csrs, &p.name, key, "2");
+        let e = load_err(&csrs);
+        assert_at(
+            &e,
+            ErrorKind::BadValue,
+            &format!("profiles[{i}].{key}"),
+            line,
+            key,
+        );
+    }
 
     // The default profile disagreeing with the die map.
     let (_s, csrs) = csrs_copy("sizing-bad-default");

@@ -530,11 +530,13 @@ pub struct Sizing {
     pub shared_crossbar: u64,
     /// 1: the engines' queue round robin in the arbiter's select form; 0: the word-wide form.
     pub select_arbiters: u64,
+    /// 1: register stages for FPGA timing, a cycle of latency each; 0: none.
+    pub timing_registers: u64,
 }
 
 impl Sizing {
     /// Every value with its key name in `sizing.*`, in file order.
-    pub fn values(&self) -> [(&'static str, u64); 9] {
+    pub fn values(&self) -> [(&'static str, u64); 10] {
         [
             ("sdma_engines", self.sdma_engines),
             ("d2d_controllers", self.d2d_controllers),
@@ -545,6 +547,7 @@ impl Sizing {
             ("engine_read_beats", self.engine_read_beats),
             ("shared_crossbar", self.shared_crossbar),
             ("select_arbiters", self.select_arbiters),
+            ("timing_registers", self.timing_registers),
         ]
     }
 }

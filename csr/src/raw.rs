@@ -788,6 +788,8 @@ pub struct RawSizing {
     pub shared_crossbar: Option<Num>,
     #[serde(default)]
     pub select_arbiters: Option<Num>,
+    #[serde(default)]
+    pub timing_registers: Option<Num>,
 }
 
 impl RawSizing {
@@ -815,6 +817,8 @@ impl RawSizing {
         Key::opt("shared_crossbar", Ty::Num, "1: one request and one response path shared by all crossbar ports (`xdie_xbar_shared`, a fraction of the area, one request and one response per cycle); 0: a full crossbar (`xdie_xbar`).")
             .allowed("0 or 1; default profile: 0"),
         Key::opt("select_arbiters", Ty::Num, "1: the SDMA engines pick their queue with the round-robin arbiter's select form (`xdie_rr_arbiter` SELECT: no carry chains, shorter logic paths on an FPGA, more simulation work because a simulator evaluates the select bit by bit); 0: the word-wide form.")
+            .allowed("0 or 1; default profile: 0"),
+        Key::opt("timing_registers", Ty::Num, "1: register stages that shorten paths between blocks on an FPGA, each at a cycle of latency (the SDMA engines' queue pick registered before the queue groups are read; docs/fpga-fit.md lists them); 0: none.")
             .allowed("0 or 1; default profile: 0"),
     ];
 }

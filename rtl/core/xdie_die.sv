@@ -74,6 +74,9 @@ module xdie_die #(
   // but a simulator evaluates the select bit by bit (more instructions per cycle with many
   // engines); the same picks either way
   parameter bit          SELECT_ARBITERS = xdie_sizing_pkg::DEFAULT_SELECT_ARBITERS != 0,
+  // Register stages between blocks for FPGA timing, a cycle of latency each (the same results
+  // in more cycles): each engine registers its queue pick before it reads its queue groups
+  parameter bit          TIMING_REGS   = xdie_sizing_pkg::DEFAULT_TIMING_REGISTERS != 0,
   // Clock each engine, and the queue groups, only in cycles where something of theirs can
   // change (xdie_clock_gate, see the engines below): a simulator then skips idle engines and
   // groups, and an ASIC saves their clock power. Off by default: an FPGA build keeps one clock
@@ -691,7 +694,7 @@ module xdie_die #(
 
     xdie_sdma_engine #(
       .RD_DEPTH(ENG_READ_BEATS), .WR_DEPTH(OUTSTANDING),
-      .Q(Q), .BW(QBW), .HW(QHW), .IDW(QIW), .SELECT_RR(SELECT_ARBITERS)
+      .Q(Q), .BW(QBW), .HW(QHW), .IDW(QIW), .SELECT_RR(SELECT_ARBITERS), .PICK_REG(TIMING_REGS)
     ) u_engine (
       .clk_i(t_clk), .rst_ni,
       .m2s_enable_i(m_en), .m2s_nonempty_i(m_ne), .s2m_enable_i(s_en), .s2m_nonempty_i(s_ne),

@@ -35,6 +35,10 @@ module xdie_sdma_engine #(
   // The queue round robin in xdie_rr_arbiter's select form (no carry chains: FPGA timing, the
   // sizing key select_arbiters) instead of the word-wide form a simulator evaluates faster
   parameter bit          SELECT_RR = 1'b0,
+  // The queue pick registered before the queue groups are read (FPGA timing, the sizing key
+  // timing_registers): the groups' read port is then addressed by a flop, so the round robin
+  // and the groups' storage read are separate paths; a pair starts one cycle later
+  parameter bit          PICK_REG  = 1'b0,
   // Bytes per bus beat (a power of two, at least one descriptor).
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
   localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W,
@@ -141,7 +145,8 @@ module xdie_sdma_engine #(
     A_REQ_S,
     A_WAIT,
     A_CHECK,
-    A_READ
+    A_READ,
+    A_PICK     // PICK_REG: the picked queue's ring registers are read
   } a_state_e;
 
   a_state_e         a_state_q;
@@ -176,8 +181,9 @@ module xdie_sdma_engine #(
   assign len     = xdie_desc_pkg::m2s_len_bytes(desc_m_q);
   assign nrd     = CW'((CW'(src[OW-1:0]) + CW'(len) - CW'(1)) >> OW) + CW'(1);
   assign nwr     = CW'((CW'(dst[OW-1:0]) + CW'(len) - CW'(1)) >> OW) + CW'(1);
-  // The read port shows the picked queue while idle and the pair's queue afterwards.
-  assign rd_idx_o = (a_state_q == A_IDLE) ? pick : a_q_q;
+  // The read port shows the picked queue while idle and the pair's queue afterwards; with
+  // PICK_REG always the pair's queue (a flop).
+  assign rd_idx_o = (!PICK_REG && a_state_q == A_IDLE) ? pick : a_q_q;
   assign mism_m  = xdie_desc_pkg::m2s_get_ring_id(desc_m_q) != m2s_rd_head_ring_id_i;
   assign mism_s  = xdie_desc_pkg::s2m_get_ring_id(desc_s_q) != s2m_rd_head_ring_id_i;
   assign nowrite = desc_err_q || (xdie_desc_pkg::m2s_get_dummy(desc_m_q) != '0);
@@ -399,13 +405,10 @@ module xdie_sdma_engine #(
             a_q_q         <= pick;
             rr_q          <= pick;
             busy_d[pick]  = 1'b1;
-            m_desc_addr_q <= ADDR_W'(m2s_rd_ring_base_i) + ADDR_W'(m2s_rd_head_i) * ADDR_W'(DSB);
-            s_desc_addr_q <= ADDR_W'(s2m_rd_ring_base_i) + ADDR_W'(s2m_rd_head_i) * ADDR_W'(DSB);
-            desc_got_d    = 2'd0;
-            desc_err_d    = 1'b0;
-            a_state_d     = A_REQ_M;
+            a_state_d     = PICK_REG ? A_PICK : A_REQ_M;
           end
         end
+        A_PICK: a_state_d = A_REQ_M;
         A_REQ_M: if (rd_fire) a_state_d = A_REQ_S;
         A_REQ_S: if (rd_fire) a_state_d = A_WAIT;
         A_WAIT:  if (desc_got_d == 2'd2) a_state_d = A_CHECK;
@@ -446,6 +449,15 @@ module xdie_sdma_engine #(
         end
         default: a_state_d = A_IDLE;
       endcase
+
+      // The picked queue's head descriptors' addresses, read from the queue groups at the pick
+      // or, with PICK_REG, a cycle later at the registered pick.
+      if (PICK_REG ? (a_state_q == A_PICK) : (a_state_q == A_IDLE && pick_valid)) begin
+        m_desc_addr_q <= ADDR_W'(m2s_rd_ring_base_i) + ADDR_W'(m2s_rd_head_i) * ADDR_W'(DSB);
+        s_desc_addr_q <= ADDR_W'(s2m_rd_ring_base_i) + ADDR_W'(s2m_rd_head_i) * ADDR_W'(DSB);
+        desc_got_d    = 2'd0;
+        desc_err_d    = 1'b0;
+      end
 
       // A halted side stays halted until software empties its ring.
       busy_q       <= busy_d;

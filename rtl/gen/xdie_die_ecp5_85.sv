@@ -92,7 +92,8 @@ module xdie_die_ecp5_85 #(
     .OUTSTANDING(xdie_sizing_pkg::ECP5_85_OUTSTANDING),
     .ENG_READ_BEATS(xdie_sizing_pkg::ECP5_85_ENGINE_READ_BEATS),
     .SHARED_XBAR(xdie_sizing_pkg::ECP5_85_SHARED_CROSSBAR != 0),
-    .SELECT_ARBITERS(xdie_sizing_pkg::ECP5_85_SELECT_ARBITERS != 0)
+    .SELECT_ARBITERS(xdie_sizing_pkg::ECP5_85_SELECT_ARBITERS != 0),
+    .TIMING_REGS(xdie_sizing_pkg::ECP5_85_TIMING_REGISTERS != 0)
   ) u_die (
     .clk_i, .rst_ni, .my_die_i, .my_chip_i,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,

@@ -10,7 +10,8 @@
 // KiB of every SBUF partition and 16 KiB of HBM in block RAM, link buffers and request queues of
 // 16, and a crossbar with one shared request and one shared response path (a full crossbar of its 9
 // masters and 8 slaves would be about two thirds of the die's logic). The engines pick their queue
-// with the select form of the round robin (no carry chains).
+// with the select form of the round robin (no carry chains), and register stages between blocks
+// shorten the paths at a cycle of latency each.
 
 module xdie_die_fpga #(
   localparam int unsigned E       = xdie_sizing_pkg::FPGA_SDMA_ENGINES,
@@ -95,7 +96,8 @@ module xdie_die_fpga #(
     .OUTSTANDING(xdie_sizing_pkg::FPGA_OUTSTANDING),
     .ENG_READ_BEATS(xdie_sizing_pkg::FPGA_ENGINE_READ_BEATS),
     .SHARED_XBAR(xdie_sizing_pkg::FPGA_SHARED_CROSSBAR != 0),
-    .SELECT_ARBITERS(xdie_sizing_pkg::FPGA_SELECT_ARBITERS != 0)
+    .SELECT_ARBITERS(xdie_sizing_pkg::FPGA_SELECT_ARBITERS != 0),
+    .TIMING_REGS(xdie_sizing_pkg::FPGA_TIMING_REGISTERS != 0)
   ) u_die (
     .clk_i, .rst_ni, .my_die_i, .my_chip_i,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,

@@ -29,13 +29,16 @@ package xdie_sizing_pkg;
   localparam int unsigned FULL_SHARED_CROSSBAR = 0;
   // 1: the engines' queue round robin in the select form (FPGA timing)
   localparam int unsigned FULL_SELECT_ARBITERS = 0;
+  // 1: register stages for FPGA timing, a cycle of latency each
+  localparam int unsigned FULL_TIMING_REGISTERS = 0;
 
   // ---------------------------------------------------------------- profile `fpga`
   // A die for an FPGA prototype (Lattice ECP5-85 class): two SDMA engines, every register block, 4
   // KiB of every SBUF partition and 16 KiB of HBM in block RAM, link buffers and request queues of
   // 16, and a crossbar with one shared request and one shared response path (a full crossbar of its
   // 9 masters and 8 slaves would be about two thirds of the die's logic). The engines pick their
-  // queue with the select form of the round robin (no carry chains).
+  // queue with the select form of the round robin (no carry chains), and register stages between
+  // blocks shorten the paths at a cycle of latency each.
   // SDMA engines wired (each with its M2S and S2M queue groups)
   localparam int unsigned FPGA_SDMA_ENGINES = 2;
   // D2D controller register blocks wired (controller 0 serves the port)
@@ -54,6 +57,8 @@ package xdie_sizing_pkg;
   localparam int unsigned FPGA_SHARED_CROSSBAR = 1;
   // 1: the engines' queue round robin in the select form (FPGA timing)
   localparam int unsigned FPGA_SELECT_ARBITERS = 1;
+  // 1: register stages for FPGA timing, a cycle of latency each
+  localparam int unsigned FPGA_TIMING_REGISTERS = 1;
 
   // ---------------------------------------------------------------- profile `ecp5_85`
   // The fpga profile with 2 KiB per SBUF partition, so that SBUF (128 block RAMs) and HBM (8) fit
@@ -76,6 +81,8 @@ package xdie_sizing_pkg;
   localparam int unsigned ECP5_85_SHARED_CROSSBAR = 1;
   // 1: the engines' queue round robin in the select form (FPGA timing)
   localparam int unsigned ECP5_85_SELECT_ARBITERS = 1;
+  // 1: register stages for FPGA timing, a cycle of latency each
+  localparam int unsigned ECP5_85_TIMING_REGISTERS = 1;
 
   // ---------------------------------------------------------------- default: `full`
   // SDMA engines wired (each with its M2S and S2M queue groups)
@@ -96,5 +103,7 @@ package xdie_sizing_pkg;
   localparam int unsigned DEFAULT_SHARED_CROSSBAR = 0;
   // 1: the engines' queue round robin in the select form (FPGA timing)
   localparam int unsigned DEFAULT_SELECT_ARBITERS = 0;
+  // 1: register stages for FPGA timing, a cycle of latency each
+  localparam int unsigned DEFAULT_TIMING_REGISTERS = 0;
 
 endpackage

@@ -4,7 +4,7 @@
 //! port, as firmware would, with every D2D link down. The package and mesh tests cover the
 //! default profile; these cover the build choices that only the other profiles make.
 //!
-//! Every engine of the die runs, on one queue each: a copy between SBUF partitions (checked
+//! Every engine of the die runs, on two queues: a copy between SBUF partitions (checked
 //! with guard bytes against a shadow computed here), an fp32 accumulate into SBUF (checked
 //! against the model's lane adder, `xdie_model::reduce`) and a semaphore increment that follows
 //! them. Addresses, sizes and engine counts come from the profile in `csrs/sizing.*`.
@@ -20,6 +20,8 @@ const CHIP: u64 = 1;
 const GUARD: u64 = 32;
 /// Ring slots per queue.
 const SLOTS: u64 = 8;
+/// The queues each engine serves.
+const QUEUES: [u64; 2] = [0, 1];
 
 /// The wrapper tops this build simulates, with their profiles.
 fn profile_dies() -> Vec<(DutKind, &'static Sizing)> {
@@ -109,46 +111,54 @@ fn engines_copy_accumulate_and_count() {
                 accumulate(AccDtype::F32, &mut fwant, &fsrc);
                 let before = pkg.read32(0, v.sem_addr(SemOp::Read, sem(e))).expect("sem");
 
-                // Rings after the constant's word, at the ring base's alignment.
+                // Two queues per engine (the round robin alternates between them), their rings
+                // after the constant's word at the ring base's alignment.
                 let align = 1u64 << v.side(Side::M2s).layout.ring_base_lo_addr.lsb;
                 let stride = ring_bytes.next_multiple_of(align);
-                let at = align + 2 * e * stride;
-                assert!(
-                    at + 2 * stride <= sz.hbm_bytes,
-                    "{}: HBM too small",
-                    sz.name
-                );
-                pkg.setup_queue(0, e, 0, SLOTS, at, at + stride)
-                    .expect("queue");
+                for q in QUEUES {
+                    let at = align + 2 * (e * QUEUES.len() as u64 + q) * stride;
+                    assert!(
+                        at + 2 * stride <= sz.hbm_bytes,
+                        "{}: HBM too small",
+                        sz.name
+                    );
+                    pkg.setup_queue(0, e, q, SLOTS, at, at + stride)
+                        .expect("queue");
+                }
                 let soc = |local| v.soc.soc_local(0, local);
                 let copies = [
-                    (src, dst, len, false),
+                    (0, src, dst, len, false),
                     (
+                        1,
                         v.sbuf_addr(p + 3, 0),
                         v.sbuf_acc_addr(AccDtype::F32, fdst_p, f_off),
                         len,
                         false,
                     ),
-                    (one, v.sem_addr(SemOp::Inc, sem(e)), 4, true),
+                    (0, one, v.sem_addr(SemOp::Inc, sem(e)), 4, true),
                 ];
-                for (s, d, n, barrier) in copies {
+                for (q, s, d, n, barrier) in copies {
                     let c = Copy {
                         src: soc(s),
                         dst: soc(d),
                         len: n,
                         write_barrier: barrier,
                     };
-                    pkg.post_copy(0, e, 0, c).expect("post");
+                    pkg.post_copy(0, e, q, c).expect("post");
                 }
                 checks.push((e, dst, shadow, f_dst, fwant, before));
             }
             // Every engine at once.
             for e in 0..sz.sdma_engines {
-                pkg.doorbell(0, Side::S2m, e, 0).expect("S2M doorbell");
-                pkg.doorbell(0, Side::M2s, e, 0).expect("M2S doorbell");
+                for q in QUEUES {
+                    pkg.doorbell(0, Side::S2m, e, q).expect("S2M doorbell");
+                    pkg.doorbell(0, Side::M2s, e, q).expect("M2S doorbell");
+                }
             }
             for e in 0..sz.sdma_engines {
-                pkg.wait_drained(0, e, 0).expect("queue drains");
+                for q in QUEUES {
+                    pkg.wait_drained(0, e, q).expect("queue drains");
+                }
             }
             for (e, dst, shadow, f_dst, fwant, before) in checks {
                 let what = format!("{} engine {e}", sz.name);

@@ -76,7 +76,7 @@ pub(super) fn build_sizings(
     // (None: the default profile must give it).
     let builtin = |key: &str| -> Option<u64> {
         match key {
-            "shared_crossbar" | "select_arbiters" => Some(0),
+            "shared_crossbar" | "select_arbiters" | "timing_registers" => Some(0),
             _ => None,
         }
     };
@@ -138,8 +138,13 @@ pub(super) fn build_sizings(
                 p.select_arbiters,
                 base.as_ref().map(|b| b.select_arbiters),
             ),
+            (
+                "timing_registers",
+                p.timing_registers,
+                base.as_ref().map(|b| b.timing_registers),
+            ),
         ];
-        let mut v = [0u64; 9];
+        let mut v = [0u64; 10];
         for (n, (key, given, from_default)) in keys.into_iter().enumerate() {
             // The value a left-out key takes.
             let inherit = if i == di {
@@ -190,6 +195,7 @@ pub(super) fn build_sizings(
             engine_read_beats: v[6],
             shared_crossbar: v[7],
             select_arbiters: v[8],
+            timing_registers: v[9],
         };
         check(src, i, &s, views)?;
         out[i] = Some(s);
@@ -208,7 +214,7 @@ fn check(src: &Source, i: usize, s: &Sizing, views: &Views) -> Result<()> {
         .min(ap.sdma_s2m.count)
         .min(u64::from(views.bcast.mask.width));
     let dw = d.data_bytes;
-    let rules: [(&str, u64, bool, String); 9] = [
+    let rules: [(&str, u64, bool, String); 10] = [
         (
             "sdma_engines",
             s.sdma_engines,
@@ -277,6 +283,12 @@ fn check(src: &Source, i: usize, s: &Sizing, views: &Views) -> Result<()> {
             s.select_arbiters,
             s.select_arbiters <= 1,
             "0 (the word-wide round robin) or 1 (the select form)".to_string(),
+        ),
+        (
+            "timing_registers",
+            s.timing_registers,
+            s.timing_registers <= 1,
+            "0 (none) or 1 (the FPGA register stages)".to_string(),
         ),
     ];
     for (key, value, ok, allowed) in rules {

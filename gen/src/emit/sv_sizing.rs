@@ -82,6 +82,7 @@ fn comment(key: &str) -> &'static str {
         "outstanding" => "requests in flight per crossbar master and slave, writes per engine",
         "shared_crossbar" => "1: one request and one response path shared by all crossbar ports",
         "select_arbiters" => "1: the engines' queue round robin in the select form (FPGA timing)",
+        "timing_registers" => "1: register stages for FPGA timing, a cycle of latency each",
         _ => "source beats an engine buffers (its reads in flight)",
     }
 }

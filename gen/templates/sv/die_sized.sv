@@ -93,7 +93,8 @@ module {{ module }} #(
     .OUTSTANDING({{ pkg }}::{{ prefix }}_OUTSTANDING),
     .ENG_READ_BEATS({{ pkg }}::{{ prefix }}_ENGINE_READ_BEATS),
     .SHARED_XBAR({{ pkg }}::{{ prefix }}_SHARED_CROSSBAR != 0),
-    .SELECT_ARBITERS({{ pkg }}::{{ prefix }}_SELECT_ARBITERS != 0)
+    .SELECT_ARBITERS({{ pkg }}::{{ prefix }}_SELECT_ARBITERS != 0),
+    .TIMING_REGS({{ pkg }}::{{ prefix }}_TIMING_REGISTERS != 0)
   ) u_die (
     .clk_i, .rst_ni, .my_die_i, .my_chip_i,
     .s_axil_awvalid_i, .s_axil_awready_o, .s_axil_awaddr_i,
