@@ -75,7 +75,9 @@ module xdie_die #(
   // engines); the same picks either way
   parameter bit          SELECT_ARBITERS = xdie_sizing_pkg::DEFAULT_SELECT_ARBITERS != 0,
   // Register stages between blocks for FPGA timing, a cycle of latency each (the same results
-  // in more cycles): each engine registers its queue pick before it reads its queue groups
+  // in more cycles): each engine registers its queue pick before it reads its queue groups, and
+  // the shared crossbar registers every master's request (after this die's address decode)
+  // before it arbitrates
   parameter bit          TIMING_REGS   = xdie_sizing_pkg::DEFAULT_TIMING_REGISTERS != 0,
   // Clock each engine, and the queue groups, only in cycles where something of theirs can
   // change (xdie_clock_gate, see the engines below): a simulator then skips idle engines and
@@ -235,7 +237,7 @@ module xdie_die #(
 
   if (SHARED_XBAR) begin : g_xbar_shared
     xdie_xbar_shared #(
-      .NM(NM), .NS(NS), .OUTSTANDING(OUTSTANDING), .READERS(XBAR_READERS)
+      .NM(NM), .NS(NS), .OUTSTANDING(OUTSTANDING), .READERS(XBAR_READERS), .M_REG(TIMING_REGS)
     ) u_xbar (
       .clk_i, .rst_ni,
       .m_req_valid_i(m_req_valid), .m_req_ready_o(m_req_ready), .m_req_write_i(m_req_write),

@@ -28,9 +28,11 @@
 // Timing: both ways, the arbitration (address decode, issue rules and room, round robin) ends
 // in the grant's flops, and the wide multiplexer's select and every wide register's enable are
 // flops, so arbitration and the wide data paths are separate paths. The round robins use
-// xdie_rr_arbiter's SELECT form (no carry chains). The cost is latency and rate: a request
-// reaches its slave two cycles after it is first presented (granted, then transferred into the
-// slave's register), a response its master two cycles after the slave presents it; the die
+// xdie_rr_arbiter's SELECT form (no carry chains). With M_REG each master's request is
+// registered before it is arbitrated, so a master's logic does not reach the arbitration either.
+// The cost is latency and rate: a request reaches its slave two cycles after it is first
+// presented (granted, then transferred into the slave's register; three with M_REG), a
+// response its master two cycles after the slave presents it; the die
 // accepts at most one request and returns one response per cycle, a slave receives at most one
 // request and a master one response every two cycles (a port is granted again in its
 // transfer's cycle at the earliest: its register is free then if the port takes what it holds).
@@ -41,6 +43,13 @@ module xdie_xbar_shared #(
   parameter int unsigned OUTSTANDING = 4,
   // Masters that read: only these get response data (a write-only master's is zero).
   parameter logic [NM-1:0] READERS   = '1,
+  // Each master's request (with its slave select) taken into a register of the crossbar before
+  // it is arbitrated, so that the arbitration and the request multiplexer start at flops and a
+  // master's own logic (and the die's address decode in front of the select) ends at them: a
+  // cycle more latency, the same rates (the register takes the next request in the cycle its
+  // request transfers). The FPGA profiles' sizing key timing_registers; the default is the form
+  // those builds use.
+  parameter bit            M_REG     = 1'b1,
   localparam int unsigned SW         = (NS > 1) ? $clog2(NS) : 1,
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
   localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
@@ -89,10 +98,66 @@ module xdie_xbar_shared #(
   // yosys compute the offset with an adder, a carry chain on the path.
 
   // Each master's slave index in one piece (the port holds them as bit planes): wiring only.
-  logic [NM*SW-1:0] sel;
+  logic [NM*SW-1:0] m_sel;
   for (genvar m = 0; m < NM; m++) begin : g_sel
     for (genvar b = 0; b < SW; b++) begin : g_bit
-      assign sel[m*SW + b] = m_sel_i[b*NM + m];
+      assign m_sel[m*SW + b] = m_sel_i[b*NM + m];
+    end
+  end
+
+  // ---------------------------------------------------------------- master requests
+  // The requests the arbitration sees (valid, write, select) and the multiplexer moves: the
+  // masters' own or, with M_REG, a register per master. A register takes its master's request
+  // when it is empty or its request transfers in this cycle (the grant's one-hot flop), so the
+  // master's ready is a decode of flops either way.
+  logic [NM-1:0]         pg_m_oh_q;
+  logic [NM-1:0]         valid, write;
+  logic [NM*SW-1:0]      sel;
+  logic [NM*ADDR_W-1:0]  addr;
+  logic [NM*DW-1:0]      wdata;
+  logic [NM*DATA_BYTES-1:0] wstrb;
+  for (genvar m = 0; m < NM; m++) begin : g_mreq
+    if (M_REG) begin : g_reg
+      logic                  valid_q, write_q;
+      logic [SW-1:0]         sel_q;
+      logic [ADDR_W-1:0]     addr_q;
+      logic [DW-1:0]         wdata_q;
+      logic [DATA_BYTES-1:0] wstrb_q;
+      logic                  take;
+      assign take = !valid_q || pg_m_oh_q[m];
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          valid_q <= 1'b0;
+        end else if (take) begin
+          valid_q <= m_req_valid_i[m];
+        end
+      end
+      // Data without reset: read only with the valid.
+      always_ff @(posedge clk_i) begin
+        if (take) begin
+          write_q <= m_req_write_i[m];
+          sel_q   <= m_sel[m*SW +: SW];
+          addr_q  <= `XDIE_PORT(m_req_addr_i, m, ADDR_W);
+          wdata_q <= `XDIE_PORT(m_req_wdata_i, m, DW);
+          wstrb_q <= `XDIE_PORT(m_req_wstrb_i, m, DATA_BYTES);
+        end
+      end
+      assign m_req_ready_o[m] = take;
+      assign valid[m]         = valid_q;
+      assign write[m]         = write_q;
+      assign sel[m*SW +: SW]  = sel_q;
+      assign addr[m*ADDR_W +: ADDR_W]             = addr_q;
+      assign wdata[m*DW +: DW]                    = wdata_q;
+      assign wstrb[m*DATA_BYTES +: DATA_BYTES]    = wstrb_q;
+    end else begin : g_direct
+      // The granted master still presents the same request (a master holds it until ready).
+      assign m_req_ready_o[m] = pg_m_oh_q[m];
+      assign valid[m]         = m_req_valid_i[m];
+      assign write[m]         = m_req_write_i[m];
+      assign sel[m*SW +: SW]  = m_sel[m*SW +: SW];
+      assign addr[m*ADDR_W +: ADDR_W]             = `XDIE_PORT(m_req_addr_i, m, ADDR_W);
+      assign wdata[m*DW +: DW]                    = `XDIE_PORT(m_req_wdata_i, m, DW);
+      assign wstrb[m*DATA_BYTES +: DATA_BYTES]    = `XDIE_PORT(m_req_wstrb_i, m, DATA_BYTES);
     end
   end
 
@@ -108,7 +173,6 @@ module xdie_xbar_shared #(
   // through a decode nor through the index flops' fanout into the multiplexer (timing).
   logic [MW-1:0]    pg_m_q;
   logic [SW-1:0]    pg_s_q;
-  logic [NM-1:0]    pg_m_oh_q;
   logic [NS-1:0]    pg_s_oh_q;
   logic [NM*CW-1:0] cnt_q;
   logic [NM*SW-1:0] cur_q;
@@ -132,7 +196,7 @@ module xdie_xbar_shared #(
       logic [CW-1:0] c;
       t       = sel[m*SW +: SW];
       c       = cnt_q[m*CW +: CW];
-      cand[m] = m_req_valid_i[m] && (32'(t) < NS) && room[t] && !pg_m_oh_q[m] &&
+      cand[m] = valid[m] && (32'(t) < NS) && room[t] && !pg_m_oh_q[m] &&
                 ((c == '0) || ((cur_q[m*SW +: SW] == t) && (c != MAX_OUT)));
     end
   end
@@ -156,10 +220,8 @@ module xdie_xbar_shared #(
   end
 
   // ---------------------------------------------------------------- request transfer
-  // The granted master still presents the same request (a master holds it until ready).
   logic [NS-1:0] x_load;
-  assign m_req_ready_o = pg_m_oh_q;
-  assign x_load        = pg_s_oh_q;
+  assign x_load = pg_s_oh_q;
 
   // The one request multiplexer, selected by a flop.
   logic [ADDR_W-1:0]     x_addr;
@@ -173,10 +235,10 @@ module xdie_xbar_shared #(
     x_write = 1'b0;
     for (int m = 0; m < NM; m++) begin
       if (32'(pg_m_q) == m) begin
-        x_addr  = `XDIE_PORT(m_req_addr_i, m, ADDR_W);
-        x_wdata = `XDIE_PORT(m_req_wdata_i, m, DW);
-        x_wstrb = `XDIE_PORT(m_req_wstrb_i, m, DATA_BYTES);
-        x_write = m_req_write_i[m];
+        x_addr  = addr[m*ADDR_W +: ADDR_W];
+        x_wdata = wdata[m*DW +: DW];
+        x_wstrb = wstrb[m*DATA_BYTES +: DATA_BYTES];
+        x_write = write[m];
       end
     end
   end
@@ -389,9 +451,10 @@ module xdie_xbar_shared #(
         end else if (m_rsp_ready_i[m]) begin
           rs_valid_q[m] <= 1'b0;
         end
-        cnt_q[m*CW +: CW] <= cnt_q[m*CW +: CW] + CW'(m_req_ready_o[m]) -
+        // pg_m_oh_q: master m's request transfers in this cycle.
+        cnt_q[m*CW +: CW] <= cnt_q[m*CW +: CW] + CW'(pg_m_oh_q[m]) -
                              CW'(rs_valid_q[m] && m_rsp_ready_i[m]);
-        if (m_req_ready_o[m]) begin
+        if (pg_m_oh_q[m]) begin
           cur_q[m*SW +: SW] <= pg_s_q;
         end
       end

@@ -571,8 +571,9 @@ fn xbar_single_stream_moves_one_beat_per_cycle() {
 /// cycles (a grant is registered and its transfer follows; a port is granted again in the
 /// transfer's cycle at the earliest), and the die moves one request and one response per cycle.
 const SHARED_INTERVAL: u64 = 2;
-/// At most this many cycles from a stream's first request to its last response beyond the stream's rate: request
-/// grant and transfer, the slave's cycle, response grant and transfer, the master's cycle.
+/// At most this many cycles from a stream's first request to its last response beyond the
+/// stream's rate: the master's request register (`M_REG`, the crossbar's default), request grant
+/// and transfer, the slave's cycle, response grant and transfer, the master's cycle.
 const SHARED_LATENCY: u64 = 8;
 
 /// `streams` masters each stream to a slave of their own (master i to slave i), the slaves take
