@@ -36,6 +36,36 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Where the routed design's delay goes, by RTL line: from nextpnr's detailed net timings, the
+# nets whose slowest connection takes at least 3 ns, counted and summed per source line of the
+# net (the line that declares or drives it; else the net's name), the lines with the most such nets first. A die's
+# Fmax is set by its worst path, but its slack spreads over thousands of endpoints; this shows
+# which structures its long wires belong to.
+long_nets() {
+  python3 - "$1" <<'EOF'
+import collections, json, re, sys
+nets = json.load(open(sys.argv[1])).get("detailed_net_timings", [])
+by_line = collections.defaultdict(lambda: [0, 0.0, 0.0])
+for n in nets:
+    worst = max((max(e["delay"]) for e in n.get("endpoints", [])), default=0.0)
+    if worst < 3.0:
+        continue
+    # An RTL line where nextpnr has one; else the net's name up to the cell synthesis named it
+    # after, without bit indices (ports, logic made from library cells).
+    rtl = [x for x in n.get("sources", []) if x.startswith("rtl/")]
+    name = re.split(r"_(?:TRELLIS|LUT4|CCU2C|L6MUX|PFUMX|DP16KD)", n["net"])[0]
+    e = by_line[rtl[0] if rtl else "net " + re.sub(r"\[\d+\]", "", name)]
+    e[0] += 1
+    e[1] += worst
+    e[2] = max(e[2], worst)
+rows = sorted(by_line.items(), key=lambda kv: -kv[1][0])
+print(f"{sum(v[0] for v in by_line.values())} nets with a connection of 3 ns or more")
+print(f"{'nets':>6} {'sum ns':>9} {'max ns':>7}  source")
+for src, (count, total, worst) in rows[:40]:
+    print(f"{count:6d} {total:9.1f} {worst:7.2f}  {src}")
+EOF
+}
+
 pnr=0 json=0 docs=0 all=0 reuse=0 freq=100 seed=1 out=target/fpga router=router1 placer=heap
 mods=() profiles=() params=()
 args=("$@")
@@ -133,10 +163,11 @@ for top in "${mods[@]}"; do
     rm -f "$d/pnr.done"
     if nice "$NEXTPNR" --um-85k --package CABGA381 --out-of-context --json "$d/netlist.json" \
         --freq "$freq" --seed "$seed" --router "$router" --placer "$placer" --timing-allow-fail --report "$d/pnr.json" \
-        -l "$d/nextpnr.log" -q >/dev/null 2>&1; then
+        --detailed-timing-report -l "$d/nextpnr.log" -q >/dev/null 2>&1; then
       fmax=$(python3 -c 'import json,sys
 f = json.load(open(sys.argv[1])).get("fmax", {})
 print(round(min(c["achieved"] for c in f.values()), 1) if f else "null")' "$d/pnr.json")
+      long_nets "$d/pnr.json" > "$d/long-nets.txt"
     else
       echo "fpga.sh: $m: nextpnr failed, see $d/nextpnr.log" >&2
       status=1
