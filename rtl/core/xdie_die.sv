@@ -75,9 +75,9 @@ module xdie_die #(
   // engines); the same picks either way
   parameter bit          SELECT_ARBITERS = xdie_sizing_pkg::DEFAULT_SELECT_ARBITERS != 0,
   // Register stages between blocks for FPGA timing, a cycle of latency each (the same results
-  // in more cycles): each engine registers its queue pick before it reads its queue groups, and
-  // the shared crossbar registers every master's request (after this die's address decode)
-  // before it arbitrates
+  // in more cycles): each engine registers its queue pick before it reads its queue groups, the
+  // shared crossbar registers every master's request (after this die's address decode) before
+  // it arbitrates, and the sequencer slots show EVT_SEM a registered slot
   parameter bit          TIMING_REGS   = xdie_sizing_pkg::DEFAULT_TIMING_REGISTERS != 0,
   // Clock each engine, and the queue groups, only in cycles where something of theirs can
   // change (xdie_clock_gate, see the engines below): a simulator then skips idle engines and
@@ -516,7 +516,7 @@ module xdie_die #(
   logic [SEMW-1:0]  seq_idx;
   logic [31:0]      seq_val;
 
-  xdie_sem_seq #(.BUS_CLOCK(CLOCK_GATE)) u_sem_seq (
+  xdie_sem_seq #(.BUS_CLOCK(CLOCK_GATE), .PORT_REG(TIMING_REGS)) u_sem_seq (
     .clk_i, .rst_ni, .bus_clk_i(a_clk),
     .s_axil_awvalid_i(b_awvalid[B_SEQ]), .s_axil_awready_o(b_awready[B_SEQ]),
     .s_axil_awaddr_i(b_awaddr[xdie_sem_seq_pkg::ADDR_WIDTH-1:0]),

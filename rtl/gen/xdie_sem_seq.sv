@@ -31,7 +31,12 @@ module xdie_sem_seq #(
   // 1: the bus front-end runs on bus_clk_i, a copy of clk_i that the caller gates off in cycles
   // where the bus holds no transaction of this block (xdie_die does, so that a simulator skips
   // the front-end while the register bus is idle); 0: one clock, bus_clk_i unused.
-  parameter bit BUS_CLOCK = 1'b0
+  parameter bit BUS_CLOCK = 1'b0,
+  // 1: the port shows a registered slot (FPGA timing, the sizing key timing_registers): the
+  // round robin picks the next slot a cycle ahead, so EVT_SEM's port logic starts at a flop and
+  // the slot storage's read; a command posted to an idle port reaches it a cycle later. The
+  // port's protocol is the same.
+  parameter bit PORT_REG = 1'b0
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -230,20 +235,46 @@ module xdie_sem_seq #(
   end
 
   // ------------------------------------------------------------------ port arbitration
-  logic          p_valid, again_q;
-  logic [IW-1:0] pick, last_q;
+  // `port` is the slot the port shows. Without PORT_REG it is the round robin's pick itself;
+  // with it, a register the pick loads whenever the port moves on, the pick then leaving out
+  // the slot whose command is taken at that edge.
+  logic          p_valid, again_q, port_valid, taken, moving;
+  logic [IW-1:0] pick, last_q, port;
+  logic [N-1:0]  arb_req;
+
+  assign taken  = port_valid && seq_ready_i;
+  // The port goes on to the next busy slot at this edge (see the state below) or shows none.
+  assign moving = !port_valid || taken || again_q;
 
   xdie_rr_arbiter #(.N(N)) u_arb (
-    .req_i(pend_q), .last_i(last_q), .valid_o(p_valid), .idx_o(pick)
+    .req_i(arb_req), .last_i(last_q), .valid_o(p_valid), .idx_o(pick)
   );
 
-  assign seq_valid_o = p_valid;
-  assign seq_idx_o   = EIW'(sem_of(pick));
-  assign seq_subop_o = subop_of(pick);
-  assign seq_val_o   = value_of(pick);
+  if (PORT_REG) begin : g_port_reg
+    logic          cur_v_q;
+    logic [IW-1:0] cur_q;
+    assign arb_req = pend_q & ~(taken ? (N'(1) << port) : '0);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cur_v_q <= 1'b0;
+        cur_q   <= '0;
+      end else if (moving) begin
+        cur_v_q <= p_valid;
+        cur_q   <= pick;
+      end
+    end
+    assign port_valid = cur_v_q;
+    assign port       = cur_q;
+  end else begin : g_port_direct
+    assign arb_req    = pend_q;
+    assign port_valid = p_valid;
+    assign port       = pick;
+  end
 
-  logic taken;
-  assign taken = p_valid && seq_ready_i;
+  assign seq_valid_o = port_valid;
+  assign seq_idx_o   = EIW'(sem_of(port));
+  assign seq_subop_o = subop_of(port);
+  assign seq_val_o   = value_of(port);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -260,11 +291,13 @@ module xdie_sem_seq #(
       if (post)     cmd_ok_q[b_idx]   <= 1'b1;
       // Whoever presented gives the port to the next busy slot once taken, or after its second
       // cycle on the port (EVT_SEM decides a wait from the value it read in the cycle before).
-      if (p_valid && (taken || again_q)) last_q <= pick;
-      again_q   <= p_valid && !taken && !again_q;
-      if (taken)   pend_q[pick] <= 1'b0;
+      // last_q is the slot shown last: without PORT_REG set as it leaves the port, with it as it
+      // is loaded (the pick a cycle ahead then starts after the slot on the port).
+      if (PORT_REG ? (moving && p_valid) : (port_valid && (taken || again_q))) last_q <= pick;
+      again_q   <= port_valid && !taken && !again_q;
+      if (taken)   pend_q[port] <= 1'b0;
       acc_q     <= taken;
-      acc_idx_q <= pick;
+      acc_idx_q <= port;
       // EVT_SEM's error flag follows its acceptance by one cycle.
       if (acc_q && seq_err_i) err_q[acc_idx_q] <= 1'b1;
       if (wr_cmd) begin

@@ -12,6 +12,7 @@ pub mod axil;
 pub mod bench;
 pub mod bench_copy;
 pub mod block;
+pub mod checks;
 pub mod driver;
 pub mod faults;
 pub mod fw;

@@ -7,13 +7,14 @@
 //! Every engine of the die runs, on two queues: a copy between SBUF partitions (checked
 //! with guard bytes against a shadow computed here), an fp32 accumulate into SBUF (checked
 //! against the model's lane adder, `xdie_model::reduce`) and a semaphore increment that follows
-//! them. Addresses, sizes and engine counts come from the profile in `csrs/sizing.*`.
+//! them. The sequencer slots contend for one semaphore as on the package. Addresses, sizes and
+//! engine counts come from the profile in `csrs/sizing.*`.
 
 use xdie_csr::{SemOp, Sizing};
 use xdie_model::reduce::{accumulate, AccDtype};
 use xdie_tb::package::{Copy, Package, Side};
 use xdie_tb::regmodel::{csrs, views};
-use xdie_tb::{harness, DutKind, Timing};
+use xdie_tb::{checks, harness, DutKind, Timing};
 
 const CHIP: u64 = 1;
 /// Guard bytes checked on each side of a destination.
@@ -172,6 +173,19 @@ fn engines_copy_accumulate_and_count() {
                 assert_eq!(after, before.wrapping_add(1), "{what}: semaphore");
             }
             assert_eq!(pkg.err(0), 0, "{}: engine errors", sz.name);
+        }
+    });
+}
+
+/// The sequencer slots of each profile die contend for one semaphore, as on the package
+/// (`checks::sequencer_slots_contend`).
+#[test]
+fn sequencer_slots_contend_for_one_semaphore() {
+    harness::run(0x5e9, |ctx| {
+        for (kind, _) in profile_dies() {
+            let sim = ctx.sim(kind).expect("die model");
+            let mut pkg = Package::die(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("die up");
+            checks::sequencer_slots_contend(&mut pkg, 0, &mut ctx.rng);
         }
     });
 }

@@ -15,7 +15,7 @@ use rstest::rstest;
 use xdie_csr::SemOp;
 use xdie_tb::package::{field_of, field_value, Copy, Package, Side};
 use xdie_tb::regmodel::{csrs, views};
-use xdie_tb::{harness, Ctx, Rng, Timing};
+use xdie_tb::{checks, harness, Ctx, Rng, Timing};
 
 const CHIP: u64 = 2;
 /// Guard bytes checked on each side of a destination.
@@ -476,109 +476,13 @@ fn monitor_sees_sbuf_writes_and_increments() {
     });
 }
 
-/// Every slot of the sequencer command block (one per context) waits on one semaphore with its
-/// own amount while increments arrive from the bus and from a slot's inc commands. After each
-/// increment has had one round of the slots, the state must be the one the issued commands
-/// allow: the semaphore is what was given less what the granted waits took (no lost decrement,
-/// none taken twice), never below zero (no wait granted without the units for it), and every wait
-/// still pending asks for more than the semaphore holds (no wait left behind that could go). A
-/// command posted into a busy slot, and an unknown subop, are refused with ERR and change nothing.
+/// The sequencer slots of a die contend for one semaphore (`checks::sequencer_slots_contend`).
 #[test]
 fn sequencer_slots_contend_for_one_semaphore() {
     harness::run(61, |ctx| {
         let mut pkg = open(ctx);
-        let v = views();
-        let (ss, p) = (&v.sem_seq, &v.evt_sem.params);
         let die = ctx.rng.below(2) as u32;
-        let sem = ctx.rng.below(v.sem_count());
-        let n = ss.slots();
-        let inc_slot = n - 1;
-        let waiters = n - 1;
-        let cmd = |subop: u64| field_value(&ss.sem, sem) | field_value(&ss.subop, subop);
-        let post = |pkg: &mut Package, slot: u64, subop: u64, value: i64| {
-            pkg.write32(die, v.sem_seq_reg(slot, &ss.value_reg), value as u32)
-                .expect("VALUE");
-            pkg.write32(die, v.sem_seq_reg(slot, &ss.cmd), cmd(subop))
-                .expect("CMD");
-        };
-        let status = |pkg: &mut Package, slot: u64| {
-            let w = pkg
-                .read32(die, v.sem_seq_reg(slot, &ss.status))
-                .expect("STATUS");
-            (field_of(&ss.busy, w) == 1, field_of(&ss.err, w) == 1)
-        };
-        let value = |pkg: &mut Package| {
-            i64::from(pkg.read32(die, v.sem_addr(SemOp::Read, sem)).expect("READ") as i32)
-        };
-        // One round of every slot on the port, with margin for the bus accesses in between.
-        let settle = |pkg: &mut Package| pkg.sim.ticks(4 * n);
-
-        pkg.write32(die, v.sem_addr(SemOp::Set, sem), 0)
-            .expect("SET");
-        let want: Vec<i64> = (0..waiters).map(|_| 1 + ctx.rng.below(3) as i64).collect();
-        for (slot, w) in want.iter().enumerate() {
-            post(&mut pkg, slot as u64, p.seq_subop_wait_ge_dec, *w);
-        }
-        settle(&mut pkg);
-        let mut given = 0i64;
-        let mut granted = vec![false; waiters as usize];
-        // A command posted into a busy slot is refused: ERR, the slot keeps its wait.
-        let refused = ctx.rng.below(waiters);
-        pkg.write32(die, v.sem_seq_reg(refused, &ss.cmd), cmd(p.seq_subop_inc))
-            .expect("CMD into a busy slot");
-        let mut rounds = 0;
-        loop {
-            let now = value(&mut pkg);
-            let mut taken = 0;
-            for slot in 0..waiters {
-                let (busy, err) = status(&mut pkg, slot);
-                let i = slot as usize;
-                assert_eq!(err, slot == refused, "slot {slot} ERR");
-                assert!(!(granted[i] && busy), "slot {slot} busy again");
-                granted[i] = !busy;
-                if granted[i] {
-                    taken += want[i];
-                } else {
-                    assert!(
-                        want[i] > now,
-                        "slot {slot} still waits for {} with the semaphore at {now}",
-                        want[i]
-                    );
-                }
-            }
-            assert_eq!(now, given - taken, "semaphore after {rounds} increments");
-            assert!(now >= 0, "more granted than given");
-            if granted.iter().all(|g| *g) {
-                break;
-            }
-            // The next increment: from the bus (INC window) or through the inc slot.
-            let a = 1 + ctx.rng.below(3) as i64;
-            if ctx.rng.below(2) == 0 {
-                pkg.write32(die, v.sem_addr(SemOp::Inc, sem), a as u32)
-                    .expect("INC");
-            } else {
-                post(&mut pkg, inc_slot, p.seq_subop_inc, a);
-            }
-            given += a;
-            settle(&mut pkg);
-            assert_eq!(status(&mut pkg, inc_slot), (false, false), "inc slot");
-            rounds += 1;
-            assert!(rounds < 10 * waiters, "the waits never all went");
-        }
-        let total: i64 = want.iter().sum();
-        assert_eq!(value(&mut pkg), given - total);
-        // An unknown subop is taken, flagged and ignored; the next command clears the flag.
-        let unknown = (0..1u64 << p.seq_subop_bits)
-            .find(|c| *c != p.seq_subop_inc && *c != p.seq_subop_wait_ge_dec)
-            .expect("a free code");
-        post(&mut pkg, 0, unknown, 5);
-        settle(&mut pkg);
-        assert_eq!(status(&mut pkg, 0), (false, true), "unknown subop");
-        assert_eq!(value(&mut pkg), given - total);
-        post(&mut pkg, 0, p.seq_subop_inc, 2);
-        settle(&mut pkg);
-        assert_eq!(status(&mut pkg, 0), (false, false), "next command");
-        assert_eq!(value(&mut pkg), given - total + 2);
+        checks::sequencer_slots_contend(&mut pkg, die, &mut ctx.rng);
     });
 }
 
