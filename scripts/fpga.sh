@@ -36,33 +36,36 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Where the routed design's delay goes, by RTL line: from nextpnr's detailed net timings, the
-# nets whose slowest connection takes at least 3 ns, counted and summed per source line of the
-# net (the line that declares or drives it; else the net's name), the lines with the most such nets first. A die's
-# Fmax is set by its worst path, but its slack spreads over thousands of endpoints; this shows
-# which structures its long wires belong to.
+# Where the routed design's failing paths end, by structure: nextpnr's detailed net timings give,
+# per net, the arrival time at each of its sinks (the path delay up to there). Nets are grouped
+# by their RTL line where nextpnr knows it, else by their name up to the cell synthesis named
+# them after (memories as one group); per group: the nets whose latest arrival is beyond the target period, and the
+# latest arrival (the worst path through the group), worst first. A die's Fmax is set by its
+# worst path, but its failing paths spread over thousands of endpoints; this shows which
+# structures they run through.
 long_nets() {
-  python3 - "$1" <<'EOF'
+  python3 - "$1" "$2" <<'EOF'
 import collections, json, re, sys
 nets = json.load(open(sys.argv[1])).get("detailed_net_timings", [])
-by_line = collections.defaultdict(lambda: [0, 0.0, 0.0])
+period = 1000.0 / float(sys.argv[2])
+groups = collections.defaultdict(lambda: [0, 0.0])
+late = 0
 for n in nets:
-    worst = max((max(e["delay"]) for e in n.get("endpoints", [])), default=0.0)
-    if worst < 3.0:
-        continue
-    # An RTL line where nextpnr has one; else the net's name up to the cell synthesis named it
-    # after, without bit indices (ports, logic made from library cells).
+    arrival = max((max(e["delay"]) for e in n.get("endpoints", [])), default=0.0)
     rtl = [x for x in n.get("sources", []) if x.startswith("rtl/")]
+    # The name without the cell suffix, bit indices, the memory cells' tile numbers and ports.
     name = re.split(r"_(?:TRELLIS|LUT4|CCU2C|L6MUX|PFUMX|DP16KD)", n["net"])[0]
-    e = by_line[rtl[0] if rtl else "net " + re.sub(r"\[\d+\]", "", name)]
-    e[0] += 1
-    e[1] += worst
-    e[2] = max(e[2], worst)
-rows = sorted(by_line.items(), key=lambda kv: -kv[1][0])
-print(f"{sum(v[0] for v in by_line.values())} nets with a connection of 3 ns or more")
-print(f"{'nets':>6} {'sum ns':>9} {'max ns':>7}  source")
-for src, (count, total, worst) in rows[:40]:
-    print(f"{count:6d} {total:9.1f} {worst:7.2f}  {src}")
+    name = re.sub(r"\[\d+\]|(\.\d+)+|_(?:DOB?|DI|RAD|WAD|WRE|WEA|CEB?|OCE)\w*$", "", name)
+    g = groups[rtl[0] if rtl else name]
+    if arrival > period:
+        g[0] += 1
+        late += 1
+    g[1] = max(g[1], arrival)
+rows = sorted(groups.items(), key=lambda kv: -kv[1][1])
+print(f"{late} of {len(nets)} nets have a sink later than the target period ({period:.1f} ns)")
+print(f"{'late':>6} {'latest ns':>9}  net group (RTL line, or net name)")
+for key, (count, worst) in rows[:40]:
+    print(f"{count:6d} {worst:9.2f}  {key}")
 EOF
 }
 
@@ -167,7 +170,7 @@ for top in "${mods[@]}"; do
       fmax=$(python3 -c 'import json,sys
 f = json.load(open(sys.argv[1])).get("fmax", {})
 print(round(min(c["achieved"] for c in f.values()), 1) if f else "null")' "$d/pnr.json")
-      long_nets "$d/pnr.json" > "$d/long-nets.txt"
+      long_nets "$d/pnr.json" "$freq" > "$d/late-nets.txt"
     else
       echo "fpga.sh: $m: nextpnr failed, see $d/nextpnr.log" >&2
       status=1
