@@ -36,36 +36,41 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Where the routed design's failing paths end, by structure: nextpnr's detailed net timings give,
+# Where the routed design's failing paths run, by block: nextpnr's detailed net timings give,
 # per net, the arrival time at each of its sinks (the path delay up to there). Nets are grouped
-# by their RTL line where nextpnr knows it, else by their name up to the cell synthesis named
-# them after (memories as one group); per group: the nets whose latest arrival is beyond the target period, and the
-# latest arrival (the worst path through the group), worst first. A die's Fmax is set by its
-# worst path, but its failing paths spread over thousands of endpoints; this shows which
-# structures they run through.
-long_nets() {
+# by the block instance their (flattened) name starts with, below the wrapper and the die
+# (`u_die.g_eng.u_m2s`, `u_die.u_evt_sem`), else by the net name (ports, the top's own logic);
+# per block: the nets whose latest arrival is beyond the target period, all its nets, and the
+# latest arrival (the worst path ending in or running through it), worst first. A die's Fmax is
+# set by its worst path, but its failing paths spread over thousands of endpoints; this shows
+# which blocks they run through.
+late_nets() {
   python3 - "$1" "$2" <<'EOF'
 import collections, json, re, sys
 nets = json.load(open(sys.argv[1])).get("detailed_net_timings", [])
 period = 1000.0 / float(sys.argv[2])
-groups = collections.defaultdict(lambda: [0, 0.0])
-late = 0
+late, total, latest = collections.Counter(), collections.Counter(), collections.defaultdict(float)
 for n in nets:
     arrival = max((max(e["delay"]) for e in n.get("endpoints", [])), default=0.0)
-    rtl = [x for x in n.get("sources", []) if x.startswith("rtl/")]
-    # The name without the cell suffix, bit indices, the memory cells' tile numbers and ports.
-    name = re.split(r"_(?:TRELLIS|LUT4|CCU2C|L6MUX|PFUMX|DP16KD)", n["net"])[0]
-    name = re.sub(r"\[\d+\]|(\.\d+)+|_(?:DOB?|DI|RAD|WAD|WRE|WEA|CEB?|OCE)\w*$", "", name)
-    g = groups[rtl[0] if rtl else name]
+    # Instance path: the leading dotted parts that name instances (u_*) or generate blocks
+    # (g_*, their indices dropped: the copies of a block count together).
+    parts = re.sub(r"\[\d+\]", "", n["net"]).split(".")
+    inst = []
+    for part in parts[:-1]:
+        if not re.fullmatch(r"[ug]_\w+", part):
+            break
+        inst.append(part)
+    while inst and inst[0] == "u_die":
+        inst = inst[1:]
+    key = ".".join(inst) if inst else re.split(r"_(?:TRELLIS|LUT4|CCU2C|L6MUX|PFUMX)", parts[-1])[0]
+    total[key] += 1
+    latest[key] = max(latest[key], arrival)
     if arrival > period:
-        g[0] += 1
-        late += 1
-    g[1] = max(g[1], arrival)
-rows = sorted(groups.items(), key=lambda kv: -kv[1][1])
-print(f"{late} of {len(nets)} nets have a sink later than the target period ({period:.1f} ns)")
-print(f"{'late':>6} {'latest ns':>9}  net group (RTL line, or net name)")
-for key, (count, worst) in rows[:40]:
-    print(f"{count:6d} {worst:9.2f}  {key}")
+        late[key] += 1
+print(f"{sum(late.values())} of {len(nets)} nets have a sink later than the target period ({period:.1f} ns)")
+print(f"{'late':>6} {'nets':>6} {'latest ns':>9}  block (or net)")
+for key in sorted(total, key=lambda k: -latest[k])[:40]:
+    print(f"{late[key]:6d} {total[key]:6d} {latest[key]:9.2f}  {key}")
 EOF
 }
 
@@ -170,7 +175,7 @@ for top in "${mods[@]}"; do
       fmax=$(python3 -c 'import json,sys
 f = json.load(open(sys.argv[1])).get("fmax", {})
 print(round(min(c["achieved"] for c in f.values()), 1) if f else "null")' "$d/pnr.json")
-      long_nets "$d/pnr.json" "$freq" > "$d/late-nets.txt"
+      late_nets "$d/pnr.json" "$freq" > "$d/late-nets.txt"
     else
       echo "fpga.sh: $m: nextpnr failed, see $d/nextpnr.log" >&2
       status=1
