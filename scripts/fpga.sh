@@ -4,7 +4,8 @@
 # block RAM (DP16KD) and LUT-RAM (TRELLIS_DPR16X4, 16 x 4 bits each). With --pnr, place and route
 # each netlist with nextpnr-ecp5 on an LFE5UM-85F (CABGA381) out of context (no pins: the
 # module's ports stay internal nets, so a block with more ports than the package has pins still
-# routes) and print the Fmax of its clock.
+# routes) and print the Fmax of its clock; DIR/<module>/late-nets.txt then says which blocks the
+# paths that miss the target frequency run through (late_nets below).
 #
 #   scripts/fpga.sh [--pnr] [--json] [--docs] [--freq MHZ] [--seed N] [--out DIR]
 #                   [--router router1|router2] [--placer heap|sa]
