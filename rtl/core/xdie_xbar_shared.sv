@@ -9,8 +9,9 @@
 // slave has room: its request register is empty or its slave takes the request in it in this
 // cycle, no other grant to it is under way, and its order FIFO is not full. In the next cycle the picked master's request moves through one
 // multiplexer into that slave's request register (the master sees ready then: it holds its
-// request until ready, as on any xbus port), which presents it to the slave until the slave
-// takes it. A request therefore waits only for its own slave, never behind another slave's: the
+// request until ready, as on any xbus port; with M_REG the master's request register of this
+// crossbar holds it instead, and the master sees ready when that register takes it), which
+// presents it to the slave until the slave takes it. A request therefore waits only for its own slave, never behind another slave's: the
 // same dependencies as in xdie_xbar (docs/mesh.md: deadlock freedom).
 //
 // Responses: per slave, the order FIFO of its requests' masters names the master of its next
