@@ -7,8 +7,9 @@
 //! Every engine of the die runs, on two queues: a copy between SBUF partitions (checked
 //! with guard bytes against a shadow computed here), an fp32 accumulate into SBUF (checked
 //! against the model's lane adder, `xdie_model::reduce`) and a semaphore increment that follows
-//! them. The sequencer slots contend for one semaphore as on the package. Addresses, sizes and
-//! engine counts come from the profile in `csrs/sizing.*`.
+//! them. The sequencer slots contend for one semaphore as on the package, and a copy past the
+//! profile's SBUF backing is refused. Addresses, sizes and engine counts come from the profile
+//! in `csrs/sizing.*`.
 
 use xdie_csr::{SemOp, Sizing};
 use xdie_model::reduce::{accumulate, AccDtype};
@@ -53,6 +54,21 @@ fn every_profile_die_is_simulated() {
     }
 }
 
+/// HBM offsets of the M2S and S2M rings of ring pair `n`: after the first word (the tests'
+/// constant 1), at the ring base's alignment, inside the profile's HBM.
+fn ring_pair(sz: &Sizing, n: u64) -> (u64, u64) {
+    let v = views();
+    let align = 1u64 << v.side(Side::M2s).layout.ring_base_lo_addr.lsb;
+    let stride = (SLOTS * u64::from(v.m2s_desc.format.bytes)).next_multiple_of(align);
+    let at = align + 2 * n * stride;
+    assert!(
+        at + 2 * stride <= sz.hbm_bytes,
+        "{}: HBM too small",
+        sz.name
+    );
+    (at, at + stride)
+}
+
 /// fp32 lanes: random patterns, a few of them signed zeros, ones and the largest finite value.
 fn f32_bytes(rng: &mut xdie_tb::Rng, lanes: u64) -> Vec<u8> {
     let specials = [0.0f32, -0.0, 1.0, f32::MAX, f32::MIN_POSITIVE];
@@ -88,7 +104,6 @@ fn engines_copy_accumulate_and_count() {
             );
             let one = v.hbm_addr(0);
             pkg.write32(0, one, 1).expect("constant 1");
-            let ring_bytes = SLOTS * u64::from(v.m2s_desc.format.bytes);
             let sem = |e: u64| 3 + e;
             let mut checks = Vec::new();
             for e in 0..sz.sdma_engines {
@@ -112,19 +127,10 @@ fn engines_copy_accumulate_and_count() {
                 accumulate(AccDtype::F32, &mut fwant, &fsrc);
                 let before = pkg.read32(0, v.sem_addr(SemOp::Read, sem(e))).expect("sem");
 
-                // Two queues per engine (the round robin alternates between them), their rings
-                // after the constant's word at the ring base's alignment.
-                let align = 1u64 << v.side(Side::M2s).layout.ring_base_lo_addr.lsb;
-                let stride = ring_bytes.next_multiple_of(align);
+                // Two queues per engine (the round robin alternates between them).
                 for q in QUEUES {
-                    let at = align + 2 * (e * QUEUES.len() as u64 + q) * stride;
-                    assert!(
-                        at + 2 * stride <= sz.hbm_bytes,
-                        "{}: HBM too small",
-                        sz.name
-                    );
-                    pkg.setup_queue(0, e, q, SLOTS, at, at + stride)
-                        .expect("queue");
+                    let (m2s, s2m) = ring_pair(sz, e * QUEUES.len() as u64 + q);
+                    pkg.setup_queue(0, e, q, SLOTS, m2s, s2m).expect("queue");
                 }
                 let soc = |local| v.soc.soc_local(0, local);
                 let copies = [
@@ -186,6 +192,49 @@ fn sequencer_slots_contend_for_one_semaphore() {
             let sim = ctx.sim(kind).expect("die model");
             let mut pkg = Package::die(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("die up");
             checks::sequencer_slots_contend(&mut pkg, 0, &mut ctx.rng);
+        }
+    });
+}
+
+/// A copy whose destination runs past the end of the profile's SBUF backing (a smaller backing
+/// than the simulated die's, so a boundary only these dies have): the bytes inside the backing
+/// land, the beat past it is refused (DECERR), and the engine logs a write error and no read
+/// error.
+#[test]
+fn copy_past_the_backing_is_a_write_error() {
+    harness::run(0xbac, |ctx| {
+        for (kind, sz) in profile_dies() {
+            let sim = ctx.sim(kind).expect("die model");
+            let mut pkg = Package::die(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("die up");
+            let v = views();
+            let e = sz.sdma_engines - 1;
+            let (inside, len) = (8, 16);
+            let src = v.sbuf_addr(9, 0);
+            let dst = v.sbuf_addr(10, sz.sbuf_backing_bytes - inside);
+            let bytes: Vec<u8> = (0..len).map(|_| 1 + ctx.rng.below(255) as u8).collect();
+            pkg.write_bytes(0, src, &bytes).expect("source");
+            let mut shadow = pkg
+                .read_bytes(0, dst - GUARD, GUARD + inside)
+                .expect("window");
+            shadow[GUARD as usize..].copy_from_slice(&bytes[..inside as usize]);
+            let (m2s, s2m) = ring_pair(sz, 0);
+            pkg.setup_queue(0, e, 0, SLOTS, m2s, s2m).expect("queue");
+            let c = Copy {
+                src: v.soc.soc_local(0, src),
+                dst: v.soc.soc_local(0, dst),
+                len,
+                write_barrier: false,
+            };
+            pkg.post_copy(0, e, 0, c).expect("post");
+            pkg.doorbell(0, Side::S2m, e, 0).expect("S2M doorbell");
+            pkg.doorbell(0, Side::M2s, e, 0).expect("M2S doorbell");
+            pkg.wait_drained(0, e, 0).expect("queue drains");
+            let got = pkg
+                .read_bytes(0, dst - GUARD, GUARD + inside)
+                .expect("window");
+            assert_eq!(got, shadow, "{}: the bytes inside the backing", sz.name);
+            let err = pkg.err(0) >> (2 * e);
+            assert_eq!(err & 3, 2, "{}: engine {e} errors (read, write)", sz.name);
         }
     });
 }
