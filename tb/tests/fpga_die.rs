@@ -15,7 +15,7 @@ use xdie_csr::{SemOp, Sizing};
 use xdie_model::reduce::{accumulate, AccDtype};
 use xdie_tb::package::{Copy, Package, Side};
 use xdie_tb::regmodel::{csrs, views};
-use xdie_tb::{checks, harness, DutKind, Timing};
+use xdie_tb::{checks, harness, Ctx, DutKind, Timing};
 
 const CHIP: u64 = 1;
 /// Guard bytes checked on each side of a destination.
@@ -54,6 +54,12 @@ fn every_profile_die_is_simulated() {
     }
 }
 
+/// A fresh model of profile die `kind`, alone, with random handshake timing on its host port.
+fn open(ctx: &mut Ctx, kind: DutKind) -> Package {
+    let sim = ctx.sim(kind).expect("die model");
+    Package::die(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("die up")
+}
+
 /// HBM offsets of the M2S and S2M rings of ring pair `n`: after the first word (the tests'
 /// constant 1), at the ring base's alignment, inside the profile's HBM.
 fn ring_pair(sz: &Sizing, n: u64) -> (u64, u64) {
@@ -90,8 +96,7 @@ fn engines_copy_accumulate_and_count() {
     assert!(!dies.is_empty(), "no profile die in this build");
     harness::run(0xf9a, |ctx| {
         for &(kind, sz) in &dies {
-            let sim = ctx.sim(kind).expect("die model");
-            let mut pkg = Package::die(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("die up");
+            let mut pkg = open(ctx, kind);
             let v = views();
             let dw = v.params.data_bytes;
             // Within the profile's backing: a copy and an accumulate per engine, each in a
@@ -189,8 +194,7 @@ fn engines_copy_accumulate_and_count() {
 fn sequencer_slots_contend_for_one_semaphore() {
     harness::run(0x5e9, |ctx| {
         for (kind, _) in profile_dies() {
-            let sim = ctx.sim(kind).expect("die model");
-            let mut pkg = Package::die(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("die up");
+            let mut pkg = open(ctx, kind);
             checks::sequencer_slots_contend(&mut pkg, 0, &mut ctx.rng);
         }
     });
@@ -204,8 +208,7 @@ fn sequencer_slots_contend_for_one_semaphore() {
 fn copy_past_the_backing_is_a_write_error() {
     harness::run(0xbac, |ctx| {
         for (kind, sz) in profile_dies() {
-            let sim = ctx.sim(kind).expect("die model");
-            let mut pkg = Package::die(sim, ctx.sub_seed(), Timing::RANDOM, CHIP).expect("die up");
+            let mut pkg = open(ctx, kind);
             let v = views();
             let e = sz.sdma_engines - 1;
             let (inside, len) = (8, 16);
