@@ -37,6 +37,8 @@ fn profile_dies() -> Vec<(DutKind, &'static Sizing)> {
         .collect()
 }
 
+/// Every sizing profile but the simulated one has its wrapper top among this build's models (a
+/// profile added to `csrs/sizing.*` is simulated without an edit here).
 #[test]
 fn every_profile_die_is_simulated() {
     let built: Vec<&str> = profile_dies()
@@ -75,7 +77,8 @@ fn ring_pair(sz: &Sizing, n: u64) -> (u64, u64) {
     (at, at + stride)
 }
 
-/// fp32 lanes: random patterns, a few of them signed zeros, ones and the largest finite value.
+/// fp32 lanes: random patterns, a quarter of them signed zeros, ones, the largest finite value or
+/// the smallest normal.
 fn f32_bytes(rng: &mut xdie_tb::Rng, lanes: u64) -> Vec<u8> {
     let specials = [0.0f32, -0.0, 1.0, f32::MAX, f32::MIN_POSITIVE];
     (0..lanes)
