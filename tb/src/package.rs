@@ -461,7 +461,8 @@ impl Package {
         b.read(&self.sim) == u64::MAX >> (64 - b.width)
     }
 
-    /// Sticky engine errors of a die: bit 0 a read error, bit 1 a write error.
+    /// Sticky engine errors of a die: bit 0 a read error, bit 1 a write error (a lone die reports
+    /// them per engine: bits 2e and 2e + 1 for engine e).
     pub fn err(&self, die: u32) -> u64 {
         self.err[die as usize].read(&self.sim)
     }
