@@ -1,10 +1,43 @@
-//! Checks that more than one test runs, each on whatever model it opens (the package top, a
-//! profile die alone).
+//! Checks and test data that more than one test uses, each on whatever model it opens (the
+//! package top, a profile die alone).
 
 use crate::package::{field_of, field_value, Package};
 use crate::regmodel::views;
 use crate::Rng;
 use xdie_csr::SemOp;
+
+/// `len` random bytes, never 0, so a byte that was not copied cannot pass for one that was.
+pub fn pattern(rng: &mut Rng, len: u64) -> Vec<u8> {
+    (0..len).map(|_| 1 + rng.below(255) as u8).collect()
+}
+
+/// fp32 lanes for an accumulate test: boundary values of the format (signed zeros, subnormals,
+/// the largest finite value, infinities, NaNs, ones) mixed with random patterns.
+pub fn f32_lanes(rng: &mut Rng, lanes: u64) -> Vec<u8> {
+    let specials = [
+        0.0f32.to_bits(),
+        (-0.0f32).to_bits(),
+        1,
+        f32::MIN_POSITIVE.to_bits() - 1,
+        f32::MIN_POSITIVE.to_bits(),
+        f32::MAX.to_bits(),
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        f32::NAN.to_bits(),
+        1.0f32.to_bits(),
+        (f32::EPSILON / 2.0).to_bits(),
+    ];
+    (0..lanes)
+        .flat_map(|_| {
+            let v = if rng.chance(40) {
+                specials[rng.below(specials.len() as u64) as usize] ^ (rng.next_u32() & (1 << 31))
+            } else {
+                rng.next_u32()
+            };
+            v.to_le_bytes()
+        })
+        .collect()
+}
 
 /// Every slot of the sequencer command block (one per context) of die `die` waits on one
 /// semaphore with its own amount while increments arrive from the bus and from a slot's inc

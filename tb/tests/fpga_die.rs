@@ -13,9 +13,10 @@
 
 use xdie_csr::{SemOp, Sizing};
 use xdie_model::reduce::{accumulate, AccDtype};
+use xdie_tb::checks::{self, f32_lanes, pattern};
 use xdie_tb::package::{Copy, Package, Side};
 use xdie_tb::regmodel::{csrs, views};
-use xdie_tb::{checks, harness, Ctx, DutKind, Timing};
+use xdie_tb::{harness, Ctx, DutKind, Timing};
 
 const CHIP: u64 = 1;
 /// Guard bytes checked on each side of a destination.
@@ -77,22 +78,6 @@ fn ring_pair(sz: &Sizing, n: u64) -> (u64, u64) {
     (at, at + stride)
 }
 
-/// fp32 lanes: random patterns, a quarter of them signed zeros, ones, the largest finite value or
-/// the smallest normal.
-fn f32_bytes(rng: &mut xdie_tb::Rng, lanes: u64) -> Vec<u8> {
-    let specials = [0.0f32, -0.0, 1.0, f32::MAX, f32::MIN_POSITIVE];
-    (0..lanes)
-        .flat_map(|_| {
-            let v = if rng.chance(25) {
-                rng.pick(&specials).to_bits()
-            } else {
-                rng.next_u32()
-            };
-            v.to_le_bytes()
-        })
-        .collect()
-}
-
 #[test]
 fn engines_copy_accumulate_and_count() {
     let dies = profile_dies();
@@ -117,17 +102,16 @@ fn engines_copy_accumulate_and_count() {
             for e in 0..sz.sdma_engines {
                 let p = 4 * e;
                 let (src, dst) = (v.sbuf_addr(p, 4), v.sbuf_addr(p + 1, dst_off));
-                let (fdst_p, f_off) = (p + 2, dw - 20);
+                let (fdst_p, f_off) = (p + 2, dw + 4);
                 let f_dst = v.sbuf_addr(fdst_p, f_off);
-                // Never 0, so a byte that was not copied cannot pass for one that was.
-                let bytes: Vec<u8> = (0..len).map(|_| 1 + ctx.rng.below(255) as u8).collect();
+                let bytes = pattern(&mut ctx.rng, len);
                 pkg.write_bytes(0, src, &bytes).expect("source");
                 let mut shadow = pkg
                     .read_bytes(0, dst - GUARD, len + 2 * GUARD)
                     .expect("window");
                 shadow[GUARD as usize..][..len as usize].copy_from_slice(&bytes);
-                let fsrc = f32_bytes(&mut ctx.rng, len / 4);
-                let fbase = f32_bytes(&mut ctx.rng, len / 4);
+                let fsrc = f32_lanes(&mut ctx.rng, len / 4);
+                let fbase = f32_lanes(&mut ctx.rng, len / 4);
                 pkg.write_bytes(0, v.sbuf_addr(p + 3, 0), &fsrc)
                     .expect("fp32 source");
                 pkg.write_bytes(0, f_dst, &fbase).expect("fp32 destination");
@@ -217,7 +201,7 @@ fn copy_past_the_backing_is_a_write_error() {
             let (inside, len) = (8, 16);
             let src = v.sbuf_addr(9, 0);
             let dst = v.sbuf_addr(10, sz.sbuf_backing_bytes - inside);
-            let bytes: Vec<u8> = (0..len).map(|_| 1 + ctx.rng.below(255) as u8).collect();
+            let bytes = pattern(&mut ctx.rng, len);
             pkg.write_bytes(0, src, &bytes).expect("source");
             let mut shadow = pkg
                 .read_bytes(0, dst - GUARD, GUARD + inside)

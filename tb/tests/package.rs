@@ -13,9 +13,10 @@
 
 use rstest::rstest;
 use xdie_csr::SemOp;
+use xdie_tb::checks::{self, f32_lanes, pattern};
 use xdie_tb::package::{field_of, field_value, Copy, Package, Side};
 use xdie_tb::regmodel::{csrs, views};
-use xdie_tb::{checks, harness, Ctx, Rng, Timing};
+use xdie_tb::{harness, Ctx, Rng, Timing};
 
 const CHIP: u64 = 2;
 /// Guard bytes checked on each side of a destination.
@@ -54,11 +55,6 @@ const SLOTS: u64 = 32;
 fn setup(pkg: &mut Package, die: u32, e: u64, q: u64) {
     pkg.setup_packed_queue(die, e, q, SLOTS, 0x1_0000)
         .expect("queue setup");
-}
-
-fn pattern(rng: &mut Rng, len: u64) -> Vec<u8> {
-    // Never 0, so a byte that was not copied cannot pass for one that was.
-    (0..len).map(|_| 1 + rng.below(255) as u8).collect()
 }
 
 /// Destination bytes (die-local window) as they must be: `shadow` starts as the window's initial
@@ -768,34 +764,6 @@ fn link_health_interrupts() {
             assert!(!pkg.irq(d).unwrap(), "die {d} irq after W1C");
         }
     });
-}
-
-/// fp32 lanes for an accumulate test: boundary values of the format (signed zeros, subnormals,
-/// the largest finite value, infinities, NaNs, ones) mixed with random patterns.
-fn f32_lanes(rng: &mut Rng, lanes: u64) -> Vec<u8> {
-    let specials = [
-        0.0f32.to_bits(),
-        (-0.0f32).to_bits(),
-        1,
-        f32::MIN_POSITIVE.to_bits() - 1,
-        f32::MIN_POSITIVE.to_bits(),
-        f32::MAX.to_bits(),
-        f32::INFINITY.to_bits(),
-        f32::NEG_INFINITY.to_bits(),
-        f32::NAN.to_bits(),
-        1.0f32.to_bits(),
-        (f32::EPSILON / 2.0).to_bits(),
-    ];
-    (0..lanes)
-        .flat_map(|_| {
-            let v = if rng.chance(40) {
-                specials[rng.below(specials.len() as u64) as usize] ^ (rng.next_u32() & (1 << 31))
-            } else {
-                rng.next_u32()
-            };
-            v.to_le_bytes()
-        })
-        .collect()
 }
 
 /// The SBUF accumulate apertures on the package: host stores (one lane each, some lanes hit

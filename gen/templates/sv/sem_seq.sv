@@ -241,9 +241,10 @@ module xdie_{{ block.name }} #(
       if (post)     cmd_ok_q[b_idx]   <= 1'b1;
       // Whoever presented gives the port to the next busy slot once taken, or after its second
       // cycle on the port (EVT_SEM decides a wait from the value it read in the cycle before).
-      // last_q is the slot shown last: without PORT_REG set as it leaves the port, with it as it
-      // is loaded (the pick a cycle ahead then starts after the slot on the port).
-      if (PORT_REG ? (moving && p_valid) : (port_valid && (taken || again_q))) last_q <= pick;
+      // last_q is the slot shown last, set as the port moves on to a pick: without PORT_REG the
+      // pick is the slot leaving the port, with it the slot loaded onto the port (the pick a
+      // cycle ahead then starts after the slot on the port).
+      if (moving && p_valid) last_q <= pick;
       again_q   <= port_valid && !taken && !again_q;
       if (taken)   pend_q[port] <= 1'b0;
       acc_q     <= taken;
