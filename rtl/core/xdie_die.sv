@@ -77,7 +77,8 @@ module xdie_die #(
   // Register stages between blocks for FPGA timing, a cycle of latency each (the same results
   // in more cycles): each engine registers its queue pick before it reads its queue groups, the
   // shared crossbar registers every master's request (after this die's address decode) before
-  // it arbitrates, and the sequencer slots show EVT_SEM a registered slot
+  // it arbitrates, the sequencer slots show EVT_SEM a registered slot, and SBUF's and HBM's
+  // memories register each request before it goes to the array
   parameter bit          TIMING_REGS   = xdie_sizing_pkg::DEFAULT_TIMING_REGISTERS != 0,
   // Clock each engine, and the queue groups, only in cycles where something of theirs can
   // change (xdie_clock_gate, see the engines below): a simulator then skips idle engines and
@@ -944,8 +945,9 @@ module xdie_die #(
   logic unused_sbuf_rd;
   assign unused_sbuf_rd = ^{sr_req_write, sr_req_acc, sr_req_fp, sr_req_wdata, sr_req_wstrb};
 
-  // Read-modify-write of the accumulate apertures (one request at the memory at a time: the
-  // memory's latency is 1).
+  // Read-modify-write of the accumulate apertures: as many requests in flight as the memory
+  // needs for one per cycle (1 at latency 1, 2 with its request register).
+  localparam int unsigned SBUF_ACC_DEPTH = TIMING_REGS ? 2 : 1;
   logic            sm_req_valid, sm_req_ready, sm_req_write;
   logic [ADDR_W-1:0]   sm_req_addr;
   logic [DATA_BYTES*8-1:0] sm_req_wdata;
@@ -960,7 +962,9 @@ module xdie_die #(
   logic            sm_rd_valid, sm_rd_ready;
   logic [ADDR_W-1:0]   sm_rd_addr;
 
-  xdie_sbuf_acc #(.BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(1), .CLOCK_GATE(CLOCK_GATE)) u_sbuf_acc (
+  xdie_sbuf_acc #(
+    .BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(SBUF_ACC_DEPTH), .CLOCK_GATE(CLOCK_GATE)
+  ) u_sbuf_acc (
     .clk_i, .rst_ni,
     .s_req_valid_i(sb_req_valid), .s_req_ready_o(sb_req_ready), .s_req_write_i(sb_req_write),
     .s_req_acc_i(sb_req_acc), .s_req_fp_i(sb_req_fp),
@@ -977,7 +981,9 @@ module xdie_die #(
     .m_rd_valid_o(sm_rd_valid), .m_rd_ready_i(sm_rd_ready), .m_rd_addr_o(sm_rd_addr)
   );
 
-  xdie_mem #(.BYTES(SBUF_PARTS * SBUF_BACKING), .READ_PORTS(SBUF_READ_PORTS)) u_sbuf_mem (
+  xdie_mem #(
+    .BYTES(SBUF_PARTS * SBUF_BACKING), .READ_PORTS(SBUF_READ_PORTS), .REQ_REG(TIMING_REGS)
+  ) u_sbuf_mem (
     .clk_i, .rst_ni,
     .s_req_valid_i(sm_req_valid), .s_req_ready_o(sm_req_ready), .s_req_write_i(sm_req_write),
     .s_req_addr_i(sm_req_addr), .s_req_wdata_i(sm_req_wdata), .s_req_wstrb_i(sm_req_wstrb),
@@ -992,7 +998,7 @@ module xdie_die #(
   logic                    hbm_r_ready, hbm_r_valid;
   logic [DATA_BYTES*8-1:0] hbm_r_rdata;
 
-  xdie_mem #(.BYTES(HBM_BYTES)) u_hbm (
+  xdie_mem #(.BYTES(HBM_BYTES), .REQ_REG(TIMING_REGS)) u_hbm (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_HBM]), .s_req_ready_o(s_req_ready[S_HBM]),
     .s_req_write_i(s_req_write[S_HBM]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_HBM, ADDR_W)),

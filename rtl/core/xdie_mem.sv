@@ -1,5 +1,5 @@
 // xbus slave memory: BYTES bytes as BYTES/DATA_BYTES words of one beat, byte-strobed writes, reads
-// registered, LATENCY cycles from acceptance to response, one request per cycle per port.
+// registered, LATENCY cycles from the array read to the response, one request per cycle per port.
 //
 // The array is a plain word array written under byte enables and read into a register with an
 // enable, so FPGA tools infer block RAM. Further LATENCY-1 stages follow the read register.
@@ -12,9 +12,10 @@
 //
 // Port A (s_*) reads and writes. Port B (w_*) only writes: a beat under byte strobes in the cycle
 // w_valid_i is set, with no handshake and no response (the SBUF's accumulate path writes its sums
-// there while port A reads the next beats; xdie_sbuf_acc). The array keeps one write port: the
-// user never presents a port-A write in a cycle with a port-B write, and a read in that cycle of
-// the same beat returns the old word (read-first).
+// there while port A reads the next beats; xdie_sbuf_acc). The array keeps one write port and
+// port B has it first: a port-A write waits while port B writes (it is not accepted, or with
+// REQ_REG not issued, in such a cycle); a port-A read in that cycle of the same beat returns
+// the old word (read-first).
 //
 // Port R (r_*) only reads (the SBUF's reads, beside port A's writes and accumulate reads). With
 // READ_PORTS = 2 it has an array read of its own: one read on each of A and R and one write per
@@ -23,6 +24,17 @@
 // which presents one request per cycle anyway) R shares port A's array read: A goes first, R is
 // accepted in a cycle A presents nothing, and the two ports' pipelines advance together (they
 // share one read register). A memory without reads of its own ties r_req_valid_i low.
+//
+// REQ_REG (the default; the FPGA profiles' sizing key timing_registers, off in the simulated
+// die) takes each port's request into a register of the memory first and issues it to the array
+// from there: the array's write enable, byte enables, addresses and read enable then come from
+// flops and the response side's readies, not from the logic in front of the memory (on an FPGA
+// they fan out to every block RAM of the array: the ecp5_85 die's critical path ended at the
+// write enables of its 136). A cycle more latency, the same rate (a register takes the next
+// request in the cycle it issues). Without REQ_REG a request goes to the array in the cycle it
+// is accepted. With REQ_REG and READ_PORTS 1, an R read issues in a cycle A's register is empty,
+// so it returns the beat as A's requests issued before it left it: A's requests accepted after
+// it may already have issued.
 //
 // Simulation hooks, invisible to synthesis: the array is public to Verilator (a testbench loads
 // and reads it directly between clock edges, without bus cycles), and with XDIE_SIM_HOOKS
@@ -34,6 +46,8 @@ module xdie_mem #(
   parameter int unsigned LATENCY = 1,
   // 2: port R reads the array on its own; 1: it shares port A's read (see above)
   parameter int unsigned READ_PORTS = 1,
+  // 1: each port's request is registered before it goes to the array (see above)
+  parameter bit          REQ_REG    = 1'b1,
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
   localparam int unsigned ADDR_W     = xdie_xbus_pkg::ADDR_W
 ) (
@@ -96,28 +110,97 @@ module xdie_mem #(
     assign r_idx = IW'(r_beat % (ADDR_W-OW)'(WORDS));
   end
 
-  // ---------------------------------------------------------------- acceptance
+  // ---------------------------------------------------------------- issue
   // v_q / rv_q: a response in each stage of port A's / port R's pipeline.
   logic [LATENCY-1:0] v_q, rv_q;
   logic a_free, r_free;  // the port's last stage is empty or is being taken
   logic a_adv, r_adv;    // the port's pipeline advances
-  logic acc, r_acc;      // a request is accepted on port A / port R
 
   assign a_free = !v_q[LATENCY-1] || s_rsp_ready_i;
   assign r_free = !rv_q[LATENCY-1] || r_rsp_ready_i;
   if (READ_PORTS == 2) begin : g_adv_own
-    assign a_adv         = a_free;
-    assign r_adv         = r_free;
-    assign r_req_ready_o = r_adv;
+    assign a_adv = a_free;
+    assign r_adv = r_free;
   end else begin : g_adv_shared
-    // One read register for both ports: both pipelines move together, A first.
-    assign a_adv         = a_free && r_free;
-    assign r_adv         = a_adv;
-    assign r_req_ready_o = r_adv && !s_req_valid_i;
+    // One read register for both ports: both pipelines move together.
+    assign a_adv = a_free && r_free;
+    assign r_adv = a_adv;
   end
-  assign s_req_ready_o = a_adv;
-  assign acc           = s_req_valid_i && a_adv;
-  assign r_acc         = r_req_valid_i && r_req_ready_o;
+
+  // The request each port presents to the array (pa_* / pr_*): the port's own or, with
+  // REQ_REG, its register's; a_go / r_go: it goes to the array in this cycle. A write waits
+  // while port B writes; with one shared array read, A goes first.
+  logic                  pa_valid, pa_write, pr_valid;
+  logic [IW-1:0]         pa_idx, pr_idx;
+  logic [DW-1:0]         pa_wdata;
+  logic [DATA_BYTES-1:0] pa_wstrb;
+  logic                  a_go, r_go;
+
+  assign a_go = pa_valid && a_adv && !(pa_write && w_valid_i);
+  if (READ_PORTS == 2) begin : g_go_own
+    assign r_go = pr_valid && r_adv;
+  end else begin : g_go_shared
+    assign r_go = pr_valid && r_adv && !pa_valid;
+  end
+
+  if (REQ_REG) begin : g_req_reg
+    logic                  qa_valid_q, qa_write_q, qr_valid_q;
+    logic [IW-1:0]         qa_idx_q, qr_idx_q;
+    logic [DW-1:0]         qa_wdata_q;
+    logic [DATA_BYTES-1:0] qa_wstrb_q;
+    logic                  a_take, r_take;
+    // A register takes its port's next request when it is empty or its request goes now.
+    assign a_take = !qa_valid_q || a_go;
+    assign r_take = !qr_valid_q || r_go;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        qa_valid_q <= 1'b0;
+        qr_valid_q <= 1'b0;
+      end else begin
+        if (a_take) begin
+          qa_valid_q <= s_req_valid_i;
+        end
+        if (r_take) begin
+          qr_valid_q <= r_req_valid_i;
+        end
+      end
+    end
+    // Data without reset: read only with the valid.
+    always_ff @(posedge clk_i) begin
+      if (a_take) begin
+        qa_write_q <= s_req_write_i;
+        qa_idx_q   <= idx;
+        qa_wdata_q <= s_req_wdata_i;
+        qa_wstrb_q <= s_req_wstrb_i;
+      end
+      if (r_take) begin
+        qr_idx_q <= r_idx;
+      end
+    end
+    assign s_req_ready_o = a_take;
+    assign r_req_ready_o = r_take;
+    assign pa_valid = qa_valid_q;
+    assign pa_write = qa_write_q;
+    assign pa_idx   = qa_idx_q;
+    assign pa_wdata = qa_wdata_q;
+    assign pa_wstrb = qa_wstrb_q;
+    assign pr_valid = qr_valid_q;
+    assign pr_idx   = qr_idx_q;
+  end else begin : g_req_direct
+    assign s_req_ready_o = a_adv && !(s_req_write_i && w_valid_i);
+    if (READ_PORTS == 2) begin : g_r_own
+      assign r_req_ready_o = r_adv;
+    end else begin : g_r_shared
+      assign r_req_ready_o = r_adv && !s_req_valid_i;
+    end
+    assign pa_valid = s_req_valid_i;
+    assign pa_write = s_req_write_i;
+    assign pa_idx   = idx;
+    assign pa_wdata = s_req_wdata_i;
+    assign pa_wstrb = s_req_wstrb_i;
+    assign pr_valid = r_req_valid_i;
+    assign pr_idx   = r_idx;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -125,10 +208,10 @@ module xdie_mem #(
       rv_q <= '0;
     end else begin
       if (a_adv) begin
-        v_q <= LATENCY'({v_q, acc});
+        v_q <= LATENCY'({v_q, a_go});
       end
       if (r_adv) begin
-        rv_q <= LATENCY'({rv_q, r_acc});
+        rv_q <= LATENCY'({rv_q, r_go});
       end
     end
   end
@@ -140,10 +223,10 @@ module xdie_mem #(
   logic [DW-1:0]   wr_data;
   logic [DATA_BYTES-1:0] wr_strb;
 
-  assign wr_en   = w_valid_i || (acc && s_req_write_i);
-  assign wr_idx  = w_valid_i ? w_idx : idx;
-  assign wr_data = w_valid_i ? w_wdata_i : s_req_wdata_i;
-  assign wr_strb = w_valid_i ? w_wstrb_i : s_req_wstrb_i;
+  assign wr_en   = w_valid_i || (a_go && pa_write);
+  assign wr_idx  = w_valid_i ? w_idx : pa_idx;
+  assign wr_data = w_valid_i ? w_wdata_i : pa_wdata;
+  assign wr_strb = w_valid_i ? w_wstrb_i : pa_wstrb;
 
   always_ff @(posedge clk_i) begin
     if (wr_en) begin
@@ -174,19 +257,19 @@ module xdie_mem #(
   logic [READ_PORTS*DW-1:0] rd_out;
 
   if (READ_PORTS == 2) begin : g_read_own
-    assign rd_en  = {r_acc, acc};
+    assign rd_en  = {r_go, a_go};
     assign rd_adv = {r_adv, a_adv};
-    assign rd_idx = {r_idx, idx};
+    assign rd_idx = {pr_idx, pa_idx};
     assign s_rsp_rdata_o = rd_out[0 +: DW];
     assign r_rsp_rdata_o = rd_out[DW +: DW];
   end else begin : g_read_shared
-    // The read register loads whenever the pipelines advance, a request accepted or not (its
+    // The read register loads whenever the pipelines advance, a request issued or not (its
     // valid bit says whether the word is wanted): the enable is then a decode of the response
-    // side, not of the requests' acceptance (on an FPGA the enable of every block RAM of a large
+    // side, not of the requests' issue (on an FPGA the enable of every block RAM of a large
     // array, whose routing alone took 11.5 ns in the ecp5_85 die; docs/fpga-fit.md).
     assign rd_en  = a_adv;
     assign rd_adv = a_adv;
-    assign rd_idx = s_req_valid_i ? idx : r_idx;
+    assign rd_idx = pa_valid ? pa_idx : pr_idx;
     assign s_rsp_rdata_o = rd_out;
     assign r_rsp_rdata_o = rd_out;
   end

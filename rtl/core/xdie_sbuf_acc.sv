@@ -18,12 +18,12 @@
 // its read is at the memory, while it is in the add pipeline and in the cycle the sum is written
 // (the memory reads before it writes, so a read at that edge would see the old beat). A request
 // (of any kind) to the beat of a pending accumulate waits until the sum has landed, so it reads
-// the sum, adds to it, or overwrites it in program order: no add is ever lost. A plain write
-// also waits in the cycle a sum is written anywhere, as the memory has one array write port.
-// Requests to other beats flow: one beat per cycle for plain reads and writes, and for a stream
-// of accumulates to distinct beats (one read at the memory and one sum write per cycle, on the
-// memory's two ports). Back-to-back accumulates to one beat take ADD_LATENCY + 3 cycles each
-// (a collective's legs add each beat once per step).
+// the sum, adds to it, or overwrites it in program order: no add is ever lost. (The memory has
+// one array write port and gives it to the sums first: a plain write waits there while a sum
+// is written.) Requests to other beats flow: one beat per cycle for plain reads and writes,
+// and for a stream of accumulates to distinct beats (one read at the memory and one sum write
+// per cycle, on the memory's two ports). Back-to-back accumulates to one beat take
+// ADD_LATENCY + 2 + DEPTH cycles each (a collective's legs add each beat once per step).
 //
 // Reads of their own (r_*, m_rd_*): the memory's read port R (xdie_mem) serves the SBUF's reads
 // beside port A's writes and accumulate reads, so that a die can send (read) and receive (write
@@ -31,8 +31,9 @@
 // a read of a pending accumulate's beat waits until the sum has landed. Their responses go
 // straight from the memory to the SBUF mapping.
 //
-// DEPTH is the number of requests in flight at the memory this block allows (the memory's
-// latency for full throughput; xdie_mem with LATENCY 1 needs 1). Responses come back in order.
+// DEPTH is the number of requests in flight at the memory this block allows: for full
+// throughput, the cycles from a request's acceptance by the memory to its response (xdie_mem with
+// LATENCY 1 needs 1, and 2 with its request register, REQ_REG). Responses come back in order.
 
 module xdie_sbuf_acc #(
   // Bytes of the memory behind (its beat index width)
@@ -111,7 +112,7 @@ module xdie_sbuf_acc #(
 
   logic [IW-1:0]    idx, r_idx;
   logic [LANES-1:0] lanes;
-  logic             acc, push, pop, head_acc, head_fp, hazard, r_hazard, wb_conflict, room;
+  logic             acc, push, pop, head_acc, head_fp, hazard, r_hazard, room;
   logic [IW-1:0]    head_idx;
   logic [LANES-1:0] head_lanes;
   logic [DW-1:0]    head_data;
@@ -187,11 +188,10 @@ module xdie_sbuf_acc #(
   assign pop           = m_rsp_valid_i && s_rsp_ready_i;
   assign enter         = pop && head_acc;
 
-  assign room        = (count_q != CW'(DEPTH)) || pop;
-  assign wb_conflict = p_valid_q[WB] && s_req_write_i && !acc;
+  assign room = (count_q != CW'(DEPTH)) || pop;
 
-  assign m_req_valid_o = s_req_valid_i && room && !hazard && !wb_conflict;
-  assign s_req_ready_o = m_req_ready_i && room && !hazard && !wb_conflict;
+  assign m_req_valid_o = s_req_valid_i && room && !hazard;
+  assign s_req_ready_o = m_req_ready_i && room && !hazard;
   assign m_req_write_o = s_req_write_i && !acc;
   assign m_req_addr_o  = s_req_addr_i;
   assign m_req_wdata_o = s_req_wdata_i;
