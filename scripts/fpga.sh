@@ -4,8 +4,7 @@
 # block RAM (DP16KD) and LUT-RAM (TRELLIS_DPR16X4, 16 x 4 bits each). With --pnr, place and route
 # each netlist with nextpnr-ecp5 on an LFE5UM-85F (CABGA381) out of context (no pins: the
 # module's ports stay internal nets, so a block with more ports than the package has pins still
-# routes; its clock on a global network, see global_clock below) and print the Fmax of its
-# clock; DIR/<module>/late-nets.txt then says which blocks the
+# routes) and print the Fmax of its clock; DIR/<module>/late-nets.txt then says which blocks the
 # paths that miss the target frequency run through (late_nets below).
 #
 #   scripts/fpga.sh [--pnr] [--json] [--docs] [--freq MHZ] [--seed N] [--out DIR]
@@ -76,38 +75,12 @@ for key in sorted(total, key=lambda k: -latest[k])[:40]:
 EOF
 }
 
-# The clock of the netlist that goes to nextpnr: out of context (no pins) a clock port has no
-# driver, and nextpnr-ecp5 then leaves it off the global clock network: the clock was routed
-# through the general interconnect to every flip-flop and block RAM, a net with tens of thousands
-# of sinks that took routing from the data paths. A board brings its clock in on a clock pin to a
-# global buffer, so here the port clk_i is driven by the device's oscillator (OSCG) instead,
-# which nextpnr promotes to a global as it would a pin's clock; its divider is the one nearest
-# the target frequency (310 MHz / DIV), from which nextpnr takes the clock's constraint. The
-# module's clk_i port stays, unconnected. Modules without clk_i go as they are.
-global_clock() {
-  python3 - "$1" "$2" "$3" "$4" <<'EOF'
-import json, sys
-src, dst, top, freq = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-net = json.load(open(src))
-mod = net["modules"][top]
-port = mod["ports"].get("clk_i")
-if port is None or len(port["bits"]) != 1:
-    sys.exit(1)
-clk = port["bits"][0]
-bits = [b for n in mod["netnames"].values() for b in n["bits"] if isinstance(b, int)]
-osc = max(bits) + 1
-for cell in mod["cells"].values():
-    for pin, conn in cell["connections"].items():
-        cell["connections"][pin] = [osc if b == clk else b for b in conn]
-div = min(128, max(2, round(310.0 / freq)))
-mod["cells"]["fpga_sh_oscg"] = {
-    "hide_name": 0, "type": "OSCG", "parameters": {"DIV": format(div, "032b")},
-    "attributes": {}, "port_directions": {"OSC": "output"}, "connections": {"OSC": [osc]},
-}
-mod["netnames"]["fpga_sh_clk"] = {"hide_name": 0, "bits": [osc], "attributes": {}}
-json.dump(net, open(dst, "w"))
-EOF
-}
+# The clock: out of context a module's clock port has no driver, so nextpnr neither routes it
+# nor gives its sinks different arrival times: an ideal clock, close to a board's clock on a
+# global network. Do not drive it from a cell inside the netlist (the device's oscillator, say):
+# nextpnr-ecp5 promotes such a clock but routes no global network out of context, so the clock
+# then runs through the general interconnect, and the ecp5_85 die's paths started with 6 to 11
+# ns of clock skew (27.0 MHz instead of 30.3 on the same RTL).
 
 pnr=0 json=0 docs=0 all=0 reuse=0 freq=100 seed=1 out=target/fpga router=router1 placer=heap
 mods=() profiles=() params=()
@@ -198,16 +171,13 @@ for top in "${mods[@]}"; do
   fi
   echo "$rtl_hash" > "$d/rtl.sha"
   fmax=null
-  # (oscg: the clock source above; a result routed without it is not reused)
-  pnr_key="$rtl_hash $freq $seed $router $placer oscg"
-  if ((pnr && fresh)) && [[ -s "$d/nextpnr.log" ]] && read -r k1 k2 k3 k4 k5 k6 res < "$d/pnr.done" 2>/dev/null &&
-     [[ "$k1 $k2 $k3 $k4 $k5 $k6" == "$pnr_key" ]]; then
+  pnr_key="$rtl_hash $freq $seed $router $placer"
+  if ((pnr && fresh)) && [[ -s "$d/nextpnr.log" ]] && read -r k1 k2 k3 k4 k5 res < "$d/pnr.done" 2>/dev/null &&
+     [[ "$k1 $k2 $k3 $k4 $k5" == "$pnr_key" ]]; then
     fmax=$res
   elif ((pnr)); then
     rm -f "$d/pnr.done"
-    pnr_in="$d/netlist.json"
-    global_clock "$d/netlist.json" "$d/netlist-clock.json" "$top" "$freq" && pnr_in="$d/netlist-clock.json"
-    if nice "$NEXTPNR" --um-85k --package CABGA381 --out-of-context --json "$pnr_in" \
+    if nice "$NEXTPNR" --um-85k --package CABGA381 --out-of-context --json "$d/netlist.json" \
         --freq "$freq" --seed "$seed" --router "$router" --placer "$placer" --timing-allow-fail --report "$d/pnr.json" \
         --detailed-timing-report -l "$d/nextpnr.log" -q >/dev/null 2>&1; then
       fmax=$(python3 -c 'import json,sys
