@@ -77,8 +77,9 @@ module xdie_die #(
   // Register stages between blocks for FPGA timing, a cycle of latency each (the same results
   // in more cycles): each engine registers its queue pick before it reads its queue groups, the
   // shared crossbar registers every master's request (after this die's address decode) before
-  // it arbitrates, the sequencer slots show EVT_SEM a registered slot, and SBUF's and HBM's
-  // memories register each request before it goes to the array
+  // it arbitrates, the sequencer slots show EVT_SEM a registered slot, SBUF's mappings hand
+  // their requests on through a FIFO of two, and SBUF's and HBM's memories register each
+  // request before it goes to the array
   parameter bit          TIMING_REGS   = xdie_sizing_pkg::DEFAULT_TIMING_REGISTERS != 0,
   // Clock each engine, and the queue groups, only in cycles where something of theirs can
   // change (xdie_clock_gate, see the engines below): a simulator then skips idle engines and
@@ -945,6 +946,46 @@ module xdie_die #(
   logic unused_sbuf_rd;
   assign unused_sbuf_rd = ^{sr_req_write, sr_req_acc, sr_req_fp, sr_req_wdata, sr_req_wstrb};
 
+  // With TIMING_REGS each mapping hands its requests to the accumulate unit through a FIFO of
+  // two (a register stage at full rate whose ready is a decode of flops): the mapping's decode
+  // and the crossbar's arbitration, which reads the slave's ready, then end at the FIFO, and the
+  // accumulate unit's hazard checks start there, instead of one path from the crossbar's
+  // request registers through the decode and the hazard compares back into its arbitration.
+  // sa_* / ra_*: the write and the read side's requests as the accumulate unit sees them.
+  logic            sa_req_valid, sa_req_ready, sa_req_write, sa_req_acc, sa_req_fp;
+  logic [ADDR_W-1:0]   sa_req_addr, ra_req_addr;
+  logic [DATA_BYTES*8-1:0] sa_req_wdata;
+  logic [DATA_BYTES-1:0]   sa_req_wstrb;
+  logic            ra_req_valid, ra_req_ready;
+
+  if (TIMING_REGS) begin : g_sbuf_stage
+    localparam int unsigned SA_W = 3 + ADDR_W + DATA_BYTES * 8 + DATA_BYTES;
+    xdie_fifo #(.DATA_W(SA_W), .DEPTH(2)) u_write_stage (
+      .clk_i, .rst_ni,
+      .push_valid_i(sb_req_valid), .push_ready_o(sb_req_ready),
+      .push_data_i({sb_req_write, sb_req_acc, sb_req_fp, sb_req_addr, sb_req_wdata, sb_req_wstrb}),
+      .pop_valid_o(sa_req_valid), .pop_ready_i(sa_req_ready),
+      .pop_data_o({sa_req_write, sa_req_acc, sa_req_fp, sa_req_addr, sa_req_wdata, sa_req_wstrb})
+    );
+    xdie_fifo #(.DATA_W(ADDR_W), .DEPTH(2)) u_read_stage (
+      .clk_i, .rst_ni,
+      .push_valid_i(sr_req_valid), .push_ready_o(sr_req_ready), .push_data_i(sr_req_addr),
+      .pop_valid_o(ra_req_valid), .pop_ready_i(ra_req_ready), .pop_data_o(ra_req_addr)
+    );
+  end else begin : g_sbuf_direct
+    assign sa_req_valid = sb_req_valid;
+    assign sb_req_ready = sa_req_ready;
+    assign sa_req_write = sb_req_write;
+    assign sa_req_acc   = sb_req_acc;
+    assign sa_req_fp    = sb_req_fp;
+    assign sa_req_addr  = sb_req_addr;
+    assign sa_req_wdata = sb_req_wdata;
+    assign sa_req_wstrb = sb_req_wstrb;
+    assign ra_req_valid = sr_req_valid;
+    assign sr_req_ready = ra_req_ready;
+    assign ra_req_addr  = sr_req_addr;
+  end
+
   // Read-modify-write of the accumulate apertures: as many requests in flight as the memory
   // needs for one per cycle (1 at latency 1, 2 with its request register).
   localparam int unsigned SBUF_ACC_DEPTH = TIMING_REGS ? 2 : 1;
@@ -966,9 +1007,9 @@ module xdie_die #(
     .BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(SBUF_ACC_DEPTH), .CLOCK_GATE(CLOCK_GATE)
   ) u_sbuf_acc (
     .clk_i, .rst_ni,
-    .s_req_valid_i(sb_req_valid), .s_req_ready_o(sb_req_ready), .s_req_write_i(sb_req_write),
-    .s_req_acc_i(sb_req_acc), .s_req_fp_i(sb_req_fp),
-    .s_req_addr_i(sb_req_addr), .s_req_wdata_i(sb_req_wdata), .s_req_wstrb_i(sb_req_wstrb),
+    .s_req_valid_i(sa_req_valid), .s_req_ready_o(sa_req_ready), .s_req_write_i(sa_req_write),
+    .s_req_acc_i(sa_req_acc), .s_req_fp_i(sa_req_fp),
+    .s_req_addr_i(sa_req_addr), .s_req_wdata_i(sa_req_wdata), .s_req_wstrb_i(sa_req_wstrb),
     .s_rsp_valid_o(sb_rsp_valid), .s_rsp_ready_i(sb_rsp_ready), .s_rsp_rdata_o(sb_rsp_rdata),
     .s_rsp_err_o(sb_rsp_err),
     .m_req_valid_o(sm_req_valid), .m_req_ready_i(sm_req_ready), .m_req_write_o(sm_req_write),
@@ -977,7 +1018,7 @@ module xdie_die #(
     .m_rsp_err_i(sm_rsp_err),
     .m_wr_valid_o(sm_wr_valid), .m_wr_addr_o(sm_wr_addr), .m_wr_wdata_o(sm_wr_wdata),
     .m_wr_wstrb_o(sm_wr_wstrb),
-    .r_req_valid_i(sr_req_valid), .r_req_ready_o(sr_req_ready), .r_req_addr_i(sr_req_addr),
+    .r_req_valid_i(ra_req_valid), .r_req_ready_o(ra_req_ready), .r_req_addr_i(ra_req_addr),
     .m_rd_valid_o(sm_rd_valid), .m_rd_ready_i(sm_rd_ready), .m_rd_addr_o(sm_rd_addr)
   );
 
