@@ -22,8 +22,8 @@
 # ccu2c, dp16kd, dpr16x4, mult18, fmax_mhz (null without --pnr, "fail" if nextpnr failed),
 # seconds, and with --pnr the device utilisation nextpnr reports (used and available per cell
 # type; a design over the device's capacity fails and says which type). --docs also writes
-# docs/fpga-results.json and docs/fpga-results.md (no timings, so a rerun with the same tools
-# gives the same files). --router and --placer pick nextpnr's algorithms (default router1 and
+# docs/fpga-results.json and docs/fpga-results.md, each row with its goal (docs/fpga-fit.md) and
+# whether it is met (no timings, so a rerun with the same tools gives the same files). --router and --placer pick nextpnr's algorithms (default router1 and
 # heap, nextpnr's own): router1 gives blocks the better Fmax (remap windows 92.0 MHz against 68.6
 # with router2) but did not converge on the FPGA-profile die (~150k overused wires an hour into
 # routing); use --router router2 for a die. --reuse keeps a netlist (and with --pnr a place-and-route result)

