@@ -951,21 +951,32 @@ module xdie_die #(
   // and the crossbar's arbitration, which reads the slave's ready, then end at the FIFO, and the
   // accumulate unit's hazard checks start there, instead of one path from the crossbar's
   // request registers through the decode and the hazard compares back into its arbitration.
-  // sa_* / ra_*: the write and the read side's requests as the accumulate unit sees them.
-  logic            sa_req_valid, sa_req_ready, sa_req_write, sa_req_acc, sa_req_fp;
-  logic [ADDR_W-1:0]   sa_req_addr, ra_req_addr;
-  logic [DATA_BYTES*8-1:0] sa_req_wdata;
-  logic [DATA_BYTES-1:0]   sa_req_wstrb;
-  logic            ra_req_valid, ra_req_ready;
+  // sb_req / sa_req: the write side's request with its accumulate flags, as the mapping gives it
+  // and as the accumulate unit takes it (ra_*: the read side's).
+  typedef struct packed {
+    logic                    write;
+    logic                    acc;
+    logic                    fp;
+    logic [ADDR_W-1:0]       addr;
+    logic [DATA_BYTES*8-1:0] wdata;
+    logic [DATA_BYTES-1:0]   wstrb;
+  } sbuf_req_t;
+  sbuf_req_t           sb_req, sa_req;
+  logic                sa_req_valid, sa_req_ready, ra_req_valid, ra_req_ready;
+  logic [ADDR_W-1:0]   ra_req_addr;
+
+  assign sb_req.write = sb_req_write;
+  assign sb_req.acc   = sb_req_acc;
+  assign sb_req.fp    = sb_req_fp;
+  assign sb_req.addr  = sb_req_addr;
+  assign sb_req.wdata = sb_req_wdata;
+  assign sb_req.wstrb = sb_req_wstrb;
 
   if (TIMING_REGS) begin : g_sbuf_stage
-    localparam int unsigned SA_W = 3 + ADDR_W + DATA_BYTES * 8 + DATA_BYTES;
-    xdie_fifo #(.DATA_W(SA_W), .DEPTH(2)) u_write_stage (
+    xdie_fifo #(.DATA_W($bits(sb_req)), .DEPTH(2)) u_write_stage (
       .clk_i, .rst_ni,
-      .push_valid_i(sb_req_valid), .push_ready_o(sb_req_ready),
-      .push_data_i({sb_req_write, sb_req_acc, sb_req_fp, sb_req_addr, sb_req_wdata, sb_req_wstrb}),
-      .pop_valid_o(sa_req_valid), .pop_ready_i(sa_req_ready),
-      .pop_data_o({sa_req_write, sa_req_acc, sa_req_fp, sa_req_addr, sa_req_wdata, sa_req_wstrb})
+      .push_valid_i(sb_req_valid), .push_ready_o(sb_req_ready), .push_data_i(sb_req),
+      .pop_valid_o(sa_req_valid), .pop_ready_i(sa_req_ready), .pop_data_o(sa_req)
     );
     xdie_fifo #(.DATA_W(ADDR_W), .DEPTH(2)) u_read_stage (
       .clk_i, .rst_ni,
@@ -973,17 +984,12 @@ module xdie_die #(
       .pop_valid_o(ra_req_valid), .pop_ready_i(ra_req_ready), .pop_data_o(ra_req_addr)
     );
   end else begin : g_sbuf_direct
+    assign sa_req       = sb_req;
     assign sa_req_valid = sb_req_valid;
     assign sb_req_ready = sa_req_ready;
-    assign sa_req_write = sb_req_write;
-    assign sa_req_acc   = sb_req_acc;
-    assign sa_req_fp    = sb_req_fp;
-    assign sa_req_addr  = sb_req_addr;
-    assign sa_req_wdata = sb_req_wdata;
-    assign sa_req_wstrb = sb_req_wstrb;
+    assign ra_req_addr  = sr_req_addr;
     assign ra_req_valid = sr_req_valid;
     assign sr_req_ready = ra_req_ready;
-    assign ra_req_addr  = sr_req_addr;
   end
 
   // Read-modify-write of the accumulate apertures: as many requests in flight as the memory
@@ -1007,9 +1013,9 @@ module xdie_die #(
     .BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(SBUF_ACC_DEPTH), .CLOCK_GATE(CLOCK_GATE)
   ) u_sbuf_acc (
     .clk_i, .rst_ni,
-    .s_req_valid_i(sa_req_valid), .s_req_ready_o(sa_req_ready), .s_req_write_i(sa_req_write),
-    .s_req_acc_i(sa_req_acc), .s_req_fp_i(sa_req_fp),
-    .s_req_addr_i(sa_req_addr), .s_req_wdata_i(sa_req_wdata), .s_req_wstrb_i(sa_req_wstrb),
+    .s_req_valid_i(sa_req_valid), .s_req_ready_o(sa_req_ready),
+    .s_req_write_i(sa_req.write), .s_req_acc_i(sa_req.acc), .s_req_fp_i(sa_req.fp),
+    .s_req_addr_i(sa_req.addr), .s_req_wdata_i(sa_req.wdata), .s_req_wstrb_i(sa_req.wstrb),
     .s_rsp_valid_o(sb_rsp_valid), .s_rsp_ready_i(sb_rsp_ready), .s_rsp_rdata_o(sb_rsp_rdata),
     .s_rsp_err_o(sb_rsp_err),
     .m_req_valid_o(sm_req_valid), .m_req_ready_i(sm_req_ready), .m_req_write_o(sm_req_write),

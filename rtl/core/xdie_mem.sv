@@ -127,16 +127,25 @@ module xdie_mem #(
     assign r_adv = a_adv;
   end
 
-  // The request each port presents to the array (pa_* / pr_*): the port's own or, with
-  // REQ_REG, its register's; a_go / r_go: it goes to the array in this cycle. A write waits
-  // while port B writes; with one shared array read, A goes first.
-  logic                  pa_valid, pa_write, pr_valid;
-  logic [IW-1:0]         pa_idx, pr_idx;
-  logic [DW-1:0]         pa_wdata;
-  logic [DATA_BYTES-1:0] pa_wstrb;
-  logic                  a_go, r_go;
+  // The request each port presents to the array (pa / pr_idx, valid while pa_valid / pr_valid):
+  // the port's own or, with REQ_REG, its register's; a_go / r_go: it goes to the array in this
+  // cycle. A write waits while port B writes; with one shared array read, A goes first.
+  typedef struct packed {
+    logic                  write;
+    logic [IW-1:0]         idx;
+    logic [DW-1:0]         wdata;
+    logic [DATA_BYTES-1:0] wstrb;
+  } a_req_t;
+  a_req_t        a_in, pa;
+  logic          pa_valid, pr_valid;
+  logic [IW-1:0] pr_idx;
+  logic          a_go, r_go;
 
-  assign a_go = pa_valid && a_adv && !(pa_write && w_valid_i);
+  assign a_in.write = s_req_write_i;
+  assign a_in.idx   = idx;
+  assign a_in.wdata = s_req_wdata_i;
+  assign a_in.wstrb = s_req_wstrb_i;
+  assign a_go = pa_valid && a_adv && !(pa.write && w_valid_i);
   if (READ_PORTS == 2) begin : g_go_own
     assign r_go = pr_valid && r_adv;
   end else begin : g_go_shared
@@ -144,11 +153,10 @@ module xdie_mem #(
   end
 
   if (REQ_REG) begin : g_req_reg
-    logic                  qa_valid_q, qa_write_q, qr_valid_q;
-    logic [IW-1:0]         qa_idx_q, qr_idx_q;
-    logic [DW-1:0]         qa_wdata_q;
-    logic [DATA_BYTES-1:0] qa_wstrb_q;
-    logic                  a_take, r_take;
+    logic          qa_valid_q, qr_valid_q;
+    a_req_t        qa_q;
+    logic [IW-1:0] qr_idx_q;
+    logic          a_take, r_take;
     // A register takes its port's next request when it is empty or its request goes now.
     assign a_take = !qa_valid_q || a_go;
     assign r_take = !qr_valid_q || r_go;
@@ -168,10 +176,7 @@ module xdie_mem #(
     // Data without reset: read only with the valid.
     always_ff @(posedge clk_i) begin
       if (a_take) begin
-        qa_write_q <= s_req_write_i;
-        qa_idx_q   <= idx;
-        qa_wdata_q <= s_req_wdata_i;
-        qa_wstrb_q <= s_req_wstrb_i;
+        qa_q <= a_in;
       end
       if (r_take) begin
         qr_idx_q <= r_idx;
@@ -180,10 +185,7 @@ module xdie_mem #(
     assign s_req_ready_o = a_take;
     assign r_req_ready_o = r_take;
     assign pa_valid = qa_valid_q;
-    assign pa_write = qa_write_q;
-    assign pa_idx   = qa_idx_q;
-    assign pa_wdata = qa_wdata_q;
-    assign pa_wstrb = qa_wstrb_q;
+    assign pa       = qa_q;
     assign pr_valid = qr_valid_q;
     assign pr_idx   = qr_idx_q;
   end else begin : g_req_direct
@@ -194,10 +196,7 @@ module xdie_mem #(
       assign r_req_ready_o = r_adv && !s_req_valid_i;
     end
     assign pa_valid = s_req_valid_i;
-    assign pa_write = s_req_write_i;
-    assign pa_idx   = idx;
-    assign pa_wdata = s_req_wdata_i;
-    assign pa_wstrb = s_req_wstrb_i;
+    assign pa       = a_in;
     assign pr_valid = r_req_valid_i;
     assign pr_idx   = r_idx;
   end
@@ -223,10 +222,10 @@ module xdie_mem #(
   logic [DW-1:0]   wr_data;
   logic [DATA_BYTES-1:0] wr_strb;
 
-  assign wr_en   = w_valid_i || (a_go && pa_write);
-  assign wr_idx  = w_valid_i ? w_idx : pa_idx;
-  assign wr_data = w_valid_i ? w_wdata_i : pa_wdata;
-  assign wr_strb = w_valid_i ? w_wstrb_i : pa_wstrb;
+  assign wr_en   = w_valid_i || (a_go && pa.write);
+  assign wr_idx  = w_valid_i ? w_idx : pa.idx;
+  assign wr_data = w_valid_i ? w_wdata_i : pa.wdata;
+  assign wr_strb = w_valid_i ? w_wstrb_i : pa.wstrb;
 
   always_ff @(posedge clk_i) begin
     if (wr_en) begin
@@ -259,7 +258,7 @@ module xdie_mem #(
   if (READ_PORTS == 2) begin : g_read_own
     assign rd_en  = {r_go, a_go};
     assign rd_adv = {r_adv, a_adv};
-    assign rd_idx = {pr_idx, pa_idx};
+    assign rd_idx = {pr_idx, pa.idx};
     assign s_rsp_rdata_o = rd_out[0 +: DW];
     assign r_rsp_rdata_o = rd_out[DW +: DW];
   end else begin : g_read_shared
@@ -269,7 +268,7 @@ module xdie_mem #(
     // array, whose routing alone took 11.5 ns in the ecp5_85 die; docs/fpga-fit.md).
     assign rd_en  = a_adv;
     assign rd_adv = a_adv;
-    assign rd_idx = pa_valid ? pa_idx : pr_idx;
+    assign rd_idx = pa_valid ? pa.idx : pr_idx;
     assign s_rsp_rdata_o = rd_out;
     assign r_rsp_rdata_o = rd_out;
   end
