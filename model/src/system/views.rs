@@ -27,10 +27,7 @@ impl System {
             remote_sem_addr: l.sem_addr(SemOp::Inc, leg.remote_sem),
             remote_batch: self.remote_batch(leg),
             local_sem_addr: l.sem_addr(SemOp::Inc, leg.local_sem),
-            local_batch: self.legs[..id]
-                .iter()
-                .filter(|o| o.tx_die == leg.tx_die && o.local_sem == leg.local_sem)
-                .count() as u64,
+            local_batch: self.local_batch(leg),
             n_engines: leg.n_engines(),
             dst_after: self.legs[..id]
                 .iter()
@@ -45,11 +42,22 @@ impl System {
         })
     }
 
-    /// How many earlier legs count into the same remote_sem of the same die as `leg`.
+    /// How many earlier legs count into the same remote_sem of the same (RX) die as `leg`.
     fn remote_batch(&self, leg: &Leg) -> u64 {
+        self.earlier_legs_on(leg, |o| (o.rx_die, o.remote_sem))
+    }
+
+    /// How many earlier legs count into the same local_sem of the same (TX) die as `leg`.
+    fn local_batch(&self, leg: &Leg) -> u64 {
+        self.earlier_legs_on(leg, |o| (o.tx_die, o.local_sem))
+    }
+
+    /// How many legs before `leg` have the same `semaphore` (a die and a semaphore index) as it.
+    fn earlier_legs_on<K: PartialEq>(&self, leg: &Leg, semaphore: impl Fn(&Leg) -> K) -> u64 {
+        let own = semaphore(leg);
         self.legs[..leg.id]
             .iter()
-            .filter(|o| o.rx_die == leg.rx_die && o.remote_sem == leg.remote_sem)
+            .filter(|o| semaphore(o) == own)
             .count() as u64
     }
 
