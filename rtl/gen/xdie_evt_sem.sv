@@ -340,26 +340,31 @@ module xdie_evt_sem #(
   //   v_nhw  = minus the hardware banks' share (sum of their complements + HW), for a SET;
   //   v_diff = v_cur - sq_val_q (shares + ~val + 1), for the sequencer's compare.
   logic [SW-1:0] sq_val_q;
-  logic [SW-1:0] cur_s, cur_c, nhw_s, nhw_c, dif_s, dif_c, cs_t;
+  logic [SW-1:0] cur_s, cur_c, nhw_s, nhw_c, dif_s, dif_c;
   logic [SW-1:0] v_cur, v_nhw, v_diff;
+
+  // One carry-save step: three addends become a sum vector and a carry vector (shifted up, its
+  // bit 0 zero) with the same total modulo 2**SW, {carry, sum}. (Assigned to the function's
+  // name: yosys 0.23 takes no `return`.)
+  function automatic logic [2*SW-1:0] carry_save(input logic [SW-1:0] a, input logic [SW-1:0] b,
+                                                 input logic [SW-1:0] c);
+    logic [SW-1:0] carry;
+    carry = ((a & b) | (a & c) | (b & c)) << 1;
+    carry_save = {carry, a ^ b ^ c};
+  endfunction
+
   always_comb begin
-    cs_t  = '0;
     cur_s = sh_q[0 +: SW];
     cur_c = sh_q[SW +: SW];
     for (int b = 2; b <= HW; b++) begin
-      cs_t  = cur_s ^ cur_c ^ sh_q[b*SW +: SW];
-      cur_c = ((cur_s & cur_c) | (cur_s & sh_q[b*SW +: SW]) | (cur_c & sh_q[b*SW +: SW])) << 1;
-      cur_s = cs_t;
+      {cur_c, cur_s} = carry_save(cur_s, cur_c, sh_q[b*SW +: SW]);
     end
-    dif_s = cur_s ^ cur_c ^ ~sq_val_q;
-    dif_c = ((cur_s & cur_c) | (cur_s & ~sq_val_q) | (cur_c & ~sq_val_q)) << 1;
+    {dif_c, dif_s} = carry_save(cur_s, cur_c, ~sq_val_q);
     dif_c[0] = 1'b1;
     nhw_s = ~sh_q[SW +: SW];
     nhw_c = SW'(HW);
     for (int b = 2; b <= HW; b++) begin
-      cs_t  = nhw_s ^ nhw_c ^ ~sh_q[b*SW +: SW];
-      nhw_c = ((nhw_s & nhw_c) | (nhw_s & ~sh_q[b*SW +: SW]) | (nhw_c & ~sh_q[b*SW +: SW])) << 1;
-      nhw_s = cs_t;
+      {nhw_c, nhw_s} = carry_save(nhw_s, nhw_c, ~sh_q[b*SW +: SW]);
     end
   end
   assign v_cur  = cur_s + cur_c;
