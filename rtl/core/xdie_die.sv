@@ -432,7 +432,7 @@ module xdie_die #(
   logic [31:0]      sem_inc_val;
   logic             sem_init_done;
 
-  xdie_xbus_csr u_csr (
+  xdie_xbus_csr #(.INC_REG(TIMING_REGS)) u_csr (
     .clk_i, .rst_ni, .hold_i(!sem_init_done),
     .s_req_valid_i(s_req_valid[S_CSR]), .s_req_ready_o(s_req_ready[S_CSR]),
     .s_req_write_i(s_req_write[S_CSR]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_CSR, ADDR_W)),

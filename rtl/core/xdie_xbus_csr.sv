@@ -17,8 +17,14 @@
 // While hold_i is high the bridge accepts no request (s_req_ready_o low): the die holds it until
 // EVT_SEM has initialised its semaphores after reset, since the fast path's increments cannot be
 // refused once accepted.
+//
+// INC_REG (the default; the FPGA profiles' sizing key timing_registers, off in the simulated
+// die) registers the fast path's increment, so it reaches EVT_SEM a cycle after its request is
+// accepted: the request's address decode and EVT_SEM's hardware port then start at flops. An
+// AXI access that follows it reaches EVT_SEM later still, so the order is kept.
 
 module xdie_xbus_csr #(
+  parameter bit INC_REG = 1'b1,
   localparam int unsigned CAW  = xdie_soc_addr_pkg::LOCAL_W,
   localparam int unsigned IDXW = $clog2(xdie_evt_sem_pkg::SEM_INC_COUNT),
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
@@ -126,9 +132,33 @@ module xdie_xbus_csr #(
   assign s_req_ready_o = !hold_i && !busy_q && (!rsp_valid_q || s_rsp_ready_i);
   assign acc           = s_req_valid_i && s_req_ready_o;
 
-  assign inc_valid_o = acc && s_req_write_i && !stray_strb && inc_hit;
-  assign inc_idx_o   = IDXW'(inc_off >> INC_SHIFT);
-  assign inc_val_o   = lane_data;
+  logic            inc_valid;
+  logic [IDXW-1:0] inc_idx;
+  assign inc_valid = acc && s_req_write_i && !stray_strb && inc_hit;
+  assign inc_idx   = IDXW'(inc_off >> INC_SHIFT);
+  if (INC_REG) begin : g_inc_reg
+    logic            inc_valid_q;
+    logic [IDXW-1:0] inc_idx_q;
+    logic [31:0]     inc_val_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) inc_valid_q <= 1'b0;
+      else         inc_valid_q <= inc_valid;
+    end
+    // Index and value without reset: read only with the valid.
+    always_ff @(posedge clk_i) begin
+      if (inc_valid) begin
+        inc_idx_q <= inc_idx;
+        inc_val_q <= lane_data;
+      end
+    end
+    assign inc_valid_o = inc_valid_q;
+    assign inc_idx_o   = inc_idx_q;
+    assign inc_val_o   = inc_val_q;
+  end else begin : g_inc_direct
+    assign inc_valid_o = inc_valid;
+    assign inc_idx_o   = inc_idx;
+    assign inc_val_o   = lane_data;
+  end
 
   assign m_axil_awvalid_o = aw_q;
   assign m_axil_awaddr_o  = addr_q;

@@ -1079,6 +1079,10 @@ fn err_addr(a: u64) -> bool {
     a & 0x40 != 0 && a & 0x80 != 0
 }
 
+/// The CSR bridge (its block default, INC_REG) under random requests, strobes, holds and AXI
+/// handshakes against a register model: a write lands in the lowest lane its strobes touch,
+/// stray strobes and erroring addresses answer SLVERR, and a full-word write into the INC
+/// window leaves as an increment at most a cycle after its acceptance, in order.
 #[test]
 fn csr_bridge_lanes_errors_and_inc_fast_path() {
     harness::run(0xc5, |ctx| {
@@ -1119,6 +1123,8 @@ fn csr_bridge_lanes_errors_and_inc_fast_path() {
         let mut regs: HashMap<u64, u32> = HashMap::new();
         let mut expect = VecDeque::new();
         let mut incs = VecDeque::new();
+        // Per request in order: whether it takes the fast path.
+        let mut fast = Vec::new();
         for r in &reqs {
             // A write's word is the lowest lane its strobes touch; a read's comes from the
             // address.
@@ -1133,10 +1139,11 @@ fn csr_bridge_lanes_errors_and_inc_fast_path() {
             let lane_data =
                 u32::from_le_bytes(r.wdata[lane * 4..lane * 4 + 4].try_into().expect("4"));
             let in_inc = word >= inc_base && word < inc_base + inc.count * inc.stride;
+            fast.push(r.write && !stray && in_inc && lane_strb.iter().all(|s| *s));
             let mut rdata = vec![0u8; dw];
             let err = if r.write && stray {
                 SLVERR
-            } else if r.write && in_inc && lane_strb.iter().all(|s| *s) {
+            } else if *fast.last().expect("pushed") {
                 incs.push_back(((word - inc_base) / inc.stride, lane_data));
                 OKAY
             } else if err_addr(word) {
@@ -1177,7 +1184,15 @@ fn csr_bridge_lanes_errors_and_inc_fast_path() {
         let local_w = views().soc.local.local.width as usize;
         sim.reset(2);
         let mut cycle = 0u64;
-        while !m.done() {
+        // The cycles fast-path requests were accepted in, not yet seen as increments; requests
+        // accepted so far. The last increment may follow its response: a cycle more at the end.
+        let mut fast_accepted = VecDeque::new();
+        let mut accepted = 0usize;
+        let mut tail = 1;
+        while !m.done() || tail > 0 {
+            if m.done() {
+                tail -= 1;
+            }
             assert!(cycle < 100_000, "bridge stalled");
             m.drive(&mut p, &DUT_SLAVE_SIDE, rng, dw, aw);
             let (awr, wr, arr) = (rng.chance(60), rng.chance(60), rng.chance(60));
@@ -1199,12 +1214,27 @@ fn csr_bridge_lanes_errors_and_inc_fast_path() {
             if hold {
                 assert_eq!(g("s_req_ready_o", 1), 0, "cycle {cycle}: ready while held");
             }
+            if g("s_req_valid_i", 1) != 0 && g("s_req_ready_o", 1) != 0 {
+                if fast[accepted] {
+                    fast_accepted.push_back(cycle);
+                }
+                accepted += 1;
+            }
+            // An increment pulses in the cycle its request is accepted, or with INC_REG the
+            // next one; never later, since EVT_SEM must see it before any later access.
             if g("inc_valid_o", 1) != 0 {
                 let want = incs.pop_front().expect("unexpected increment");
                 assert_eq!(
                     (g("inc_idx_o", idx_w), g("inc_val_o", 32) as u32),
                     want,
                     "increment"
+                );
+                let at = fast_accepted
+                    .pop_front()
+                    .expect("an increment before its request");
+                assert!(
+                    cycle - at <= 1,
+                    "cycle {cycle}: increment of a request accepted at {at}"
                 );
             }
             if awr && s.aw.is_none() && g("m_axil_awvalid_o", 1) != 0 {
