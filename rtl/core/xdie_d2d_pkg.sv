@@ -39,12 +39,15 @@ package xdie_d2d_pkg;
   // started, and whether its port offers a flit the channel has no send credit for (the link is
   // up: a credit wait; the d2d health block times these). This is everything the die's link-health
   // interrupt block sees: link-layer state only, no data-plane event.
+  // Channels a die's health report has events for: the request and the response channel.
+  localparam int unsigned HEALTH_CH = 2;
+
   typedef struct packed {
-    logic       up;
-    logic [1:0] flit_crc_err;  // [0] request flits, [1] response flits received
-    logic [1:0] dllp_crc_err;  // [0] request channel, [1] response channel sent
-    logic [1:0] replay;        // [0] request channel, [1] response channel sent
-    logic [1:0] credit_wait;   // [0] request channel, [1] response channel sent
+    logic                 up;
+    logic [HEALTH_CH-1:0] flit_crc_err;  // [0] request flits, [1] response flits received
+    logic [HEALTH_CH-1:0] dllp_crc_err;  // [0] request channel, [1] response channel sent
+    logic [HEALTH_CH-1:0] replay;        // [0] request channel, [1] response channel sent
+    logic [HEALTH_CH-1:0] credit_wait;   // [0] request channel, [1] response channel sent
   } health_t;
 
 endpackage

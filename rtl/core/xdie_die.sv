@@ -744,19 +744,39 @@ module xdie_die #(
     .irq_o(in_irq)
   );
 
-  // The D2D ports' link-health reports. Declared here, not in g_d2d: Debian's yosys 0.23 reads a
-  // struct member of a signal declared in a generate block as an out-of-range select of the
-  // block, leaving the health blocks' inputs undefined.
-  xdie_d2d_pkg::health_t d2d_health [ND];
+  // The D2D ports' link-health reports, unpacked field by field into flat vectors (port c's
+  // field in [c*HCH +: HCH]) by one module-level struct variable. yosys (0.23 and 0.70) reads a
+  // member select of an element of an array of structs (`health[c].up`), and one of a struct
+  // declared in a generate or unnamed block, as an implicit wire with no driver, so the health
+  // blocks' inputs would be cut in every netlist; a plain struct variable it reads right.
+  localparam int unsigned HCH = xdie_d2d_pkg::HEALTH_CH;
+  xdie_d2d_pkg::health_t health_c;
+  logic [ND-1:0]     hl_up;
+  logic [ND*HCH-1:0] hl_flit_crc_err, hl_dllp_crc_err, hl_replay, hl_credit_wait;
+  always_comb begin
+    health_c = HEALTH_NONE;
+    hl_up = '0;
+    hl_flit_crc_err = '0;
+    hl_dllp_crc_err = '0;
+    hl_replay = '0;
+    hl_credit_wait = '0;
+    for (int unsigned c = 0; c < ND; c++) begin
+      health_c = d2d_health_i[c*HW +: HW];
+      hl_up[c]                     = health_c.up;
+      hl_flit_crc_err[c*HCH +: HCH] = health_c.flit_crc_err;
+      hl_dllp_crc_err[c*HCH +: HCH] = health_c.dllp_crc_err;
+      hl_replay[c*HCH +: HCH]       = health_c.replay;
+      hl_credit_wait[c*HCH +: HCH]  = health_c.credit_wait;
+    end
+  end
 
   for (genvar c = 0; c < ND; c++) begin : g_d2d
     localparam int unsigned BD = B_D2D + c;
     localparam int unsigned BH = B_HL + c;
-    assign d2d_health[c] = d2d_health_i[c*HW +: HW];
 
     // Link-health interrupts of this controller: its inputs are the link's health report and
     // nothing else (no data-plane signal of the die is wired here).
-    xdie_d2d_health #(.CH($bits(d2d_health[c].replay)), .BUS_CLOCK(CLOCK_GATE)) u_health (
+    xdie_d2d_health #(.CH(HCH), .BUS_CLOCK(CLOCK_GATE)) u_health (
       .clk_i, .rst_ni, .bus_clk_i(a_clk),
       .s_axil_awvalid_i(b_awvalid[BH]), .s_axil_awready_o(b_awready[BH]),
       .s_axil_awaddr_i(b_awaddr[xdie_d2d_health_pkg::ADDR_WIDTH-1:0]),
@@ -768,9 +788,9 @@ module xdie_die #(
       .s_axil_araddr_i(b_araddr[xdie_d2d_health_pkg::ADDR_WIDTH-1:0]),
       .s_axil_rvalid_o(b_rvalid[BH]), .s_axil_rready_i(b_rready[BH]),
       .s_axil_rdata_o(b_rdata[BH*32 +: 32]), .s_axil_rresp_o(b_rresp[BH*2 +: 2]),
-      .link_up_i(d2d_health[c].up), .flit_crc_err_i(d2d_health[c].flit_crc_err),
-      .dllp_crc_err_i(d2d_health[c].dllp_crc_err), .replay_i(d2d_health[c].replay),
-      .credit_wait_i(d2d_health[c].credit_wait),
+      .link_up_i(hl_up[c]), .flit_crc_err_i(hl_flit_crc_err[c*HCH +: HCH]),
+      .dllp_crc_err_i(hl_dllp_crc_err[c*HCH +: HCH]), .replay_i(hl_replay[c*HCH +: HCH]),
+      .credit_wait_i(hl_credit_wait[c*HCH +: HCH]),
       .irq_o(hl_irq[c])
     );
 
