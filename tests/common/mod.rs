@@ -150,3 +150,12 @@ pub fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 /// The generated trees `xdie gen` writes (everything but the inputs).
 pub const OUTPUT_DIRS: [&str; 3] = ["rtl", "include", "docs"];
+
+/// Says that part of a test did not run, and how to make it run. Written to the process's
+/// standard error directly rather than with `eprintln!`, which the test harness captures and
+/// shows only for failing tests: a skip must be seen in the output of a passing run too.
+pub fn skipped(test: &str, what: &str, how: &str) {
+    use std::io::Write;
+    let line = format!("SKIPPED {test}: {what} ({how})\n");
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
