@@ -102,29 +102,73 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
             return ExitCode::from(2);
         }
     }
+    // The manifest of this run's outputs, and the files an earlier run wrote that this one
+    // does not (a bad manifest entry refuses the run before anything is written).
+    files.push(xdie_gen::manifest::render(&files));
+    let orphans = match xdie_gen::manifest::orphans(out, &files) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if check {
         let drift = xdie_gen::output::check(out, &files);
-        if drift.is_empty() {
+        if drift.is_empty() && orphans.is_empty() {
             println!("xdie gen --check: {} files up to date", files.len());
             return ExitCode::SUCCESS;
         }
-        eprintln!(
-            "xdie gen --check: {} of {} generated files are stale:",
-            drift.len(),
-            files.len()
-        );
-        for d in &drift {
-            eprintln!("  {d}");
+        if !drift.is_empty() {
+            eprintln!(
+                "xdie gen --check: {} of {} generated files are stale:",
+                drift.len(),
+                files.len()
+            );
+            for d in &drift {
+                eprintln!("  {d}");
+            }
+        }
+        if !orphans.is_empty() {
+            eprintln!(
+                "xdie gen --check: {} files csrs/ no longer generates are still there:",
+                orphans.len()
+            );
+            for o in &orphans {
+                eprintln!("  {o}");
+            }
         }
         eprintln!("regenerate with: cargo run --release -- gen");
         return ExitCode::from(1);
     }
-    match xdie_gen::output::write_all(out, &files) {
-        Ok(changed) => {
+    // Only files with the generated header go; a listed one written by hand since stays.
+    let mut remove = Vec::new();
+    for o in &orphans {
+        if o.generated {
+            remove.push(o.path.clone());
+        } else {
+            eprintln!(
+                "xdie gen: kept {} (listed in {} but without the `xdie gen` header)",
+                o.path.display(),
+                xdie_gen::manifest::PATH
+            );
+        }
+    }
+    match xdie_gen::output::apply(out, &files, &remove) {
+        Ok(done) => {
+            for p in &done.removed {
+                eprintln!(
+                    "xdie gen: removed {} (no longer generated from csrs/)",
+                    p.display()
+                );
+            }
+            let removed = match done.removed.len() {
+                0 => String::new(),
+                n => format!(", {n} removed"),
+            };
             println!(
-                "xdie gen: {} files, {} changed, {:.1} ms",
+                "xdie gen: {} files, {} changed{removed}, {:.1} ms",
                 files.len(),
-                changed,
+                done.changed,
                 start.elapsed().as_secs_f64() * 1e3
             );
             ExitCode::SUCCESS

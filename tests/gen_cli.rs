@@ -335,3 +335,279 @@ fn fold_in_a_topology_uses_its_view() {
         format!("{:#x}", soc.fold_chip_id(EX_LOCAL, 1, p2.cayman_id))
     );
 }
+
+// Issue 35: generated outputs never outlive their source. `xdie gen` lists what it wrote in
+// rtl/gen/MANIFEST and removes what an earlier run wrote that csrs/ no longer produces.
+
+const MANIFEST: &str = xdie_gen::manifest::PATH;
+
+/// A scratch copy of the repository's inputs (csrs/, topologies/) and of its committed output
+/// tree, manifest included; the scratch root is the output root, as the repository's is.
+fn tree_copy(tag: &str) -> (Scratch, std::path::PathBuf) {
+    let (s, csrs) = csrs_copy(tag);
+    copy_dir(&repo().join("topologies"), &s.join("topologies"));
+    for d in ["rtl/gen", "include", "docs"] {
+        copy_dir(&repo().join(d), &s.join(d));
+    }
+    for f in ["rtl/xdie.f", "xdie.core"] {
+        std::fs::copy(repo().join(f), s.join(f)).expect("copy output");
+    }
+    (s, csrs)
+}
+
+fn gen_run(csrs: &Path, out: &Path, check: bool) -> std::process::Output {
+    let mut cmd = xdie();
+    cmd.arg("gen");
+    if check {
+        cmd.arg("--check");
+    }
+    run(cmd.arg("--csrs").arg(csrs).arg("--out").arg(out))
+}
+
+/// The paths a manifest lists.
+fn listed(out: &Path) -> Vec<String> {
+    std::fs::read_to_string(out.join(MANIFEST))
+        .expect("read the manifest")
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+/// Every file `xdie gen` writes carries the header that marks it generated (the rule that lets a
+/// later run remove it once it is an orphan); the manifest lists every output but itself.
+#[test]
+fn every_output_is_listed_and_carries_the_generated_header() {
+    let s = Scratch::new("manifest-header");
+    let out = s.join("out");
+    gen_into(&repo().join("csrs"), &out);
+    let files: Vec<String> = snapshot(&out)
+        .into_keys()
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter(|p| p != MANIFEST)
+        .collect();
+    assert!(files.iter().any(|p| p.starts_with("rtl/gen/xdie_mesh_")));
+    assert_eq!(
+        listed(&out),
+        files,
+        "the manifest is not the list of outputs"
+    );
+    for f in files.iter().chain([&MANIFEST.to_string()]) {
+        assert!(
+            xdie_gen::manifest::is_generated(&out.join(f)).expect("read output"),
+            "{f} does not carry `{}` in its first lines",
+            xdie_gen::manifest::MARK
+        );
+    }
+    let filelist = std::fs::read_to_string(out.join("rtl/xdie.f")).unwrap();
+    assert!(
+        !filelist.contains("MANIFEST"),
+        "the manifest is in rtl/xdie.f"
+    );
+}
+
+/// A renamed sizing profile: the committed tree's wrapper top of the old name is removed (and
+/// `--check` names it until then), the new one written, and no hand-written file touched.
+#[test]
+fn a_renamed_sizing_profile_leaves_no_file_of_its_old_name() {
+    let (s, csrs) = tree_copy("manifest-rename");
+    let out = s.path.clone();
+    let ok = gen_run(&csrs, &out, true);
+    assert!(
+        ok.status.success(),
+        "the copied tree is stale: {}",
+        stderr(&ok)
+    );
+    let old = "rtl/gen/xdie_die_ecp5_85.sv";
+    let new = "rtl/gen/xdie_die_ecp5_45.sv";
+    assert!(out.join(old).is_file() && listed(&out).iter().any(|p| p == old));
+    let before = snapshot(&out);
+    let listed_before = listed(&out);
+
+    edit(&csrs.join("sizing.yaml"), "name: ecp5_85", "name: ecp5_45");
+    let o = gen_run(&csrs, &out, true);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("orphan:") && l.contains(old)),
+        "--check does not name the orphan {old}: {err}"
+    );
+
+    let o = gen_run(&csrs, &out, false);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{}{err}", stdout(&o));
+    assert!(err.contains(&format!("removed {old}")), "stderr: {err}");
+    let after = snapshot(&out);
+    let stale: Vec<_> = after
+        .keys()
+        .filter(|p| p.to_string_lossy().contains("ecp5_85"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "files of the old profile name remain: {stale:?}"
+    );
+    assert!(out.join(new).is_file(), "{new} was not written");
+    let now = listed(&out);
+    assert!(
+        now.iter().any(|p| p == new),
+        "the manifest does not list {new}"
+    );
+    assert!(
+        !now.iter().any(|p| p == old),
+        "the manifest still lists {old}"
+    );
+    // Only outputs changed: every file neither manifest lists (hand-written docs, the
+    // topologies) is as it was.
+    for (p, bytes) in &before {
+        let rel = p.to_string_lossy();
+        if rel != MANIFEST
+            && !p.starts_with("csrs")
+            && !listed_before.iter().chain(&now).any(|l| *l == rel)
+        {
+            assert!(after.get(p) == Some(bytes), "{rel} changed or went");
+        }
+    }
+    let ok = gen_run(&csrs, &out, true);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+}
+
+/// A copy of a generated file under a name the CSRs do not produce, listed nowhere: `--check`
+/// names it by its generated header, and `xdie gen` removes it.
+#[test]
+fn a_planted_copy_of_a_generated_file_fails_check_and_is_removed() {
+    let s = Scratch::new("manifest-planted");
+    let csrs = repo().join("csrs");
+    let out = s.join("out");
+    gen_into(&csrs, &out);
+    let planted = ["rtl/gen/xdie_die_old.sv", "include/xdie_old.h"];
+    std::fs::copy(out.join("rtl/gen/xdie_die_fpga.sv"), out.join(planted[0])).unwrap();
+    std::fs::copy(out.join("include/xdie_regs.h"), out.join(planted[1])).unwrap();
+
+    let o = gen_run(&csrs, &out, true);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    for p in planted {
+        assert!(
+            err.lines().any(|l| l.contains("orphan:") && l.contains(p)),
+            "--check does not name {p}: {err}"
+        );
+    }
+    let o = gen_run(&csrs, &out, false);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    for p in planted {
+        assert!(!out.join(p).exists(), "{p} was not removed");
+        assert!(err.contains(&format!("removed {p}")), "stderr: {err}");
+    }
+    let ok = gen_run(&csrs, &out, true);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+}
+
+/// A file without the generated header is never removed: not in rtl/gen/ or include/ when no
+/// manifest lists it (even if the header's words appear further down), and not when the
+/// manifest lists it (written by hand since an earlier run generated that name).
+#[test]
+fn a_file_without_the_generated_header_is_never_removed() {
+    let s = Scratch::new("manifest-hand");
+    let csrs = repo().join("csrs");
+    let out = s.join("out");
+    gen_into(&csrs, &out);
+    let generated = std::fs::read_to_string(out.join("rtl/gen/xdie_die_fpga.sv")).unwrap();
+    let body: String = generated
+        .lines()
+        .skip_while(|l| l.starts_with("//"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let hand = [
+        (
+            "rtl/gen/notes.sv",
+            format!(
+                "// Board notes.\n//\n//\n// Not {}.\n",
+                xdie_gen::manifest::MARK
+            ),
+        ),
+        ("include/board.h", "#define BOARD 1\n".to_string()),
+        (
+            "rtl/gen/xdie_die_gone.sv",
+            format!("// Hand-written now.\n{body}"),
+        ),
+    ];
+    for (p, text) in &hand {
+        std::fs::write(out.join(p), text).unwrap();
+    }
+    // The last one as if an earlier run had generated it.
+    let manifest = out.join(MANIFEST);
+    let mut m = std::fs::read_to_string(&manifest).unwrap();
+    m.push_str(hand[2].0);
+    m.push('\n');
+    std::fs::write(&manifest, m).unwrap();
+
+    let o = gen_run(&csrs, &out, true);
+    let err = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the listed file is an orphan: {err}"
+    );
+    for (p, _) in &hand[..2] {
+        assert!(
+            !err.contains(p),
+            "--check names the hand-written {p}: {err}"
+        );
+    }
+    let o = gen_run(&csrs, &out, false);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("kept {}", hand[2].0)),
+        "stderr: {err}"
+    );
+    assert!(!err.contains("removed"), "stderr: {err}");
+    for (p, text) in &hand {
+        assert_eq!(
+            std::fs::read_to_string(out.join(p)).ok().as_deref(),
+            Some(text.as_str()),
+            "{p} was changed or removed"
+        );
+    }
+    let ok = gen_run(&csrs, &out, true);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+}
+
+/// A manifest entry that leads outside the output root (`..`, an absolute path) refuses the run,
+/// `--check` too, naming the manifest and the line; nothing is removed or written, not the file
+/// outside the root (which carries the generated header) nor a genuine orphan listed before it.
+#[test]
+fn a_manifest_entry_outside_the_output_root_is_refused() {
+    let (s, csrs) = csrs_copy("manifest-outside");
+    let out = s.join("out");
+    gen_into(&csrs, &out);
+    // An edit so that a run that went ahead would write something.
+    edit(&csrs.join("sizing.yaml"), "name: ecp5_85", "name: ecp5_45");
+    let generated = std::fs::read(out.join("rtl/gen/xdie_die_fpga.sv")).unwrap();
+    for p in ["x.sv", "abs.sv", "out/rtl/gen/xdie_die_old.sv"] {
+        std::fs::write(s.join(p), &generated).unwrap();
+    }
+    let manifest = out.join(MANIFEST);
+    let good = std::fs::read_to_string(&manifest).unwrap();
+    let abs = s.join("abs.sv").to_string_lossy().into_owned();
+    for bad in ["../x.sv", "rtl/gen/../../../x.sv", abs.as_str()] {
+        let text = format!("{good}rtl/gen/xdie_die_old.sv\n{bad}\n");
+        std::fs::write(&manifest, &text).unwrap();
+        let line = text.lines().count();
+        let before = snapshot(&s.path);
+        for check in [false, true] {
+            let o = gen_run(&csrs, &out, check);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{bad} (check {check}): {err}");
+            let at = format!("{}:{line}:", manifest.display());
+            assert!(
+                err.contains(&at) && err.contains(bad),
+                "{bad}: the error does not name {at} and the entry: {err}"
+            );
+            assert!(err.contains("nothing was written or removed"), "{err}");
+            assert!(snapshot(&s.path) == before, "{bad}: the run changed files");
+        }
+    }
+}

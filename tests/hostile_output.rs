@@ -141,3 +141,27 @@ fn a_good_run_leaves_no_temporary_files() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// A run that cannot write its outputs removes no orphan either (a generated file the CSRs no
+/// longer produce stays until a run succeeds).
+#[test]
+fn a_refused_run_removes_no_orphan() {
+    let (s, csrs) = changed_csrs("outorphan");
+    let out = s.join("out");
+    gen_into(&repo().join("csrs"), &out);
+    std::fs::copy(
+        out.join("rtl/gen/xdie_die_fpga.sv"),
+        out.join("rtl/gen/xdie_die_old.sv"),
+    )
+    .expect("plant an orphan");
+    let victim = out.join("docs/register-map.html");
+    std::fs::remove_file(&victim).expect("rm");
+    std::fs::create_dir(&victim).expect("mkdir");
+    refused_untouched(&csrs, &out, "is a directory");
+    std::fs::remove_dir(&victim).expect("rmdir");
+    gen_into(&csrs, &out);
+    assert!(
+        !out.join("rtl/gen/xdie_die_old.sv").exists(),
+        "the orphan outlived a good run"
+    );
+}

@@ -98,27 +98,64 @@ struct Staged<'a> {
     contents: &'a str,
 }
 
-/// Write every file under `root`, all or nothing. First every destination is checked (a folder
-/// where a file goes, a file where a folder goes, a path that would leave `root`), then every
-/// changed output is staged as a temporary sibling (creating missing folders), and only then
-/// are the temporary files renamed over the old ones. A failure before the renames removes the
-/// temporary files and the folders made for them; a failure during the renames also puts the
-/// renamed outputs back. Either way the tree is left byte-identical and the error says so.
-/// Files whose contents are unchanged are not touched, so their timestamps (and downstream
-/// rebuilds) stay put. Returns the number of files changed.
+/// Write every file under `root`, all or nothing: [`apply`] with nothing to remove. Returns the
+/// number of files changed.
 pub fn write_all(root: &Path, files: &[OutFile]) -> Result<usize, WriteError> {
+    apply(root, files, &[]).map(|a| a.changed)
+}
+
+/// What [`apply`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// Outputs written (new or changed).
+    pub changed: usize,
+    /// Files removed, relative to the root (those of `remove` that were there).
+    pub removed: Vec<PathBuf>,
+}
+
+/// A path relative to the root that stays below it (no root, no `..`, not empty).
+fn below_root(rel: &Path) -> Result<(), WriteError> {
+    if rel.as_os_str().is_empty()
+        || !rel
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err(fail(rel, "an output path must stay inside the output root"));
+    }
+    Ok(())
+}
+
+/// Write every file under `root` and remove the files `remove` names (relative to `root`;
+/// regular files only; a missing one is skipped), all or nothing. First every destination is
+/// checked (a folder where a file goes, a file where a folder goes, a path that would leave
+/// `root`), then every changed output is staged as a temporary sibling (creating missing
+/// folders) and every file to remove is renamed aside to one, and only then are the temporary
+/// files renamed over the old ones. A failure before the renames removes the temporary files
+/// and the folders made for them and puts the set-aside files back; a failure during the renames
+/// also puts the renamed outputs back. Either way the tree is left byte-identical and the error
+/// says so. The set-aside files are deleted last. Files whose contents are unchanged are not
+/// touched, so their timestamps (and downstream rebuilds) stay put.
+pub fn apply(root: &Path, files: &[OutFile], remove: &[PathBuf]) -> Result<Applied, WriteError> {
     // 1. Check: nothing is created or changed yet.
     let mut staged: Vec<Staged> = Vec::new();
     let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut aside: Vec<(PathBuf, PathBuf, &Path)> = Vec::new();
+    for rel in remove {
+        below_root(rel)?;
+        if files.iter().any(|f| f.path == *rel) {
+            return Err(fail(rel, "is both an output and a file to remove"));
+        }
+        let dest = root.join(rel);
+        match std::fs::symlink_metadata(&dest) {
+            Ok(m) if m.file_type().is_file() => aside.push((temp_name(&dest), dest, rel)),
+            Ok(_) => return Err(fail(&dest, "is not a regular file, so not a generated one")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(fail(&dest, e)),
+        }
+    }
     for f in files {
         let rel = &f.path;
-        if rel.as_os_str().is_empty()
-            || !rel
-                .components()
-                .all(|c| matches!(c, std::path::Component::Normal(_)))
-        {
-            return Err(fail(rel, "an output path must stay inside the output root"));
-        }
+        below_root(rel)?;
         let dest = root.join(rel);
         // Folders first: a file in the way of one would otherwise show as "not a directory".
         let parent = dest.parent().unwrap_or(root);
@@ -149,7 +186,8 @@ pub fn write_all(root: &Path, files: &[OutFile]) -> Result<usize, WriteError> {
     // 2. Stage: folders, then complete temporary files.
     let mut made: Vec<&Path> = Vec::new();
     let mut written: Vec<&Path> = Vec::new();
-    let staging = (|| {
+    let mut set_aside = 0;
+    let staging: Result<(), WriteError> = (|| {
         for d in &dirs {
             std::fs::create_dir(d).map_err(|e| fail(d, e))?;
             made.push(d);
@@ -161,12 +199,17 @@ pub fn write_all(root: &Path, files: &[OutFile]) -> Result<usize, WriteError> {
                 .and_then(|()| out.sync_all())
                 .map_err(|e| fail(&s.dest, e))?;
         }
+        for (tmp, dest, _) in &aside {
+            std::fs::rename(dest, tmp).map_err(|e| fail(dest, e))?;
+            set_aside += 1;
+        }
         Ok(())
     })();
-    if let Err(e) = staging {
+    if let Err(mut e) = staging {
         for t in &written {
             let _ = std::fs::remove_file(t);
         }
+        e.not_restored = put_back(&aside[..set_aside]);
         remove_dirs(&made);
         return Err(e);
     }
@@ -188,11 +231,28 @@ pub fn write_all(root: &Path, files: &[OutFile]) -> Result<usize, WriteError> {
                     err.not_restored.push(done.dest.clone());
                 }
             }
+            err.not_restored.extend(put_back(&aside));
             remove_dirs(&made);
             return Err(err);
         }
     }
-    Ok(staged.len())
+    // 4. The removed files, set aside until now, go for good.
+    for (tmp, _, _) in &aside {
+        let _ = std::fs::remove_file(tmp);
+    }
+    Ok(Applied {
+        changed: staged.len(),
+        removed: aside.iter().map(|(_, _, rel)| rel.to_path_buf()).collect(),
+    })
+}
+
+/// Rename set-aside files back to their places; returns those that could not be.
+fn put_back(aside: &[(PathBuf, PathBuf, &Path)]) -> Vec<PathBuf> {
+    aside
+        .iter()
+        .filter(|(tmp, dest, _)| std::fs::rename(tmp, dest).is_err())
+        .map(|(_, dest, _)| dest.clone())
+        .collect()
 }
 
 /// The folders from the nearest existing ancestor of `dir` down to `dir` that do not exist yet,
