@@ -52,7 +52,7 @@ pub fn run(cmd: &BenchCmd) -> ExitCode {
         BenchCmd::Copy(a) => copy(a),
         BenchCmd::Regs(a) => match xdie_tb::bench::regs(a.writes, a.seed, a.repeats) {
             Ok(r) if a.json => {
-                println!("{}", r.json());
+                outln!("{}", r.json());
                 ExitCode::SUCCESS
             }
             Ok(r) => {
@@ -64,7 +64,7 @@ pub fn run(cmd: &BenchCmd) -> ExitCode {
                         s.max / 1e6
                     )
                 };
-                println!(
+                outln!(
                     "{} writes, medians (min-max) of {} interleaved pairs: Rust {} Mtxn/s, {} Mcycles/s; C++ {} Mcycles/s; pairwise ratio {:.2} ({:.2}-{:.2})",
                     r.writes,
                     r.repeats,
@@ -93,14 +93,14 @@ fn copy(a: &CopyArgs) -> ExitCode {
     }
     match xdie_tb::bench_copy::copy(&a.engines, a.bytes, a.repeats) {
         Ok(r) if a.json => {
-            println!("{}", r.json());
+            outln!("{}", r.json());
             ExitCode::SUCCESS
         }
         Ok(r) => {
             for case in &r.copies {
                 let (c, s) = (&case.run, &case.sim_cycles_per_second);
                 let cpu = &case.sim_cycles_per_cpu_second;
-                println!(
+                outln!(
                     "{} engines: {} bytes in {} cycles, {:.2} B/cycle = {:.1}% of the link peak ({} B/cycle); simulated at {:.0} cycles/s (median of {}, {:.0}-{:.0}), {:.0} per CPU second",
                     c.engines,
                     c.bytes,
@@ -115,7 +115,7 @@ fn copy(a: &CopyArgs) -> ExitCode {
                     cpu.median
                 );
             }
-            println!(
+            outln!(
                 "64-byte copy: {} cycles, doorbell to last write acknowledged",
                 r.latency_64b_cycles
             );

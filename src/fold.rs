@@ -90,9 +90,9 @@ pub fn run(a: &FoldArgs) -> ExitCode {
             .iter()
             .filter(|v| a.view.is_none_or(|s| csr_view(s) == &v.name))
         {
-            println!("{} view:", view.name);
+            outln!("{} view:", view.name);
             for f in &view.fields {
-                println!(
+                outln!(
                     "  {:<16} [{:>2}:{:<2}] = {:#x}",
                     f.name,
                     f.msb(),
@@ -169,9 +169,9 @@ pub fn run(a: &FoldArgs) -> ExitCode {
         fields.sort_by_key(|f| f.lsb);
         fields.dedup_by_key(|f| f.lsb);
     }
-    println!("{} view:", csr_view(view));
+    outln!("{} view:", csr_view(view));
     for f in fields {
-        println!(
+        outln!(
             "  {:<16} [{:>2}:{:<2}] = {:#x}",
             f.name,
             f.msb(),
@@ -179,7 +179,7 @@ pub fn run(a: &FoldArgs) -> ExitCode {
             f.get(routed as u128)
         );
     }
-    println!("{routed:#x}");
+    outln!("{routed:#x}");
     ExitCode::SUCCESS
 }
 
@@ -252,9 +252,9 @@ fn fold_in_topology(
             &sv.neighbor.id_valid,
         ],
     };
-    println!("{} view: {f} -> {t}", m.view);
+    outln!("{} view: {f} -> {t}", m.view);
     for x in fields {
-        println!(
+        outln!(
             "  {:<16} [{:>2}:{:<2}] = {:#x}",
             x.name,
             x.msb(),
@@ -262,6 +262,6 @@ fn fold_in_topology(
             x.get(routed as u128)
         );
     }
-    println!("{routed:#x}");
+    outln!("{routed:#x}");
     ExitCode::SUCCESS
 }

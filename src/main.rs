@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+// First: its `out!` and `outln!` are how the commands print.
+#[macro_use]
+mod out;
 #[cfg(feature = "sim")]
 mod bench;
 mod fold;
@@ -60,7 +63,7 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.cmd {
+    let code = match cli.cmd {
         Cmd::Gen { csrs, out, check } => gen(&csrs, &out, check),
         Cmd::Fold(args) => fold::run(&args),
         Cmd::Route(args) => route::run(&args),
@@ -69,7 +72,8 @@ fn main() -> ExitCode {
         Cmd::Bench(cmd) => bench::run(&cmd),
         #[cfg(feature = "sim")]
         Cmd::Soak(args) => soak::run(&args),
-    }
+    };
+    out::finish(code)
 }
 
 fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCode {
@@ -115,7 +119,7 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
     if check {
         let drift = xdie_gen::output::check(out, &files);
         if drift.is_empty() && orphans.is_empty() {
-            println!("xdie gen --check: {} files up to date", files.len());
+            outln!("xdie gen --check: {} files up to date", files.len());
             return ExitCode::SUCCESS;
         }
         if !drift.is_empty() {
@@ -165,7 +169,7 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
                 0 => String::new(),
                 n => format!(", {n} removed"),
             };
-            println!(
+            outln!(
                 "xdie gen: {} files, {} changed{removed}, {:.1} ms",
                 files.len(),
                 done.changed,

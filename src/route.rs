@@ -76,9 +76,9 @@ pub fn run(a: &RouteArgs) -> ExitCode {
             "acyclic": cycle.is_none(),
             "dies": dies,
         });
-        println!("{report:#}");
+        outln!("{report:#}");
     } else {
-        println!(
+        outln!(
             "{} ({} view): {}, {} dies, {} links",
             a.topology.display(),
             m.view,
@@ -86,16 +86,16 @@ pub fn run(a: &RouteArgs) -> ExitCode {
             rt.dies.len(),
             m.links.len()
         );
-        println!(
+        outln!(
             "rule: up*/down* from {root} (docs/mesh.md); requests and responses on separate \
              channels"
         );
-        println!(
+        outln!(
             "paths: {pairs} pairs, {minimal} on a shortest path of the link graph, {extra} extra \
              hops in all, worst {worst}"
         );
         for &d in &rt.dies {
-            println!(
+            outln!(
                 "{d} ({}.{}, level {}):",
                 m.name_of(d.chip),
                 d.die,
@@ -103,13 +103,13 @@ pub fn run(a: &RouteArgs) -> ExitCode {
             );
             for &t in rt.dies.iter().filter(|t| **t != d) {
                 if let Some(p) = rt.egress.get(&(d, t)) {
-                    println!("  -> {t}: port {p} ({} hops)", hops(d, t));
+                    outln!("  -> {t}: port {p} ({} hops)", hops(d, t));
                 }
             }
         }
         match &cycle {
-            None => println!("channel dependency graph: {channels} channels, acyclic"),
-            Some(c) => println!(
+            None => outln!("channel dependency graph: {channels} channels, acyclic"),
+            Some(c) => outln!(
                 "channel dependency graph: {channels} channels, CYCLE through {} channels",
                 c.len()
             ),

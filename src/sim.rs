@@ -44,7 +44,9 @@ pub struct SimArgs {
 /// What `xdie sim --help` says about the outcome (README's "Reading a failure" says the same).
 const EXIT_HELP: &str = "\
 Exit status: 0 the model passed and, if the RTL ran, matched it; 1 a mismatch or an RTL failure;
-2 bad input (the error names the scenario file, key and line) or CSRs the RTL was not built from.
+2 bad input (the error names the scenario file, key and line), CSRs the RTL was not built from, or
+an output that cannot be written; 141 the reader of the standard output went away before the end
+of the report.
 
 A scenario that names `topology: ring4` runs on the RTL of the ring's mesh top (xdie_mesh_ring4);
 one of a single package on the package top. When the RTL cannot run (several packages and no
@@ -105,12 +107,7 @@ pub fn run(a: &SimArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if !a.model_only {
-        if let Err(msg) = same_rtl(&csrs, &a.csrs) {
-            eprintln!("error: {msg}");
-            return ExitCode::from(2);
-        }
-    }
+    // The inputs first, before the RTL side is rendered and compared with the models.
     let sc = match Scenario::load(&a.scenario) {
         Ok(s) => s,
         Err(e) => {
@@ -118,6 +115,12 @@ pub fn run(a: &SimArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !a.model_only {
+        if let Err(msg) = same_rtl(&csrs, &a.csrs) {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    }
     let model = match sc.run_model(&csrs, a.seed) {
         Ok(m) => m,
         Err(e) => {
@@ -141,9 +144,9 @@ pub fn run(a: &SimArgs) -> ExitCode {
     let peak = csrs.views.params.data_bytes;
     let report = Report::new(&sc, &model, rtl, peak, a.seed);
     if a.json {
-        println!("{}", report.json());
+        outln!("{}", report.json());
     } else {
-        print!("{}", report.text());
+        out!("{}", report.text());
     }
     if report.pass {
         ExitCode::SUCCESS

@@ -86,7 +86,7 @@ pub fn run(a: &SoakArgs) -> ExitCode {
             let verdict = failed
                 .as_deref()
                 .map_or("PASS".to_string(), |m| format!("FAIL: {m}"));
-            println!("run {runs} (seed {seed:#x}): {n} legs, {verdict}");
+            outln!("run {runs} (seed {seed:#x}): {n} legs, {verdict}");
         }
         if let Some(what) = failed {
             mismatches += 1;
@@ -121,21 +121,21 @@ pub fn run(a: &SoakArgs) -> ExitCode {
                 "scenario": f.scenario,
             })),
         });
-        println!("{out}");
+        outln!("{out}");
     } else {
-        println!(
+        outln!(
             "soak: {legs} legs in {runs} runs, {mismatches} failed runs, {cycles} transfer cycles, \
              {secs:.0} s"
         );
         if let (Some(f), Some(r)) = (&first, &repro) {
-            println!("first failure: seed {:#x}: {}", f.seed, f.what);
-            println!("reproduce: {r}");
-            println!(
+            outln!("first failure: seed {:#x}: {}", f.seed, f.what);
+            outln!("reproduce: {r}");
+            outln!(
                 "its scenario (`xdie sim FILE --seed {:#x}` reruns it with the default host-port \
                  timing):",
                 f.seed
             );
-            print!("{}", f.scenario);
+            out!("{}", f.scenario);
         }
     }
     if mismatches == 0 {

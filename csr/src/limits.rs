@@ -46,17 +46,26 @@ impl TextError {
 }
 
 /// Read `path` as the text of an input file: a regular file of at most `MAX_FILE_BYTES` bytes,
-/// valid UTF-8. The size is checked while reading, so a huge or endless file costs at most
-/// `MAX_FILE_BYTES` of memory. Nesting is the parser's caller's to check ([`check_depth`]), once,
-/// where text from a file and text given in memory meet.
+/// valid UTF-8. Every input file of the CLI is read here (CSR files, scenarios, topologies).
+///
+/// Anything but a regular file is refused by its metadata before it is opened: opening a FIFO
+/// for reading waits for a writer, forever if none comes, and a device (`/dev/zero`,
+/// `/dev/null`) holds no description. The size is checked while reading, so a file that grows
+/// past the limit after the check still costs at most `MAX_FILE_BYTES` of memory. Nesting is the
+/// parser's caller's to check ([`check_depth`]), once, where text from a file and text given in
+/// memory meet.
 pub fn read_text(path: &Path) -> Result<String, TextError> {
     let meta =
         std::fs::metadata(path).map_err(|e| TextError::new(format!("cannot read: {e}"), None))?;
-    if meta.is_dir() {
-        return Err(TextError::new("is a directory, not a file".into(), None));
-    }
+    regular_file(&meta.file_type())?;
     let file =
         std::fs::File::open(path).map_err(|e| TextError::new(format!("cannot read: {e}"), None))?;
+    // And what was opened, in case the path was replaced since (a FIFO swapped in between the
+    // two would still hold the open; only a race with a writer of the directory gets there).
+    let meta = file
+        .metadata()
+        .map_err(|e| TextError::new(format!("cannot read: {e}"), None))?;
+    regular_file(&meta.file_type())?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -76,6 +85,35 @@ pub fn read_text(path: &Path) -> Result<String, TextError> {
         )
     })?;
     Ok(text)
+}
+
+/// Ok for a regular file; else an error naming what `t` is.
+fn regular_file(t: &std::fs::FileType) -> Result<(), TextError> {
+    if t.is_file() {
+        return Ok(());
+    }
+    if t.is_dir() {
+        return Err(TextError::new("is a directory, not a file".into(), None));
+    }
+    #[cfg(unix)]
+    let kind = {
+        use std::os::unix::fs::FileTypeExt;
+        [
+            (t.is_fifo(), "is a FIFO, "),
+            (t.is_char_device(), "is a character device, "),
+            (t.is_block_device(), "is a block device, "),
+            (t.is_socket(), "is a socket, "),
+        ]
+        .into_iter()
+        .find_map(|(is, kind)| is.then_some(kind))
+        .unwrap_or("is ")
+    };
+    #[cfg(not(unix))]
+    let kind = "is ";
+    Err(TextError::new(
+        format!("{kind}not a regular file (inputs are read from files, not pipes or devices)"),
+        None,
+    ))
 }
 
 /// Refuse text nested deeper than `MAX_DEPTH`. The event stream is read only until the limit is

@@ -68,6 +68,19 @@ impl Source {
 
 /// Load and validate the CSR directory.
 pub fn load(dir: &Path) -> Result<Csrs> {
+    // A file (or a FIFO, a device) given for the directory is named as such, not reported as a
+    // directory without soc_address.*. The files in it are checked as they are read.
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(Error {
+            kind: ErrorKind::Io,
+            at: Location {
+                file: dir.to_path_buf(),
+                key: String::new(),
+                line: None,
+            },
+            message: "is not a directory (the CSR descriptions are a directory of files)".into(),
+        });
+    }
     let mut sources = Vec::new();
     let (soc_src, soc_raw): (_, raw::SocFile) = read::read(dir, "soc_address", &mut sources)?;
     let soc_layout = soc::build_soc(&soc_src, soc_raw)?;

@@ -204,7 +204,7 @@ impl Cx<'_> {
 /// The block's own file, re-indexed so that an error can name the line. Only read when a rule
 /// fails.
 fn block_source(b: &Block) -> Source {
-    let text = std::fs::read_to_string(&b.source).unwrap_or_default();
+    let text = crate::limits::read_text(&b.source).unwrap_or_default();
     Source {
         path: b.source.clone(),
         index: LineIndex::new(&text),

@@ -116,7 +116,7 @@ fn example_source<'a>(csrs: &'a Csrs, f: &FileKind) -> Option<&'a Path> {
         .iter()
         .filter(is_kind)
         .min_by_key(|p| {
-            std::fs::read_to_string(p)
+            xdie_csr::limits::read_text(p)
                 .map(|t| t.lines().count())
                 .unwrap_or(usize::MAX)
         })
@@ -149,7 +149,7 @@ fn example(csrs: &Csrs, f: &FileKind) -> (String, &'static str, String) {
     } else {
         "yaml"
     };
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let text = xdie_csr::limits::read_text(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() <= EXAMPLE_LINES {
         (format!("`csrs/{name}` as shipped."), lang, lines.join("\n"))
