@@ -213,10 +213,10 @@ fn hex(s: &str) -> u64 {
 
 #[test]
 fn sv_package_and_decoder_match_model() {
-    if Command::new("verilator").arg("--version").output().is_err() {
-        eprintln!("verilator not on PATH: SV package test not run");
-        return;
-    }
+    assert!(
+        Command::new("verilator").arg("--version").output().is_ok(),
+        "verilator is not on PATH: run `cargo xtask setup` (or apt-get install verilator)"
+    );
     let csrs = xdie_csr::load(&root().join("csrs")).expect("csrs/ loads");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sv_soc_pkg");
     std::fs::create_dir_all(&dir).expect("temp dir");
