@@ -309,3 +309,31 @@ fn a_full_disk_on_standard_output_is_an_error() {
         );
     }
 }
+
+/// A FIFO where `xdie gen` writes an output, or where its manifest goes, is never opened: `gen`
+/// is refused with status 2 naming it, `gen --check` reports it and fails, at once.
+#[test]
+fn fifo_outputs_are_never_opened() {
+    let (s, csrs) = csrs_copy("fifo-output");
+    let out = s.join("out");
+    gen_into(&csrs, &out);
+    for rel in ["rtl/gen/xdie_evt_sem.sv", "rtl/gen/MANIFEST"] {
+        let fifo = out.join(rel);
+        let kept = std::fs::read(&fifo).expect("generated file");
+        std::fs::remove_file(&fifo).expect("remove generated file");
+        mkfifo(&fifo);
+        let gen = ["gen", "--csrs", arg(&csrs), "--out", arg(&out)];
+        let (status, _, err) = run_guarded(&gen);
+        assert_eq!(status.code(), Some(2), "{rel}: gen's status; stderr: {err}");
+        assert!(err.contains(rel) && !err.contains("panicked"), "{rel}: {err}");
+        let check = ["gen", "--check", "--csrs", arg(&csrs), "--out", arg(&out)];
+        let (status, stdout, err) = run_guarded(&check);
+        assert_ne!(status.code(), Some(0), "{rel}: --check passed: {stdout}{err}");
+        assert!(
+            format!("{stdout}{err}").contains(rel) && !err.contains("panicked"),
+            "{rel}: --check should name it: {stdout}{err}"
+        );
+        std::fs::remove_file(&fifo).expect("remove FIFO");
+        std::fs::write(&fifo, kept).expect("restore generated file");
+    }
+}

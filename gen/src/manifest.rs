@@ -130,6 +130,12 @@ pub fn parse(text: &str) -> Result<Vec<PathBuf>, (usize, String, &'static str)> 
 /// The paths the manifest under `root` lists (none when there is no manifest: a first run).
 pub fn read(root: &Path) -> Result<Vec<PathBuf>, Error> {
     let manifest = root.join(PATH);
+    if std::fs::metadata(&manifest).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::Io {
+            path: manifest,
+            cause: std::io::Error::other("not a regular file (a directory, FIFO or device)"),
+        });
+    }
     let text = match std::fs::read_to_string(&manifest) {
         Ok(t) => t,
         Err(e) if is_absent(&e) => return Ok(Vec::new()),

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Drift {
     Missing(PathBuf),
+    /// A FIFO, device or directory stands where the file goes (never opened: a FIFO would block).
+    NotAFile(PathBuf),
     Differs { path: PathBuf, first_line: usize },
 }
 
@@ -15,6 +17,11 @@ impl std::fmt::Display for Drift {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Drift::Missing(p) => write!(f, "missing:  {}", p.display()),
+            Drift::NotAFile(p) => write!(
+                f,
+                "not a file: {} (a directory, FIFO or device where a generated file goes)",
+                p.display()
+            ),
             Drift::Differs { path, first_line } => {
                 write!(
                     f,
@@ -30,7 +37,12 @@ impl std::fmt::Display for Drift {
 pub fn check(root: &Path, files: &[OutFile]) -> Vec<Drift> {
     let mut drift = Vec::new();
     for f in files {
-        match std::fs::read_to_string(root.join(&f.path)) {
+        let on_disk = root.join(&f.path);
+        if std::fs::metadata(&on_disk).is_ok_and(|m| !m.is_file()) {
+            drift.push(Drift::NotAFile(f.path.clone()));
+            continue;
+        }
+        match std::fs::read_to_string(&on_disk) {
             Err(_) => drift.push(Drift::Missing(f.path.clone())),
             Ok(disk) if disk != f.contents => {
                 let first_line = disk
@@ -160,9 +172,16 @@ pub fn apply(root: &Path, files: &[OutFile], remove: &[PathBuf]) -> Result<Appli
         // Folders first: a file in the way of one would otherwise show as "not a directory".
         let parent = dest.parent().unwrap_or(root);
         let missing = missing_dirs(parent)?;
-        let old = match std::fs::symlink_metadata(&dest) {
+        // Followed through a link: what would be read is what counts.
+        let old = match std::fs::metadata(&dest) {
             Ok(m) if m.is_dir() => {
                 return Err(fail(&dest, "is a directory where an output file goes"))
+            }
+            Ok(m) if !m.is_file() => {
+                return Err(fail(
+                    &dest,
+                    "is a FIFO or device where an output file goes (not opened)",
+                ))
             }
             Ok(_) => Some(std::fs::read(&dest).map_err(|e| fail(&dest, e))?),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
