@@ -235,7 +235,9 @@ fn results_page_is_of_todays_rtl() {
         sha.update(std::fs::read(root.join(&f)).unwrap_or_else(|e| panic!("{}: {e}", f.display())));
     }
     let today = format!("{:x}", sha.finalize());
-    let command = meta["command"].as_str().unwrap_or("scripts/fpga.sh --docs ...");
+    let command = meta["command"]
+        .as_str()
+        .unwrap_or("scripts/fpga.sh --docs ...");
     assert_eq!(
         meta["rtl_sha256"].as_str(),
         Some(today.as_str()),

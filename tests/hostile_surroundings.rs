@@ -325,10 +325,17 @@ fn fifo_outputs_are_never_opened() {
         let gen = ["gen", "--csrs", arg(&csrs), "--out", arg(&out)];
         let (status, _, err) = run_guarded(&gen);
         assert_eq!(status.code(), Some(2), "{rel}: gen's status; stderr: {err}");
-        assert!(err.contains(rel) && !err.contains("panicked"), "{rel}: {err}");
+        assert!(
+            err.contains(rel) && !err.contains("panicked"),
+            "{rel}: {err}"
+        );
         let check = ["gen", "--check", "--csrs", arg(&csrs), "--out", arg(&out)];
         let (status, stdout, err) = run_guarded(&check);
-        assert_ne!(status.code(), Some(0), "{rel}: --check passed: {stdout}{err}");
+        assert_ne!(
+            status.code(),
+            Some(0),
+            "{rel}: --check passed: {stdout}{err}"
+        );
         assert!(
             format!("{stdout}{err}").contains(rel) && !err.contains("panicked"),
             "{rel}: --check should name it: {stdout}{err}"

@@ -284,7 +284,10 @@ fn every_module_synthesizes_without_latches_or_misreads() {
         if !o.status.success() {
             bad.push(format!("== {m}: yosys failed\n{text}"));
         } else if !misread.is_empty() {
-            bad.push(format!("== {m}: read other than written\n{}", misread.join("\n")));
+            bad.push(format!(
+                "== {m}: read other than written\n{}",
+                misread.join("\n")
+            ));
         }
     }
     assert!(

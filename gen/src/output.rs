@@ -10,7 +10,10 @@ pub enum Drift {
     Missing(PathBuf),
     /// A FIFO, device or directory stands where the file goes (never opened: a FIFO would block).
     NotAFile(PathBuf),
-    Differs { path: PathBuf, first_line: usize },
+    Differs {
+        path: PathBuf,
+        first_line: usize,
+    },
 }
 
 impl std::fmt::Display for Drift {
