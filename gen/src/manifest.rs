@@ -119,7 +119,7 @@ pub fn parse(text: &str) -> Result<Vec<PathBuf>, (usize, String, &'static str)> 
         if p.components().any(|c| c == Component::ParentDir) {
             return bad("a `..` component leads outside the output root");
         }
-        if !p.components().all(|c| matches!(c, Component::Normal(_))) {
+        if !crate::output::is_plain_relative(p) {
             return bad("not a plain path below the output root");
         }
         paths.push(p.to_path_buf());

@@ -128,13 +128,18 @@ pub struct Applied {
     pub removed: Vec<PathBuf>,
 }
 
-/// A path relative to the root that stays below it (no root, no `..`, not empty).
-fn below_root(rel: &Path) -> Result<(), WriteError> {
-    if rel.as_os_str().is_empty()
-        || !rel
+/// Whether `rel` is a plain path below an output root: not empty, and names only (no root, no
+/// `.` or `..`). The one rule for output paths and the manifest's entries.
+pub fn is_plain_relative(rel: &Path) -> bool {
+    !rel.as_os_str().is_empty()
+        && rel
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)))
-    {
+}
+
+/// A path relative to the root that stays below it ([`is_plain_relative`]).
+fn below_root(rel: &Path) -> Result<(), WriteError> {
+    if !is_plain_relative(rel) {
         return Err(fail(rel, "an output path must stay inside the output root"));
     }
     Ok(())
