@@ -41,6 +41,8 @@ rtl/core/xdie_sbuf_acc.sv
 rtl/core/xdie_xbus_csr.sv
 rtl/core/xdie_host_port.sv
 rtl/core/xdie_d2d_wire.sv
+rtl/core/xdie_d2d_sender.sv
+rtl/core/xdie_d2d_receiver.sv
 rtl/core/xdie_d2d_channel.sv
 rtl/core/xdie_d2d_link.sv
 rtl/core/xdie_d2d_port.sv

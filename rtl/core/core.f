@@ -17,6 +17,8 @@ xdie_sbuf_acc.sv
 xdie_xbus_csr.sv
 xdie_host_port.sv
 xdie_d2d_wire.sv
+xdie_d2d_sender.sv
+xdie_d2d_receiver.sv
 xdie_d2d_channel.sv
 xdie_d2d_link.sv
 xdie_d2d_port.sv

@@ -1,5 +1,6 @@
-// Types of the die-to-die link layer (xdie_d2d_channel, xdie_d2d_link) that cross module
-// boundaries: the fault-injection controls of the link's wires.
+// Types of the die-to-die link layer (xdie_d2d_channel, xdie_d2d_link, xdie_die_node) that cross
+// module boundaries: the fault-injection controls of the link's wires and the health report. The
+// link-layer CRCs are in xdie_xbus_pkg, beside the flits they cover.
 //
 // A link channel has two wires: the flit wire (sender to receiver: sequence number, CRC-32 and
 // the flit) and the DLLP wire (receiver to sender, every cycle: cumulative acknowledgement, NAK

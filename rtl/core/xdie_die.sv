@@ -17,7 +17,7 @@
 //                 neighbor view: port 0 (the sibling link) for PEER_DIE, port EXIT_SENG for
 //                 REMOTE_PKG (docs/mesh.md).
 //                 Error slave instead when the entry is not valid, the port is not linked
-//                 (LINKED), or a request arrived on that very port (it would bounce back).
+//                 (d2d_linked_i), or a request arrived on that very port (it would bounce back).
 //   DECERR     -> error slave
 // A request that arrives on a D2D port for another die therefore leaves through its egress
 // port without touching this die's memories (forwarding); its response comes back the same
@@ -47,9 +47,6 @@ module xdie_die #(
   parameter int unsigned E             = xdie_sizing_pkg::DEFAULT_SDMA_ENGINES,
   // D2D controllers, each with its port (1 .. the D2D aperture's instance count)
   parameter int unsigned D2D_CTRLS     = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS,
-  // Ports with a link behind them (bit c: port c); a request routed to another port is answered
-  // DECERR instead of waiting for a link that never comes up
-  parameter logic [D2D_CTRLS-1:0] LINKED = D2D_CTRLS'(1),
   // Address view of the system (xdie_soc_addr_pkg::VIEW_*), default the package top's
   parameter logic [xdie_soc_addr_pkg::VIEW_W-1:0] VIEW = xdie_soc_addr_pkg::VIEW_NEIGHBOR,
   // SBUF geometry and backing
@@ -135,6 +132,10 @@ module xdie_die #(
   input  logic [D2D_CTRLS-1:0]         d2d_rsp_rx_valid_i,
   output logic [D2D_CTRLS-1:0]         d2d_rsp_rx_ready_o,
   input  logic [D2D_CTRLS*RSP_W-1:0]   d2d_rsp_rx_data_i,
+  // Ports with a link behind them (bit c: port c; a constant of the system around the die): a
+  // request routed to another port is answered DECERR instead of waiting for a link that never
+  // comes up
+  input  logic [D2D_CTRLS-1:0]         d2d_linked_i,
   input  logic [D2D_CTRLS-1:0]         d2d_link_up_i,
   input  logic [D2D_CTRLS*LINK_CW-1:0] d2d_link_credits_i,
   // Link health per D2D port (xdie_d2d_pkg::health_t, port c in bits [c*HW +: HW]): the only
@@ -325,7 +326,7 @@ module xdie_die #(
       // A port the die does not have or that has no link, or the port the request came in on
       if (32'(egress) >= ND) begin
         egress_ok = 1'b0;
-      end else if (!LINKED[egress[$clog2(ND > 1 ? ND : 2)-1:0]]) begin
+      end else if (!d2d_linked_i[egress[$clog2(ND > 1 ? ND : 2)-1:0]]) begin
         egress_ok = 1'b0;
       end
       if (m >= M_D2D && m < M_D2D + ND && 32'(egress) == m - M_D2D) begin

@@ -184,7 +184,7 @@ module xdie_pkg_top #(
     end
 
     // Every size is the die's default, which is the die map's value.
-    xdie_die #(.CLOCK_GATE(CLOCK_GATE), .D2D_CTRLS(ND), .LINKED(ND'(1)),
+    xdie_die #(.CLOCK_GATE(CLOCK_GATE), .D2D_CTRLS(ND),
                .VIEW(xdie_soc_addr_pkg::VIEW_NEIGHBOR)) u_die (
       .clk_i, .rst_ni,
       .my_die_i(DIEW'(d)), .my_chip_i(chip_id_i),
@@ -205,7 +205,7 @@ module xdie_pkg_top #(
       .d2d_rsp_tx_credit_i(ND'(rsp_tx_credit[d])),
       .d2d_rsp_rx_valid_i(ND'(rsp_rx_valid[d])), .d2d_rsp_rx_ready_o(p_rsp_rx_ready),
       .d2d_rsp_rx_data_i((ND*RSP_W)'(rsp_rx_data[d*RSP_W +: RSP_W])),
-      .d2d_link_up_i(ND'(link_up[d])),
+      .d2d_linked_i(ND'(1)), .d2d_link_up_i(ND'(link_up[d])),
       .d2d_link_credits_i((ND*CW)'(link_credits[d*CW +: CW])),
       .d2d_health_i((ND*HW)'(health[d*HW +: HW])), .irq_o(irq[d]),
       .eng_err_o(err[d*2*E +: 2*E]), .eng_idle_o(idle[d*E +: E])

@@ -89,7 +89,6 @@ module xdie_die_fpga #(
   xdie_die #(
     .E(E),
     .D2D_CTRLS(ND),
-    .LINKED(ND'(1)),
     .SBUF_BACKING(xdie_sizing_pkg::FPGA_SBUF_BACKING_BYTES),
     .HBM_BYTES(xdie_sizing_pkg::FPGA_HBM_BYTES),
     .LINK_CREDITS(xdie_sizing_pkg::FPGA_LINK_CREDITS),
@@ -113,7 +112,7 @@ module xdie_die_fpga #(
     .d2d_rsp_tx_credit_i(ND'(d2d_rsp_tx_credit_i)),
     .d2d_rsp_rx_valid_i(ND'(d2d_rsp_rx_valid_i)), .d2d_rsp_rx_ready_o(rsp_rx_ready),
     .d2d_rsp_rx_data_i((ND*RSP_W)'(d2d_rsp_rx_data_i)),
-    .d2d_link_up_i(ND'(d2d_link_up_i)),
+    .d2d_linked_i(ND'(1)), .d2d_link_up_i(ND'(d2d_link_up_i)),
     .d2d_link_credits_i((ND*LINK_CW)'(d2d_link_credits_i)),
     .d2d_health_i((ND*HW)'(d2d_health_i)), .irq_o,
     .eng_err_o, .eng_idle_o

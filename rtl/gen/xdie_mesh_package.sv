@@ -8,7 +8,7 @@
 // Links (die.port <-> die.port, latency):
 //   0.0 <-> 1.0, 16 cycles
 // A port without a link sees no credits and no flits; the die answers a request routed
-// to it DECERR (xdie_die LINKED).
+// to it DECERR (xdie_die d2d_linked_i).
 
 module xdie_mesh_package #(
   // Clock-gate idle engines (xdie_die): a simulator then skips them.
@@ -87,10 +87,11 @@ module xdie_mesh_package #(
     logic [E-1:0]   idle;
 
     xdie_die #(
-      .CLOCK_GATE(CLOCK_GATE), .D2D_CTRLS(ND), .LINKED(LINKED[d*ND +: ND]), .VIEW(VIEW)
+      .CLOCK_GATE(CLOCK_GATE), .D2D_CTRLS(ND), .VIEW(VIEW)
     ) u_die (
       .clk_i, .rst_ni,
       .my_die_i(DIE[d*DIEW +: DIEW]), .my_chip_i(CHIP[d*CHIPW +: CHIPW]),
+      .d2d_linked_i(LINKED[d*ND +: ND]),
       .s_axil_awvalid_i(h_awvalid_i[d]),
       .s_axil_awready_o(h_awready_o[d]),
       .s_axil_awaddr_i(h_awaddr_i[d*32 +: 32]),

@@ -8,7 +8,7 @@
 //
 // A link flit is the packed request or response struct; a module that only passes flits along
 // takes their width as $bits of a port or signal of that type (Yosys 0.23 cannot take $bits of
-// a type name).
+// a type name). The link layer's CRCs are here too, because their input width follows the flits'.
 
 package xdie_xbus_pkg;
 
@@ -40,5 +40,60 @@ package xdie_xbus_pkg;
     logic [DATA_W-1:0] rdata;
     logic [1:0]        err;
   } rsp_t;
+
+  // ---- The link layer's CRCs (xdie_d2d_sender and xdie_d2d_receiver compute and check them).
+  // Both are MSB first with an all-ones initial value and no final inversion: CRC-32 (polynomial
+  // 0x04C11DB7) over {seq, flit} zero-extended to FLIT_CRC_IN bits, CRC-16-CCITT (0x1021) over
+  // the DLLP's fields zero-extended to DLLP_CRC_IN bits (the widest DLLP). One input width per CRC
+  // for every channel keeps the matrices (and the functions) here, once: both halves of a channel
+  // then agree by construction, and each half checks at elaboration that its payload fits.
+  //
+  // A CRC is linear in its input, so each CRC bit is the parity of a fixed subset of input bits
+  // (plus a constant from the initial value); crc_matrix computes those subsets at elaboration by
+  // running the shift register on masks instead of bits. Row k holds, for CRC bit k, the constant
+  // in bit 0 and input bit i in bit i + 1. The functions AND the input with a row in 64-bit chunks
+  // and take the parity: the same gates as one wide AND, but a simulator works on 64-bit words
+  // with the masks as immediates.
+  //
+  // The widest sequence number a channel may use (CREDITS below 2^15), and the CRCs' input
+  // widths: the wider flit (346 bits) with such a number, in whole 64-bit chunks,
+  // and the widest DLLP's fields.
+  localparam int unsigned SEQ_MAX_W   = 16;
+  localparam int unsigned FLIT_CRC_IN = 384;
+  localparam int unsigned DLLP_CRC_IN = 2 * SEQ_MAX_W + 2;
+  localparam int unsigned CRC_CHUNKS  = FLIT_CRC_IN / 64;
+  localparam int unsigned CRC_MAT_W   = FLIT_CRC_IN + 1;
+  typedef logic [32*CRC_MAT_W-1:0] crc_matrix_t;
+
+  // (Functions assign to their own name and loops use int: the forms every tool here reads.)
+  function automatic crc_matrix_t crc_matrix(input int n, input int cw, input logic [31:0] poly);
+    logic [CRC_MAT_W-1:0] fb;
+    for (int k = 0; k < 32; k++) crc_matrix[k*CRC_MAT_W +: CRC_MAT_W] = CRC_MAT_W'(k < cw);
+    for (int i = n - 1; i >= 0; i--) begin
+      fb = crc_matrix[(cw-1)*CRC_MAT_W +: CRC_MAT_W];
+      fb[i+1] = !fb[i+1];
+      for (int k = cw - 1; k > 0; k--) begin
+        crc_matrix[k*CRC_MAT_W +: CRC_MAT_W] =
+            crc_matrix[(k-1)*CRC_MAT_W +: CRC_MAT_W] ^ (poly[k] ? fb : '0);
+      end
+      crc_matrix[0 +: CRC_MAT_W] = poly[0] ? fb : '0;
+    end
+  endfunction
+
+  localparam crc_matrix_t FLIT_CRC = crc_matrix(FLIT_CRC_IN, 32, 32'h04C1_1DB7);
+  localparam crc_matrix_t DLLP_CRC = crc_matrix(DLLP_CRC_IN, 16, 32'h0000_1021);
+
+  function automatic logic [31:0] flit_crc(input logic [FLIT_CRC_IN-1:0] d);
+    logic [63:0] acc;
+    for (int k = 0; k < 32; k++) begin
+      acc = '0;
+      for (int c = 0; c < CRC_CHUNKS; c++) acc = acc ^ (d[64*c +: 64] & FLIT_CRC[k*CRC_MAT_W + 1 + 64*c +: 64]);
+      flit_crc[k] = ^acc ^ FLIT_CRC[k*CRC_MAT_W];
+    end
+  endfunction
+
+  function automatic logic [15:0] dllp_crc(input logic [DLLP_CRC_IN-1:0] d);
+    for (int k = 0; k < 16; k++) dllp_crc[k] = ^(d & DLLP_CRC[k*CRC_MAT_W + 1 +: DLLP_CRC_IN]) ^ DLLP_CRC[k*CRC_MAT_W];
+  endfunction
 
 endpackage

@@ -139,7 +139,7 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         w,
         "// A port without a link sees no credits and no flits; the die answers a request routed"
     );
-    let _ = writeln!(w, "// to it DECERR (xdie_die LINKED).");
+    let _ = writeln!(w, "// to it DECERR (xdie_die d2d_linked_i).");
     let _ = writeln!(w);
     let _ = writeln!(w, "module {module} #(");
     let _ = writeln!(
@@ -342,7 +342,7 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
     let _ = writeln!(w, "    xdie_die #(");
     let _ = writeln!(
         w,
-        "      .CLOCK_GATE(CLOCK_GATE), .D2D_CTRLS(ND), .LINKED(LINKED[d*ND +: ND]), .VIEW(VIEW)"
+        "      .CLOCK_GATE(CLOCK_GATE), .D2D_CTRLS(ND), .VIEW(VIEW)"
     );
     let _ = writeln!(w, "    ) u_die (");
     let _ = writeln!(w, "      .clk_i, .rst_ni,");
@@ -350,6 +350,7 @@ pub fn render(csrs: &Csrs, m: &MeshTop) -> Result<OutFile, MeshTopError> {
         w,
         "      .my_die_i(DIE[d*DIEW +: DIEW]), .my_chip_i(CHIP[d*CHIPW +: CHIPW]),"
     );
+    let _ = writeln!(w, "      .d2d_linked_i(LINKED[d*ND +: ND]),");
     for (port, name, wd) in [
         ("s_axil_awvalid_i", "h_awvalid_i", 1),
         ("s_axil_awready_o", "h_awready_o", 1),
