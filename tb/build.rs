@@ -35,45 +35,46 @@ use glue::{cpp_tables, rust_tables, write_if_changed};
 use verilate::{parse_ports, verilate, verilator_root, PortDecl};
 
 /// The shared AXI4-Lite front-end is instantiated by every block, never simulated alone; a die
-/// is simulated inside the package top (alone it would double the largest model's build). The
-/// FIFO and the round-robin arbiter are leaf primitives tested through the modules that use
-/// them (D2D port, SBUF, crossbar, SDMA engine): no test drives them alone, so a model of each
-/// would only cost build time.
+/// is simulated inside the package top or the die node (alone it would double the largest
+/// model's build). The FIFO and the round-robin arbiter are leaf primitives tested through the
+/// modules that use them (D2D port, SBUF, crossbar, SDMA engine), the two halves of a link
+/// channel through the channel and the link: no test drives them alone, so a model of each would
+/// only cost build time.
 const NOT_A_DUT: &[&str] = &[
     "xdie_axil_regif",
     "xdie_die",
     "xdie_fifo",
     "xdie_rr_arbiter",
+    "xdie_d2d_sender",
+    "xdie_d2d_receiver",
 ];
 
-/// Tops built only with the crate's `package` feature: tens of megabytes of model source. They
-/// are verilated with the simulation hooks of the RTL (`XDIE_SIM_HOOKS`: the memories' backdoor
-/// and the write monitors) and compiled as one unit per model file. Module inlining is limited to
-/// modules instantiated once per parent and small ones (`--inline-mult 1`): the many identical
-/// engines and queue groups keep one class each (a small model to build), while the crossbar,
-/// decoders and FIFOs melt into their parent, whose port copies would otherwise run every cycle
-/// (docs/fpga-fit.md has the instruction counts). Variables start at zero
-/// (`--x-initial 0`): no test randomizes the initial state, and the default per-word random-reset
-/// calls over the 136 MB SBUF took as many instructions as the worked example's transfer.
+/// The large models: tens of megabytes of model source each. They are verilated with the
+/// simulation hooks of the RTL (`XDIE_SIM_HOOKS`: the memories' backdoor and the write monitors)
+/// and compiled as one unit per model file. Module inlining is limited to modules instantiated
+/// once per parent and small ones (`--inline-mult 1`): the many identical engines and queue
+/// groups keep one class each (a small model to build), while the crossbar, decoders and FIFOs
+/// melt into their parent, whose port copies would otherwise run every cycle (docs/fpga-fit.md
+/// has the instruction counts). Variables start at zero (`--x-initial 0`): no test randomizes
+/// the initial state, and the default per-word random-reset calls over the 136 MB SBUF took as
+/// many instructions as the worked example's transfer.
 ///
-/// The mesh tops (`rtl/gen/xdie_mesh_<topology>.sv`) are not in the filelist (a system is not a
-/// part of the die); the one the testbench simulates is added to Verilator's sources here.
-const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top", "xdie_mesh_ring4"];
+/// The package top (two dies and their link, in the filelist) runs the single-package scenarios;
+/// the die node (`rtl/sim/xdie_die_node.sv`, one die with its ends of its links, outside the
+/// filelist: a simulation top, not a part of the die) is instanced once per die of any topology
+/// by the composed system (src/system.rs), so no topology needs a model of its own.
+const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top", "xdie_die_node"];
 
-/// The crate feature each package top needs (`CARGO_FEATURE_<NAME>`) and the source file it
-/// adds to the filelist, if any. The mesh model holds eight dies of one `xdie_die` class, so
-/// its build costs about what the package top's does; it is a feature of its own so that a
-/// build that runs only the package scenarios does not pay for it.
-const TOP_FEATURES: &[(&str, &str, Option<&str>)] = &[
-    ("xdie_pkg_top", "PACKAGE", None),
-    (
-        "xdie_mesh_ring4",
-        "MESH",
-        Some("rtl/gen/xdie_mesh_ring4.sv"),
-    ),
+/// The crate feature each large model needs (`CARGO_FEATURE_<NAME>`; `None`: always built) and
+/// the source file it adds to the filelist, if any.
+const TOP_FEATURES: &[(&str, Option<&str>, Option<&str>)] = &[
+    ("xdie_pkg_top", Some("PACKAGE"), None),
+    ("xdie_die_node", None, Some("rtl/sim/xdie_die_node.sv")),
 ];
 
-fn top_feature(name: &str) -> Option<&'static (&'static str, &'static str, Option<&'static str>)> {
+fn top_feature(
+    name: &str,
+) -> Option<&'static (&'static str, Option<&'static str>, Option<&'static str>)> {
     TOP_FEATURES.iter().find(|t| t.0 == name)
 }
 
@@ -82,7 +83,7 @@ fn top_feature(name: &str) -> Option<&'static (&'static str, &'static str, Optio
 /// with `--trace-fst`. Without it the package tops are built untraced: Verilator's trace support
 /// costs them a few per cent of their instructions per cycle (it marks activity in every process
 /// and keeps signals it could otherwise fold away) and its code (a third of the package top's
-/// C++, tens of megabytes for the mesh top) a large part of their build. The small block models
+/// C++, a large part of their build. The small block models
 /// are always traced: they cost seconds. The model cache keeps a model's last two builds, so
 /// switching between the traced and the untraced package model costs a verilation, not a
 /// compile, once both are built.
@@ -103,7 +104,7 @@ const UNPACKED_PORTS_DEFINE: &str = "XDIE_UNPACKED_PORTS";
 const FAST_STORAGE_DEFINE: &str = "XDIE_FAST_STORAGE";
 
 /// The define that turns on the RTL's simulation hooks. Several models of one link may have
-/// them (the package top and the mesh): the hooks are DPI imports, one C function each that the
+/// them (the package top and the die node): the hooks are DPI imports, one C function each that the
 /// shim implements once, and every call finds its model and record layout through the calling
 /// scope (`svGetScope` and the scope's user data, set per model instance by `Dut::watch`).
 const HOOKS_DEFINE: &str = "XDIE_SIM_HOOKS";
@@ -148,10 +149,10 @@ fn main() {
     println!("cargo:rerun-if-changed=src/ffi.rs");
 
     let mut features = Vec::new();
-    for (_, feature, _) in TOP_FEATURES {
+    for feature in TOP_FEATURES.iter().filter_map(|t| t.1) {
         println!("cargo:rerun-if-env-changed=CARGO_FEATURE_{feature}");
         if env::var_os(format!("CARGO_FEATURE_{feature}")).is_some() {
-            features.push(*feature);
+            features.push(feature);
         }
     }
     let vroot = verilator_root();
@@ -220,7 +221,7 @@ fn main() {
     shim.compile("xdie_tb_shim");
 
     // The reference firmware (fw/), against the headers generated from the design's csrs/, once
-    // per address view (the package top routes in the neighbor view, the mesh top in the chip-id
+    // per address view (the package top routes in the neighbor view, the composed systems in the chip-id
     // view; firmware compiles against one view), warnings as errors. The chip-id build's public
     // functions are renamed with a prefix (`FW_CHIP_ID_PREFIX`, see `fw_renames`) so both link
     // into one binary; the HAL they call is shared. Like RTL that does not verilate, firmware
@@ -349,16 +350,20 @@ fn design_modules(
     out: &Path,
     features: &[&str],
 ) -> Result<Vec<String>, String> {
-    let wanted = |m: &str| top_feature(m).is_none_or(|t| features.contains(&t.1));
+    let wanted = |m: &str| {
+        top_feature(m)
+            .and_then(|t| t.1)
+            .is_none_or(|f| features.contains(&f))
+    };
     let mut sources: Vec<PathBuf> = filelist::read(repo)?
         .into_iter()
         .map(|f| repo.join(f))
         .collect();
-    // The package tops outside the filelist that this build simulates.
+    // The large models outside the filelist that this build simulates.
     sources.extend(
         TOP_FEATURES
             .iter()
-            .filter(|t| features.contains(&t.1))
+            .filter(|t| t.1.is_none_or(|f| features.contains(&f)))
             .filter_map(|t| t.2)
             .map(|f| repo.join(f)),
     );

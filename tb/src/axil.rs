@@ -6,7 +6,7 @@
 //! exercised; `Timing::FAST` turns all of that off for throughput runs.
 
 use crate::rng::Rng;
-use crate::sim::{Sim, SimError, Slot};
+use crate::sim::{Clocked, Sim, SimError, Slot};
 use std::fmt;
 
 /// AXI response codes.
@@ -230,13 +230,18 @@ impl AxilMaster {
     }
 
     /// Full-word write.
-    pub fn write(&mut self, sim: &mut Sim, addr: u64, data: u32) -> Result<Resp, AxilError> {
+    pub fn write<C: Clocked>(
+        &mut self,
+        sim: &mut C,
+        addr: u64,
+        data: u32,
+    ) -> Result<Resp, AxilError> {
         self.write_strb(sim, addr, data, 0xF)
     }
 
-    pub fn write_strb(
+    pub fn write_strb<C: Clocked>(
         &mut self,
-        sim: &mut Sim,
+        sim: &mut C,
         addr: u64,
         data: u32,
         strb: u8,
@@ -246,9 +251,9 @@ impl AxilMaster {
 
     /// A write that calls `observe` once per cycle at the sampling point (after the falling
     /// edge), so a test can watch hardware outputs while the transaction is in flight.
-    pub fn write_observed<F: FnMut(&Sim)>(
+    pub fn write_observed<C: Clocked, F: FnMut(&C)>(
         &mut self,
-        sim: &mut Sim,
+        sim: &mut C,
         addr: u64,
         data: u32,
         strb: u8,
@@ -302,7 +307,7 @@ impl AxilMaster {
         })
     }
 
-    pub fn read(&mut self, sim: &mut Sim, addr: u64) -> Result<(u32, Resp), AxilError> {
+    pub fn read<C: Clocked>(&mut self, sim: &mut C, addr: u64) -> Result<(u32, Resp), AxilError> {
         let ar_at = self.delay();
         // SAFETY (all port accesses below): slots of the live `sim` this master was built on.
         unsafe { self.p.araddr.write(addr) };

@@ -1,5 +1,6 @@
-//! The scenario driver: boots the package top, or the mesh top of a scenario that names its
-//! topology (route tables, iATU, rings, the constant 1, the sources), runs the reference
+//! The scenario driver: boots the package top, or the composed system of a scenario that names
+//! its topology (crate::system: one die-node model per die; route tables, iATU, rings, the
+//! constant 1, the sources), runs the reference
 //! firmware (fw/) of every context the scenario uses against it ([`crate::fw`]: one thread per
 //! context, every MMIO access an AXI4-Lite transaction on the host port of the context's die),
 //! waits for completion and hands the end state to the [`scoreboard`](crate::scoreboard), which
@@ -9,7 +10,7 @@ use crate::axil::Timing;
 use crate::faults::LinkStats;
 use crate::fw::{self, FwSystem, Op, Program, WaitMode};
 use crate::hooks::MonWrite;
-use crate::package::{Package, PkgError, MESH_TOP};
+use crate::package::{Package, PkgError};
 use crate::scoreboard;
 use crate::sim::Sim;
 use std::path::{Path, PathBuf};
@@ -65,6 +66,11 @@ pub struct RtlOutcome {
     /// What the die-to-die link went through, when the scenario injects faults.
     pub link: Option<LinkStats>,
     pub trace: Option<PathBuf>,
+    /// What ran: "package top" or "composed system", the models (one per die when composed)
+    /// and the threads they ran on.
+    pub rtl_system: &'static str,
+    pub models: u32,
+    pub threads: usize,
 }
 
 /// The RTL is driven by the reference C firmware of every context.
@@ -523,63 +529,72 @@ pub fn run_timed(
     trace: Option<&Path>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RtlOutcome, RtlError> {
+    let opts = RunOptions {
+        seed,
+        timing,
+        trace: trace.map(Path::to_path_buf),
+        threads: crate::system::default_threads(),
+    };
+    run_with(sc, model, &opts, progress)
+}
+
+/// How a scenario runs on the RTL.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Seed of the host ports' random handshake timing and of the link backpressure.
+    pub seed: u64,
+    pub timing: Timing,
+    /// FST trace of the run (a composed system writes one per die, `<stem>.die<N>.fst`).
+    pub trace: Option<PathBuf>,
+    /// Threads the dies of a composed system run on (no effect on the package top).
+    pub threads: usize,
+}
+
+/// [`run`] with every option given.
+pub fn run_with(
+    sc: &Scenario,
+    model: &ModelRun,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RtlOutcome, RtlError> {
     if let Some(why) = crate::RTL_UNAVAILABLE {
         return Err(RtlError::Driver(format!(
             "the RTL did not verilate when xdie was built (regenerate with `xdie gen` and rebuild):\n{why}"
         )));
     }
-    // The package top holds one package; a scenario naming the topology of the simulated mesh
-    // top runs on that.
-    let kind = match &model.mesh {
-        Some(_) => {
-            let name = sc.topology.as_ref().map_or("", |t| t.0.as_str());
-            // The mesh top's module name (xdie gen): the topology's name, lower case, with
-            // anything but letters and digits as `_`.
-            let stem: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            let module = format!("xdie_mesh_{stem}");
-            if module != MESH_TOP {
+    let (seed, timing, trace) = (opts.seed, opts.timing, opts.trace.as_deref());
+    // A scenario that names a topology runs on the system composed from it (one model per
+    // die, any topology); one of a single package on the package top.
+    let pkg = match &model.mesh {
+        Some(mesh) => {
+            if crate::system::node_kind().is_none() {
                 return Err(RtlError::NotAvailable(format!(
-                    "topology `{name}` has no simulated mesh top (the testbench simulates {MESH_TOP})"
+                    "this build has no model of {} (the composed systems' die)",
+                    crate::system::NODE
                 )));
             }
-            Package::mesh_kind().ok_or_else(|| {
-                RtlError::NotAvailable(format!(
-                    "the mesh top {MESH_TOP} is not built in (build with `--features mesh`)"
-                ))
-            })?
+            Package::composed(mesh, seed, timing, opts.threads, trace)?
         }
         None => {
             if sc.packages.len() != 1 {
                 return Err(RtlError::NotAvailable(format!(
                     "the scenario spans {} packages; the package top holds one (name a \
-                     `topology` to run on a mesh top)",
+                     `topology` to run on a composed system)",
                     sc.packages.len()
                 )));
             }
-            Package::kind().ok_or_else(|| {
+            let kind = Package::kind().ok_or_else(|| {
                 RtlError::NotAvailable(
                     "the package top is not built in (build with `--features package`)".into(),
                 )
-            })?
+            })?;
+            let sim = match trace {
+                Some(p) => Sim::traced(kind, p),
+                None => Sim::new(kind),
+            }
+            .map_err(|e| RtlError::Driver(e.to_string()))?;
+            Package::new(sim, seed, timing, sc.packages[0])?
         }
-    };
-    let sim = match trace {
-        Some(p) => Sim::traced(kind, p),
-        None => Sim::new(kind),
-    }
-    .map_err(|e| RtlError::Driver(e.to_string()))?;
-    let pkg = match &model.mesh {
-        Some(mesh) => Package::mesh(sim, seed, timing, mesh)?,
-        None => Package::new(sim, seed, timing, sc.packages[0])?,
     };
     let mut d = Driver {
         pkg,
@@ -637,5 +652,12 @@ pub fn run_timed(
         launch_gaps,
         link,
         trace,
+        rtl_system: if d.pkg.sim.system().is_some() {
+            "composed system"
+        } else {
+            "package top"
+        },
+        models: d.pkg.sim.dies_modelled(),
+        threads: d.pkg.sim.system().map_or(1, |s| s.threads()),
     })
 }

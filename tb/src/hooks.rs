@@ -2,11 +2,12 @@
 //! HBM memories, and the write monitor that reports every SBUF write and every EVT_SEM increment
 //! in the cycle it lands (the RTL's `XDIE_SIM_HOOKS` code in `xdie_mem` and `xdie_die`).
 //!
-//! Scope names follow the tops' hierarchy (`rtl/core/xdie_pkg_top.sv` and the generated mesh
-//! tops alike: `g_die[d].u_die` for die (host port) d, then `xdie_die`'s `u_sbuf_mem` and
-//! `u_hbm`); sizes and address maps come from the CSR model.
+//! Scope names follow the tops' hierarchy: `g_die[d].u_die` for die (host port) d on the package
+//! top (`rtl/core/xdie_pkg_top.sv`), `u_die` in die d's own model on a composed system
+//! (`rtl/sim/xdie_die_node.sv`), then `xdie_die`'s `u_sbuf_mem` and `u_hbm`; sizes and address
+//! maps come from the CSR model.
 
-use crate::package::{Package, PkgError, Result};
+use crate::package::{Machine, Package, PkgError, Result};
 use crate::regmodel::views;
 use xdie_csr::SemOp;
 
@@ -39,7 +40,10 @@ pub enum MonKind {
 
 impl Package {
     fn die_scope(&self, die: u32) -> String {
-        format!("{}.g_die[{die}].u_die", self.top)
+        match self.sim {
+            Machine::One(_) => format!("{}.g_die[{die}].u_die", self.top),
+            Machine::Many(_) => format!("{}.u_die", self.top),
+        }
     }
 
     fn mem_scope(&self, die: u32, mem: Mem) -> String {
@@ -65,6 +69,36 @@ fn sbuf_watch(die: u32) -> u32 {
 }
 fn sem_watch(die: u32) -> u32 {
     2 * die + 1
+}
+
+/// Words of a monitor record of watch `id`: id, time (two words), payload.
+fn record_words(id: u32) -> usize {
+    let dw = beat() as usize;
+    if id % 2 == 1 {
+        3 + 2
+    } else {
+        3 + 2 + dw.div_ceil(32) + dw / 4
+    }
+}
+
+/// The monitor records of several models (one log per die of a composed system) as one log:
+/// by time, and in die order within a cycle, so the merged log is the same on every run.
+pub(crate) fn merge_landed(logs: Vec<Vec<u32>>) -> Vec<u32> {
+    let mut recs: Vec<(u64, usize, &[u32])> = Vec::new();
+    for (d, log) in logs.iter().enumerate() {
+        let mut at = 0;
+        while at + 3 <= log.len() {
+            let n = record_words(log[at]).min(log.len() - at);
+            let time = u64::from(log[at + 1]) | u64::from(log[at + 2]) << 32;
+            recs.push((time, d, &log[at..at + n]));
+            at += n;
+        }
+    }
+    // Stable: one die's records of one cycle keep their order.
+    recs.sort_by_key(|&(t, d, _)| (t, d));
+    recs.into_iter()
+        .flat_map(|(_, _, r)| r.iter().copied())
+        .collect()
 }
 
 /// A piece of a backdoor access: `len` bytes at byte `pos` of the memory array, which are bytes
@@ -118,7 +152,8 @@ impl Package {
     /// zero cycles.
     pub fn poke(&mut self, die: u32, local: u64, bytes: &[u8]) -> Result<()> {
         let (mem, spans) = Self::backdoor_spans(local, bytes.len() as u64)?;
-        let (arr, _) = self.sim.mem_bytes(&self.mem_scope(die, mem), MEM_VAR)?;
+        let scope = self.mem_scope(die, mem);
+        let (arr, _) = self.sim.model_mut(die).mem_bytes(&scope, MEM_VAR)?;
         for s in spans {
             arr.get_mut(s.pos..s.pos + s.len)
                 .ok_or(PkgError::NotBacked {
@@ -133,7 +168,8 @@ impl Package {
     /// Reads `len` bytes at die-local `local` of SBUF or HBM directly from the memory array.
     pub fn peek(&mut self, die: u32, local: u64, len: u64) -> Result<Vec<u8>> {
         let (mem, spans) = Self::backdoor_spans(local, len)?;
-        let (arr, _) = self.sim.mem_bytes(&self.mem_scope(die, mem), MEM_VAR)?;
+        let scope = self.mem_scope(die, mem);
+        let (arr, _) = self.sim.model_mut(die).mem_bytes(&scope, MEM_VAR)?;
         let mut out = vec![0u8; len as usize];
         for s in spans {
             out[s.at..s.at + s.len].copy_from_slice(
@@ -151,13 +187,14 @@ impl Package {
         let strobe_words = dw.div_ceil(32);
         for die in 0..self.dies().len() as u32 {
             let (mem, scope) = (self.mem_scope(die, Mem::Sbuf), self.die_scope(die));
-            self.sim.watch(
+            let sim = self.sim.model_mut(die);
+            sim.watch(
                 &mem,
                 sbuf_watch(die),
                 2 + strobe_words + dw / 4,
                 strobe_words,
             )?;
-            self.sim.watch(&scope, sem_watch(die), 2, 0)?;
+            sim.watch(&scope, sem_watch(die), 2, 0)?;
         }
         Ok(())
     }

@@ -26,6 +26,7 @@ pub mod rtl_fingerprint;
 pub mod scoreboard;
 pub mod sim;
 pub mod stats;
+pub mod system;
 
 pub mod duts {
     //! Port tables of every DUT, generated from Verilator's `V<top>.h`.

@@ -1,8 +1,8 @@
-//! Firmware-level driver of a simulated system: the package top (`xdie_pkg_top`, two dies) or a
-//! mesh top (`xdie_mesh_<topology>`, every die of a topology file). Each die is reached through
-//! its host port the way its Q7 firmware would, with die-local addresses sent through the host
-//! port's direct window. Dies are numbered by host port: the DIE field on the package top, the
-//! topology's die order (`Mesh::dies`) on a mesh top.
+//! Firmware-level driver of a simulated system: the package top (`xdie_pkg_top`, two dies in one
+//! model) or a composed system (crate::system: one die-node model per die of any topology file).
+//! Each die is reached through its host port the way its Q7 firmware would, with die-local
+//! addresses sent through the host port's direct window. Dies are numbered by host port: the
+//! DIE field on the package top, the topology's die order (`Mesh::dies`) on a composed system.
 //!
 //! Every address, offset, field position and descriptor layout comes from the CSR model; the
 //! driver keeps a software copy of each ring it built (tail and tail ring id), like firmware.
@@ -11,7 +11,8 @@ use crate::axil::{AxilError, AxilMaster, Resp, Timing};
 use crate::duts::DutKind;
 use crate::faults::{Injector, LinkStats};
 use crate::regmodel::views;
-use crate::sim::{Port, Sim, SimError};
+use crate::sim::{Clocked, Port, Sim, SimError};
+use crate::system::{LinkEnd, Plan, SysLink, System, SystemError};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -27,6 +28,8 @@ pub enum PkgError {
     /// The package top is not among the simulated DUTs.
     NoPackage,
     Sim(SimError),
+    /// The composed system cannot be built, or cannot do what was asked of it.
+    System(String),
     Axil(AxilError),
     /// A host-port access was answered with an error.
     Resp {
@@ -70,6 +73,7 @@ impl fmt::Display for PkgError {
                 "xdie_pkg_top is not among the simulated DUTs (build with the `package` feature)"
             ),
             PkgError::Sim(e) => write!(f, "{e}"),
+            PkgError::System(m) => write!(f, "{m}"),
             PkgError::Axil(e) => write!(f, "{e}"),
             PkgError::Resp { die, local, resp } => {
                 write!(f, "die {die}: host access of {local:#x} answered {resp:?}")
@@ -108,6 +112,12 @@ impl std::error::Error for PkgError {}
 impl From<SimError> for PkgError {
     fn from(e: SimError) -> Self {
         PkgError::Sim(e)
+    }
+}
+
+impl From<SystemError> for PkgError {
+    fn from(e: SystemError) -> Self {
+        PkgError::System(e.to_string())
     }
 }
 
@@ -179,16 +189,159 @@ impl Bits {
     }
 }
 
-/// Cycles one host-port access of a mesh top may take before it counts as lost (a package
-/// top's: 10 000): a store to a die six hops away shares every link and crossbar on its way
-/// with the engines' traffic.
+/// Cycles one host-port access of a multi-package system may take before it counts as lost (a
+/// package top's: 10 000): a store to a die six hops away shares every link and crossbar on its
+/// way with the engines' traffic.
 pub const MESH_ACCESS_CYCLES: u32 = 200_000;
 
-/// The module of the mesh top the testbench simulates (feature `mesh`; tb/build.rs).
-pub const MESH_TOP: &str = "xdie_mesh_ring4";
+/// What a [`Package`] clocks: one model holding all its dies (the package top, a lone die), or
+/// a composed system of one model per die.
+pub enum Machine {
+    One(Sim),
+    Many(System),
+}
+
+impl Machine {
+    /// The model die `die` lives in.
+    pub fn model(&self, die: u32) -> &Sim {
+        match self {
+            Machine::One(s) => s,
+            Machine::Many(sys) => &sys.nodes()[die as usize].sim,
+        }
+    }
+
+    pub fn model_mut(&mut self, die: u32) -> &mut Sim {
+        match self {
+            Machine::One(s) => s,
+            Machine::Many(sys) => &mut sys.node_mut(die as usize).sim,
+        }
+    }
+
+    /// How many models there are: 1, or one per die.
+    pub fn dies_modelled(&self) -> u32 {
+        match self {
+            Machine::One(_) => 1,
+            Machine::Many(sys) => sys.nodes().len() as u32,
+        }
+    }
+
+    /// The composed system, if this is one.
+    pub fn system(&self) -> Option<&System> {
+        match self {
+            Machine::One(_) => None,
+            Machine::Many(sys) => Some(sys),
+        }
+    }
+
+    /// Falling edge (of every die); inherent so that no call reaches a die's Sim by deref.
+    #[inline]
+    pub fn clk_low(&mut self) {
+        Clocked::clk_low(self)
+    }
+
+    /// Rising edge (of every die).
+    #[inline]
+    pub fn clk_high(&mut self) {
+        Clocked::clk_high(self)
+    }
+
+    pub fn tick(&mut self) {
+        match self {
+            Machine::One(s) => s.tick(),
+            Machine::Many(sys) => sys.tick(),
+        }
+    }
+
+    pub fn ticks(&mut self, n: u64) {
+        match self {
+            Machine::One(s) => s.ticks(n),
+            Machine::Many(sys) => sys.ticks(n),
+        }
+    }
+
+    pub fn reset(&mut self, cycles: u64) {
+        match self {
+            Machine::One(s) => s.reset(cycles),
+            Machine::Many(sys) => sys.reset(cycles),
+        }
+    }
+
+    /// Simulation time in half cycles.
+    pub fn time(&self) -> u64 {
+        match self {
+            Machine::One(s) => s.time(),
+            Machine::Many(sys) => 2 * sys.cycle(),
+        }
+    }
+
+    /// Flushes and closes the trace (every die's), returning its (the first die's) path.
+    pub fn stop_trace(&mut self) -> Option<std::path::PathBuf> {
+        match self {
+            Machine::One(s) => s.stop_trace(),
+            Machine::Many(sys) => sys.stop_trace(),
+        }
+    }
+
+    /// The hook records of every model since the last call, by time (and die in one cycle).
+    pub fn take_landed(&mut self) -> Vec<u32> {
+        match self {
+            Machine::One(s) => s.take_landed(),
+            Machine::Many(sys) => {
+                // Records are [id, time lo, time hi, payload...]; their lengths come from the
+                // watch ids (crate::hooks). Merge the dies' logs by time, die order in a cycle.
+                let mut all = Vec::new();
+                for d in 0..sys.nodes().len() {
+                    all.push(sys.node_mut(d).sim.take_landed());
+                }
+                crate::hooks::merge_landed(all)
+            }
+        }
+    }
+}
+
+impl Clocked for Machine {
+    #[inline]
+    fn clk_low(&mut self) {
+        match self {
+            Machine::One(s) => s.clk_low(),
+            Machine::Many(sys) => sys.clk_low(),
+        }
+    }
+    #[inline]
+    fn clk_high(&mut self) {
+        match self {
+            Machine::One(s) => s.clk_high(),
+            Machine::Many(sys) => sys.clk_high(),
+        }
+    }
+}
+
+/// The single model of a package top or a lone die, for the tests that reach into its ports.
+impl std::ops::Deref for Machine {
+    type Target = Sim;
+    fn deref(&self) -> &Sim {
+        match self {
+            Machine::One(s) => s,
+            Machine::Many(_) => {
+                panic!("a composed system has one model per die: use Machine::model(die)")
+            }
+        }
+    }
+}
+
+impl std::ops::DerefMut for Machine {
+    fn deref_mut(&mut self) -> &mut Sim {
+        match self {
+            Machine::One(s) => s,
+            Machine::Many(_) => {
+                panic!("a composed system has one model per die: use Machine::model_mut(die)")
+            }
+        }
+    }
+}
 
 pub struct Package {
-    pub sim: Sim,
+    pub sim: Machine,
     pub(crate) host: Vec<AxilMaster>,
     /// Every die, by host port.
     dies: Vec<DieId>,
@@ -196,7 +349,8 @@ pub struct Package {
     linked: Vec<Vec<u32>>,
     /// The address view the system routes in.
     pub view: AddrView,
-    /// Scope of the top in the model (`TOP.<module>`).
+    /// Scope of the top in the model (`TOP.<module>`; in every die's model on a composed
+    /// system).
     pub(crate) top: String,
     idle: Vec<Bits>,
     err: Vec<Bits>,
@@ -214,11 +368,6 @@ pub const LINK_DOWN_LIMIT: u64 = 200_000;
 impl Package {
     pub fn kind() -> Option<DutKind> {
         Self::kind_named("xdie_pkg_top")
-    }
-
-    /// The mesh top's model, when this build simulates it (feature `mesh`).
-    pub fn mesh_kind() -> Option<DutKind> {
-        Self::kind_named(MESH_TOP)
     }
 
     fn kind_named(name: &str) -> Option<DutKind> {
@@ -242,7 +391,7 @@ impl Package {
         let dies = (0..2).map(|die| DieId { chip, die }).collect();
         // The package top: the sibling link on port 0 of both dies, the neighbor view.
         Self::start(
-            sim,
+            Machine::One(sim),
             vec![h0, h1],
             dies,
             vec![vec![SIBLING_PORT]; 2],
@@ -265,7 +414,7 @@ impl Package {
         sim.set_by_name("my_die_i", 0)?;
         let top = format!("TOP.{}", sim.kind().name());
         Self::start(
-            sim,
+            Machine::One(sim),
             vec![host],
             vec![DieId { chip, die: 0 }],
             vec![Vec::new()],
@@ -276,29 +425,58 @@ impl Package {
         )
     }
 
-    /// Wraps a fresh model of the mesh top of `mesh` (its dies, links and view): resets it and
-    /// waits until every link is up. No link is stalled until [`Package::stall_links`].
-    pub fn mesh(mut sim: Sim, seed: u64, timing: Timing, mesh: &Mesh) -> Result<Package> {
-        let dies = mesh.dies();
-        let n = dies.len() as u32;
-        let mut host = Vec::new();
-        for i in 0..n {
-            let s = seed ^ (0x5a5a * u64::from(i));
-            host.push(AxilMaster::on_slice(&mut sim, "h_", i, s, timing)?);
+    /// Composes the system of `mesh` (its dies, links and view) from one die-node model per
+    /// die, `threads` dies running at once (crate::system), with the dies' traces at
+    /// `<trace>.die<N>.fst`; resets it and waits until every link is up. No link is stalled
+    /// until [`Package::stall_links`].
+    pub fn composed(
+        mesh: &Mesh,
+        seed: u64,
+        timing: Timing,
+        threads: usize,
+        trace: Option<&std::path::Path>,
+    ) -> Result<Package> {
+        if mesh.view != AddrView::ChipId {
+            return Err(PkgError::System(format!(
+                "{}: the composed system's dies route in the chip-id view (the die node is \
+                 built for it); a neighbor-view system runs on the package top only",
+                mesh.path.display()
+            )));
         }
-        let idle_p = sim.require_port("idle_o")?;
-        let err_p = sim.require_port("err_o")?;
-        let bits = |port: Port, w: u32| -> Vec<Bits> {
-            (0..n)
-                .map(|i| Bits {
-                    port,
-                    lsb: i * w,
-                    width: w,
-                })
-                .collect()
+        let dies = mesh.dies();
+        let index = |d: DieId| {
+            dies.iter()
+                .position(|x| *x == d)
+                .expect("a die of the mesh")
         };
-        let (idle, err) = (bits(idle_p, 1), bits(err_p, 2));
-        sim.set_by_name("tx_stall_i", 0)?;
+        let plan = Plan {
+            dies: dies.iter().map(|d| (d.chip, d.die)).collect(),
+            links: mesh
+                .links
+                .iter()
+                .map(|l| SysLink {
+                    a: LinkEnd {
+                        die: index(l.a.die),
+                        port: l.a.port,
+                    },
+                    b: LinkEnd {
+                        die: index(l.b.die),
+                        port: l.b.port,
+                    },
+                    latency: l.latency,
+                })
+                .collect(),
+        };
+        let mut sys = System::new(&plan, threads, trace)?;
+        let mut host = Vec::new();
+        let (mut idle, mut err) = (Vec::new(), Vec::new());
+        for i in 0..dies.len() {
+            let sim = &mut sys.node_mut(i).sim;
+            let s = seed ^ (0x5a5a * i as u64);
+            host.push(AxilMaster::new(sim, s, timing)?);
+            idle.push(Bits::whole(sim.require_port("idle_o")?));
+            err.push(Bits::whole(sim.require_port("err_o")?));
+        }
         let links = mesh.port_links();
         let linked = dies
             .iter()
@@ -310,8 +488,17 @@ impl Package {
                     .collect()
             })
             .collect();
-        let top = format!("TOP.{}", sim.kind().name());
-        let mut pkg = Self::start(sim, host, dies, linked, mesh.view, top, idle, err)?;
+        let top = format!("TOP.{}", crate::system::NODE);
+        let mut pkg = Self::start(
+            Machine::Many(sys),
+            host,
+            dies,
+            linked,
+            mesh.view,
+            top,
+            idle,
+            err,
+        )?;
         // A store that crosses the ring waits at every hop behind the engines' traffic.
         for h in &mut pkg.host {
             h.timeout = MESH_ACCESS_CYCLES;
@@ -321,7 +508,7 @@ impl Package {
 
     #[allow(clippy::too_many_arguments)]
     fn start(
-        mut sim: Sim,
+        mut sim: Machine,
         host: Vec<AxilMaster>,
         dies: Vec<DieId>,
         linked: Vec<Vec<u32>>,
@@ -354,6 +541,13 @@ impl Package {
     /// From the next cycle on, the link suffers `faults` (random draws from `seed`); cycle 0 of
     /// the faults' schedule is the next cycle.
     pub fn inject_faults(&mut self, faults: xdie_model::scenario::Faults, seed: u64) -> Result<()> {
+        if self.sim.system().is_some() {
+            return Err(PkgError::System(
+                "link faults are injected on the package top's link only; a composed system's \
+                 wires carry none (run the faults scenario without a topology)"
+                    .into(),
+            ));
+        }
         let port = self.sim.require_port("link_fault_i")?;
         let health = vec![
             self.sim.require_port("d0_link_health_o")?,
@@ -379,6 +573,9 @@ impl Package {
 
     /// Stops injecting faults; returns what the link went through.
     pub fn stop_faults(&mut self) -> Option<LinkStats> {
+        if self.sim.system().is_some() {
+            return None;
+        }
         self.sim.set_cycle_hook(None);
         if let Ok(p) = self.sim.require_port("link_fault_i") {
             let zero = vec![0u32; p.info().width.div_ceil(32) as usize];
@@ -400,10 +597,14 @@ impl Package {
         self.link.as_ref().map(|s| s.borrow().clone())
     }
 
-    /// The link-health interrupt output of `die` (package top).
+    /// The link-health interrupt output of `die`.
     pub fn irq(&self, die: u32) -> Result<bool> {
-        let port = self.sim.require_port(&format!("d{die}_irq_o"))?;
-        Ok(self.sim.get_u64(port) != 0)
+        let (sim, name) = match &self.sim {
+            Machine::One(s) => (s, format!("d{die}_irq_o")),
+            Machine::Many(_) => (self.sim.model(die), "irq_o".to_string()),
+        };
+        let port = sim.require_port(&name)?;
+        Ok(sim.get_u64(port) != 0)
     }
 
     /// An error once the link has been down for [`LINK_DOWN_LIMIT`] cycles while faults are
@@ -436,12 +637,17 @@ impl Package {
         &self.linked[die as usize]
     }
 
-    /// Random backpressure on every link (the package top's or a mesh top's): from the next cycle on, each port's
-    /// send side is refused credit (sends nothing) in each cycle with probability `percent` %
-    /// (a seeded draw per port and cycle, in the model's clock loop). 0 turns it off.
+    /// Random backpressure on every link: from the next cycle on, each port's send side is
+    /// refused credit (sends nothing) in each cycle with probability `percent` % (a seeded draw
+    /// per port and cycle, in each model's clock loop; on a composed system each die draws from
+    /// its own generator). 0 turns it off.
     pub fn stall_links(&mut self, percent: u32, seed: u64) -> Result<()> {
-        let port = self.sim.require_port("tx_stall_i")?;
-        self.sim.randomize(port, percent, seed)?;
+        for die in 0..self.sim.dies_modelled() {
+            let sim = self.sim.model_mut(die);
+            let port = sim.require_port("tx_stall_i")?;
+            let s = seed ^ u64::from(die).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            sim.randomize(port, percent, if die == 0 { seed } else { s })?;
+        }
         Ok(())
     }
 
@@ -458,13 +664,13 @@ impl Package {
     /// Every engine of `die` idle (a lone die reports one bit per engine).
     pub fn idle(&self, die: u32) -> bool {
         let b = self.idle[die as usize];
-        b.read(&self.sim) == u64::MAX >> (64 - b.width)
+        b.read(self.sim.model(die)) == u64::MAX >> (64 - b.width)
     }
 
     /// Sticky engine errors of a die: bit 0 a read error, bit 1 a write error (a lone die reports
     /// them per engine: bits 2e and 2e + 1 for engine e).
     pub fn err(&self, die: u32) -> u64 {
-        self.err[die as usize].read(&self.sim)
+        self.err[die as usize].read(self.sim.model(die))
     }
 
     fn xt(local: u64) -> Result<u64> {
@@ -788,7 +994,7 @@ impl Package {
     }
 
     /// [`Package::doorbell`], calling `observe` once per cycle of the register write.
-    pub fn doorbell_observed<F: FnMut(&Sim)>(
+    pub fn doorbell_observed<F: FnMut(&Machine)>(
         &mut self,
         die: u32,
         side: Side,

@@ -115,6 +115,32 @@ pub struct Sim {
 /// Drives inputs before each clock cycle, e.g. a fault injector.
 pub type CycleHook = Box<dyn FnMut(&mut Sim)>;
 
+// SAFETY: a Sim owns its model and the model's own VerilatedContext; nothing in it is shared
+// with another Sim (the DPI user-data table is keyed by the model's own scopes and locked by
+// Verilator). Moving it to another thread between calls is therefore sound, as long as one
+// thread uses it at a time, which `&mut` guarantees. The composed system (crate::system) runs
+// its dies' models on a thread pool; it installs no cycle hook on them (a hook need not be Send).
+unsafe impl Send for Sim {}
+
+/// What a clocked driver (an AXI4-Lite master, a firmware loop) needs of the thing it clocks:
+/// one model ([`Sim`]) or a system of models clocked together (`crate::system::System`). The
+/// driver sets inputs, calls `clk_low`, samples outputs, calls `clk_high`.
+pub trait Clocked {
+    fn clk_low(&mut self);
+    fn clk_high(&mut self);
+}
+
+impl Clocked for Sim {
+    #[inline]
+    fn clk_low(&mut self) {
+        Sim::clk_low(self)
+    }
+    #[inline]
+    fn clk_high(&mut self) {
+        Sim::clk_high(self)
+    }
+}
+
 impl Sim {
     /// A fresh model at time 0 with all state zero, untraced.
     pub fn new(kind: DutKind) -> Result<Sim, SimError> {
@@ -253,6 +279,23 @@ impl Sim {
             shift,
             whole: shift == 0 && width == info.width,
         }
+    }
+
+    /// The 32-bit words of a port in place (least significant first), as a pointer and a
+    /// count: the link wires of the composed system copy bit fields in and out of them.
+    pub(crate) fn words_ptr(&self, port: Port) -> (*mut u32, usize) {
+        let s = self.slot(port);
+        assert!(
+            s.bytes == 0 || s.bytes == 4 || s.bytes == 8,
+            "{} is not stored in 32-bit words",
+            port.info().name
+        );
+        let words = if s.bytes == 0 {
+            s.words as usize
+        } else {
+            s.bytes as usize / 4
+        };
+        (s.ptr as *mut u32, words)
     }
 
     /// Bits `[lsb, lsb + width)` (at most 64) of a port.

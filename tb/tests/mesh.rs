@@ -1,8 +1,8 @@
-//! The ring of four packages (`xdie_mesh_ring4`: 8 dies, chip-id view) on the RTL: scenarios
-//! that name `topology: ring4`, driven by the reference firmware of every context and checked
-//! by the scoreboard against the golden model, and the latency a hop adds. Built only with the
-//! `mesh` feature: `cargo test --release -p xdie-tb --features mesh --test mesh`.
-#![cfg(feature = "mesh")]
+//! Systems of packages on the RTL, composed from one die-node model per die (xdie_tb::system):
+//! the ring of four packages (topologies/ring4.yaml: 8 dies, chip-id view) with scenarios that
+//! name `topology: ring4`, driven by the reference firmware of every context and checked by the
+//! scoreboard against the golden model; the latency a hop adds; model parity of routed and
+//! refused stores; a topology that ships nowhere; and the same results on one thread and two.
 
 use std::path::PathBuf;
 use xdie_model::mesh::routes::RouteTables;
@@ -49,7 +49,7 @@ fn check(sc: &Scenario, seed: u64) -> driver::RtlOutcome {
     out
 }
 
-/// The cross-package scenario (three hops between packages 0x11 and 0x12) on the mesh top.
+/// The cross-package scenario (three hops between packages 0x11 and 0x12) on the ring.
 #[test]
 fn cross_package_leg_on_the_ring() {
     harness::run(3, |ctx| {
@@ -87,14 +87,8 @@ fn each_hop_adds_latency() {
     harness::run(9, |ctx| {
         let mesh = ring4();
         let tables = RouteTables::compute(&mesh);
-        let kind = Package::mesh_kind().expect("mesh top built");
-        let mut pkg = Package::mesh(
-            ctx.sim(kind).expect("model"),
-            ctx.sub_seed(),
-            Timing::FAST,
-            &mesh,
-        )
-        .expect("mesh up");
+        let mut pkg =
+            Package::composed(&mesh, ctx.sub_seed(), Timing::FAST, 2, None).expect("mesh up");
         pkg.program_mesh(&tables).expect("routes and iATU");
         let v = views();
         let beat = v.params.data_bytes;
@@ -123,7 +117,7 @@ fn each_hop_adds_latency() {
             let start = pkg.cycle();
             let idle = pkg.idle_bits(0);
             let mut busy = false;
-            pkg.doorbell_observed(0, Side::M2s, 0, 0, |sim| busy |= idle.read(sim) == 0)
+            pkg.doorbell_observed(0, Side::M2s, 0, 0, |m| busy |= idle.read(m.model(0)) == 0)
                 .expect("M2S doorbell");
             if !busy {
                 pkg.tick_until("engine start", |p| !p.idle(0))
@@ -171,14 +165,8 @@ fn model_and_rtl_agree_on_delivered_and_refused_stores() {
         let tables = RouteTables::compute(&mesh);
         let layout = xdie_model::Layout::new(csrs());
         let mut fabric = Fabric::new(&mesh, &tables, &layout);
-        let kind = Package::mesh_kind().expect("mesh top built");
-        let mut pkg = Package::mesh(
-            ctx.sim(kind).expect("model"),
-            ctx.sub_seed(),
-            Timing::FAST,
-            &mesh,
-        )
-        .expect("mesh up");
+        let mut pkg =
+            Package::composed(&mesh, ctx.sub_seed(), Timing::FAST, 2, None).expect("mesh up");
         pkg.program_mesh(&tables).expect("routes and iATU");
         let v = views();
         let soc = &v.soc;
@@ -350,4 +338,100 @@ fn ring8(file: &str, seed: u64) {
         pick(90),
         gaps.last()
     );
+}
+
+/// A topology that ships nowhere in the repository (a line of three packages, written here)
+/// runs on the RTL as it is: no generated top, no new model, the same die model as every other
+/// system. A leg from one end of the line to the other crosses both packages' links.
+#[test]
+fn a_topology_written_here_runs_on_the_rtl() {
+    harness::run(13, |ctx| {
+        let dir = std::env::temp_dir().join(format!("xdie-line3-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("topologies")).expect("temp dir");
+        std::fs::create_dir_all(dir.join("scenarios")).expect("temp dir");
+        std::fs::write(
+            dir.join("topologies/line3.yaml"),
+            "description: \"a line of three packages, chip-id view\"\n\
+             view: chip_id\n\
+             packages:\n\
+             \x20 - {name: a, cayman_id: 0x01}\n\
+             \x20 - {name: b, cayman_id: 0x02}\n\
+             \x20 - {name: c, cayman_id: 0x03}\n\
+             links:\n\
+             \x20 - {a: a.0.0, b: a.1.0}\n\
+             \x20 - {a: b.0.0, b: b.1.0}\n\
+             \x20 - {a: c.0.0, b: c.1.0}\n\
+             \x20 - {a: a.1.1, b: b.0.1}\n\
+             \x20 - {a: b.1.1, b: c.0.1}\n",
+        )
+        .expect("topology");
+        let sc_path = dir.join("scenarios/line3-cross.yaml");
+        std::fs::write(
+            &sc_path,
+            "description: \"end to end of a line of three packages\"\n\
+             topology: line3\n\
+             legs:\n\
+             \x20 - name: across\n\
+             \x20   tx: {chip: 0x01, core: 0}\n\
+             \x20   rx: {chip: 0x03, core: 2}\n\
+             \x20   dma_engine_mask: 0b0011\n\
+             \x20   partitions: 4\n\
+             \x20   free_dim_bytes: 0x200\n\
+             \x20   src_addr: 0x40\n\
+             \x20   dst_addr: 0x1000\n\
+             \x20   local_sem: 1\n\
+             \x20   remote_sem: 2\n\
+             \x20   go_sem: 0\n\
+             \x20   queue: 1\n",
+        )
+        .expect("scenario");
+        let sc = Scenario::load(&sc_path).unwrap_or_else(|e| panic!("{e}"));
+        let out = check(&sc, ctx.seed);
+        assert_eq!(out.rtl_system, "composed system");
+        assert_eq!(out.models, 6, "one model per die of the line");
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
+
+/// The same collective on one thread and on two gives the same run: every cycle count, every
+/// semaphore, every store's issue and response cycle, every launch gap. The dies of a window
+/// read only words delivered before it, so the schedule cannot show.
+#[test]
+fn one_thread_and_two_give_the_same_run() {
+    harness::run(17, |ctx| {
+        let sc = scenario("allgather-ring8.yaml");
+        let model = sc
+            .run_model(csrs(), ctx.seed)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let run = |threads: usize| {
+            let opts = driver::RunOptions {
+                seed: ctx.seed,
+                timing: driver::HOST_TIMING,
+                trace: None,
+                threads,
+            };
+            driver::run_with(&sc, &model, &opts, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"))
+        };
+        let (one, two) = (run(1), run(2));
+        assert_eq!((one.threads, two.threads), (1, 2));
+        assert!(one.mismatches.is_empty(), "{}", one.mismatches.join("\n"));
+        assert_eq!(one.total_cycles, two.total_cycles);
+        assert_eq!(one.transfer_cycles, two.transfer_cycles);
+        assert_eq!(one.launch_cycle, two.launch_cycle);
+        assert_eq!(one.sems, two.sems);
+        assert_eq!(one.mismatches, two.mismatches);
+        assert_eq!(
+            (one.fw_accesses, one.fw_bus_cycles),
+            (two.fw_accesses, two.fw_bus_cycles)
+        );
+        assert_eq!(one.launch_gaps, two.launch_gaps);
+        let stores = |o: &driver::RtlOutcome| -> Vec<(u32, u64, (u64, u64))> {
+            o.fw_stores
+                .iter()
+                .map(|s| (s.die, s.local, s.cycles))
+                .collect()
+        };
+        assert_eq!(stores(&one), stores(&two));
+    });
 }
