@@ -11,7 +11,6 @@ mod out;
 #[cfg(feature = "sim")]
 mod bench;
 mod fold;
-mod mesh_top;
 mod numbers;
 mod route;
 mod sim;
@@ -98,14 +97,6 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
             return ExitCode::from(2);
         }
     };
-    // The mesh tops of the topologies beside the CSR set (topologies/ next to csrs/).
-    match mesh_top::render_beside(csrs_dir, &csrs) {
-        Ok(tops) => files.extend(tops),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    }
     // The manifest of this run's outputs, and the files an earlier run wrote that this one
     // does not (a bad manifest entry refuses the run before anything is written).
     files.push(xdie_gen::manifest::render(&files));

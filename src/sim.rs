@@ -39,6 +39,10 @@ pub struct SimArgs {
     /// models were built from).
     #[arg(long)]
     model_only: bool,
+    /// Threads the dies of a topology's composed system run on (default: the machine's cores).
+    /// Every result is the same for any count; only the wall clock differs.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 /// What `xdie sim --help` says about the outcome (README's "Reading a failure" says the same).
@@ -86,6 +90,13 @@ enum Rtl {
         /// What the die-to-die link went through, when the scenario injects faults.
         link_faults: Option<LinkFaults>,
         trace: Option<PathBuf>,
+        /// What ran ("package top" or "composed system"), its models (one per die when
+        /// composed) and the threads they ran on.
+        system: String,
+        models: u32,
+        threads: usize,
+        /// Dies simulated.
+        dies: u32,
     },
 }
 
@@ -131,7 +142,8 @@ pub fn run(a: &SimArgs) -> ExitCode {
     let rtl = if a.model_only {
         Rtl::NotAvailable("--model-only".into())
     } else {
-        rtl(&sc, &model, a.seed, a.trace.as_deref())
+        let threads = a.threads.map(usize::from);
+        rtl(&sc, &model, a.seed, a.trace.as_deref(), threads)
     };
     if let Some(path) = &a.timeline {
         let est = xdie_model::timing::estimate(&sc, &model);
@@ -187,10 +199,22 @@ fn same_rtl(_: &xdie_csr::Csrs, _: &Path) -> Result<(), String> {
 }
 
 #[cfg(feature = "sim")]
-fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl {
+fn rtl(
+    sc: &Scenario,
+    model: &ModelRun,
+    seed: u64,
+    trace: Option<&Path>,
+    threads: Option<usize>,
+) -> Rtl {
     use xdie_tb::driver::{self, RtlError};
     let mut bar = ProgressBar::new();
-    let res = driver::run(sc, model, seed, trace, &mut |p| {
+    let opts = driver::RunOptions {
+        seed,
+        timing: driver::HOST_TIMING,
+        trace: trace.map(Path::to_path_buf),
+        threads: threads.unwrap_or_else(xdie_tb::system::default_threads),
+    };
+    let res = driver::run_with(sc, model, &opts, &mut |p| {
         bar.show(p.phase, p.done, p.total)
     });
     bar.finish();
@@ -214,6 +238,10 @@ fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl 
                 down_cycles: l.down_cycles,
             }),
             trace: o.trace,
+            system: o.rtl_system.to_string(),
+            models: o.models,
+            threads: o.threads,
+            dies: o.dies,
         },
         Err(RtlError::NotAvailable(m)) => Rtl::NotAvailable(m),
         Err(RtlError::Driver(m)) => Rtl::Failed(m),
@@ -221,7 +249,7 @@ fn rtl(sc: &Scenario, model: &ModelRun, seed: u64, trace: Option<&Path>) -> Rtl 
 }
 
 #[cfg(not(feature = "sim"))]
-fn rtl(_: &Scenario, _: &ModelRun, _: u64, _: Option<&Path>) -> Rtl {
+fn rtl(_: &Scenario, _: &ModelRun, _: u64, _: Option<&Path>, _: Option<usize>) -> Rtl {
     Rtl::NotAvailable("built without the `sim` feature (no Verilator)".into())
 }
 
@@ -471,6 +499,28 @@ impl Report {
     }
 
     /// Simulated cycles per wall-clock second during the transfer (None without an RTL run).
+    /// What ran the RTL: the system, its models and the threads they ran on.
+    fn rtl_system(&self) -> Option<(&str, u32, usize)> {
+        match &self.rtl {
+            Rtl::Ran {
+                system,
+                models,
+                threads,
+                ..
+            } => Some((system.as_str(), *models, *threads)),
+            _ => None,
+        }
+    }
+
+    /// Die-cycles per second per thread during the transfer: the speed of one die's model on
+    /// one core, comparable between the package top and a composed system.
+    fn die_speed(&self) -> Option<f64> {
+        let Rtl::Ran { dies, threads, .. } = &self.rtl else {
+            return None;
+        };
+        Some(self.speed()? * f64::from(*dies) / *threads as f64)
+    }
+
     fn speed(&self) -> Option<f64> {
         match &self.rtl {
             Rtl::Ran {
@@ -584,6 +634,13 @@ impl Report {
                 line(format!(
                     "speed: {speed:.0} simulated cycles/s during the transfer (wall clock on this \
                      machine, firmware threads included; varies with the machine's load)"
+                ));
+            }
+            if let Some((system, models, threads)) = self.rtl_system() {
+                line(format!(
+                    "rtl: {system}, {models} model{} on {threads} thread{}",
+                    if models == 1 { "" } else { "s" },
+                    if threads == 1 { "" } else { "s" }
                 ));
             }
             line(format!("monitor: {monitor}"));
@@ -750,6 +807,10 @@ impl Report {
             "total_cycles": total,
             "launch_cycles": launch,
             "transfer_cycles_per_second": self.speed(),
+            "die_cycles_per_second_per_thread": self.die_speed(),
+            "rtl_system": self.rtl_system().map(|r| r.0),
+            "rtl_models": self.rtl_system().map(|r| r.1),
+            "threads": self.rtl_system().map(|r| r.2),
             "bytes": self.bytes,
             "link_bytes": self.link_bytes,
             "link_busiest": self.link_busiest,

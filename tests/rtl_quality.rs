@@ -171,6 +171,49 @@ fn committed_rtl_lints_clean() {
     );
 }
 
+/// The simulation tops outside the filelist (rtl/sim/: the die node of the composed systems)
+/// lint clean against it, with the defines the testbench verilates them with.
+#[test]
+fn simulation_tops_lint_clean() {
+    require("verilator");
+    let root = repo();
+    let mut bad = Vec::new();
+    for entry in std::fs::read_dir(root.join("rtl/sim")).expect("rtl/sim") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "sv") {
+            continue;
+        }
+        let top = path
+            .file_stem()
+            .expect("stem")
+            .to_string_lossy()
+            .into_owned();
+        for defines in [
+            &[][..],
+            &["+define+XDIE_UNPACKED_PORTS", "+define+XDIE_SIM_HOOKS"][..],
+        ] {
+            let o = Command::new("verilator")
+                .current_dir(&root)
+                .args(["--lint-only", "-Wall", filelist::LINT_CONFIG])
+                .args(defines)
+                .args(["-f", filelist::FILELIST])
+                .arg(&path)
+                .args(["--top-module", &top])
+                .output()
+                .expect("run verilator");
+            let text = output_text(&o);
+            if !o.status.success() || text.contains("%Warning") || text.contains("%Error") {
+                bad.push(format!("== {top} {defines:?}\n{text}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "verilator -Wall complaints:\n{}",
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn fresh_generation_lints_clean() {
     let s = Scratch::new("lint-fresh");

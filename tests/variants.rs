@@ -266,6 +266,7 @@ fn design(root: &Path, v: Variant) -> xdie_csr::Csrs {
     check_applied(&c, v);
     gen_into(&csrs, root);
     copy_dir(&repo().join("rtl/core"), &root.join("rtl/core"));
+    copy_dir(&repo().join("rtl/sim"), &root.join("rtl/sim"));
     std::fs::copy(
         repo().join(filelist::LINT_CONFIG),
         root.join(filelist::LINT_CONFIG),
@@ -288,27 +289,35 @@ fn design(root: &Path, v: Variant) -> xdie_csr::Csrs {
 fn variant_generates_and_the_package_top_elaborates_lint_clean(#[case] v: Variant) {
     let s = Scratch::new("variant");
     design(&s.path, v);
-    let o = Command::new("verilator")
-        .current_dir(&s.path)
-        .args([
-            "--lint-only",
-            "-Wall",
-            filelist::LINT_CONFIG,
-            "-f",
-            filelist::FILELIST,
-        ])
-        .args(["--top-module", "xdie_pkg_top"])
-        .output()
-        .expect("run verilator (install it with `cargo xtask setup`)");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.status.success() && !text.contains("%Warning") && !text.contains("%Error"),
-        "{v:?}: the package top does not lint clean:\n{text}"
-    );
+    // The package top, and the die node every composed system is made of (outside the
+    // filelist: a simulation top).
+    for (top, extra) in [
+        ("xdie_pkg_top", None),
+        ("xdie_die_node", Some("rtl/sim/xdie_die_node.sv")),
+    ] {
+        let o = Command::new("verilator")
+            .current_dir(&s.path)
+            .args([
+                "--lint-only",
+                "-Wall",
+                filelist::LINT_CONFIG,
+                "-f",
+                filelist::FILELIST,
+            ])
+            .args(extra)
+            .args(["--top-module", top])
+            .output()
+            .expect("run verilator (install it with `cargo xtask setup`)");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            o.status.success() && !text.contains("%Warning") && !text.contains("%Error"),
+            "{v:?}: {top} does not lint clean:\n{text}"
+        );
+    }
 }
 
 /// Every testbench test (register blocks against the variant's reference models, the engines,

@@ -1,5 +1,8 @@
 #include "xdie-tb/csrc/shim.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -245,6 +248,18 @@ MemView Dut::mem_view(rust::Str scope, rust::Str var) const {
   m.entry_bytes = v->entSize();
   m.entries = static_cast<uint64_t>(v->elements(1));
   return m;
+}
+
+uint64_t Dut::release_zeroed(rust::Str scope, rust::Str var) {
+  const MemView m = mem_view(scope, var);
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (m.addr + page - 1) / page * page;
+  const uintptr_t end = (m.addr + m.entry_bytes * m.entries) / page * page;
+  if (end <= begin) return 0;
+  // Private anonymous memory (the model's heap) reads as zeros after MADV_DONTNEED.
+  if (madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED) != 0)
+    throw std::runtime_error("madvise failed on " + std::string(var));
+  return end - begin;
 }
 
 // Key of this harness's entries in the DPI user-data table (any unique address will do).

@@ -63,6 +63,9 @@ class Dut {
 
   // Simulation hooks (models verilated with XDIE_SIM_HOOKS; see tb/src/hooks.rs).
   MemView mem_view(rust::Str scope, rust::Str var) const;
+  // Gives the whole pages of an all-zero public array back to the operating system (they read
+  // as zeros again, and take memory only once written); returns the bytes given back.
+  uint64_t release_zeroed(rust::Str scope, rust::Str var);
   void watch(rust::Str scope, uint32_t id, uint32_t payload_words, uint32_t strobe_words);
   rust::Vec<uint32_t> take_landed();
   static constexpr uint32_t kMaxPayloadWords = 64;

@@ -71,6 +71,8 @@ pub struct RtlOutcome {
     pub rtl_system: &'static str,
     pub models: u32,
     pub threads: usize,
+    /// Dies simulated.
+    pub dies: u32,
 }
 
 /// The RTL is driven by the reference C firmware of every context.
@@ -371,8 +373,9 @@ impl<'a> Driver<'a> {
         Ok(i64::from(self.pkg.read32(die, a)? as i32))
     }
 
-    /// Runs every context's firmware to its end; returns the cycle of the first launch.
-    fn legs(&mut self, sc: &Scenario) -> Result<u64, RtlError> {
+    /// Runs every context's firmware to its end; returns the cycle of the first launch doorbell
+    /// and when, on the wall clock, that cycle was simulated.
+    fn legs(&mut self, sc: &Scenario) -> Result<(u64, Option<std::time::Instant>), RtlError> {
         if let Some(why) = crate::FW_UNAVAILABLE {
             return Err(RtlError::Driver(why.to_string()));
         }
@@ -409,7 +412,10 @@ impl<'a> Driver<'a> {
             })
             .collect();
         self.stores.extend(stores);
-        Ok(run.first_launch.unwrap_or_else(|| self.pkg.cycle()))
+        Ok((
+            run.first_launch.unwrap_or_else(|| self.pkg.cycle()),
+            run.first_launch_at,
+        ))
     }
 
     /// Polls every used queue's head until it reaches the model's, and every semaphore the model
@@ -619,11 +625,12 @@ pub fn run_with(
     }
     let wall = std::time::Instant::now();
     let legs_start = d.pkg.cycle();
-    let t0 = d.legs(sc)?;
+    let (t0, launched_at) = d.legs(sc)?;
     let errs = d.wait_done(progress)?;
     let t1 = d.pkg.cycle();
     let link = d.pkg.stop_faults();
-    let transfer_seconds = wall.elapsed().as_secs_f64();
+    // The wall clock of the same span as the transfer cycles: first launch to completion.
+    let transfer_seconds = launched_at.unwrap_or(wall).elapsed().as_secs_f64();
     if sc.link_backpressure > 0 {
         d.pkg.stall_links(0, 0)?;
     }
@@ -659,5 +666,6 @@ pub fn run_with(
         },
         models: d.pkg.sim.dies_modelled(),
         threads: d.pkg.sim.system().map_or(1, |s| s.threads()),
+        dies: d.pkg.dies().len() as u32,
     })
 }

@@ -44,6 +44,7 @@ pub(crate) mod bridge {
         fn time(self: &Dut) -> u64;
         fn got_error(self: &Dut) -> bool;
         fn mem_view(self: &Dut, scope: &str, var: &str) -> Result<MemView>;
+        fn release_zeroed(self: Pin<&mut Dut>, scope: &str, var: &str) -> Result<u64>;
         fn watch(
             self: Pin<&mut Dut>,
             scope: &str,

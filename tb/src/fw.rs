@@ -350,6 +350,8 @@ fn describe(op: &Op, rc: i32, detail: [u32; 2]) -> String {
 }
 
 struct Thread {
+    /// Place in program order (of every context of the system).
+    index: usize,
     label: String,
     die: u32,
     core: Core,
@@ -381,6 +383,8 @@ pub struct FwRun {
     pub stores: Vec<Store>,
     /// Cycle the first M2S launch doorbell store was issued.
     pub first_launch: Option<u64>,
+    /// When that was, on the wall clock (the start of the transfer's simulation time).
+    pub first_launch_at: Option<std::time::Instant>,
     /// MMIO accesses (reads and writes) of all contexts.
     pub accesses: u64,
     /// Cycles those accesses took, each from its issue to its response.
@@ -402,37 +406,45 @@ struct WinShadow {
     soc_hi: u32,
 }
 
+/// The remap windows of one die as its firmware programmed them, to tell where a store of its
+/// host port lands.
 struct Decoder {
-    /// Every die, by host port.
-    dies: Vec<DieId>,
-    wins: Vec<Vec<WinShadow>>,
+    me: DieId,
+    wins: Vec<WinShadow>,
 }
 
 impl Decoder {
-    /// Die and die-local address of a store of `die`'s host port at `xt`.
-    fn target(&self, sys: &xdie_model::System, die: u32, xt: u32) -> Option<(DieId, u64)> {
+    fn new(me: DieId) -> Decoder {
+        Decoder {
+            me,
+            wins: vec![WinShadow::default(); views().remap.window.count as usize],
+        }
+    }
+
+    /// Die and die-local address of a store of this die's host port at `xt`.
+    fn target(&self, sys: &xdie_model::System, xt: u32) -> Option<(DieId, u64)> {
         let v = views();
-        let me = self.dies[die as usize];
         let base = v.params.host_direct_base;
         if u64::from(xt) >= base {
-            return Some((me, u64::from(xt) - base));
+            return Some((self.me, u64::from(xt) - base));
         }
         let valid = v.remap.valid.reg_mask();
-        let w = self.wins[die as usize]
+        let w = self
+            .wins
             .iter()
             .find(|w| w.ctrl & valid != 0 && (xt & w.u_mask) == (w.xt & w.u_mask))?;
         let soc = ((u64::from(w.soc_hi) << 32 | u64::from(w.soc_lo)) & !u64::from(w.l_mask))
             | u64::from(xt & w.l_mask);
-        sys.route(me, soc).ok()
+        sys.route(self.me, soc).ok()
     }
 
-    /// Follows a store to a remap-window register of `die`.
-    fn snoop(&mut self, die: u32, local: u64, value: u32) {
+    /// Follows a store to one of this die's remap-window registers.
+    fn snoop(&mut self, local: u64, value: u32) {
         let v = views();
         let r = &v.remap;
         for w in 0..r.window.count {
             let at = |reg| v.remap_reg(w, reg);
-            let s = &mut self.wins[die as usize][w as usize];
+            let s = &mut self.wins[w as usize];
             for (reg, slot) in [
                 (&r.ctrl, &mut s.ctrl),
                 (&r.xt_addr, &mut s.xt),
@@ -449,6 +461,110 @@ impl Decoder {
     }
 }
 
+/// What one die's host port did for the firmware: its part of [`FwRun`].
+struct DieLog {
+    dec: Decoder,
+    stores: Vec<Store>,
+    first_launch: Option<u64>,
+    first_launch_at: Option<std::time::Instant>,
+    accesses: u64,
+    bus_cycles: u64,
+    window_accesses: u64,
+    window_bus_cycles: u64,
+}
+
+impl DieLog {
+    fn new(me: DieId) -> DieLog {
+        DieLog {
+            dec: Decoder::new(me),
+            stores: Vec::new(),
+            first_launch: None,
+            first_launch_at: None,
+            accesses: 0,
+            bus_cycles: 0,
+            window_accesses: 0,
+            window_bus_cycles: 0,
+        }
+    }
+
+    /// Notes an access the port begins in cycle `now` (the first launch doorbell's cycle).
+    fn begin(&mut self, sys: &xdie_model::System, op: AxilOp, now: u64) {
+        if let AxilOp::Write { addr, .. } = op {
+            if self.first_launch.is_none() {
+                if let Some((_, local)) = self.dec.target(sys, addr as u32) {
+                    if is_launch(local) {
+                        self.first_launch = Some(now);
+                        self.first_launch_at = Some(std::time::Instant::now());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Notes an access of `t` that began in `began` and was answered before cycle `end`.
+    fn done(
+        &mut self,
+        sys: &xdie_model::System,
+        t: &Thread,
+        op: AxilOp,
+        (began, end): (u64, u64),
+        resp: Resp,
+    ) -> Result<(), String> {
+        self.accesses += 1;
+        self.bus_cycles += end - began;
+        let addr = match op {
+            AxilOp::Read { addr } | AxilOp::Write { addr, .. } => addr,
+        };
+        if addr < views().params.host_direct_base {
+            self.window_accesses += 1;
+            self.window_bus_cycles += end - began;
+        }
+        if resp != Resp::Okay {
+            return Err(format!("firmware of {}: {op:?} answered {resp:?}", t.label));
+        }
+        if let AxilOp::Write {
+            addr, data: value, ..
+        } = op
+        {
+            if let Some((to, local)) = self.dec.target(sys, addr as u32) {
+                if to == self.dec.me {
+                    self.dec.snoop(local, value);
+                }
+                self.stores.push(Store {
+                    core: t.core,
+                    die: to,
+                    local,
+                    cycles: (began, end),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The dies' logs as one: stores in the order they were answered (die order within a cycle).
+fn merge(logs: Vec<DieLog>) -> FwRun {
+    let mut out = FwRun::default();
+    let mut stores = Vec::new();
+    for (d, log) in logs.into_iter().enumerate() {
+        if let Some(c) = log.first_launch {
+            if out.first_launch.is_none_or(|f| c < f) {
+                out.first_launch = Some(c);
+                out.first_launch_at = log.first_launch_at;
+            }
+        }
+        out.accesses += log.accesses;
+        out.bus_cycles += log.bus_cycles;
+        out.window_accesses += log.window_accesses;
+        out.window_bus_cycles += log.window_bus_cycles;
+        stores.extend(log.stores.into_iter().map(|s| (s.cycles.1, d, s)));
+    }
+    // Stable: one die's stores of one cycle keep their order.
+    stores.sort_by_key(|(end, d, _)| (*end, *d));
+    out.stores = stores.into_iter().map(|(_, _, s)| s).collect();
+    out
+}
+
 /// Is die-local `local` an M2S launch doorbell (a queue's TDRTP_inc or the broadcast one)?
 pub(crate) fn is_launch(local: u64) -> bool {
     let v = views();
@@ -459,9 +575,30 @@ pub(crate) fn is_launch(local: u64) -> bool {
     (0..v.engines()).any(|e| (0..l.queues()).any(|q| v.m2s.doorbell(e, q) == local))
 }
 
-/// Runs `programs` (one per context, concurrently) to their ends on `pkg` (a package or a mesh
-/// top); every context shares the bookkeeping `fw_sys`, which must list every package a program
-/// runs on or names as its peer.
+/// Resumes thread `t` with `value` (the read data, or 0) in cycle `now` and takes its next
+/// request.
+fn resume(t: &mut Thread, value: u32, now: u64) -> Result<(), String> {
+    let lost = |t: &Thread| format!("firmware of {} stopped unexpectedly", t.label);
+    t.go.send(value).map_err(|_| lost(t))?;
+    t.state = match t.req.recv().map_err(|_| lost(t))? {
+        Req::Read(xt) => State::Bus(AxilOp::Read {
+            addr: u64::from(xt),
+        }),
+        Req::Write(xt, data) => State::Bus(AxilOp::Write {
+            addr: u64::from(xt),
+            data,
+            strb: 0xF,
+        }),
+        Req::Wait(c) => State::Sleep(now + u64::from(c.max(1))),
+        Req::Done(Ok(())) => State::Done,
+        Req::Done(Err(m)) => return Err(format!("firmware of {}: {m}", t.label)),
+    };
+    Ok(())
+}
+
+/// Runs `programs` (one per context, concurrently) to their ends on `pkg` (the package top or a
+/// composed system); every context shares the bookkeeping `fw_sys`, which must list every
+/// package a program runs on or names as its peer.
 pub fn run(
     pkg: &mut Package,
     sys_model: &xdie_model::System,
@@ -469,8 +606,27 @@ pub fn run(
     programs: Vec<Program>,
     budget: u64,
 ) -> Result<FwRun, String> {
-    let v = views();
-    let windows = v.remap.window.count as usize;
+    let threads = spawn(pkg, sys_model, fw_sys, programs)?;
+    let logs: Vec<DieLog> = pkg.dies().iter().map(|&d| DieLog::new(d)).collect();
+    let logs = if pkg.sim.system().is_some() {
+        windowed(pkg, sys_model, threads, logs, budget)?
+    } else {
+        lockstep(pkg, sys_model, threads, logs, budget)?
+    };
+    for h in pkg.host.iter_mut() {
+        h.drive(None);
+    }
+    Ok(merge(logs))
+}
+
+/// Starts one firmware thread per program, each waiting for its first go.
+fn spawn(
+    pkg: &Package,
+    sys_model: &xdie_model::System,
+    fw_sys: &Arc<FwSystem>,
+    programs: Vec<Program>,
+) -> Result<Vec<Thread>, String> {
+    let windows = views().remap.window.count as usize;
     let n_dies = pkg.dies().len();
     let mut per_die = vec![0usize; n_dies];
     let mut threads = Vec::new();
@@ -558,6 +714,7 @@ pub fn run(
             })
             .map_err(|e| format!("cannot start a firmware thread: {e}"))?;
         threads.push(Thread {
+            index: threads.len(),
             label,
             die,
             core,
@@ -566,31 +723,28 @@ pub fn run(
             state: State::Done,
         });
     }
+    Ok(threads)
+}
 
-    let mut out = FwRun::default();
-    let mut dec = Decoder {
-        dies: pkg.dies().to_vec(),
-        wins: vec![vec![WinShadow::default(); windows]; n_dies],
-    };
-    // Resumes thread `i` with `value` and takes its next request.
-    let resume = |t: &mut Thread, value: u32, now: u64| -> Result<(), String> {
-        let lost = |t: &Thread| format!("firmware of {} stopped unexpectedly", t.label);
-        t.go.send(value).map_err(|_| lost(t))?;
-        t.state = match t.req.recv().map_err(|_| lost(t))? {
-            Req::Read(xt) => State::Bus(AxilOp::Read {
-                addr: u64::from(xt),
-            }),
-            Req::Write(xt, data) => State::Bus(AxilOp::Write {
-                addr: u64::from(xt),
-                data,
-                strb: 0xF,
-            }),
-            Req::Wait(c) => State::Sleep(now + u64::from(c.max(1))),
-            Req::Done(Ok(())) => State::Done,
-            Req::Done(Err(m)) => return Err(format!("firmware of {}: {m}", t.label)),
-        };
-        Ok(())
-    };
+/// The contexts that have not ended, for a timeout's message.
+fn still_running<'a>(threads: impl Iterator<Item = &'a Thread>) -> String {
+    threads
+        .filter(|t| !matches!(t.state, State::Done))
+        .map(|t| t.label.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The package top: both dies live in one model, so every cycle is clocked for all of them
+/// together; a cycle in which no port has an access in flight is skipped to the next wake-up.
+fn lockstep(
+    pkg: &mut Package,
+    sys_model: &xdie_model::System,
+    mut threads: Vec<Thread>,
+    mut logs: Vec<DieLog>,
+    budget: u64,
+) -> Result<Vec<DieLog>, String> {
+    let n_dies = pkg.dies().len();
     let start = pkg.cycle();
     for t in &mut threads {
         resume(t, 0, start)?;
@@ -614,15 +768,7 @@ pub fn run(
                 };
                 threads[i].state = State::InFlight;
                 rr[die] = (i + 1) % n;
-                if let AxilOp::Write { addr, .. } = op {
-                    if out.first_launch.is_none() {
-                        if let Some((_, local)) = dec.target(sys_model, die as u32, addr as u32) {
-                            if is_launch(local) {
-                                out.first_launch = Some(now);
-                            }
-                        }
-                    }
-                }
+                logs[die].begin(sys_model, op, now);
                 let a = pkg.host[die].begin(op);
                 active[die] = Some((i, a, now));
             }
@@ -666,38 +812,8 @@ pub fn run(
                     continue;
                 };
                 let (i, a, began) = active[die].take().expect("in flight");
-                out.accesses += 1;
-                out.bus_cycles += pkg.cycle() - began;
-                let addr = match a.op() {
-                    AxilOp::Read { addr } | AxilOp::Write { addr, .. } => addr,
-                };
-                if addr < v.params.host_direct_base {
-                    out.window_accesses += 1;
-                    out.window_bus_cycles += pkg.cycle() - began;
-                }
-                if resp != Resp::Okay {
-                    return Err(format!(
-                        "firmware of {}: {:?} answered {resp:?}",
-                        threads[i].label,
-                        a.op()
-                    ));
-                }
-                if let AxilOp::Write {
-                    addr, data: value, ..
-                } = a.op()
-                {
-                    if let Some((to, local)) = dec.target(sys_model, die as u32, addr as u32) {
-                        if to == dec.dies[die] {
-                            dec.snoop(die as u32, local, value);
-                        }
-                        out.stores.push(Store {
-                            core: threads[i].core,
-                            die: to,
-                            local,
-                            cycles: (began, pkg.cycle()),
-                        });
-                    }
-                }
+                let span = (began, pkg.cycle());
+                logs[die].done(sys_model, &threads[i], a.op(), span, resp)?;
                 resume(&mut threads[i], data, pkg.cycle())?;
             }
         }
@@ -708,19 +824,180 @@ pub fn run(
             }
         }
         if pkg.cycle() - start > budget {
-            let waiting: Vec<&str> = threads
-                .iter()
-                .filter(|t| !matches!(t.state, State::Done))
-                .map(|t| t.label.as_str())
-                .collect();
             return Err(format!(
                 "the firmware did not finish within {budget} cycles (still running: {})",
-                waiting.join(", ")
+                still_running(threads.iter())
             ));
         }
     }
-    for h in pkg.host.iter_mut() {
-        h.drive(None);
+    Ok(logs)
+}
+
+/// One die's contexts and host port on a composed system: it runs inside the system's windows
+/// on its own (crate::system::DieAgent) and stops where a context must be resumed, which the
+/// coordinator in [`windowed`] does in cycle order.
+struct Agent<'a> {
+    host: &'a mut crate::axil::AxilMaster,
+    /// This die's contexts, in program order.
+    threads: Vec<Thread>,
+    /// Contexts of the whole system (the round robin counts over all of them, as on the
+    /// package top).
+    n: usize,
+    rr: usize,
+    active: Option<(usize, Active, u64)>,
+    /// An access answered in the last cycle: (context, access, began, end, data, response).
+    finished: Option<(usize, Active, u64, u64, u32, Resp)>,
+    failed: Option<String>,
+    log: DieLog,
+    sys_model: &'a xdie_model::System,
+}
+
+impl Agent<'_> {
+    fn due_sleeper(&self, t: u64) -> bool {
+        self.threads
+            .iter()
+            .any(|th| matches!(th.state, State::Sleep(at) if at <= t))
     }
-    Ok(out)
+}
+
+impl crate::system::DieAgent for Agent<'_> {
+    fn must_stop(&mut self, t: u64) -> bool {
+        if self.failed.is_some() || self.finished.is_some() || self.due_sleeper(t) {
+            return true;
+        }
+        if self.active.is_none() {
+            let (rr, n) = (self.rr, self.n);
+            let pick = self
+                .threads
+                .iter()
+                .enumerate()
+                .filter(|(_, th)| matches!(th.state, State::Bus(_)))
+                .min_by_key(|(_, th)| (th.index + n - rr) % n)
+                .map(|(k, _)| k);
+            if let Some(k) = pick {
+                let State::Bus(op) = self.threads[k].state else {
+                    unreachable!()
+                };
+                self.threads[k].state = State::InFlight;
+                self.rr = (self.threads[k].index + 1) % n;
+                self.log.begin(self.sys_model, op, t);
+                let a = self.host.begin(op);
+                self.active = Some((k, a, t));
+            }
+        }
+        false
+    }
+
+    fn drive(&mut self, _: u64) {
+        self.host.drive(self.active.as_mut().map(|s| &mut s.1));
+    }
+
+    fn sample(&mut self, t: u64) {
+        let Some((k, a, began)) = self.active.as_mut() else {
+            return;
+        };
+        match self.host.sample(a) {
+            Err(e) => self.failed = Some(format!("firmware of {}: {e}", self.threads[*k].label)),
+            Ok(Some((data, resp))) => {
+                self.finished = Some((*k, *a, *began, t + 1, data, resp));
+                self.active = None;
+            }
+            Ok(None) => {}
+        }
+    }
+}
+
+// SAFETY: an agent's host master holds pointers into its own die's model only, and the system
+// runs each agent with that die's model on one thread at a time (System::run_agents).
+unsafe impl Send for Agent<'_> {}
+
+/// A composed system: every die runs each window of the system's lookahead on its own, with its
+/// contexts' accesses on its host port, in parallel with the others; a die stops where one of its
+/// contexts must be resumed (an access answered, a wait over). Contexts share the firmware's
+/// bookkeeping, so they are resumed on this thread in the package top's order: by cycle, within
+/// a cycle answered accesses in die order, then ended waits in program order; the dies that
+/// stopped at the earliest such cycle go on, and so on until every die reaches the window's end.
+/// Which die runs on which thread, and when, cannot change a result.
+fn windowed(
+    pkg: &mut Package,
+    sys_model: &xdie_model::System,
+    mut threads: Vec<Thread>,
+    logs: Vec<DieLog>,
+    budget: u64,
+) -> Result<Vec<DieLog>, String> {
+    let crate::package::Machine::Many(sys) = &mut pkg.sim else {
+        unreachable!("a composed system")
+    };
+    let start = sys.cycle();
+    for t in &mut threads {
+        resume(t, 0, start)?;
+    }
+    let n = threads.len();
+    let mut per_die: Vec<Vec<Thread>> = (0..logs.len()).map(|_| Vec::new()).collect();
+    for t in threads {
+        per_die[t.die as usize].push(t);
+    }
+    let mut agents: Vec<Agent> = pkg
+        .host
+        .iter_mut()
+        .zip(per_die)
+        .zip(logs)
+        .map(|((host, threads), log)| Agent {
+            host,
+            threads,
+            n,
+            rr: 0,
+            active: None,
+            finished: None,
+            failed: None,
+            log,
+            sys_model,
+        })
+        .collect();
+    loop {
+        let end = sys.window_end();
+        loop {
+            sys.run_agents(&mut agents, end);
+            if let Some(e) = agents.iter_mut().find_map(|a| a.failed.take()) {
+                return Err(e);
+            }
+            let now = |d: usize| sys.nodes()[d].now();
+            let Some(t) = (0..agents.len()).filter(|&d| now(d) < end).map(now).min() else {
+                break;
+            };
+            let stopped: Vec<usize> = (0..agents.len()).filter(|&d| now(d) == t).collect();
+            for &d in &stopped {
+                let a = &mut agents[d];
+                if let Some((k, act, began, fin, data, resp)) = a.finished.take() {
+                    a.log
+                        .done(sys_model, &a.threads[k], act.op(), (began, fin), resp)?;
+                    resume(&mut a.threads[k], data, t)?;
+                }
+            }
+            let mut due: Vec<(usize, usize, usize)> = Vec::new();
+            for &d in &stopped {
+                for (k, th) in agents[d].threads.iter().enumerate() {
+                    if matches!(th.state, State::Sleep(at) if at <= t) {
+                        due.push((th.index, d, k));
+                    }
+                }
+            }
+            due.sort_unstable();
+            for (_, d, k) in due {
+                resume(&mut agents[d].threads[k], 0, t)?;
+            }
+        }
+        sys.close_window(end);
+        let all = || agents.iter().flat_map(|a| a.threads.iter());
+        if all().all(|t| matches!(t.state, State::Done)) {
+            break;
+        }
+        if sys.cycle() - start > budget {
+            return Err(format!(
+                "the firmware did not finish within {budget} cycles (still running: {})",
+                still_running(all())
+            ));
+        }
+    }
+    Ok(agents.into_iter().map(|a| a.log).collect())
 }

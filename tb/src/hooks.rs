@@ -47,12 +47,36 @@ impl Package {
     }
 
     fn mem_scope(&self, die: u32, mem: Mem) -> String {
-        let inst = match mem {
-            Mem::Sbuf => "u_sbuf_mem",
-            Mem::Hbm => "u_hbm",
-        };
-        format!("{}.{inst}", self.die_scope(die))
+        mem_scope_in(&self.die_scope(die), mem)
     }
+}
+
+/// The scope of a die's memory, below the die's scope.
+fn mem_scope_in(die_scope: &str, mem: Mem) -> String {
+    let inst = match mem {
+        Mem::Sbuf => "u_sbuf_mem",
+        Mem::Hbm => "u_hbm",
+    };
+    format!("{die_scope}.{inst}")
+}
+
+/// Gives the pages of the SBUF and HBM arrays of the die at `die_scope` in `sim` back to the
+/// operating system while they are still all zero (right after the model is built): a system of
+/// a hundred dies then holds only the memory its transfers write (a die's arrays are 150 MB),
+/// and reads of the rest still see zeros.
+pub(crate) fn release_fresh_memories(sim: &mut crate::Sim, die_scope: &str) -> Result<()> {
+    assert_eq!(
+        sim.time(),
+        0,
+        "a model's memories are all zero only before its first edge"
+    );
+    for mem in [Mem::Sbuf, Mem::Hbm] {
+        let scope = mem_scope_in(die_scope, mem);
+        // SAFETY: before the first clock edge every array is still zero (the models are
+        // verilated with `--x-initial 0`, tb/build.rs).
+        unsafe { sim.release_zeroed(&scope, MEM_VAR)? };
+    }
+    Ok(())
 }
 
 /// The memories' array name in `xdie_mem`.

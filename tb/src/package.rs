@@ -467,7 +467,10 @@ impl Package {
                 })
                 .collect(),
         };
-        let mut sys = System::new(&plan, threads, trace)?;
+        let node_die = format!("TOP.{}.u_die", crate::system::NODE);
+        let mut sys = System::new(&plan, threads, trace, |sim| {
+            crate::hooks::release_fresh_memories(sim, &node_die).map_err(|e| e.to_string())
+        })?;
         let mut host = Vec::new();
         let (mut idle, mut err) = (Vec::new(), Vec::new());
         for i in 0..dies.len() {

@@ -491,6 +491,19 @@ impl Sim {
         Ok((bytes, v.entry_bytes as usize))
     }
 
+    /// Gives the memory of a public array that is all zero (a fresh model's memory: the
+    /// models start at zero) back to the operating system: it reads as zeros and takes memory
+    /// again only where written. Returns the bytes given back.
+    ///
+    /// # Safety
+    /// Every byte of the array must be zero (anything else would silently become zero).
+    pub unsafe fn release_zeroed(&mut self, scope: &str, var: &str) -> Result<u64, SimError> {
+        self.dut
+            .pin_mut()
+            .release_zeroed(scope, var)
+            .map_err(|e| SimError::Model(e.what().to_string()))
+    }
+
     /// Reports the simulation-hook records of RTL scope `scope` under `id` from now on (see
     /// [`take_landed`](Self::take_landed)); `payload_words` and `strobe_words` give the record
     /// layout of the scope's hook.

@@ -78,7 +78,7 @@ pub enum SystemError {
     /// This build has no die node model.
     NoModel,
     Sim(SimError),
-    /// The topology asks for something the die node cannot be.
+    /// The topology asks for something the die node cannot be, or a die cannot be set up.
     Topology(String),
 }
 
@@ -156,9 +156,21 @@ struct Outbound {
     last: Option<Word>,
 }
 
+/// A die's host driver inside the windows of [`System::run_agents`]: it sees only its die.
+pub trait DieAgent: Send {
+    /// Whether the die must wait before cycle `t` (its driver needs the coordinator first).
+    fn must_stop(&mut self, t: u64) -> bool;
+    /// Before cycle `t`'s falling edge: set the host inputs.
+    fn drive(&mut self, t: u64);
+    /// After the falling edge of cycle `t`: sample the host outputs.
+    fn sample(&mut self, t: u64);
+}
+
 /// One die: its model and its link ends.
 pub struct Node {
     pub sim: Sim,
+    /// The next cycle this die runs (all dies agree outside [`System::run_agents`]).
+    now: u64,
     inbound: Vec<Inbound>,
     outbound: Vec<Outbound>,
     /// Words driven this window: (cycle, outbound index, word).
@@ -285,22 +297,54 @@ impl Node {
             }
             self.sim.clk_high();
         }
+        self.now = t + n;
+    }
+
+    /// Runs from its own time up to `end` with `agent` driving the host port, or until the
+    /// agent asks to stop.
+    fn run_agent<A: DieAgent>(&mut self, agent: &mut A, end: u64, wires: &[WirePorts; 4]) {
+        while self.now < end {
+            let t = self.now;
+            if agent.must_stop(t) {
+                return;
+            }
+            agent.drive(t);
+            self.arrive(t, wires);
+            self.sim.clk_low();
+            self.leave(t, wires);
+            agent.sample(t);
+            self.sim.clk_high();
+            self.now = t + 1;
+        }
+    }
+
+    /// The next cycle this die runs.
+    pub fn now(&self) -> u64 {
+        self.now
     }
 }
 
 impl System {
     /// Builds the dies of `plan` (one model each, traced to `<trace>.die<N>.fst` when `trace` is
-    /// given) and joins their ports; `threads` dies run at once. Nothing is clocked yet.
-    pub fn new(plan: &Plan, threads: usize, trace: Option<&Path>) -> Result<System, SystemError> {
+    /// given) and joins their ports; `threads` dies run at once. `fresh` sees each model as soon
+    /// as it is built (before the next one is). Nothing is clocked yet.
+    pub fn new(
+        plan: &Plan,
+        threads: usize,
+        trace: Option<&Path>,
+        mut fresh: impl FnMut(&mut Sim) -> Result<(), String>,
+    ) -> Result<System, SystemError> {
         let kind = node_kind().ok_or(SystemError::NoModel)?;
         let mut nodes = Vec::with_capacity(plan.dies.len());
         for i in 0..plan.dies.len() {
-            let sim = match trace {
+            let mut sim = match trace {
                 Some(p) => Sim::traced(kind, &die_trace(p, i))?,
                 None => Sim::new(kind)?,
             };
+            fresh(&mut sim).map_err(SystemError::Topology)?;
             nodes.push(Node {
                 sim,
+                now: 0,
                 inbound: Vec::new(),
                 outbound: Vec::new(),
                 sent: Vec::new(),
@@ -457,6 +501,51 @@ impl System {
         }
     }
 
+    /// The end of the window that starts now: every die may run up to it on its own.
+    pub fn window_end(&self) -> u64 {
+        self.cycle + self.lookahead
+    }
+
+    /// Runs every die from its own time towards `end` (at most [`System::window_end`]), die `d`
+    /// driven by `agents[d]`, the dies in parallel; returns when each has reached `end` or
+    /// stopped where its agent asked. What the dies drive on their wires is delivered by
+    /// [`System::close_window`], once all have reached `end`.
+    pub fn run_agents<A: DieAgent>(&mut self, agents: &mut [A], end: u64) {
+        assert!(
+            end <= self.window_end(),
+            "a window ends at most a lookahead ahead"
+        );
+        assert_eq!(agents.len(), self.nodes.len(), "one agent per die");
+        let wires = self.wires;
+        match &self.pool {
+            Some(pool) => {
+                let nodes = &mut self.nodes;
+                pool.install(|| {
+                    use rayon::prelude::*;
+                    nodes
+                        .par_iter_mut()
+                        .zip(agents.par_iter_mut())
+                        .for_each(|(node, agent)| node.run_agent(agent, end, &wires));
+                });
+            }
+            None => {
+                for (node, agent) in self.nodes.iter_mut().zip(agents.iter_mut()) {
+                    node.run_agent(agent, end, &wires);
+                }
+            }
+        }
+    }
+
+    /// Ends the window at `end` (every die has run up to it): delivers the words they drove.
+    pub fn close_window(&mut self, end: u64) {
+        assert!(
+            self.nodes.iter().all(|n| n.now == end),
+            "every die reaches the window's end before it closes"
+        );
+        self.cycle = end;
+        self.deliver();
+    }
+
     /// Runs `n` clock cycles, every die on its own for up to the lookahead at a time, the dies
     /// in parallel.
     pub fn ticks(&mut self, n: u64) {
@@ -550,6 +639,7 @@ impl Clocked for System {
     fn clk_high(&mut self) {
         for node in &mut self.nodes {
             node.sim.clk_high();
+            node.now += 1;
         }
         self.cycle += 1;
         self.deliver();

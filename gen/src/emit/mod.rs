@@ -21,7 +21,6 @@ pub mod sv_evt_sem;
 pub mod sv_health;
 pub mod sv_iatu;
 pub mod sv_inbound;
-pub mod sv_mesh;
 pub mod sv_regpkg;
 pub mod sv_regs;
 pub mod sv_remap;
