@@ -52,10 +52,11 @@ Exit status: 0 the model passed and, if the RTL ran, matched it; 1 a mismatch or
 an output that cannot be written; 141 the reader of the standard output went away before the end
 of the report.
 
-A scenario that names `topology: ring4` runs on the RTL of the ring's mesh top (xdie_mesh_ring4);
-one of a single package on the package top. When the RTL cannot run (several packages and no
-simulated topology, --model-only, a build without the simulator) only the golden model runs: the text report ends in `MODEL ONLY: PASS ...` instead
-of `PASS`, and the JSON report has \"rtl\": \"not run\", \"rtl_ran\": false and the reason in
+A scenario that names a topology (`topology: ring4`) runs on the RTL of a system composed from
+that topology file (one die model per die, --threads dies at once); one of a single package on the
+package top. When the RTL cannot run (several packages and no topology, a neighbor-view
+topology of several packages, --model-only, a build without the simulator) only the golden model
+runs: the text report ends in `MODEL ONLY: PASS ...` instead of `PASS`, and the JSON report has \"rtl\": \"not run\", \"rtl_ran\": false and the reason in
 \"rtl_not_run\". The exit status is then 0 too: check `rtl_ran` before taking a pass as an RTL
 pass.";
 

@@ -386,7 +386,6 @@ fn every_output_is_listed_and_carries_the_generated_header() {
         .map(|p| p.to_string_lossy().into_owned())
         .filter(|p| p != MANIFEST)
         .collect();
-    assert!(files.iter().any(|p| p.starts_with("rtl/gen/xdie_mesh_")));
     assert_eq!(
         listed(&out),
         files,

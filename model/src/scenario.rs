@@ -83,7 +83,7 @@ struct RawScenario {
     #[serde(default)]
     topology: Option<String>,
     /// Percentage of cycles each link's receive side is held (random backpressure), on the
-    /// RTL (the package top or a topology's mesh top); the model's results do not depend on timing.
+    /// RTL (the package top or a topology's composed system); the model's results do not depend on timing.
     #[serde(default)]
     link_backpressure: Option<u32>,
     /// The address view the system routes in; default: neighbor for one package, chip_id for
@@ -482,8 +482,8 @@ impl Scenario {
                 return Err(sc.error(
                     ScenarioErrorKind::Reference,
                     "faults".into(),
-                    "link faults are injected on the package top only (a mesh top's links are \
-                     not driven yet): remove `faults` or `topology`"
+                    "link faults are injected on the package top only (a composed system's \
+                     wires inject none yet): remove `faults` or `topology`"
                         .into(),
                 ));
             }

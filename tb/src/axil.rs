@@ -153,48 +153,6 @@ impl AxilMaster {
         Ok(Self::from_ports(p, seed, timing))
     }
 
-    /// A master on host port `index` of a top whose host ports are vectors indexed by die
-    /// (`<prefix>awvalid_i[d]`, `<prefix>awaddr_i[d*32 +: 32]`, ...: a mesh top). Each signal's
-    /// per-port width is its width divided by the port count, the width of `<prefix>awvalid_i`.
-    pub fn on_slice(
-        sim: &mut Sim,
-        prefix: &str,
-        index: u32,
-        seed: u64,
-        timing: Timing,
-    ) -> Result<AxilMaster, SimError> {
-        let n = sim
-            .require_port(&format!("{prefix}awvalid_i"))?
-            .info()
-            .width;
-        assert!(index < n, "host port {index} of {n}");
-        let get = |name: &str| -> Result<Slot, SimError> {
-            let port = sim.require_port(&format!("{prefix}{name}"))?;
-            let w = port.info().width / n;
-            Ok(sim.slot_bits(port, index * w, w))
-        };
-        let p = Ports {
-            awvalid: get("awvalid_i")?,
-            awready: get("awready_o")?,
-            awaddr: get("awaddr_i")?,
-            wvalid: get("wvalid_i")?,
-            wready: get("wready_o")?,
-            wdata: get("wdata_i")?,
-            wstrb: get("wstrb_i")?,
-            bvalid: get("bvalid_o")?,
-            bready: get("bready_i")?,
-            bresp: get("bresp_o")?,
-            arvalid: get("arvalid_i")?,
-            arready: get("arready_o")?,
-            araddr: get("araddr_i")?,
-            rvalid: get("rvalid_o")?,
-            rready: get("rready_i")?,
-            rdata: get("rdata_o")?,
-            rresp: get("rresp_o")?,
-        };
-        Ok(Self::from_ports(p, seed, timing))
-    }
-
     fn from_ports(p: Ports, seed: u64, timing: Timing) -> AxilMaster {
         // SAFETY: slots of the live `sim`.
         unsafe {

@@ -144,7 +144,7 @@ impl<'a> Driver<'a> {
     }
 
     /// What the driver programs before any firmware runs: on the package top iATU region 0 of
-    /// both dies (the neighbor translation); on a mesh top every die's route table (the
+    /// both dies (the neighbor translation); on a composed system every die's route table (the
     /// topology's tables, `RouteTables::csr_writes`) and one identity iATU region on each of its
     /// linked ports (docs/mesh.md). Then every ring the model used and the constant 1 in each
     /// HBM.
@@ -577,6 +577,13 @@ pub fn run_with(
                 return Err(RtlError::NotAvailable(format!(
                     "this build has no model of {} (the composed systems' die)",
                     crate::system::NODE
+                )));
+            }
+            if mesh.view != xdie_model::AddrView::ChipId {
+                return Err(RtlError::NotAvailable(format!(
+                    "topology {} routes in the neighbor view; the composed system's die model \
+                     is built for the chip-id view (docs/mesh.md)",
+                    mesh.path.display()
                 )));
             }
             Package::composed(mesh, seed, timing, opts.threads, trace)?

@@ -125,17 +125,13 @@ pub fn run<F: Fn(&mut Ctx)>(default_seed: u64, body: F) {
     for t in &traces {
         eprintln!("xdie-tb: trace written to {}", t.display());
     }
-    // The untraced models are the package tops, built by a crate feature of their own.
+    // The untraced models are the large ones (the package top, built by the `package` feature,
+    // and the die node).
     let mut build = String::new();
     for m in &ctx.untraced {
         eprintln!("xdie-tb: {m} is built without tracing: the command below builds it traced");
-        let feature = if m.starts_with("xdie_mesh") {
-            "mesh"
-        } else {
-            "package"
-        };
-        if !build.contains(feature) {
-            build.push_str(&format!(" --features {feature}"));
+        if build.is_empty() {
+            build.push_str(" --features package");
         }
     }
     if !build.is_empty() {

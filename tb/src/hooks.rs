@@ -1,4 +1,4 @@
-//! The simulation hooks of the package and mesh tops: backdoor access to each die's SBUF and
+//! The simulation hooks of the package top and the die nodes of a composed system: backdoor access to each die's SBUF and
 //! HBM memories, and the write monitor that reports every SBUF write and every EVT_SEM increment
 //! in the cycle it lands (the RTL's `XDIE_SIM_HOOKS` code in `xdie_mem` and `xdie_die`).
 //!

@@ -848,7 +848,7 @@ impl Package {
         Ok(())
     }
 
-    /// What a driver programs on a mesh top before any traffic: every die's route table (the
+    /// What a driver programs on a composed system before any traffic: every die's route table (the
     /// writes `RouteTables::csr_writes` lists) and identity iATU region 0 on each linked port.
     pub fn program_mesh(&mut self, tables: &RouteTables) -> Result<()> {
         for die in 0..self.dies.len() as u32 {

@@ -241,7 +241,7 @@ impl Sim {
     }
 
     /// Bits `[lsb, lsb + width)` of a port as a slot of their own: one die's slice of the
-    /// vectors a mesh top exposes (`h_awaddr_i[d*32 +: 32]`). The field must lie inside one
+    /// vectors a top exposes (`tx_stall_i[d]`). The field must lie inside one
     /// 32-bit word of a wide port (or inside a scalar port).
     pub(crate) fn slot_bits(&self, port: Port, lsb: u32, width: u32) -> Slot {
         let s = self.slot(port);

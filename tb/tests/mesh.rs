@@ -20,7 +20,7 @@ fn scenario(name: &str) -> Scenario {
     Scenario::load(&p).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The topology of the simulated mesh top.
+/// The ring of four packages.
 fn ring4() -> xdie_model::mesh::Mesh {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../topologies/ring4.yaml");
     xdie_model::mesh::load(&p, &xdie_model::Layout::new(csrs())).unwrap_or_else(|e| panic!("{e}"))
