@@ -142,6 +142,13 @@ module xdie_die_node #(
     logic req_valid, rsp_valid, req_credit, rsp_credit;
     logic req_up, rsp_up, unused_rsp_credits;
     logic [CW-1:0] rsp_credits;
+    // A port without a link keeps its link ends as reset left them (no DLLP ever arrives, so a
+    // sender never comes up and a receiver never takes a flit): their clock stops after reset,
+    // and a simulator skips them.
+    logic link_clk;
+    xdie_clock_gate #(.ENABLE(CLOCK_GATE)) u_link_gate (
+      .clk_i, .rst_ni, .en_i(linked_q[c]), .clk_o(link_clk)
+    );
 
     assign req_valid = req_tx_valid[c] && !tx_stall_q[c];
     assign rsp_valid = rsp_tx_valid[c] && !tx_stall_q[c];
@@ -152,7 +159,7 @@ module xdie_die_node #(
       .DATA_W(REQ_W), .CREDITS(CREDITS),
       .REPLAY_TIMEOUT(2 * LATENCY + 8), .DOWN_AFTER(2 * LATENCY + 16)
     ) u_req_tx (
-      .clk_i, .rst_ni,
+      .clk_i(link_clk), .rst_ni,
       .tx_valid_i(req_valid), .tx_data_i(req_tx_data[c*REQ_W +: REQ_W]),
       .tx_credit_o(req_credit), .credits_o(link_credits[c*CW +: CW]), .up_o(req_up),
       .flit_valid_o(req_flit_valid_o[c]), .flit_o(req_flit_o[c*REQ_FLIT_W +: REQ_FLIT_W]),
@@ -164,7 +171,7 @@ module xdie_die_node #(
       .DATA_W(RSP_W), .CREDITS(CREDITS),
       .REPLAY_TIMEOUT(2 * LATENCY + 8), .DOWN_AFTER(2 * LATENCY + 16)
     ) u_rsp_tx (
-      .clk_i, .rst_ni,
+      .clk_i(link_clk), .rst_ni,
       .tx_valid_i(rsp_valid), .tx_data_i(rsp_tx_data[c*RSP_W +: RSP_W]),
       .tx_credit_o(rsp_credit), .credits_o(rsp_credits), .up_o(rsp_up),
       .flit_valid_o(rsp_flit_valid_o[c]), .flit_o(rsp_flit_o[c*RSP_FLIT_W +: RSP_FLIT_W]),
@@ -175,7 +182,7 @@ module xdie_die_node #(
     assign unused_rsp_credits = ^rsp_credits;
 
     xdie_d2d_receiver #(.DATA_W(REQ_W), .CREDITS(CREDITS), .RX_REG(1'b1)) u_req_rx (
-      .clk_i, .rst_ni,
+      .clk_i(link_clk), .rst_ni,
       .flit_valid_i(req_flit_valid_i[c]), .flit_i(req_flit_i[c*REQ_FLIT_W +: REQ_FLIT_W]),
       .dllp_valid_o(req_dllp_valid_o[c]), .dllp_o(req_dllp_o[c*DLLP_W +: DLLP_W]),
       .rx_valid_o(req_rx_valid[c]), .rx_ready_i(req_rx_ready[c]),
@@ -184,7 +191,7 @@ module xdie_die_node #(
     );
 
     xdie_d2d_receiver #(.DATA_W(RSP_W), .CREDITS(CREDITS), .RX_REG(1'b1)) u_rsp_rx (
-      .clk_i, .rst_ni,
+      .clk_i(link_clk), .rst_ni,
       .flit_valid_i(rsp_flit_valid_i[c]), .flit_i(rsp_flit_i[c*RSP_FLIT_W +: RSP_FLIT_W]),
       .dllp_valid_o(rsp_dllp_valid_o[c]), .dllp_o(rsp_dllp_o[c*DLLP_W +: DLLP_W]),
       .rx_valid_o(rsp_rx_valid[c]), .rx_ready_i(rsp_rx_ready[c]),

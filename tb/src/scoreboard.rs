@@ -200,16 +200,29 @@ pub(crate) fn compare(
 /// driver's own stores was going while that store was in flight is the store (firmware); every
 /// other write is DMA traffic of unknown origin, which the checker attributes by address.
 fn landed_log(writes: &[MonWrite], stores: &[FwStore], dies: &[DieId]) -> Vec<Landed> {
+    // The stores by (die, first byte), so that a write looks only at the stores that could hold
+    // it (a write inside a store starts at most `longest - 1` bytes after the store's first);
+    // the first such store in the driver's order, as a search of the whole list would find.
+    let longest = stores.iter().map(|s| s.len).max().unwrap_or(0);
+    let mut by_start: std::collections::HashMap<(u32, u64), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (i, s) in stores.iter().enumerate() {
+        by_start.entry((s.die, s.local)).or_default().push(i);
+    }
     writes
         .iter()
         .map(|w| {
             let end = w.local + w.bytes.len() as u64;
-            let store = stores.iter().find(|s| {
-                s.die == w.die
-                    && s.local <= w.local
-                    && end <= s.local + s.len
-                    && (s.cycles.0..=s.cycles.1).contains(&w.cycle)
-            });
+            let store = (0..longest.min(w.local + 1))
+                .filter_map(|back| by_start.get(&(w.die, w.local - back)))
+                .flatten()
+                .copied()
+                .filter(|&i| {
+                    let s = &stores[i];
+                    end <= s.local + s.len && (s.cycles.0..=s.cycles.1).contains(&w.cycle)
+                })
+                .min()
+                .map(|i| &stores[i]);
             Landed {
                 die: dies[w.die as usize],
                 local: w.local,
