@@ -13,6 +13,29 @@ pub enum BenchCmd {
     /// over several engine counts, and the latency of one 64-byte copy (doorbell to last write
     /// acknowledged).
     Copy(CopyArgs),
+    /// A scenario's RTL run at several thread counts (a topology's composed system): transfer
+    /// cycles per second and die-cycles per second per thread, medians of interleaved repeats,
+    /// and whether every run gave the same cycles.
+    Scenario(ScenarioArgs),
+}
+
+#[derive(Args)]
+pub struct ScenarioArgs {
+    /// Scenario file (YAML, see scenarios/).
+    scenario: std::path::PathBuf,
+    /// Thread counts to run at.
+    #[arg(long, value_delimiter = ',', default_values = ["1", "2"], value_parser = numbers::positive_usize)]
+    threads: Vec<usize>,
+    /// Rounds over all thread counts (interleaved, alternating the order); figures are medians
+    /// with min and max.
+    #[arg(long, default_value = "3", value_parser = numbers::positive_usize)]
+    repeats: usize,
+    /// Seed of the scenario's data and the host ports' timing.
+    #[arg(long, default_value = "1", value_parser = numbers::number)]
+    seed: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -50,6 +73,7 @@ pub struct RegsArgs {
 pub fn run(cmd: &BenchCmd) -> ExitCode {
     match cmd {
         BenchCmd::Copy(a) => copy(a),
+        BenchCmd::Scenario(a) => scenario(a),
         BenchCmd::Regs(a) => match xdie_tb::bench::regs(a.writes, a.seed, a.repeats) {
             Ok(r) if a.json => {
                 outln!("{}", r.json());
@@ -125,5 +149,116 @@ fn copy(a: &CopyArgs) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+fn scenario(a: &ScenarioArgs) -> ExitCode {
+    use xdie_tb::driver::{self, RunOptions};
+    use xdie_tb::stats::Summary;
+    let sc = match xdie_model::scenario::Scenario::load(&a.scenario) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let csrs = xdie_tb::regmodel::csrs();
+    let model = match sc.run_model(csrs, a.seed) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Per thread count: transfer cycles/s and die-cycles/s per thread of every run; the cycles
+    // of the first run, which every other must repeat.
+    let mut speed = vec![Vec::new(); a.threads.len()];
+    let mut die_speed = vec![Vec::new(); a.threads.len()];
+    let mut first: Option<(u64, u64)> = None;
+    let mut same = true;
+    let mut dies = 0;
+    for round in 0..a.repeats {
+        let order: Vec<usize> = if round % 2 == 0 {
+            (0..a.threads.len()).collect()
+        } else {
+            (0..a.threads.len()).rev().collect()
+        };
+        for k in order {
+            let opts = RunOptions {
+                seed: a.seed,
+                timing: driver::HOST_TIMING,
+                trace: None,
+                threads: a.threads[k],
+            };
+            let o = match driver::run_with(&sc, &model, &opts, &mut |_| {}) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", a.scenario.display());
+                    return ExitCode::from(1);
+                }
+            };
+            if !o.mismatches.is_empty() {
+                eprintln!("error: {}: {}", a.scenario.display(), o.mismatches[0]);
+                return ExitCode::from(1);
+            }
+            let cycles = (o.transfer_cycles, o.total_cycles);
+            same &= *first.get_or_insert(cycles) == cycles;
+            dies = o.dies;
+            let s = o.transfer_cycles as f64 / o.transfer_seconds.max(1e-9);
+            speed[k].push(s);
+            die_speed[k].push(s * f64::from(o.dies) / o.threads as f64);
+        }
+    }
+    let (transfer, total) = first.unwrap_or_default();
+    let rows: Vec<(usize, Summary, Summary)> = a
+        .threads
+        .iter()
+        .zip(speed.iter().zip(&die_speed))
+        .filter_map(|(&t, (s, d))| Some((t, Summary::of(s)?, Summary::of(d)?)))
+        .collect();
+    if a.json {
+        let runs: Vec<String> = rows
+            .iter()
+            .map(|(t, s, d)| {
+                format!(
+                    "{{\"threads\": {t}, {}, {}}}",
+                    s.json_fields("transfer_cycles_per_second", 0),
+                    d.json_fields("die_cycles_per_second_per_thread", 0)
+                )
+            })
+            .collect();
+        outln!(
+            "{{\"scenario\": {:?}, \"dies\": {dies}, \"transfer_cycles\": {transfer}, \
+             \"total_cycles\": {total}, \"identical\": {same}, \"repeats\": {}, \"runs\": [{}]}}",
+            a.scenario.display().to_string(),
+            a.repeats,
+            runs.join(", ")
+        );
+    } else {
+        outln!(
+            "{}: {dies} dies, {transfer} transfer cycles, {total} total; every run {}",
+            a.scenario.display(),
+            if same {
+                "gave the same cycles"
+            } else {
+                "did NOT give the same cycles"
+            }
+        );
+        for (t, s, d) in &rows {
+            outln!(
+                "{t} thread{}: {:.0} transfer cycles/s (median of {}, {:.0}-{:.0}), {:.0} die-cycles/s per thread",
+                if *t == 1 { "" } else { "s" },
+                s.median,
+                s.runs,
+                s.min,
+                s.max,
+                d.median
+            );
+        }
+    }
+    if same {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
