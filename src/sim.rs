@@ -79,6 +79,8 @@ enum Rtl {
         launch_cycles: u64,
         /// Wall-clock seconds the transfer took to simulate (a speed figure, not a verdict).
         transfer_seconds: f64,
+        /// Wall-clock seconds of the legs phase (firmware setup and transfer).
+        legs_seconds: f64,
         total_cycles: u64,
         sems: Vec<SemValue>,
         mismatches: Vec<String>,
@@ -224,6 +226,7 @@ fn rtl(
             transfer_cycles: o.transfer_cycles,
             launch_cycles: o.launch_cycle,
             transfer_seconds: o.transfer_seconds,
+            legs_seconds: o.legs_seconds,
             total_cycles: o.total_cycles,
             sems: o.sems,
             mismatches: o.mismatches,
@@ -533,6 +536,18 @@ impl Report {
         }
     }
 
+    /// Wall-clock seconds of the transfer and of the whole legs phase.
+    fn seconds(&self) -> Option<(f64, f64)> {
+        match &self.rtl {
+            Rtl::Ran {
+                transfer_seconds,
+                legs_seconds,
+                ..
+            } => Some((*transfer_seconds, *legs_seconds)),
+            _ => None,
+        }
+    }
+
     /// " (WHICH)" for the text report, or nothing when no engine write left its die.
     fn busiest(&self) -> String {
         self.link_busiest
@@ -808,6 +823,8 @@ impl Report {
             "total_cycles": total,
             "launch_cycles": launch,
             "transfer_cycles_per_second": self.speed(),
+            "transfer_seconds": self.seconds().map(|s| s.0),
+            "legs_seconds": self.seconds().map(|s| s.1),
             "die_cycles_per_second_per_thread": self.die_speed(),
             "rtl_system": self.rtl_system().map(|r| r.0),
             "rtl_models": self.rtl_system().map(|r| r.1),

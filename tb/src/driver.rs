@@ -42,6 +42,10 @@ pub struct RtlOutcome {
     /// Wall-clock seconds those transfer cycles took to simulate (firmware threads included):
     /// the simulation speed of the run, a figure for the report, never a pass criterion.
     pub transfer_seconds: f64,
+    /// Wall-clock seconds of the whole legs phase (the firmware's setup before the first
+    /// launch, then the transfer): what `transfer_seconds` measured before it covered the
+    /// transfer alone.
+    pub legs_seconds: f64,
     /// Every nonzero semaphore read back from the RTL.
     pub sems: Vec<SemValue>,
     /// Scoreboard mismatches, first first.
@@ -638,6 +642,7 @@ pub fn run_with(
     let link = d.pkg.stop_faults();
     // The wall clock of the same span as the transfer cycles: first launch to completion.
     let transfer_seconds = launched_at.unwrap_or(wall).elapsed().as_secs_f64();
+    let legs_seconds = wall.elapsed().as_secs_f64();
     if sc.link_backpressure > 0 {
         d.pkg.stall_links(0, 0)?;
     }
@@ -654,6 +659,7 @@ pub fn run_with(
         transfer_cycles: t1 - t0,
         launch_cycle: t0 - legs_start,
         transfer_seconds,
+        legs_seconds,
         sems: board.sems,
         mismatches: board.mismatches,
         monitor: MONITOR,

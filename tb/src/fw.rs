@@ -18,7 +18,7 @@ use crate::axil::{Active, AxilOp, Resp};
 use crate::package::Package;
 use crate::regmodel::views;
 use std::ffi::c_void;
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvError, Sender, TryRecvError};
 use std::sync::Arc;
 use xdie_model::topology::{Core, Lane};
 use xdie_model::DieId;
@@ -580,7 +580,7 @@ pub(crate) fn is_launch(local: u64) -> bool {
 fn resume(t: &mut Thread, value: u32, now: u64) -> Result<(), String> {
     let lost = |t: &Thread| format!("firmware of {} stopped unexpectedly", t.label);
     t.go.send(value).map_err(|_| lost(t))?;
-    t.state = match t.req.recv().map_err(|_| lost(t))? {
+    t.state = match next_request(t).map_err(|_| lost(t))? {
         Req::Read(xt) => State::Bus(AxilOp::Read {
             addr: u64::from(xt),
         }),
@@ -594,6 +594,25 @@ fn resume(t: &mut Thread, value: u32, now: u64) -> Result<(), String> {
         Req::Done(Err(m)) => return Err(format!("firmware of {}: {m}", t.label)),
     };
     Ok(())
+}
+
+/// Polls for a firmware request this many times, yielding the core between polls, before
+/// sleeping until it comes.
+const REQUEST_POLLS: u32 = 64;
+
+/// The request the firmware thread `t` makes after it was resumed. It comes within microseconds
+/// (the firmware computes, then calls the HAL again), so the loop first offers the core and
+/// looks again a few times: a sleep and a wake-up of this thread per access cost more than the
+/// firmware's step.
+fn next_request(t: &Thread) -> Result<Req, RecvError> {
+    for _ in 0..REQUEST_POLLS {
+        match t.req.try_recv() {
+            Ok(r) => return Ok(r),
+            Err(TryRecvError::Empty) => std::thread::yield_now(),
+            Err(TryRecvError::Disconnected) => return Err(RecvError),
+        }
+    }
+    t.req.recv()
 }
 
 /// Runs `programs` (one per context, concurrently) to their ends on `pkg` (the package top or a

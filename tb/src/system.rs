@@ -488,15 +488,14 @@ impl System {
     /// Delivers the words every die drove since the last delivery, in die order.
     fn deliver(&mut self) {
         for d in 0..self.nodes.len() {
-            let sent = std::mem::take(&mut self.nodes[d].sent);
-            for (t, k, word) in &sent {
-                let (to, inbound, delay) = self.nodes[d].outbound[*k].to;
+            // Taken out and put back: the buffer keeps its capacity from window to window.
+            let mut sent = std::mem::take(&mut self.nodes[d].sent);
+            for (t, k, word) in sent.drain(..) {
+                let (to, inbound, delay) = self.nodes[d].outbound[k].to;
                 self.nodes[to].inbound[inbound]
                     .queue
-                    .push_back((t + delay, *word));
+                    .push_back((t + delay, word));
             }
-            let mut sent = sent;
-            sent.clear();
             self.nodes[d].sent = sent;
         }
     }
