@@ -153,17 +153,24 @@ fn fifo_inputs_are_refused_at_once() {
 }
 
 #[test]
-fn fifo_topology_beside_the_csrs_is_refused_by_gen() {
-    // `xdie gen` reads every topologies/*.yaml next to the CSR directory.
-    let (s, csrs) = csrs_copy("fifo-topology");
+fn fifo_topology_of_a_scenario_is_refused_by_sim() {
+    // A scenario's `topology: NAME` is topologies/NAME.yaml beside the scenario folder.
+    let (s, _) = csrs_copy("fifo-topology");
     let topologies = s.join("topologies");
+    let scenarios = s.join("scenarios");
     std::fs::create_dir_all(&topologies).expect("create topologies/");
+    std::fs::create_dir_all(&scenarios).expect("create scenarios/");
+    let text = std::fs::read_to_string(repo().join("scenarios/cross-package.yaml"))
+        .expect("cross-package.yaml")
+        .replace("topology: ring4", "topology: ring");
+    let scenario = scenarios.join("cross.yaml");
+    std::fs::write(&scenario, text).expect("write scenario");
     let fifo = topologies.join("ring.yaml");
     mkfifo(&fifo);
-    let out = s.join("out");
+    // The loader names the file as it reaches it, from the scenario's folder.
     refused(
-        &["gen", "--csrs", arg(&csrs), "--out", arg(&out)],
-        &fifo,
+        &["sim", arg(&scenario), "--model-only"],
+        &scenarios.join("../topologies/ring.yaml"),
         "is a FIFO, not a regular file",
     );
 }
