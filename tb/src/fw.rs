@@ -1,14 +1,17 @@
 //! The reference firmware (fw/, C, compiled into this crate by `build.rs`) running every Q7
-//! context of a scenario against the package top.
+//! context of a scenario against the package top or a composed system.
 //!
 //! Each context (a core's TX or RX lane) runs its program (rdma_desc_gen, waits,
 //! rdma_desc_start, as 64-byte ExtendedInst words) on its own thread. The firmware's HAL calls
 //! are rendezvous with the cycle loop here: a `read32`/`write32` becomes one AXI4-Lite
 //! transaction on the host port of the context's die, a `wait` lets that many cycles pass. Only
 //! one firmware thread runs at a time (the loop resumes one and waits until it calls the HAL
-//! again or ends), so runs are deterministic and the firmware's shared bookkeeping needs no
-//! lock; in simulated time the contexts run concurrently. Both dies' host ports move in the same
-//! clock cycles; contexts of one die take turns on its port (round robin), one transaction each.
+//! again or ends), in cycle order, so runs are deterministic and the firmware's shared
+//! bookkeeping needs no lock; in simulated time the contexts run concurrently. Contexts of one die
+//! take turns on its port (round robin), one transaction each. On the package top every port
+//! moves in the same clock cycles (`lockstep`); on a composed system each die runs the
+//! system's windows on its own with its contexts, stopping where one must be resumed
+//! (`windowed`).
 //!
 //! Firmware time: computing takes no cycles; each MMIO access costs the cycles of its
 //! AXI4-Lite transaction (address, data and response handshakes with the port's random valid
