@@ -194,6 +194,32 @@ fn rtl_report_says_the_firmware_drove_it() {
             .is_some_and(|s| s > 0.0),
         "{r}"
     );
+    // One package runs on the package top: one model, one thread.
+    assert_eq!(r["rtl_system"], "package top", "{r}");
+    assert_eq!(
+        (r["rtl_models"].as_u64(), r["threads"].as_u64()),
+        (Some(1), Some(1))
+    );
+}
+
+/// A topology's scenario runs on the system composed from it: one model per die, on the
+/// threads asked for; a thread count of 0 is refused before anything runs.
+#[test]
+fn a_topology_runs_composed_on_the_threads_asked_for() {
+    let r = sim_json("scenarios/cross-package.yaml", &["--threads", "2"]);
+    assert_eq!(r["rtl"], "PASS", "{r}");
+    assert_eq!(r["rtl_system"], "composed system", "{r}");
+    assert_eq!(r["rtl_models"].as_u64(), Some(8), "{r}");
+    assert_eq!(r["threads"].as_u64(), Some(2), "{r}");
+    let o = run(xdie().current_dir(repo()).args([
+        "sim",
+        "scenarios/cross-package.yaml",
+        "--threads",
+        "0",
+    ]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--threads"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
 }
 
 /// A collective scenario reports its cycles next to the analytic bound: ring all-gather
