@@ -470,7 +470,8 @@ impl Package {
         let node_die = format!("TOP.{}.u_die", crate::system::NODE);
         let mut sys = System::new(&plan, threads, trace, |sim| {
             crate::hooks::release_fresh_memories(sim, &node_die).map_err(|e| e.to_string())
-        })?;
+        })
+        .map_err(|e| PkgError::System(format!("{}: {e}", mesh.path.display())))?;
         let mut host = Vec::new();
         let (mut idle, mut err) = (Vec::new(), Vec::new());
         for i in 0..dies.len() {

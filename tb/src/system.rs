@@ -335,28 +335,31 @@ impl System {
         mut fresh: impl FnMut(&mut Sim) -> Result<(), String>,
     ) -> Result<System, SystemError> {
         let kind = node_kind().ok_or(SystemError::NoModel)?;
-        let mut nodes = Vec::with_capacity(plan.dies.len());
-        for i in 0..plan.dies.len() {
-            let mut sim = match trace {
-                Some(p) => Sim::traced(kind, &die_trace(p, i))?,
-                None => Sim::new(kind)?,
-            };
-            fresh(&mut sim).map_err(SystemError::Topology)?;
-            nodes.push(Node {
-                sim,
-                now: 0,
-                inbound: Vec::new(),
-                outbound: Vec::new(),
-                sent: Vec::new(),
-            });
+        let n = plan.dies.len();
+        if n == 0 {
+            return Err(SystemError::Topology(
+                "a system needs at least one die".into(),
+            ));
         }
-        let probe = nodes
-            .first()
-            .ok_or_else(|| SystemError::Topology("a system needs at least one die".to_string()))?;
-        let ports_per_die = probe.sim.require_port("linked_i")?.info().width;
+        // The node's ports from its port table: the plan is checked before any model is built.
+        let port = |name: &str| -> Result<Port, SystemError> {
+            kind.ports()
+                .iter()
+                .position(|p| p.name == name)
+                .map(|id| Port {
+                    dut: kind,
+                    id: id as u32,
+                })
+                .ok_or_else(|| {
+                    SystemError::Sim(SimError::NoPort {
+                        dut: kind.name(),
+                        port: name.to_string(),
+                    })
+                })
+        };
+        let ports_per_die = port("linked_i")?.info().width;
         let wire = |w: Wire| -> Result<WirePorts, SystemError> {
-            let s = &probe.sim;
-            let data_out = s.require_port(&format!("{}_o", w.name()))?;
+            let data_out = port(&format!("{}_o", w.name()))?;
             let width = (data_out.info().width / ports_per_die) as usize;
             if width > 32 * MAX_WORDS {
                 return Err(SystemError::Topology(format!(
@@ -366,10 +369,10 @@ impl System {
                 )));
             }
             Ok(WirePorts {
-                valid_out: s.require_port(&format!("{}_valid_o", w.name()))?,
+                valid_out: port(&format!("{}_valid_o", w.name()))?,
                 data_out,
-                valid_in: s.require_port(&format!("{}_valid_i", w.name()))?,
-                data_in: s.require_port(&format!("{}_i", w.name()))?,
+                valid_in: port(&format!("{}_valid_i", w.name()))?,
+                data_in: port(&format!("{}_i", w.name()))?,
                 width,
             })
         };
@@ -380,21 +383,21 @@ impl System {
             wire(Wire::RspDllp)?,
         ];
         let mut lookahead = u64::MAX;
-        let mut linked = vec![0u64; nodes.len()];
+        let mut linked = vec![0u64; n];
+        let mut inbound: Vec<Vec<Inbound>> = (0..n).map(|_| Vec::new()).collect();
+        let mut outbound: Vec<Vec<Outbound>> = (0..n).map(|_| Vec::new()).collect();
         for (i, l) in plan.links.iter().enumerate() {
             for end in [l.a, l.b] {
-                if end.die >= nodes.len() || end.port >= ports_per_die {
+                if end.die >= n || end.port >= ports_per_die {
                     return Err(SystemError::Topology(format!(
-                        "link {i}: die {} port {} is not in the system ({} dies of {} ports)",
-                        end.die,
-                        end.port,
-                        nodes.len(),
-                        ports_per_die
+                        "links[{i}]: die {} port {} is not in the system ({n} dies of \
+                         {ports_per_die} ports)",
+                        end.die, end.port
                     )));
                 }
                 if linked[end.die] >> end.port & 1 != 0 {
                     return Err(SystemError::Topology(format!(
-                        "link {i}: die {} port {} has a link already",
+                        "links[{i}]: die {} port {} has a link already",
                         end.die, end.port
                     )));
                 }
@@ -404,7 +407,7 @@ impl System {
             // the last one inside), and a stage is what lets the dies run apart.
             if l.latency < 3 {
                 return Err(SystemError::Topology(format!(
-                    "link {i}: latency {} cycles; a composed system needs at least 3 (two \
+                    "links[{i}]: latency {} cycles; a composed system needs at least 3 (two \
                      stages are inside the dies, the rest is the wires' lookahead)",
                     l.latency
                 )));
@@ -412,27 +415,42 @@ impl System {
             lookahead = lookahead.min(Wire::ReqFlit.delay(l.latency));
             for (from, to) in [(l.a, l.b), (l.b, l.a)] {
                 for w in Wire::ALL {
-                    let inbound = nodes[to.die].inbound.len();
-                    nodes[to.die].inbound.push(Inbound {
+                    outbound[from.die].push(Outbound {
+                        port: from.port,
+                        wire: w,
+                        to: (to.die, inbound[to.die].len(), w.delay(l.latency)),
+                        last: None,
+                    });
+                    inbound[to.die].push(Inbound {
                         port: to.port,
                         wire: w,
                         queue: VecDeque::new(),
                         shown: false,
                     });
-                    nodes[from.die].outbound.push(Outbound {
-                        port: from.port,
-                        wire: w,
-                        to: (to.die, inbound, w.delay(l.latency)),
-                        last: None,
-                    });
                 }
             }
         }
-        for (node, (&(chip, die), &mask)) in nodes.iter_mut().zip(plan.dies.iter().zip(&linked)) {
-            node.sim.set_by_name("my_chip_i", chip)?;
-            node.sim.set_by_name("my_die_i", die)?;
-            node.sim.set_by_name("linked_i", mask)?;
-            node.sim.set_by_name("tx_stall_i", 0)?;
+        let mut nodes = Vec::with_capacity(n);
+        let ends = inbound.into_iter().zip(outbound);
+        for (i, ((&(chip, die), &mask), (inbound, outbound))) in
+            plan.dies.iter().zip(&linked).zip(ends).enumerate()
+        {
+            let mut sim = match trace {
+                Some(p) => Sim::traced(kind, &die_trace(p, i))?,
+                None => Sim::new(kind)?,
+            };
+            fresh(&mut sim).map_err(SystemError::Topology)?;
+            sim.set_by_name("my_chip_i", chip)?;
+            sim.set_by_name("my_die_i", die)?;
+            sim.set_by_name("linked_i", mask)?;
+            sim.set_by_name("tx_stall_i", 0)?;
+            nodes.push(Node {
+                sim,
+                now: 0,
+                inbound,
+                outbound,
+                sent: Vec::new(),
+            });
         }
         let threads = threads.max(1);
         let pool = if threads > 1 && nodes.len() > 1 {

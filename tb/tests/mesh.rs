@@ -435,3 +435,36 @@ fn one_thread_and_two_give_the_same_run() {
         assert_eq!(stores(&one), stores(&two));
     });
 }
+
+/// A topology the composed system cannot build is refused before any model is built, naming the
+/// topology file and the link at fault: a link of 2 cycles leaves no wire stage outside the dies
+/// (and no lookahead).
+#[test]
+fn a_link_too_short_to_compose_is_refused_naming_it() {
+    let dir = std::env::temp_dir().join(format!("xdie-short-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("short.yaml");
+    std::fs::write(
+        &path,
+        "description: \"two packages, one short link\"\n\
+         view: chip_id\n\
+         packages:\n\
+         \x20 - {name: a, cayman_id: 0x01}\n\
+         \x20 - {name: b, cayman_id: 0x02}\n\
+         links:\n\
+         \x20 - {a: a.0.0, b: a.1.0}\n\
+         \x20 - {a: b.0.0, b: b.1.0}\n\
+         \x20 - {a: a.1.1, b: b.0.1, latency: 2}\n",
+    )
+    .expect("topology");
+    let mesh = xdie_model::mesh::load(&path, &xdie_model::Layout::new(csrs()))
+        .unwrap_or_else(|e| panic!("the model takes a 2-cycle link: {e}"));
+    let err = match Package::composed(&mesh, 1, Timing::FAST, 1, None) {
+        Ok(_) => panic!("a 2-cycle link was composed"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains(&path.display().to_string()), "{err}");
+    assert!(err.contains("links[2]: latency 2 cycles"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
