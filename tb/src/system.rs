@@ -152,7 +152,7 @@ struct Outbound {
     wire: Wire,
     /// Where they go: die, that die's inbound index, delay.
     to: (usize, usize, u64),
-    /// The last DLLP sent (DLLPs travel only when they change), with its strobe.
+    /// The last DLLP sent (DLLPs travel only when they change); none since reset yet.
     last: Option<Word>,
 }
 
