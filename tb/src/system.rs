@@ -214,7 +214,7 @@ fn get_field(src: &[u32], lsb: usize, width: usize, dst: &mut Word) {
         };
         *d = lo | hi;
     }
-    if width % 32 != 0 {
+    if !width.is_multiple_of(32) {
         dst[width / 32] &= (1 << (width % 32)) - 1;
     }
 }
