@@ -583,13 +583,7 @@ pub fn run_with(
                     crate::system::NODE
                 )));
             }
-            if mesh.view != xdie_model::AddrView::ChipId {
-                return Err(RtlError::NotAvailable(format!(
-                    "topology {} routes in the neighbor view; the composed system's die model \
-                     is built for the chip-id view (docs/mesh.md)",
-                    mesh.path.display()
-                )));
-            }
+            Package::composable(mesh).map_err(RtlError::NotAvailable)?;
             Package::composed(mesh, seed, timing, opts.threads, trace)?
         }
         None => {

@@ -748,6 +748,20 @@ fn spawn(
     Ok(threads)
 }
 
+/// The key of the context whose access goes next on a host port: of `candidates` (key, context)
+/// with an access waiting, the first in program order from `rr` on, round robin over all `n`
+/// contexts of the system.
+fn next_in_turn<'a>(
+    candidates: impl Iterator<Item = (usize, &'a Thread)>,
+    rr: usize,
+    n: usize,
+) -> Option<usize> {
+    candidates
+        .filter(|(_, t)| matches!(t.state, State::Bus(_)))
+        .min_by_key(|(_, t)| (t.index + n - rr) % n)
+        .map(|(k, _)| k)
+}
+
 /// The contexts that have not ended, for a timeout's message.
 fn still_running<'a>(threads: impl Iterator<Item = &'a Thread>) -> String {
     threads
@@ -781,9 +795,11 @@ fn lockstep(
             if active[die].is_some() {
                 continue;
             }
-            let pick = (0..n).map(|k| (rr[die] + k) % n).find(|&i| {
-                threads[i].die == die as u32 && matches!(threads[i].state, State::Bus(_))
-            });
+            let on_die = threads
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.die == die as u32);
+            let pick = next_in_turn(on_die, rr[die], n);
             if let Some(i) = pick {
                 let State::Bus(op) = threads[i].state else {
                     unreachable!()
@@ -888,20 +904,13 @@ impl crate::system::DieAgent for Agent<'_> {
             return true;
         }
         if self.active.is_none() {
-            let (rr, n) = (self.rr, self.n);
-            let pick = self
-                .threads
-                .iter()
-                .enumerate()
-                .filter(|(_, th)| matches!(th.state, State::Bus(_)))
-                .min_by_key(|(_, th)| (th.index + n - rr) % n)
-                .map(|(k, _)| k);
+            let pick = next_in_turn(self.threads.iter().enumerate(), self.rr, self.n);
             if let Some(k) = pick {
                 let State::Bus(op) = self.threads[k].state else {
                     unreachable!()
                 };
                 self.threads[k].state = State::InFlight;
-                self.rr = (self.threads[k].index + 1) % n;
+                self.rr = (self.threads[k].index + 1) % self.n;
                 self.log.begin(self.sys_model, op, t);
                 let a = self.host.begin(op);
                 self.active = Some((k, a, t));

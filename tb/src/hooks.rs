@@ -244,7 +244,7 @@ impl Package {
                     bytes: p[1].to_le_bytes().to_vec(),
                     what: MonKind::SemInc,
                 });
-                at += 3 + 2;
+                at += record_words(id);
                 continue;
             }
             let word = u64::from(p[0]) | u64::from(p[1]) << 32;
@@ -274,7 +274,7 @@ impl Package {
                     what: MonKind::Sbuf,
                 });
             }
-            at += 3 + 2 + strobe_words + dw / 4;
+            at += record_words(id);
         }
         out
     }

@@ -425,6 +425,19 @@ impl Package {
         )
     }
 
+    /// Why `mesh` cannot be composed from the die node, if it cannot: the node is built for the
+    /// chip-id view.
+    pub fn composable(mesh: &Mesh) -> std::result::Result<(), String> {
+        if mesh.view == AddrView::ChipId {
+            return Ok(());
+        }
+        Err(format!(
+            "topology {} routes in the neighbor view; the composed system's die model is built \
+             for the chip-id view (docs/mesh.md)",
+            mesh.path.display()
+        ))
+    }
+
     /// Composes the system of `mesh` (its dies, links and view) from one die-node model per
     /// die, `threads` dies running at once (crate::system), with the dies' traces at
     /// `<trace>.die<N>.fst`; resets it and waits until every link is up. No link is stalled
@@ -436,13 +449,7 @@ impl Package {
         threads: usize,
         trace: Option<&std::path::Path>,
     ) -> Result<Package> {
-        if mesh.view != AddrView::ChipId {
-            return Err(PkgError::System(format!(
-                "{}: the composed system's dies route in the chip-id view (the die node is \
-                 built for it); a neighbor-view system runs on the package top only",
-                mesh.path.display()
-            )));
-        }
+        Self::composable(mesh).map_err(PkgError::System)?;
         let dies = mesh.dies();
         let index = |d: DieId| {
             dies.iter()
@@ -649,8 +656,9 @@ impl Package {
         for die in 0..self.sim.dies_modelled() {
             let sim = self.sim.model_mut(die);
             let port = sim.require_port("tx_stall_i")?;
+            // Die 0 (the only model of a package top) draws from `seed` itself.
             let s = seed ^ u64::from(die).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            sim.randomize(port, percent, if die == 0 { seed } else { s })?;
+            sim.randomize(port, percent, s)?;
         }
         Ok(())
     }

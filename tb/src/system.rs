@@ -287,14 +287,20 @@ impl Node {
         }
     }
 
+    /// Cycle `t`'s falling edge: the words due are presented, the model evaluates, and (out of
+    /// reset, when the wires carry words) what it drives is taken.
+    fn falling(&mut self, t: u64, wires: &[WirePorts; 4], in_reset: bool) {
+        self.arrive(t, wires);
+        self.sim.clk_low();
+        if !in_reset {
+            self.leave(t, wires);
+        }
+    }
+
     /// Runs cycles `[t, t + n)` with every wire word due in them already delivered.
     fn run(&mut self, t: u64, n: u64, wires: &[WirePorts; 4], in_reset: bool) {
         for i in t..t + n {
-            self.arrive(i, wires);
-            self.sim.clk_low();
-            if !in_reset {
-                self.leave(i, wires);
-            }
+            self.falling(i, wires, in_reset);
             self.sim.clk_high();
         }
         self.now = t + n;
@@ -309,9 +315,7 @@ impl Node {
                 return;
             }
             agent.drive(t);
-            self.arrive(t, wires);
-            self.sim.clk_low();
-            self.leave(t, wires);
+            self.falling(t, wires, false);
             agent.sample(t);
             self.sim.clk_high();
             self.now = t + 1;
@@ -648,11 +652,7 @@ impl Clocked for System {
     fn clk_low(&mut self) {
         let (t, wires, in_reset) = (self.cycle, self.wires, self.in_reset);
         for node in &mut self.nodes {
-            node.arrive(t, &wires);
-            node.sim.clk_low();
-            if !in_reset {
-                node.leave(t, &wires);
-            }
+            node.falling(t, &wires, in_reset);
         }
     }
 
