@@ -32,12 +32,12 @@
 #define XDIE_MAP_LINK_CREDITS          40u
 /* Host-port xt addresses at or above this reach die-local address (xt - base) directly, without a remap window. */
 #define XDIE_MAP_HOST_DIRECT_BASE      0x80000000u
-/* State buffer, 128 partitions of SBUF_PARTITION_STRIDE bytes. (decoder aperture index) */
+/* Each core's state buffer, 128 partitions of SBUF_PARTITION_STRIDE bytes; core c's at base + c * stride. (decoder aperture index) */
 #define XDIE_AP_SBUF_INDEX             0u
 #define XDIE_AP_SBUF_BASE              UINT64_C(0x0)
 #define XDIE_AP_SBUF_SIZE              UINT64_C(0x10000000)
-#define XDIE_AP_SBUF_COUNT             1u
-#define XDIE_AP_SBUF_STRIDE            UINT64_C(0x10000000)
+#define XDIE_AP_SBUF_COUNT             4u
+#define XDIE_AP_SBUF_STRIDE            UINT64_C(0x100000000)
 /* Base of instance i. */
 #define XDIE_AP_SBUF_INST(i)           (XDIE_AP_SBUF_BASE + (uint64_t)(i) * XDIE_AP_SBUF_STRIDE)
 /* HBM / descriptor memory (rings, constants). 16 MiB in the simulation profile. (decoder aperture index) */
@@ -48,11 +48,11 @@
 #define XDIE_AP_HBM_STRIDE             UINT64_C(0x1000000)
 /* Base of instance i. */
 #define XDIE_AP_HBM_INST(i)            (XDIE_AP_HBM_BASE + (uint64_t)(i) * XDIE_AP_HBM_STRIDE)
-/* TPB events and semaphores. (decoder aperture index) */
+/* Each core's (TPB's) events and semaphores; core c's at base + c * stride. (decoder aperture index) */
 #define XDIE_AP_EVT_SEM_INDEX          2u
 #define XDIE_AP_EVT_SEM_BASE           UINT64_C(0x20000000)
 #define XDIE_AP_EVT_SEM_SIZE           UINT64_C(0x2000)
-#define XDIE_AP_EVT_SEM_COUNT          1u
+#define XDIE_AP_EVT_SEM_COUNT          4u
 #define XDIE_AP_EVT_SEM_STRIDE         UINT64_C(0x2000)
 /* Base of instance i. */
 #define XDIE_AP_EVT_SEM_INST(i)        (XDIE_AP_EVT_SEM_BASE + (uint64_t)(i) * XDIE_AP_EVT_SEM_STRIDE)
@@ -104,7 +104,7 @@
 #define XDIE_AP_XT_WINDOW_STRIDE       UINT64_C(0x1000)
 /* Base of instance i. */
 #define XDIE_AP_XT_WINDOW_INST(i)      (XDIE_AP_XT_WINDOW_BASE + (uint64_t)(i) * XDIE_AP_XT_WINDOW_STRIDE)
-/* Sequencer command slots in front of EVT_SEM's sequencer port (one per context). (decoder aperture index) */
+/* Sequencer command slots in front of the cores' EVT_SEM sequencer ports: slot 2 * c + lane serves the context of core c of this die with that lane (PRID parity). (decoder aperture index) */
 #define XDIE_AP_SEM_SEQ_INDEX          9u
 #define XDIE_AP_SEM_SEQ_BASE           UINT64_C(0x20010000)
 #define XDIE_AP_SEM_SEQ_SIZE           UINT64_C(0x1000)
@@ -120,20 +120,20 @@
 #define XDIE_AP_ROUTE_STRIDE           UINT64_C(0x1000)
 /* Base of instance i. */
 #define XDIE_AP_ROUTE_INST(i)          (XDIE_AP_ROUTE_BASE + (uint64_t)(i) * XDIE_AP_ROUTE_STRIDE)
-/* SBUF accumulate aperture, int32 lanes: a write to base + p * SBUF_PARTITION_STRIDE + b adds each 4-byte little-endian lane of the data (wrapping) into SBUF partition p at byte b (read-modify-write); same geometry as SBUF. Reads are not defined. (decoder aperture index) */
+/* SBUF accumulate aperture, int32 lanes: a write to base + c * stride + p * SBUF_PARTITION_STRIDE + b adds each 4-byte little-endian lane of the data (wrapping) into core c's SBUF partition p at byte b (read-modify-write); same geometry as SBUF. Reads are not defined. (decoder aperture index) */
 #define XDIE_AP_SBUF_ACC_I32_INDEX     11u
 #define XDIE_AP_SBUF_ACC_I32_BASE      UINT64_C(0x40000000)
 #define XDIE_AP_SBUF_ACC_I32_SIZE      UINT64_C(0x10000000)
-#define XDIE_AP_SBUF_ACC_I32_COUNT     1u
-#define XDIE_AP_SBUF_ACC_I32_STRIDE    UINT64_C(0x10000000)
+#define XDIE_AP_SBUF_ACC_I32_COUNT     4u
+#define XDIE_AP_SBUF_ACC_I32_STRIDE    UINT64_C(0x100000000)
 /* Base of instance i. */
 #define XDIE_AP_SBUF_ACC_I32_INST(i)   (XDIE_AP_SBUF_ACC_I32_BASE + (uint64_t)(i) * XDIE_AP_SBUF_ACC_I32_STRIDE)
 /* SBUF accumulate aperture, fp32 lanes: as SBUF_ACC_I32 with IEEE 754 binary32 addition (round to nearest even, subnormals kept, every NaN result is 0x7fc00000; docs/collectives.md). (decoder aperture index) */
 #define XDIE_AP_SBUF_ACC_F32_INDEX     12u
 #define XDIE_AP_SBUF_ACC_F32_BASE      UINT64_C(0x50000000)
 #define XDIE_AP_SBUF_ACC_F32_SIZE      UINT64_C(0x10000000)
-#define XDIE_AP_SBUF_ACC_F32_COUNT     1u
-#define XDIE_AP_SBUF_ACC_F32_STRIDE    UINT64_C(0x10000000)
+#define XDIE_AP_SBUF_ACC_F32_COUNT     4u
+#define XDIE_AP_SBUF_ACC_F32_STRIDE    UINT64_C(0x100000000)
 /* Base of instance i. */
 #define XDIE_AP_SBUF_ACC_F32_INST(i)   (XDIE_AP_SBUF_ACC_F32_BASE + (uint64_t)(i) * XDIE_AP_SBUF_ACC_F32_STRIDE)
 /* Inbound permission windows: what a request arriving over a D2D link may touch on this die. Beside the route table in the fabric-control registers (0x23xxxxxx), and outside every default window, so no remote die can widen its own permissions. (decoder aperture index) */
@@ -950,12 +950,12 @@
 /* Block offset of this register of instance i. */
 #define XDIE_REMAP_WINDOWS_WIN_REPLACE_HI(i)          (XDIE_REMAP_WINDOWS_WIN_BASE + (i) * XDIE_REMAP_WINDOWS_WIN_STRIDE + XDIE_REMAP_WINDOWS_WIN_REPLACE_HI_OFFSET)
 
-/* ---- block `sem_seq`: Sequencer command slots in front of the die's EVT_SEM sequencer port: one slot per Q7 context of the package (slot = PRID), so that inc and wait_ge_and_dec are atomic in hardware. A write to a slot's CMD posts one command with the slot's VALUE; the slot stays busy until EVT_SEM has taken it (a wait_ge_and_dec until the semaphore reaches VALUE), while the bus stays free. The slots take turns on the port (round robin); a wait that cannot be satisfied yet gives the port to the next busy slot and is retried when its turn comes again. */
+/* ---- block `sem_seq`: Sequencer command slots in front of the EVT_SEM sequencer ports of the die's cores: one slot per Q7 context of the die (slot 2 * c + lane for core c of the die; lane = PRID parity), and a slot's commands go to its own core's EVT_SEM, so that inc and wait_ge_and_dec are atomic in hardware and no two contexts of a system share a slot. A write to a slot's CMD posts one command with the slot's VALUE; the slot stays busy until EVT_SEM has taken it (a wait_ge_and_dec until the semaphore reaches VALUE), while the bus stays free. The slots take turns on the port (round robin); a wait that cannot be satisfied yet gives the port to the next busy slot and is retried when its turn comes again. */
 #define XDIE_SEM_SEQ_SIZE                   0x1000u
-/* bundle SLOT x 16 */
+/* bundle SLOT x 8 */
 #define XDIE_SEM_SEQ_SLOT_BASE              0x0u
 #define XDIE_SEM_SEQ_SLOT_STRIDE            0x10u
-#define XDIE_SEM_SEQ_SLOT_COUNT             16u
+#define XDIE_SEM_SEQ_SLOT_COUNT             8u
 /* offset within one bundle instance. Amount of the slot's next command (signed, semaphore width). */
 #define XDIE_SEM_SEQ_SLOT_VALUE_OFFSET      0x0u
 #define XDIE_SEM_SEQ_SLOT_VALUE_RESET       0x1u
@@ -969,7 +969,7 @@
 /* offset within one bundle instance. A write posts one command (this semaphore and subop, the slot's VALUE) unless the slot is busy: then the write is dropped and STATUS.ERR set. Reads return the last command written. */
 #define XDIE_SEM_SEQ_SLOT_CMD_OFFSET        0x4u
 #define XDIE_SEM_SEQ_SLOT_CMD_RESET         0x0u
-/* [7:0] RW Semaphore of this die's EVT_SEM. */
+/* [7:0] RW Semaphore of the slot's core's EVT_SEM. */
 #define XDIE_SEM_SEQ_SLOT_CMD_SEM_LSB       0u
 #define XDIE_SEM_SEQ_SLOT_CMD_SEM_WIDTH     8u
 #define XDIE_SEM_SEQ_SLOT_CMD_SEM_MASK      0xffu
@@ -1026,11 +1026,11 @@
 /* reset base of window 0: SBUF */
 #define XDIE_D2D_INBOUND_DEFAULT0_BASE              UINT64_C(0x0)
 /* reset mask of window 0 */
-#define XDIE_D2D_INBOUND_DEFAULT0_MASK              UINT64_C(0x7ffff0000000)
+#define XDIE_D2D_INBOUND_DEFAULT0_MASK              UINT64_C(0x7ffcf0000000)
 /* reset base of window 1: EVT_SEM/SEM_INC */
 #define XDIE_D2D_INBOUND_DEFAULT1_BASE              UINT64_C(0x20001800)
 /* reset mask of window 1 */
-#define XDIE_D2D_INBOUND_DEFAULT1_MASK              UINT64_C(0x7ffffffffc00)
+#define XDIE_D2D_INBOUND_DEFAULT1_MASK              UINT64_C(0x7fffffff9c00)
 /* reset base of window 2: HBM */
 #define XDIE_D2D_INBOUND_DEFAULT2_BASE              UINT64_C(0x10000000)
 /* reset mask of window 2 */
@@ -1050,11 +1050,11 @@
 /* reset base of window 6: SBUF_ACC_I32 */
 #define XDIE_D2D_INBOUND_DEFAULT6_BASE              UINT64_C(0x40000000)
 /* reset mask of window 6 */
-#define XDIE_D2D_INBOUND_DEFAULT6_MASK              UINT64_C(0x7ffff0000000)
+#define XDIE_D2D_INBOUND_DEFAULT6_MASK              UINT64_C(0x7ffcf0000000)
 /* reset base of window 7: SBUF_ACC_F32 */
 #define XDIE_D2D_INBOUND_DEFAULT7_BASE              UINT64_C(0x50000000)
 /* reset mask of window 7 */
-#define XDIE_D2D_INBOUND_DEFAULT7_MASK              UINT64_C(0x7ffff0000000)
+#define XDIE_D2D_INBOUND_DEFAULT7_MASK              UINT64_C(0x7ffcf0000000)
 /* First refused inbound request since VALID was last cleared. WRITE, PORT and err_addr hold while VALID is set; a refusal with VALID set is only counted. */
 #define XDIE_D2D_INBOUND_ERR_STATUS_OFFSET          0x0u
 #define XDIE_D2D_INBOUND_ERR_STATUS_RESET           0x0u

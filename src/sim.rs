@@ -694,8 +694,8 @@ impl Report {
             .iter()
             .map(|v| {
                 format!(
-                    "chip {:#x} die {} sem {} = {}",
-                    v.die.chip, v.die.die, v.sem, v.value
+                    "chip {:#x} die {} core {} sem {} = {}",
+                    v.die.chip, v.die.die, v.core, v.sem, v.value
                 )
             })
             .collect();
@@ -750,7 +750,10 @@ impl Report {
             .sems
             .iter()
             .map(
-                |v| json!({"chip": v.die.chip, "die": v.die.die, "index": v.sem, "value": v.value}),
+                |v| {
+                    json!({"chip": v.die.chip, "die": v.die.die, "core": v.core, "index": v.sem,
+                           "value": v.value})
+                },
             )
             .collect();
         let faults = match &self.rtl {

@@ -159,6 +159,15 @@ impl Aperture {
     pub fn end(&self) -> u64 {
         self.instance_base(self.count - 1) + self.size
     }
+    /// The instance and the offset in it of address `a`, if `a` falls in an instance (not in a
+    /// gap between two).
+    pub fn locate(&self, a: u64) -> Option<(u64, u64)> {
+        if a < self.base || a >= self.end() {
+            return None;
+        }
+        let (i, off) = ((a - self.base) / self.stride, (a - self.base) % self.stride);
+        (off < self.size).then_some((i, off))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -512,6 +521,8 @@ pub struct Profile {
 pub struct Sizing {
     pub name: String,
     pub description: String,
+    /// NeuronCores wired per die (each with its SBUF and EVT_SEM).
+    pub cores: u64,
     /// SDMA engines wired.
     pub sdma_engines: u64,
     /// D2D controller register blocks wired.
@@ -536,8 +547,9 @@ pub struct Sizing {
 
 impl Sizing {
     /// Every value with its key name in `sizing.*`, in file order.
-    pub fn values(&self) -> [(&'static str, u64); 10] {
+    pub fn values(&self) -> [(&'static str, u64); 11] {
         [
+            ("cores", self.cores),
             ("sdma_engines", self.sdma_engines),
             ("d2d_controllers", self.d2d_controllers),
             ("sbuf_backing_bytes", self.sbuf_backing_bytes),

@@ -771,6 +771,8 @@ pub struct RawSizing {
     #[serde(default)]
     pub description: String,
     #[serde(default)]
+    pub cores: Option<Num>,
+    #[serde(default)]
     pub sdma_engines: Option<Num>,
     #[serde(default)]
     pub d2d_controllers: Option<Num>,
@@ -798,6 +800,8 @@ impl RawSizing {
         Key::req("name", Ty::Str, "Profile name, unique; names the wrapper top `xdie_die_<name>`.")
             .allowed("lower-case letter, then lower-case letters, digits, `_`; at most 32"),
         Key::opt("description", Ty::Str, "What the profile is for."),
+        Key::opt("cores", Ty::Num, "NeuronCores wired per die, each with its own SBUF, EVT_SEM and accumulate apertures (cores past it answer DECERR).")
+            .allowed("1 ..= the SBUF aperture's count; default profile: equal to it"),
         Key::opt("sdma_engines", Ty::Num, "SDMA engines wired (each with its two queue groups).")
             .allowed("1 ..= SDMA_ENGINES of the die map; default profile: equal to it"),
         Key::opt("d2d_controllers", Ty::Num, "D2D controller register blocks wired (controller 0 serves the port).")

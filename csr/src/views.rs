@@ -323,24 +323,29 @@ impl AccCodes {
 /// What a die-local address selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
+    /// Byte `offset` of partition `partition` of core `core`'s SBUF.
     Sbuf {
+        core: u64,
         partition: u64,
         offset: u64,
     },
-    /// An SBUF accumulate aperture: the data is added lane by lane into SBUF partition
-    /// `partition` at byte `offset`.
+    /// An SBUF accumulate aperture: the data is added lane by lane into core `core`'s SBUF
+    /// partition `partition` at byte `offset`.
     SbufAcc {
         dtype: AccDtype,
+        core: u64,
         partition: u64,
         offset: u64,
     },
     Hbm,
+    /// Semaphore `sem` of core `core`'s EVT_SEM, in window `op`.
     Sem {
+        core: u64,
         op: SemOp,
         sem: u64,
         aligned: bool,
     },
-    /// Another register of EVT_SEM (events).
+    /// Another register of an EVT_SEM (events).
     OtherRegister,
 }
 
@@ -395,9 +400,14 @@ impl Views {
     pub fn queues(&self) -> u64 {
         self.m2s.layout.queues().min(self.s2m.layout.queues())
     }
-    /// Die-local address of byte `b` of SBUF partition `p`.
-    pub fn sbuf_addr(&self, p: u64, b: u64) -> u64 {
-        self.apertures.sbuf.base + p * self.params.sbuf_partition_stride + b
+    /// NeuronCores per die: the SBUF aperture's instances (each core has its own SBUF, EVT_SEM
+    /// and accumulate apertures, instance c being core c's).
+    pub fn cores(&self) -> u64 {
+        self.apertures.sbuf.count
+    }
+    /// Die-local address of byte `b` of partition `p` of core `core`'s SBUF.
+    pub fn sbuf_addr(&self, core: u64, p: u64, b: u64) -> u64 {
+        self.apertures.sbuf.instance_base(core) + p * self.params.sbuf_partition_stride + b
     }
     /// The accumulate aperture of a lane type.
     pub fn acc_aperture(&self, dtype: AccDtype) -> &Aperture {
@@ -406,17 +416,24 @@ impl Views {
             AccDtype::F32 => &self.apertures.sbuf_acc_f32,
         }
     }
-    /// Die-local address that adds into byte `b` of SBUF partition `p` as `dtype` lanes.
-    pub fn sbuf_acc_addr(&self, dtype: AccDtype, p: u64, b: u64) -> u64 {
-        self.acc_aperture(dtype).base + p * self.params.sbuf_partition_stride + b
+    /// Die-local address that adds into byte `b` of partition `p` of core `core`'s SBUF as
+    /// `dtype` lanes.
+    pub fn sbuf_acc_addr(&self, dtype: AccDtype, core: u64, p: u64, b: u64) -> u64 {
+        self.acc_aperture(dtype).instance_base(core) + p * self.params.sbuf_partition_stride + b
     }
     /// Die-local address of HBM byte `b`.
     pub fn hbm_addr(&self, b: u64) -> u64 {
         self.apertures.hbm.base + b
     }
-    /// Die-local address of semaphore `sem`'s register in EVT_SEM window `op`.
-    pub fn sem_addr(&self, op: SemOp, sem: u64) -> u64 {
-        self.apertures.evt_sem.base + self.evt_sem.sem_offset(op, sem)
+    /// Die-local address of semaphore `sem`'s register in window `op` of core `core`'s EVT_SEM.
+    pub fn sem_addr(&self, core: u64, op: SemOp, sem: u64) -> u64 {
+        self.apertures.evt_sem.instance_base(core) + self.evt_sem.sem_offset(op, sem)
+    }
+    /// The sequencer command slot of the context of core `core` (of its die) in lane `lane`
+    /// (0 or 1, the PRID parity): one per context of the die, so no two contexts of a system
+    /// share one.
+    pub fn sem_seq_slot(&self, core: u64, lane: u64) -> u64 {
+        2 * core + lane
     }
     /// Die-local address of register `reg` of sequencer command slot `slot`.
     pub fn sem_seq_reg(&self, slot: u64, reg: &Register) -> u64 {
@@ -489,37 +506,35 @@ impl Views {
     }
     /// Where a die-local address lands.
     pub fn decode_local(&self, local: u64) -> Option<Target> {
-        let (sbuf, hbm, evt) = (
-            &self.apertures.sbuf,
-            &self.apertures.hbm,
-            &self.apertures.evt_sem,
-        );
-        if local >= sbuf.base && local < sbuf.end() {
-            let off = local - sbuf.base;
-            let stride = self.params.sbuf_partition_stride;
+        let stride = self.params.sbuf_partition_stride;
+        if let Some((core, off)) = self.apertures.sbuf.locate(local) {
             return Some(Target::Sbuf {
+                core,
                 partition: off / stride,
                 offset: off % stride,
             });
         }
         for dtype in AccDtype::ALL {
-            let acc = self.acc_aperture(dtype);
-            if local >= acc.base && local < acc.end() {
-                let off = local - acc.base;
-                let stride = self.params.sbuf_partition_stride;
+            if let Some((core, off)) = self.acc_aperture(dtype).locate(local) {
                 return Some(Target::SbufAcc {
                     dtype,
+                    core,
                     partition: off / stride,
                     offset: off % stride,
                 });
             }
         }
-        if local >= hbm.base && local < hbm.end() {
+        if self.apertures.hbm.locate(local).is_some() {
             return Some(Target::Hbm);
         }
-        if local >= evt.base && local < evt.end() {
-            return Some(match self.evt_sem.decode(local - evt.base) {
-                Some((op, sem, aligned)) => Target::Sem { op, sem, aligned },
+        if let Some((core, off)) = self.apertures.evt_sem.locate(local) {
+            return Some(match self.evt_sem.decode(off) {
+                Some((op, sem, aligned)) => Target::Sem {
+                    core,
+                    op,
+                    sem,
+                    aligned,
+                },
                 None => Target::OtherRegister,
             });
         }

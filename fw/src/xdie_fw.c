@@ -82,6 +82,14 @@ static uint32_t die_of_core(const struct xdie_fw_system *sys, uint32_t core)
     return (core >> sys->core_die_bit) & 1u;
 }
 
+/* A core's index among its die's cores (the id without its die bit): the instance of its SBUF,
+ * EVT_SEM and accumulate apertures. */
+static uint32_t tpb_of_core(const struct xdie_fw_system *sys, uint32_t core)
+{
+    const uint32_t low = core & ((1u << sys->core_die_bit) - 1u);
+    return ((core >> (sys->core_die_bit + 1u)) << sys->core_die_bit) | low;
+}
+
 static uint64_t ring_stride(const struct xdie_fw_system *sys)
 {
     return align_up((uint64_t)sys->ring_len * XDIE_MAP_DESC_BYTES, XDIE_RING_BASE_ALIGN);
@@ -99,27 +107,29 @@ uint64_t xdie_fw_const_one_addr(const struct xdie_fw_system *sys)
     return xdie_fw_ring_base(sys, XDIE_FW_ENGINES, XDIE_FW_M2S, 0);
 }
 
-/* Where the RX side lands byte `offset` of partition `partition`: SBUF itself, or the
- * accumulate aperture of the gen word's lane type, which mirrors SBUF. */
-static uint64_t sbuf_dst_addr(uint32_t accumulate, uint32_t partition, uint64_t offset)
+/* Where the RX side lands byte `offset` of partition `partition` of core `tpb`'s SBUF: SBUF
+ * itself, or the core's accumulate aperture of the gen word's lane type, which mirrors it. */
+static uint64_t sbuf_dst_addr(uint32_t accumulate, uint32_t tpb, uint32_t partition,
+                              uint64_t offset)
 {
-    uint64_t base = XDIE_AP_SBUF_BASE;
+    uint64_t base = XDIE_AP_SBUF_INST(tpb);
     if (accumulate == XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_INT32) {
-        base = XDIE_AP_SBUF_ACC_I32_BASE;
+        base = XDIE_AP_SBUF_ACC_I32_INST(tpb);
     } else if (accumulate == XDIE_EXT_RDMA_DESC_GEN_ACCUMULATE_FP32) {
-        base = XDIE_AP_SBUF_ACC_F32_BASE;
+        base = XDIE_AP_SBUF_ACC_F32_INST(tpb);
     }
     return base + (uint64_t)partition * XDIE_MAP_SBUF_PARTITION_STRIDE + offset;
 }
 
-static uint64_t sbuf_addr(uint32_t partition, uint64_t offset)
+static uint64_t sbuf_addr(uint32_t tpb, uint32_t partition, uint64_t offset)
 {
-    return XDIE_AP_SBUF_BASE + (uint64_t)partition * XDIE_MAP_SBUF_PARTITION_STRIDE + offset;
+    return XDIE_AP_SBUF_INST(tpb) + (uint64_t)partition * XDIE_MAP_SBUF_PARTITION_STRIDE + offset;
 }
 
-static uint64_t sem_inc_addr(uint32_t sem)
+/* Semaphore `sem`'s INC window in core `tpb`'s EVT_SEM. */
+static uint64_t sem_inc_addr(uint32_t tpb, uint32_t sem)
 {
-    return XDIE_AP_EVT_SEM_BASE + XDIE_EVT_SEM_SEM_INC_SEM_INC(sem);
+    return XDIE_AP_EVT_SEM_INST(tpb) + XDIE_EVT_SEM_SEM_INC_SEM_INC(sem);
 }
 
 static uint64_t soc_local(uint32_t die, uint64_t local)
@@ -157,6 +167,11 @@ static int route(uint32_t from_chip, uint32_t from_die, uint32_t to_chip, uint32
 static uint32_t my_die(const struct xdie_fw_ctx *ctx)
 {
     return die_of_core(ctx->sys, ctx->core);
+}
+
+static uint32_t my_tpb(const struct xdie_fw_ctx *ctx)
+{
+    return tpb_of_core(ctx->sys, ctx->core);
 }
 
 static uint32_t direct(uint64_t local)
@@ -447,25 +462,34 @@ void xdie_fw_encode_start(const struct xdie_fw_start_word *w, uint8_t *word)
 
 struct leg_ends {
     uint32_t tx_chip, tx_die, rx_chip, rx_die;
+    uint32_t tx_tpb, rx_tpb; /* the TX and RX cores' indices on their dies */
 };
 
 static int leg_ends(const struct xdie_fw_ctx *ctx, uint32_t role, uint32_t peer_core,
                     uint32_t peer_chip, struct leg_ends *out)
 {
     uint32_t peer_die = die_of_core(ctx->sys, peer_core);
+    uint32_t peer_tpb = tpb_of_core(ctx->sys, peer_core);
     if (role > 1u) {
         return XDIE_FW_ERR_ROLE;
+    }
+    if (peer_tpb >= XDIE_AP_SBUF_COUNT) {
+        return XDIE_FW_ERR_GEOMETRY;
     }
     if (role == 1u) {
         out->tx_chip = ctx->chip;
         out->tx_die = my_die(ctx);
+        out->tx_tpb = my_tpb(ctx);
         out->rx_chip = peer_chip;
         out->rx_die = peer_die;
+        out->rx_tpb = peer_tpb;
     } else {
         out->tx_chip = peer_chip;
         out->tx_die = peer_die;
+        out->tx_tpb = peer_tpb;
         out->rx_chip = ctx->chip;
         out->rx_die = my_die(ctx);
+        out->rx_tpb = my_tpb(ctx);
     }
     return XDIE_FW_OK;
 }
@@ -577,9 +601,9 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
         sem_remote = sem_local;
     } else {
         /* RX (S2M): TX's local_sem INC window; RX's remote_sem INC window, routed like data. */
-        sem_local = soc_local(ends.tx_die, sem_inc_addr(g.local_sem));
-        rc = route(ends.tx_chip, ends.tx_die, ends.rx_chip, ends.rx_die, sem_inc_addr(g.remote_sem),
-                   &sem_remote);
+        sem_local = soc_local(ends.tx_die, sem_inc_addr(ends.tx_tpb, g.local_sem));
+        rc = route(ends.tx_chip, ends.tx_die, ends.rx_chip, ends.rx_die,
+                   sem_inc_addr(ends.rx_tpb, g.remote_sem), &sem_remote);
         if (rc != XDIE_FW_OK) {
             return rc;
         }
@@ -599,10 +623,11 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
                 }
                 uint64_t buf;
                 if (g.role == 1u) {
-                    buf = soc_local(ends.tx_die, sbuf_addr(p, g.src_addr + off));
+                    buf = soc_local(ends.tx_die, sbuf_addr(ends.tx_tpb, p, g.src_addr + off));
                 } else {
                     rc = route(ends.tx_chip, ends.tx_die, ends.rx_chip, ends.rx_die,
-                               sbuf_dst_addr(g.accumulate, p, g.dst_addr + off), &buf);
+                               sbuf_dst_addr(g.accumulate, ends.rx_tpb, p, g.dst_addr + off),
+                               &buf);
                     if (rc != XDIE_FW_OK) {
                         return rc;
                     }
@@ -637,14 +662,15 @@ int xdie_fw_rdma_desc_gen(struct xdie_fw_ctx *ctx, const uint8_t *word)
 
 /* ---- waits and signals */
 
-/* One command through this context's sequencer slot (slot PRID) on die (chip, die): VALUE, then
- * CMD, then STATUS polled until the slot is no longer busy. The bus is free meanwhile: the slot
- * keeps an unsatisfied wait and retries it in hardware; only the STATUS polls use the bus, one
- * per back-off. */
-static int seq_command(struct xdie_fw_ctx *ctx, uint32_t chip, uint32_t die, uint32_t sem,
-                       uint32_t subop, uint32_t value)
+/* One command on this context's own core's EVT_SEM through the context's sequencer slot on its
+ * own die (slot 2 * core index on the die + PRID parity: one per context of the die, so no two
+ * contexts of a system share one): VALUE, then CMD, then STATUS polled until the slot is no
+ * longer busy. The bus is free meanwhile: the slot keeps an unsatisfied wait and retries it in
+ * hardware; only the STATUS polls use the bus, one per back-off. */
+static int seq_command(struct xdie_fw_ctx *ctx, uint32_t sem, uint32_t subop, uint32_t value)
 {
-    const uint32_t slot = ctx->prid;
+    const uint32_t chip = ctx->chip, die = my_die(ctx);
+    const uint32_t slot = 2u * my_tpb(ctx) + (ctx->prid & 1u);
     if (slot >= XDIE_SEM_SEQ_SLOT_COUNT) {
         return XDIE_FW_ERR_GEOMETRY;
     }
@@ -689,14 +715,16 @@ int xdie_fw_sem_inc(struct xdie_fw_ctx *ctx, uint32_t core, uint32_t sem, uint32
     if (sem >= FW_SEM_COUNT) {
         return XDIE_FW_ERR_GEOMETRY;
     }
-    const uint32_t die = die_of_core(ctx->sys, core);
-    if (die >= XDIE_FW_DIES) {
+    const uint32_t die = die_of_core(ctx->sys, core), tpb = tpb_of_core(ctx->sys, core);
+    if (die >= XDIE_FW_DIES || tpb >= XDIE_AP_EVT_SEM_COUNT) {
         return XDIE_FW_ERR_GEOMETRY;
     }
-    if (ctx->wait_mode == XDIE_FW_WAIT_SEQ) {
-        return seq_command(ctx, ctx->chip, die, sem, XDIE_EVT_SEM_SEQ_SUBOP_INC, value);
+    /* The sequencer slot reaches the context's own core only; another core's semaphore takes
+     * the increment through its INC window, which is as atomic. */
+    if (ctx->wait_mode == XDIE_FW_WAIT_SEQ && core == ctx->core) {
+        return seq_command(ctx, sem, XDIE_EVT_SEM_SEQ_SUBOP_INC, value);
     }
-    return store(ctx, ctx->chip, die, sem_inc_addr(sem),
+    return store(ctx, ctx->chip, die, sem_inc_addr(tpb, sem),
                  FW_FIELD(value, XDIE_EVT_SEM_SEM_INC_SEM_INC_VALUE_LSB,
                           XDIE_EVT_SEM_SEM_INC_SEM_INC_VALUE_MASK));
 }
@@ -707,14 +735,14 @@ int xdie_fw_wait_ge_and_dec(struct xdie_fw_ctx *ctx, uint32_t sem, uint32_t valu
         return XDIE_FW_ERR_GEOMETRY;
     }
     if (ctx->wait_mode == XDIE_FW_WAIT_SEQ) {
-        return seq_command(ctx, ctx->chip, my_die(ctx), sem, XDIE_EVT_SEM_SEQ_SUBOP_WAIT_GE_DEC,
-                           value);
+        return seq_command(ctx, sem, XDIE_EVT_SEM_SEQ_SUBOP_WAIT_GE_DEC, value);
     }
     if (ctx->wait_mode != XDIE_FW_WAIT_POLL) {
         return XDIE_FW_ERR_UNSUPPORTED;
     }
     for (uint32_t polls = 0;; polls++) {
-        int32_t v = (int32_t)read_local(ctx, XDIE_AP_EVT_SEM_BASE + XDIE_EVT_SEM_SEM_READ_SEM_READ(sem));
+        int32_t v = (int32_t)read_local(
+            ctx, XDIE_AP_EVT_SEM_INST(my_tpb(ctx)) + XDIE_EVT_SEM_SEM_READ_SEM_READ(sem));
         if ((int64_t)v >= (int64_t)value) {
             break;
         }
@@ -725,7 +753,7 @@ int xdie_fw_wait_ge_and_dec(struct xdie_fw_ctx *ctx, uint32_t sem, uint32_t valu
         }
         xdie_hal_wait(ctx->plat, ctx->poll_cycles);
     }
-    write_local(ctx, XDIE_AP_EVT_SEM_BASE + XDIE_EVT_SEM_SEM_DEC_SEM_DEC(sem),
+    write_local(ctx, XDIE_AP_EVT_SEM_INST(my_tpb(ctx)) + XDIE_EVT_SEM_SEM_DEC_SEM_DEC(sem),
                 FW_FIELD(value, XDIE_EVT_SEM_SEM_DEC_SEM_DEC_VALUE_LSB,
                          XDIE_EVT_SEM_SEM_DEC_SEM_DEC_VALUE_MASK));
     return XDIE_FW_OK;
@@ -855,14 +883,11 @@ int xdie_fw_rdma_desc_start(struct xdie_fw_ctx *ctx, const uint8_t *word)
     }
 
     if (s.role == 0u) {
-        /* RX: arm the S2M rings first, then right_push (INC go_sem in TX's EVT_SEM): by
-         * TX's sequencer slot of this context, or a store to the INC window. */
+        /* RX: arm the S2M rings first, then right_push: INC go_sem in the TX core's EVT_SEM,
+         * a store to its INC window (a sequencer slot reaches its own core only). */
         rc = doorbells(ctx, &ends, s.launch, side, mask, queue, per_engine);
-        if (rc == XDIE_FW_OK && ctx->wait_mode == XDIE_FW_WAIT_SEQ) {
-            rc = seq_command(ctx, ends.tx_chip, ends.tx_die, s.go_sem, XDIE_EVT_SEM_SEQ_SUBOP_INC,
-                             1u);
-        } else if (rc == XDIE_FW_OK) {
-            rc = store(ctx, ends.tx_chip, ends.tx_die, sem_inc_addr(s.go_sem),
+        if (rc == XDIE_FW_OK) {
+            rc = store(ctx, ends.tx_chip, ends.tx_die, sem_inc_addr(ends.tx_tpb, s.go_sem),
                        FW_FIELD(1u, XDIE_EVT_SEM_SEM_INC_SEM_INC_VALUE_LSB,
                                 XDIE_EVT_SEM_SEM_INC_SEM_INC_VALUE_MASK));
         }

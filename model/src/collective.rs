@@ -212,6 +212,11 @@ fn die_of(core: Core) -> DieId {
     Topology::package(core.chip).die_of(core)
 }
 
+/// The core's index on its die (`Topology::tpb_of`).
+fn tpb_of(core: Core) -> u64 {
+    Topology::package(core.chip).tpb_of(core)
+}
+
 impl Collective {
     pub(crate) fn from_raw(raw: RawCollective) -> Result<Collective, CollectiveError> {
         let ranks: Vec<Core> = raw
@@ -573,6 +578,7 @@ impl Collective {
             for p in 0..self.partitions {
                 out.push(Fill {
                     die: die_of(core),
+                    tpb: tpb_of(core),
                     partition: p,
                     offset: lo,
                     bytes: self.data(seed, r, p, len),

@@ -70,6 +70,8 @@ pub enum Event {
     /// A sequencer wait_ge_and_dec was satisfied (the value is already decremented).
     SemWaitDone {
         die: DieId,
+        /// The core (of `die`) whose EVT_SEM held the semaphore.
+        tpb: u64,
         sem: u64,
         value: i64,
         by: Core,

@@ -325,6 +325,8 @@ pub struct Scenario {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fill {
     pub die: DieId,
+    /// The core of `die` whose SBUF is filled.
+    pub tpb: u64,
     pub partition: u64,
     pub offset: u64,
     pub bytes: Vec<u8>,
@@ -335,6 +337,9 @@ pub struct Fill {
 pub struct LegRun {
     pub tx_die: DieId,
     pub rx_die: DieId,
+    /// The TX and RX cores' indices on their dies (`Topology::tpb_of`).
+    pub tx_tpb: u64,
+    pub rx_tpb: u64,
     pub reach: Reach,
     /// Destination as the TX engines address it (partition 0, byte dst_addr).
     pub dst_soc: u64,
@@ -355,10 +360,11 @@ pub struct ModelRun {
 
 /// Source bytes: a splitmix-style hash of (seed, die, partition, offset), so every run with the
 /// same seed stores the same data and a misplaced byte is unlikely to look right.
-pub fn pattern(seed: u64, die: DieId, partition: u64, offset: u64, n: u64) -> Vec<u8> {
+pub fn pattern(seed: u64, die: DieId, tpb: u64, partition: u64, offset: u64, n: u64) -> Vec<u8> {
     let key = seed
         ^ die.chip.wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ die.die.wrapping_mul(0xbf58_476d_1ce4_e5b9)
+        ^ tpb.wrapping_mul(0xd6e8_feb8_6659_fd93)
         ^ partition.wrapping_mul(0x94d0_49bb_1331_11eb);
     (offset..offset + n)
         .map(|i| {
@@ -881,7 +887,8 @@ impl Scenario {
     ) -> Result<()> {
         for (r, p, off, want) in c.expected(seed) {
             let die = sys.die_of(c.ranks[r]);
-            let got = sys.read_local(die, sys.layout.sbuf_addr(p, off), want.len() as u64);
+            let tpb = sys.topology.tpb_of(c.ranks[r]);
+            let got = sys.read_local(die, sys.layout.sbuf_addr(tpb, p, off), want.len() as u64);
             if let Some(b) = (0..want.len()).find(|&b| got[b] != want[b]) {
                 let lane = b / 4 * 4;
                 let word =
@@ -1144,8 +1151,9 @@ impl Scenario {
         let mut out = Vec::new();
         for (i, l) in self.legs.iter().enumerate() {
             let die = sys.die_of(l.tx);
+            let tpb = sys.topology.tpb_of(l.tx);
             let fed = self.legs[..i].iter().any(|p| {
-                sys.die_of(p.rx) == die
+                p.rx == l.tx
                     && p.dst_addr < l.src_addr + l.free_dim_bytes
                     && l.src_addr < p.dst_addr + p.free_dim_bytes
                     && p.partitions > 0
@@ -1156,9 +1164,10 @@ impl Scenario {
             for p in 0..l.partitions {
                 out.push(Fill {
                     die,
+                    tpb,
                     partition: p,
                     offset: l.src_addr,
-                    bytes: pattern(seed, die, p, l.src_addr, l.free_dim_bytes),
+                    bytes: pattern(seed, die, tpb, p, l.src_addr, l.free_dim_bytes),
                 });
             }
         }
@@ -1208,7 +1217,7 @@ impl Scenario {
         self.check_stream_waits(&sys)?;
         let fills = self.fills(&sys, seed);
         for f in &fills {
-            sys.fill_sbuf(f.die, f.partition, f.offset, &f.bytes)
+            sys.fill_sbuf(f.die, f.tpb, f.partition, f.offset, &f.bytes)
                 .map_err(|e| self.model_error(None, e))?;
         }
         let mut legs = Vec::new();
@@ -1216,15 +1225,15 @@ impl Scenario {
             let me = |e| self.model_error(Some(i), e);
             if let Some(j) = l.after {
                 let prev = &self.legs[j];
-                let (wait_die, my_die) = (sys.die_of(prev.rx), sys.die_of(l.tx));
-                if wait_die != my_die {
+                // A context waits on its own core's EVT_SEM (its sequencer slot's).
+                if prev.rx != l.tx {
                     return Err(self.error(
                         ScenarioErrorKind::Reference,
                         format!("legs[{i}].after"),
                         format!(
-                            "leg `{}` waits on the remote_sem of `{}`, which lives on {wait_die}; \
-                             its TX core is on {my_die}",
-                            l.name, prev.name
+                            "leg `{}` waits on the remote_sem of `{}`, which lives in the EVT_SEM \
+                             of {}; a context waits on its own core's only, and its TX core is {}",
+                            l.name, prev.name, prev.rx, l.tx
                         ),
                     ));
                 }
@@ -1252,6 +1261,8 @@ impl Scenario {
             legs.push(LegRun {
                 tx_die: sys.die_of(l.tx),
                 rx_die: sys.die_of(l.rx),
+                tx_tpb: sys.topology.tpb_of(l.tx),
+                rx_tpb: sys.topology.tpb_of(l.rx),
                 reach: sys.leg_reach(id).unwrap_or(Reach::SameDie),
                 dst_soc: rx_gen.dst_soc,
                 tx_gen,

@@ -10,6 +10,8 @@ use std::collections::BTreeSet;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SbufBytes {
     pub die: DieId,
+    /// The core of `die` whose SBUF holds the bytes.
+    pub tpb: u64,
     pub partition: u64,
     pub offset: u64,
     /// Die-local address of the first byte.
@@ -20,6 +22,9 @@ pub struct SbufBytes {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SemValue {
     pub die: DieId,
+    /// The core of `die` whose EVT_SEM holds it: its index on the die, and its id.
+    pub tpb: u64,
+    pub core: u64,
     pub sem: u64,
     pub value: i64,
 }
@@ -53,18 +58,19 @@ impl EndState {
         let mut ranges = BTreeSet::new();
         for leg in sys.legs() {
             for p in 0..leg.partitions {
-                ranges.insert((leg.rx_die, p, leg.dst_addr, leg.free_dim_bytes));
+                ranges.insert((leg.rx_die, leg.rx_tpb, p, leg.dst_addr, leg.free_dim_bytes));
                 if let Some(src) = leg.src_addr {
-                    ranges.insert((leg.tx_die, p, src, leg.free_dim_bytes));
+                    ranges.insert((leg.tx_die, leg.tx_tpb, p, src, leg.free_dim_bytes));
                 }
             }
         }
         let sbuf = ranges
             .into_iter()
-            .map(|(die, partition, offset, n)| {
-                let local = l.sbuf_addr(partition, offset);
+            .map(|(die, tpb, partition, offset, n)| {
+                let local = l.sbuf_addr(tpb, partition, offset);
                 SbufBytes {
                     die,
+                    tpb,
                     partition,
                     offset,
                     local,

@@ -65,7 +65,8 @@ struct Ring {
 #[derive(Debug, Default)]
 struct DieState {
     mem: Mem,
-    sems: Vec<i64>,
+    /// Every core's semaphores: `sems[tpb][sem]`.
+    sems: Vec<Vec<i64>>,
     /// (engine, queue) -> [M2S, S2M]
     rings: BTreeMap<(u32, u32), [Ring; 2]>,
     /// The broadcast doorbell's engine mask and queue select.
@@ -86,7 +87,12 @@ pub struct FwWrite {
 
 #[derive(Debug, Clone)]
 enum Step {
-    Wait { die: DieId, sem: u64, value: u64 },
+    Wait {
+        die: DieId,
+        tpb: u64,
+        sem: u64,
+        value: u64,
+    },
     Store { from: DieId, write: FwWrite },
 }
 
@@ -148,7 +154,7 @@ impl System {
         for die in sys.topology.dies(sys.layout.soc.dies_per_package()) {
             let b = &sys.layout.bcast;
             let mut st = DieState {
-                sems: vec![0; sys.layout.sem_count() as usize],
+                sems: vec![vec![0; sys.layout.sem_count() as usize]; sys.layout.cores() as usize],
                 bcast_mask: b.mask.reset,
                 bcast_queue: b.queue.reset,
                 ..DieState::default()
@@ -282,9 +288,17 @@ impl System {
             .ok_or_else(|| ModelError::Topology(format!("{die} is not in the topology")))
     }
 
-    /// Store bytes into SBUF partition `p` of `die` (test setup; no event).
-    pub fn fill_sbuf(&mut self, die: DieId, p: u64, offset: u64, bytes: &[u8]) -> Result<()> {
-        let a = self.layout.sbuf_addr(p, offset);
+    /// Store bytes into partition `p` of the SBUF of core `tpb` of `die` (test setup; no
+    /// event).
+    pub fn fill_sbuf(
+        &mut self,
+        die: DieId,
+        tpb: u64,
+        p: u64,
+        offset: u64,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let a = self.layout.sbuf_addr(tpb, p, offset);
         self.die_mut(die)?.mem.write(a, bytes);
         Ok(())
     }
@@ -302,10 +316,12 @@ impl System {
             .unwrap_or_else(|| vec![0; len as usize])
     }
 
-    pub fn sem(&self, die: DieId, sem: u64) -> i64 {
+    /// Semaphore `sem` of core `tpb`'s EVT_SEM on `die`.
+    pub fn sem(&self, die: DieId, tpb: u64, sem: u64) -> i64 {
         self.dies
             .get(&die)
-            .and_then(|d| d.sems.get(sem as usize).copied())
+            .and_then(|d| d.sems.get(tpb as usize))
+            .and_then(|s| s.get(sem as usize).copied())
             .unwrap_or(0)
     }
 }

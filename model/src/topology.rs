@@ -174,6 +174,24 @@ impl Topology {
         }
     }
 
+    /// The index of `core` among the cores of its die (the instance of its SBUF, EVT_SEM and
+    /// accumulate apertures): its id without the die bit.
+    pub fn tpb_of(&self, core: Core) -> u64 {
+        let low = core.id & ((1u64 << self.die_bit) - 1);
+        let high = core.id >> (self.die_bit + 1);
+        (high << self.die_bit) | low
+    }
+
+    /// The core with index `tpb` on `die` (the inverse of `die_of` and `tpb_of`).
+    pub fn core_at(&self, die: DieId, tpb: u64) -> Core {
+        let low = tpb & ((1u64 << self.die_bit) - 1);
+        let high = tpb >> self.die_bit;
+        Core {
+            chip: die.chip,
+            id: (high << (self.die_bit + 1)) | (die.die << self.die_bit) | low,
+        }
+    }
+
     pub fn check_core(&self, core: Core) -> Result<()> {
         if self.chips.contains(&core.chip) && core.id < self.cores_per_package {
             Ok(())

@@ -43,6 +43,9 @@
 // aperture instance beyond E or D2D_CTRLS is answered DECERR.
 
 module xdie_die #(
+  // NeuronCores, each with its own SBUF, EVT_SEM and accumulate apertures (1 .. the SBUF
+  // aperture's instance count; a core past CORES answers DECERR)
+  parameter int unsigned CORES         = xdie_sizing_pkg::DEFAULT_CORES,
   // SDMA engines (at most the SDMA_M2S aperture's instance count)
   parameter int unsigned E             = xdie_sizing_pkg::DEFAULT_SDMA_ENGINES,
   // D2D controllers, each with its port (1 .. the D2D aperture's instance count)
@@ -153,8 +156,8 @@ module xdie_die #(
   localparam int unsigned CAW    = xdie_soc_addr_pkg::LOCAL_W;
   localparam int unsigned ND     = D2D_CTRLS;
   // Register-block slots behind the demultiplexer
-  localparam int unsigned B_EVT  = 0;
-  localparam int unsigned B_M2S  = 1;
+  localparam int unsigned B_EVT  = 0;          // one EVT_SEM per core
+  localparam int unsigned B_M2S  = B_EVT + CORES;
   localparam int unsigned B_S2M  = B_M2S + E;
   localparam int unsigned B_BC   = B_S2M + E;
   localparam int unsigned B_D2D  = B_BC + 1;
@@ -191,6 +194,9 @@ module xdie_die #(
   localparam int unsigned BCQW   = xdie_sdma_bcast_pkg::BROADCAST_QUEUE_QUEUE_WIDTH;
   localparam int unsigned BCVW   = xdie_udma_m2s_pkg::M2S_Q_TDRTP_INC_VAL_WIDTH;
   localparam int unsigned SEMW   = $clog2(xdie_evt_sem_pkg::SEM_INC_COUNT);
+  // Bits of a core index (the EVT_SEM aperture's instances)
+  localparam int unsigned CW     = (xdie_soc_addr_pkg::AP_EVT_SEM_COUNT > 1) ?
+                                   $clog2(xdie_soc_addr_pkg::AP_EVT_SEM_COUNT) : 1;
   localparam int unsigned SEQW   = xdie_evt_sem_pkg::SEQ_SUBOP_BITS;
   localparam int unsigned NEVT   = xdie_evt_sem_pkg::EVENT_COUNT;
   localparam int unsigned IATU_W = 2 * xdie_d2d_iatu_pkg::IATU_OUTBOUND_LIMIT_ADDR_WIDTH;
@@ -211,6 +217,11 @@ module xdie_die #(
   end
   if (D2D_CTRLS < 1 || D2D_CTRLS > xdie_soc_addr_pkg::AP_D2D_COUNT) begin : g_bad_d2d
     $error("xdie_die: D2D_CTRLS must be 1 .. the D2D aperture instance count");
+  end
+  if (CORES < 1 || CORES > xdie_soc_addr_pkg::AP_SBUF_COUNT ||
+      CORES > xdie_soc_addr_pkg::AP_EVT_SEM_COUNT ||
+      2 * CORES > xdie_sem_seq_pkg::SLOT_COUNT) begin : g_bad_cores
+    $error("xdie_die: CORES must be 1 .. the SBUF and EVT_SEM instance counts, with a sequencer slot per context");
   end
   if (ENG_READ_BEATS < 1) begin : g_bad_read_beats
     $error("xdie_die: ENG_READ_BEATS must be at least 1");
@@ -383,14 +394,15 @@ module xdie_die #(
   // The instance numbers are computed before any condition reads them: yosys 0.70 infers a latch
   // for the loop variable of an aperture function called inside a short-circuit condition.
   function automatic logic [BSELW-1:0] block_sel(input logic [CAW-1:0] a);
-    logic [xdie_soc_addr_pkg::INST_W-1:0] m2s, s2m, d2d, hl;
+    logic [xdie_soc_addr_pkg::INST_W-1:0] evt, m2s, s2m, d2d, hl;
+    evt = xdie_soc_addr_pkg::ap_evt_sem_inst(a);
     m2s = xdie_soc_addr_pkg::ap_sdma_m2s_inst(a);
     s2m = xdie_soc_addr_pkg::ap_sdma_s2m_inst(a);
     d2d = xdie_soc_addr_pkg::ap_d2d_inst(a);
     hl  = xdie_soc_addr_pkg::ap_d2d_health_inst(a);
     block_sel = BSELW'(NB);
-    if (xdie_soc_addr_pkg::ap_evt_sem_hit(a)) begin
-      block_sel = BSELW'(B_EVT);
+    if (xdie_soc_addr_pkg::ap_evt_sem_hit(a) && 32'(evt) < CORES) begin
+      block_sel = BSELW'(B_EVT + 32'(evt));
     end
     if (xdie_soc_addr_pkg::ap_sdma_m2s_hit(a) && 32'(m2s) < E) begin
       block_sel = BSELW'(B_M2S + 32'(m2s));
@@ -429,11 +441,12 @@ module xdie_die #(
   logic [3:0]       c_wstrb;
   logic [1:0]       c_bresp, c_rresp;
   logic             sem_inc_valid;
+  logic [CW-1:0]    sem_inc_core;
   logic [SEMW-1:0]  sem_inc_idx;
   logic [31:0]      sem_inc_val;
   logic             sem_init_done;
 
-  xdie_xbus_csr #(.INC_REG(TIMING_REGS)) u_csr (
+  xdie_xbus_csr #(.INC_REG(TIMING_REGS), .CORES(CORES)) u_csr (
     .clk_i, .rst_ni, .hold_i(!sem_init_done),
     .s_req_valid_i(s_req_valid[S_CSR]), .s_req_ready_o(s_req_ready[S_CSR]),
     .s_req_write_i(s_req_write[S_CSR]), .s_req_addr_i(`XDIE_PORT(s_req_addr, S_CSR, ADDR_W)),
@@ -446,7 +459,8 @@ module xdie_die #(
     .m_axil_bresp_i(c_bresp), .m_axil_arvalid_o(c_arvalid), .m_axil_arready_i(c_arready),
     .m_axil_araddr_o(c_araddr), .m_axil_rvalid_i(c_rvalid), .m_axil_rready_o(c_rready),
     .m_axil_rdata_i(c_rdata), .m_axil_rresp_i(c_rresp),
-    .inc_valid_o(sem_inc_valid), .inc_idx_o(sem_inc_idx), .inc_val_o(sem_inc_val)
+    .inc_valid_o(sem_inc_valid), .inc_core_o(sem_inc_core), .inc_idx_o(sem_inc_idx),
+    .inc_val_o(sem_inc_val)
   );
 
   logic [NB-1:0]    b_awvalid, b_awready, b_wvalid, b_wready, b_bvalid, b_bready;
@@ -513,11 +527,18 @@ module xdie_die #(
   logic unused_baddr;
   assign unused_baddr = ^{b_awaddr, b_araddr};
 
-  // Sequencer command slots: the contexts' commands, round robin onto EVT_SEM's sequencer port
+  // Sequencer command slots: the contexts' commands, round robin onto one port, which the die
+  // hands to the EVT_SEM of the slot's core (slot 2 * c + lane is core c's; the lane is PRID
+  // parity). A slot of a core past CORES has no EVT_SEM: its command is taken at once and
+  // refused (the slot shows ERR).
+  localparam int unsigned SLW = $clog2(xdie_sem_seq_pkg::SLOT_COUNT);
   logic             seq_valid, seq_ready, seq_err;
+  logic [SLW-1:0]   seq_slot;
   logic [SEQW-1:0]  seq_subop;
   logic [SEMW-1:0]  seq_idx;
   logic [31:0]      seq_val;
+  logic [CW-1:0]    seq_core;
+  logic             seq_core_ok;
 
   xdie_sem_seq #(.BUS_CLOCK(CLOCK_GATE), .PORT_REG(TIMING_REGS)) u_sem_seq (
     .clk_i, .rst_ni, .bus_clk_i(a_clk),
@@ -531,42 +552,62 @@ module xdie_die #(
     .s_axil_araddr_i(b_araddr[xdie_sem_seq_pkg::ADDR_WIDTH-1:0]),
     .s_axil_rvalid_o(b_rvalid[B_SEQ]), .s_axil_rready_i(b_rready[B_SEQ]),
     .s_axil_rdata_o(b_rdata[B_SEQ*32 +: 32]), .s_axil_rresp_o(b_rresp[B_SEQ*2 +: 2]),
-    .seq_valid_o(seq_valid), .seq_ready_i(seq_ready), .seq_subop_o(seq_subop),
-    .seq_idx_o(seq_idx), .seq_val_o(seq_val), .seq_err_i(seq_err)
+    .seq_valid_o(seq_valid), .seq_ready_i(seq_ready), .seq_slot_o(seq_slot),
+    .seq_subop_o(seq_subop), .seq_idx_o(seq_idx), .seq_val_o(seq_val), .seq_err_i(seq_err)
   );
 
-  // EVT_SEM
-  logic [NEVT-1:0] events;
+  assign seq_core    = CW'(seq_slot >> 1);
+  assign seq_core_ok = (32'(seq_slot) >> 1) < CORES;
 
-  xdie_evt_sem #(.BUS_CLOCK(CLOCK_GATE)) u_evt_sem (
-    .clk_i, .rst_ni, .bus_clk_i(a_clk),
-    .s_axil_awvalid_i(b_awvalid[B_EVT]), .s_axil_awready_o(b_awready[B_EVT]),
-    .s_axil_awaddr_i(b_awaddr[xdie_evt_sem_pkg::ADDR_WIDTH-1:0]),
-    .s_axil_wvalid_i(b_wvalid[B_EVT]), .s_axil_wready_o(b_wready[B_EVT]),
-    .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
-    .s_axil_bvalid_o(b_bvalid[B_EVT]), .s_axil_bready_i(b_bready[B_EVT]),
-    .s_axil_bresp_o(b_bresp[B_EVT*2 +: 2]),
-    .s_axil_arvalid_i(b_arvalid[B_EVT]), .s_axil_arready_o(b_arready[B_EVT]),
-    .s_axil_araddr_i(b_araddr[xdie_evt_sem_pkg::ADDR_WIDTH-1:0]),
-    .s_axil_rvalid_o(b_rvalid[B_EVT]), .s_axil_rready_i(b_rready[B_EVT]),
-    .s_axil_rdata_o(b_rdata[B_EVT*32 +: 32]), .s_axil_rresp_o(b_rresp[B_EVT*2 +: 2]),
-    .hw_inc_valid_i({1'b0, sem_inc_valid}),
-    .hw_inc_idx_i({SEMW'(0), sem_inc_idx}),
-    .hw_inc_val_i({32'h0, sem_inc_val}),
-    .seq_valid_i(seq_valid), .seq_ready_o(seq_ready), .seq_subop_i(seq_subop),
-    .seq_idx_i(seq_idx), .seq_val_i(seq_val), .seq_err_o(seq_err),
-    .event_o(events), .init_done_o(sem_init_done)
-  );
+  // EVT_SEM, one per core. The CSR bridge's fast path hands each INC-window write to its core's
+  // hardware increment port 0 (port 1 is unused and tied off).
+  logic [CORES-1:0] seq_sel, evt_seq_ready, evt_seq_err, evt_init_done;
+  logic [CORES*NEVT-1:0] events;
+
+  for (genvar c = 0; c < CORES; c++) begin : g_core
+    assign seq_sel[c] = seq_core_ok && seq_core == CW'(c);
+
+    xdie_evt_sem #(.BUS_CLOCK(CLOCK_GATE)) u_evt_sem (
+      .clk_i, .rst_ni, .bus_clk_i(a_clk),
+      .s_axil_awvalid_i(b_awvalid[B_EVT + c]), .s_axil_awready_o(b_awready[B_EVT + c]),
+      .s_axil_awaddr_i(b_awaddr[xdie_evt_sem_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_wvalid_i(b_wvalid[B_EVT + c]), .s_axil_wready_o(b_wready[B_EVT + c]),
+      .s_axil_wdata_i(b_wdata), .s_axil_wstrb_i(b_wstrb),
+      .s_axil_bvalid_o(b_bvalid[B_EVT + c]), .s_axil_bready_i(b_bready[B_EVT + c]),
+      .s_axil_bresp_o(b_bresp[(B_EVT + c)*2 +: 2]),
+      .s_axil_arvalid_i(b_arvalid[B_EVT + c]), .s_axil_arready_o(b_arready[B_EVT + c]),
+      .s_axil_araddr_i(b_araddr[xdie_evt_sem_pkg::ADDR_WIDTH-1:0]),
+      .s_axil_rvalid_o(b_rvalid[B_EVT + c]), .s_axil_rready_i(b_rready[B_EVT + c]),
+      .s_axil_rdata_o(b_rdata[(B_EVT + c)*32 +: 32]), .s_axil_rresp_o(b_rresp[(B_EVT + c)*2 +: 2]),
+      .hw_inc_valid_i({1'b0, sem_inc_valid && sem_inc_core == CW'(c)}),
+      .hw_inc_idx_i({SEMW'(0), sem_inc_idx}),
+      .hw_inc_val_i({32'h0, sem_inc_val}),
+      .seq_valid_i(seq_valid && seq_sel[c]), .seq_ready_o(evt_seq_ready[c]), .seq_subop_i(seq_subop),
+      .seq_idx_i(seq_idx), .seq_val_i(seq_val), .seq_err_o(evt_seq_err[c]),
+      .event_o(events[c*NEVT +: NEVT]), .init_done_o(evt_init_done[c])
+    );
+  end
+
+  // A slot of a core that is not there: taken at once, refused a cycle later as EVT_SEM flags an
+  // unknown command (the slots expect the error then).
+  logic seq_absent_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) seq_absent_q <= 1'b0;
+    else         seq_absent_q <= seq_valid && !seq_core_ok;
+  end
+  assign seq_ready     = !seq_core_ok || (|(evt_seq_ready & seq_sel));
+  assign seq_err       = seq_absent_q || (|evt_seq_err);
+  assign sem_init_done = &evt_init_done;
 
 `ifdef XDIE_SIM_HOOKS
-  // Simulation hook, invisible to synthesis: every increment the CSR bridge hands EVT_SEM (all
+  // Simulation hook, invisible to synthesis: every increment the CSR bridge hands an EVT_SEM (all
   // full-word INC-window writes: DMA semaphore descriptors and firmware stores alike) is
   // reported to the testbench's write monitor in the cycle it takes effect.
   import "DPI-C" context function void xdie_sem_inc_landed(
-    input int unsigned sem, input int unsigned value);
+    input int unsigned core, input int unsigned sem, input int unsigned value);
   always_ff @(posedge clk_i) begin
     if (sem_inc_valid) begin
-      xdie_sem_inc_landed(32'(sem_inc_idx), sem_inc_val);
+      xdie_sem_inc_landed(32'(sem_inc_core), 32'(sem_inc_idx), sem_inc_val);
     end
   end
 `endif
@@ -923,7 +964,7 @@ module xdie_die #(
   logic [1:0]      sb_rsp_err;
 
   xdie_sbuf #(
-    .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
+    .CORES(CORES), .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
   ) u_sbuf (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_SBUF]), .s_req_ready_o(s_req_ready[S_SBUF]),
@@ -949,7 +990,7 @@ module xdie_die #(
   logic            sr_rsp_valid, sr_rsp_ready;
 
   xdie_sbuf #(
-    .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
+    .CORES(CORES), .PARTITIONS(SBUF_PARTS), .STRIDE(SBUF_STRIDE), .BACKING(SBUF_BACKING)
   ) u_sbuf_rd (
     .clk_i, .rst_ni,
     .s_req_valid_i(s_req_valid[S_SBUF_RD]), .s_req_ready_o(s_req_ready[S_SBUF_RD]),
@@ -1031,7 +1072,7 @@ module xdie_die #(
   logic [ADDR_W-1:0]   sm_rd_addr;
 
   xdie_sbuf_acc #(
-    .BYTES(SBUF_PARTS * SBUF_BACKING), .DEPTH(SBUF_ACC_DEPTH), .CLOCK_GATE(CLOCK_GATE)
+    .BYTES(CORES * SBUF_PARTS * SBUF_BACKING), .DEPTH(SBUF_ACC_DEPTH), .CLOCK_GATE(CLOCK_GATE)
   ) u_sbuf_acc (
     .clk_i, .rst_ni,
     .s_req_valid_i(sa_req_valid), .s_req_ready_o(sa_req_ready),
@@ -1050,7 +1091,7 @@ module xdie_die #(
   );
 
   xdie_mem #(
-    .BYTES(SBUF_PARTS * SBUF_BACKING), .READ_PORTS(SBUF_READ_PORTS), .REQ_REG(TIMING_REGS)
+    .BYTES(CORES * SBUF_PARTS * SBUF_BACKING), .READ_PORTS(SBUF_READ_PORTS), .REQ_REG(TIMING_REGS)
   ) u_sbuf_mem (
     .clk_i, .rst_ni,
     .s_req_valid_i(sm_req_valid), .s_req_ready_o(sm_req_ready), .s_req_write_i(sm_req_write),

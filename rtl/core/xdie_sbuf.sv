@@ -1,16 +1,18 @@
 // SBUF address mapping between the crossbar and the xdie_mem that backs the SBUF.
 //
-// An SBUF offset names partition p = offset / STRIDE and byte b = offset % STRIDE; only the
-// first BACKING bytes of each partition exist, packed in the memory at p * BACKING + b, so the
-// memory needs PARTITIONS * BACKING bytes. A beat at b >= BACKING (or in a partition past
-// PARTITIONS) is a decode error: it still goes to the memory, in order, but as a write with no
+// Every core of the die has its own SBUF: instance c of the SBUF aperture (and of each
+// accumulate aperture) is core c's. An offset in an instance names partition p = offset / STRIDE
+// and byte b = offset % STRIDE; only the first BACKING bytes of each partition exist, packed in
+// the memory at (c * PARTITIONS + p) * BACKING + b, so the memory needs
+// CORES * PARTITIONS * BACKING bytes. A beat at b >= BACKING, in a partition past PARTITIONS or
+// of a core past CORES is a decode error: it still goes to the memory, in order, but as a write with no
 // byte strobes, so nothing is written, and its response is turned into DECERR. A FIFO of the
 // error code each response must carry (depth OUTSTANDING, at least the memory's requests in
 // flight) lines them up with the responses. Requests and responses pass through
 // combinationally: one beat per cycle.
 //
-// The offset is the request address modulo PARTITIONS * STRIDE rounded up to a power of two.
-// The SBUF aperture and the two accumulate apertures (SBUF_ACC_I32, SBUF_ACC_F32: the same
+// The core and the offset come from the generated aperture functions of the instance the address
+// falls in. The SBUF aperture and the two accumulate apertures (SBUF_ACC_I32, SBUF_ACC_F32: the same
 // geometry) all arrive here; the generated aperture functions on the address's LOCAL field say
 // which one, and a write into an accumulate aperture leaves with m_req_acc_o set (m_req_fp_o for
 // fp32 lanes) for the read-modify-write stage behind (xdie_sbuf_acc). Such a write must strobe
@@ -24,6 +26,7 @@
 // (and sizes the memory to PARTITIONS * BACKING).
 
 module xdie_sbuf #(
+  parameter int unsigned CORES       = 1,
   parameter int unsigned PARTITIONS  = xdie_soc_addr_pkg::P_SBUF_PARTITIONS,
   parameter int unsigned STRIDE      = xdie_soc_addr_pkg::P_SBUF_PARTITION_STRIDE,
   parameter int unsigned BACKING     = xdie_soc_addr_pkg::P_SBUF_BACKING_BYTES,
@@ -61,7 +64,12 @@ module xdie_sbuf #(
 
   localparam int unsigned SHIFT = $clog2(STRIDE);
   localparam int unsigned PW    = (PARTITIONS > 1) ? $clog2(PARTITIONS) : 1;
+  localparam int unsigned IW    = xdie_soc_addr_pkg::INST_W;
+  localparam int unsigned OW    = xdie_soc_addr_pkg::OFF_W;
 
+  if (CORES < 1 || CORES > xdie_soc_addr_pkg::AP_SBUF_COUNT) begin : g_bad_cores
+    $error("xdie_sbuf: CORES must be 1 .. the SBUF aperture's instance count");
+  end
   if (PARTITIONS < 1 || OUTSTANDING < 1 || (STRIDE & (STRIDE - 1)) != 0 || BACKING > STRIDE ||
       BACKING % DATA_BYTES != 0) begin : g_bad_param
     $error("xdie_sbuf: PARTITIONS and OUTSTANDING at least 1, STRIDE a power of two, BACKING a multiple of DATA_BYTES and at most STRIDE");
@@ -73,20 +81,35 @@ module xdie_sbuf #(
 
   logic [PW-1:0]    part;
   logic [SHIFT-1:0] byte_off;
+  logic [IW-1:0]    core;
+  logic [OW-1:0]    off;
   logic             bad, acc_i32, acc_f32, acc, partial, refused;
   logic [xdie_soc_addr_pkg::LOCAL_W-1:0] local_addr;
   logic [1:0]       code;
 
-  assign part     = s_req_addr_i[SHIFT +: PW];
-  assign byte_off = s_req_addr_i[SHIFT-1:0];
-  // BACKING is a multiple of DATA_BYTES, so comparing the byte compares its beat.
-  assign bad      = (byte_off >= SHIFT'(BACKING)) || (32'(part) >= PARTITIONS);
-
-  // Which aperture: the crossbar sends only SBUF and the accumulate apertures here.
+  // Which aperture and instance: the crossbar sends only SBUF and the accumulate apertures here.
   assign local_addr = xdie_soc_addr_pkg::local_get_local(s_req_addr_i);
   assign acc_i32    = xdie_soc_addr_pkg::ap_sbuf_acc_i32_hit(local_addr);
   assign acc_f32    = xdie_soc_addr_pkg::ap_sbuf_acc_f32_hit(local_addr);
   assign acc        = acc_i32 || acc_f32;
+  always_comb begin
+    if (acc_i32) begin
+      core = xdie_soc_addr_pkg::ap_sbuf_acc_i32_inst(local_addr);
+      off  = xdie_soc_addr_pkg::ap_sbuf_acc_i32_off(local_addr);
+    end else if (acc_f32) begin
+      core = xdie_soc_addr_pkg::ap_sbuf_acc_f32_inst(local_addr);
+      off  = xdie_soc_addr_pkg::ap_sbuf_acc_f32_off(local_addr);
+    end else begin
+      core = xdie_soc_addr_pkg::ap_sbuf_inst(local_addr);
+      off  = xdie_soc_addr_pkg::ap_sbuf_off(local_addr);
+    end
+  end
+
+  assign part     = PW'(off >> SHIFT);
+  assign byte_off = off[SHIFT-1:0];
+  // BACKING is a multiple of DATA_BYTES, so comparing the byte compares its beat.
+  assign bad      = (byte_off >= SHIFT'(BACKING)) || (32'(off) >> SHIFT >= PARTITIONS) ||
+                    (32'(core) >= CORES);
 
   // Address bits above the LOCAL field are routing bits the decoder already consumed.
   logic unused_addr;
@@ -135,7 +158,8 @@ module xdie_sbuf #(
   assign s_req_ready_o = m_req_ready_i && !full;
   assign m_req_write_o = s_req_write_i || refused;
   // A refused beat goes to address 0: a write without strobes touches nothing anywhere.
-  assign m_req_addr_o  = refused ? '0 : ADDR_W'(32'(part) * BACKING) + ADDR_W'(byte_off);
+  assign m_req_addr_o  = refused ? '0 :
+      ADDR_W'((64'(core) * PARTITIONS + 64'(part)) * BACKING) + ADDR_W'(byte_off);
   assign m_req_wdata_o = s_req_wdata_i;
   assign m_req_wstrb_o = refused ? '0 : s_req_wstrb_i;
   assign m_req_acc_o   = acc && !refused;

@@ -8,14 +8,14 @@
 // the routed address, word aligned); BRESP/RRESP come back as rsp_err and read data comes back
 // in its lane (other lanes 0). One transaction at a time.
 //
-// Fast path: a full-word write into the EVT_SEM INC window is not sent over AXI; it pulses
-// inc_valid_o with the semaphore index and the written word (the EVT_SEM block's hardware
+// Fast path: a full-word write into the INC window of a core's EVT_SEM is not sent over AXI; it
+// pulses inc_valid_o with the core, the semaphore index and the written word (that EVT_SEM's hardware
 // increment port, which never refuses) and is answered OKAY at once, so DMA semaphore
 // increments do not queue behind register traffic. Writes to INC with partial strobes take the
 // normal AXI path.
 //
 // While hold_i is high the bridge accepts no request (s_req_ready_o low): the die holds it until
-// EVT_SEM has initialised its semaphores after reset, since the fast path's increments cannot be
+// every EVT_SEM has initialised its semaphores after reset, since the fast path's increments cannot be
 // refused once accepted.
 //
 // INC_REG (the default; the FPGA profiles' sizing key timing_registers, off in the simulated
@@ -25,6 +25,11 @@
 
 module xdie_xbus_csr #(
   parameter bit INC_REG = 1'b1,
+  // Cores wired (EVT_SEM instances): an INC-window write to a core past them is not taken by
+  // the fast path; over AXI it gets the demultiplexer's DECERR
+  parameter int unsigned CORES = 1,
+  localparam int unsigned CW   = (xdie_soc_addr_pkg::AP_EVT_SEM_COUNT > 1) ?
+                                 $clog2(xdie_soc_addr_pkg::AP_EVT_SEM_COUNT) : 1,
   localparam int unsigned CAW  = xdie_soc_addr_pkg::LOCAL_W,
   localparam int unsigned IDXW = $clog2(xdie_evt_sem_pkg::SEM_INC_COUNT),
   localparam int unsigned DATA_BYTES = xdie_xbus_pkg::DATA_BYTES,
@@ -64,6 +69,7 @@ module xdie_xbus_csr #(
   input  logic [1:0]      m_axil_rresp_i,
   // EVT_SEM hardware increment
   output logic            inc_valid_o,
+  output logic [CW-1:0]   inc_core_o,
   output logic [IDXW-1:0] inc_idx_o,
   output logic [31:0]     inc_val_o
 );
@@ -88,6 +94,7 @@ module xdie_xbus_csr #(
   logic [31:0]      lane_data;
   logic             stray_strb;
   logic [OFF_W-1:0] inc_off;
+  logic [CW-1:0]    inc_core;
   logic             inc_hit;
 
   logic [LW-1:0]    strb_lane;
@@ -113,8 +120,9 @@ module xdie_xbus_csr #(
   assign lane_data  = 32'(s_req_wdata_i >> (32'(lane) * 32));
   assign stray_strb = |(s_req_wstrb_i & ~lane_mask);
   assign inc_off    = xdie_soc_addr_pkg::ap_evt_sem_off(word_addr) - INC_BASE;
+  assign inc_core   = CW'(xdie_soc_addr_pkg::ap_evt_sem_inst(word_addr));
   assign inc_hit    = xdie_soc_addr_pkg::ap_evt_sem_hit(word_addr) && (inc_off < INC_SPAN) &&
-                      (lane_strb == 4'hf);
+                      (32'(inc_core) < CORES) && (lane_strb == 4'hf);
 
   // ---------------------------------------------------------------- state
   logic            busy_q, busy_d;       // an AXI transaction is in flight
@@ -138,6 +146,7 @@ module xdie_xbus_csr #(
   assign inc_idx   = IDXW'(inc_off >> INC_SHIFT);
   if (INC_REG) begin : g_inc_reg
     logic            inc_valid_q;
+    logic [CW-1:0]   inc_core_q;
     logic [IDXW-1:0] inc_idx_q;
     logic [31:0]     inc_val_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -147,15 +156,18 @@ module xdie_xbus_csr #(
     // Index and value without reset: read only with the valid.
     always_ff @(posedge clk_i) begin
       if (inc_valid) begin
+        inc_core_q <= inc_core;
         inc_idx_q <= inc_idx;
         inc_val_q <= lane_data;
       end
     end
     assign inc_valid_o = inc_valid_q;
+    assign inc_core_o  = inc_core_q;
     assign inc_idx_o   = inc_idx_q;
     assign inc_val_o   = inc_val_q;
   end else begin : g_inc_direct
     assign inc_valid_o = inc_valid;
+    assign inc_core_o  = inc_core;
     assign inc_idx_o   = inc_idx;
     assign inc_val_o   = lane_data;
   end

@@ -69,6 +69,7 @@ module xdie_addr_decoder #(
       if (xdie_soc_addr_pkg::ap_sbuf_hit(local_addr)) begin
         ap_hit = 1'b1;
         aperture_o = xdie_soc_addr_pkg::AP_SBUF;
+        instance_o = xdie_soc_addr_pkg::ap_sbuf_inst(local_addr);
         offset_o = xdie_soc_addr_pkg::ap_sbuf_off(local_addr);
       end
       if (xdie_soc_addr_pkg::ap_hbm_hit(local_addr)) begin
@@ -79,6 +80,7 @@ module xdie_addr_decoder #(
       if (xdie_soc_addr_pkg::ap_evt_sem_hit(local_addr)) begin
         ap_hit = 1'b1;
         aperture_o = xdie_soc_addr_pkg::AP_EVT_SEM;
+        instance_o = xdie_soc_addr_pkg::ap_evt_sem_inst(local_addr);
         offset_o = xdie_soc_addr_pkg::ap_evt_sem_off(local_addr);
       end
       if (xdie_soc_addr_pkg::ap_sdma_m2s_hit(local_addr)) begin
@@ -128,11 +130,13 @@ module xdie_addr_decoder #(
       if (xdie_soc_addr_pkg::ap_sbuf_acc_i32_hit(local_addr)) begin
         ap_hit = 1'b1;
         aperture_o = xdie_soc_addr_pkg::AP_SBUF_ACC_I32;
+        instance_o = xdie_soc_addr_pkg::ap_sbuf_acc_i32_inst(local_addr);
         offset_o = xdie_soc_addr_pkg::ap_sbuf_acc_i32_off(local_addr);
       end
       if (xdie_soc_addr_pkg::ap_sbuf_acc_f32_hit(local_addr)) begin
         ap_hit = 1'b1;
         aperture_o = xdie_soc_addr_pkg::AP_SBUF_ACC_F32;
+        instance_o = xdie_soc_addr_pkg::ap_sbuf_acc_f32_inst(local_addr);
         offset_o = xdie_soc_addr_pkg::ap_sbuf_acc_f32_off(local_addr);
       end
       if (xdie_soc_addr_pkg::ap_inbound_hit(local_addr)) begin

@@ -18,14 +18,14 @@
 // it.
 //
 // Windows enabled at reset (READ and WRITE), resolved from the die map:
-//   window 0: SBUF             base 0x0, mask 0x7ffff0000000
-//   window 1: EVT_SEM/SEM_INC  base 0x20001800, mask 0x7ffffffffc00
+//   window 0: SBUF             base 0x0, mask 0x7ffcf0000000
+//   window 1: EVT_SEM/SEM_INC  base 0x20001800, mask 0x7fffffff9c00
 //   window 2: HBM              base 0x10000000, mask 0x7fffff000000
 //   window 3: SDMA_S2M         base 0x21020000, mask 0x7fffff0e0000
 //   window 4: SDMA_BCAST       base 0x22000000, mask 0x7ffffffff000
 //   window 5: SEM_SEQ          base 0x20010000, mask 0x7ffffffff000
-//   window 6: SBUF_ACC_I32     base 0x40000000, mask 0x7ffff0000000
-//   window 7: SBUF_ACC_F32     base 0x50000000, mask 0x7ffff0000000
+//   window 6: SBUF_ACC_I32     base 0x40000000, mask 0x7ffcf0000000
+//   window 7: SBUF_ACC_F32     base 0x50000000, mask 0x7ffcf0000000
 //
 // Check ports (combinational), one per D2D port: chk_ok_o[p] is 1 when some enabled window
 // matches the die-local address chk_local_i[p] and grants the direction chk_write_i[p]. The die
@@ -91,7 +91,7 @@ module xdie_d2d_inbound #(
   // Reset of every window, window N-1 first
   localparam logic [N-1:0]    RST_EN   = {1'h1, 1'h1, 1'h1, 1'h1, 1'h1, 1'h1, 1'h1, 1'h1};
   localparam logic [N*LW-1:0] RST_BASE = {47'h50000000, 47'h40000000, 47'h20010000, 47'h22000000, 47'h21020000, 47'h10000000, 47'h20001800, 47'h0};
-  localparam logic [N*LW-1:0] RST_MASK = {47'h7ffff0000000, 47'h7ffff0000000, 47'h7ffffffff000, 47'h7ffffffff000, 47'h7fffff0e0000, 47'h7fffff000000, 47'h7ffffffffc00, 47'h7ffff0000000};
+  localparam logic [N*LW-1:0] RST_MASK = {47'h7ffcf0000000, 47'h7ffcf0000000, 47'h7ffffffff000, 47'h7ffffffff000, 47'h7fffff0e0000, 47'h7fffff000000, 47'h7fffffff9c00, 47'h7ffcf0000000};
 
   if (PORTS < 1 || PORTS > (1 << PW)) begin : g_bad_ports
     $error("xdie_d2d_inbound: PORTS must be 1 .. 2**(width of err_status.PORT)");

@@ -84,6 +84,7 @@ module xdie_die_ecp5_85 #(
 
   xdie_die #(
     .E(E),
+    .CORES(xdie_sizing_pkg::ECP5_85_CORES),
     .D2D_CTRLS(ND),
     .SBUF_BACKING(xdie_sizing_pkg::ECP5_85_SBUF_BACKING_BYTES),
     .HBM_BYTES(xdie_sizing_pkg::ECP5_85_HBM_BYTES),

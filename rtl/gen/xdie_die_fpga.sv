@@ -6,12 +6,12 @@
 // are those of D2D controller 0 (the sibling link of a package); the other controllers are
 // registers only here (no link: a request routed to them is answered DECERR).
 //
-// A die for an FPGA prototype (Lattice ECP5-85 class): two SDMA engines, every register block, 4
-// KiB of every SBUF partition and 16 KiB of HBM in block RAM, link buffers and request queues of
-// 16, and a crossbar with one shared request and one shared response path (a full crossbar of its 9
-// masters and 8 slaves would be about two thirds of the die's logic). The engines pick their queue
-// with the select form of the round robin (no carry chains), and register stages between blocks
-// shorten the paths at a cycle of latency each.
+// A die for an FPGA prototype (Lattice ECP5-85 class): one core, two SDMA engines, every register
+// block, 4 KiB of every SBUF partition and 16 KiB of HBM in block RAM, link buffers and request
+// queues of 16, and a crossbar with one shared request and one shared response path (a full
+// crossbar of its 9 masters and 8 slaves would be about two thirds of the die's logic). The engines
+// pick their queue with the select form of the round robin (no carry chains), and register stages
+// between blocks shorten the paths at a cycle of latency each.
 
 module xdie_die_fpga #(
   localparam int unsigned E       = xdie_sizing_pkg::FPGA_SDMA_ENGINES,
@@ -88,6 +88,7 @@ module xdie_die_fpga #(
 
   xdie_die #(
     .E(E),
+    .CORES(xdie_sizing_pkg::FPGA_CORES),
     .D2D_CTRLS(ND),
     .SBUF_BACKING(xdie_sizing_pkg::FPGA_SBUF_BACKING_BYTES),
     .HBM_BYTES(xdie_sizing_pkg::FPGA_HBM_BYTES),

@@ -11,6 +11,8 @@ package xdie_sizing_pkg;
 
   // ---------------------------------------------------------------- profile `full` (default)
   // The simulated die; sizes from the die map.
+  // NeuronCores wired (each with its SBUF, EVT_SEM and accumulate apertures)
+  localparam int unsigned FULL_CORES = 4;
   // SDMA engines wired (each with its M2S and S2M queue groups)
   localparam int unsigned FULL_SDMA_ENGINES = 16;
   // D2D controller register blocks wired (controller 0 serves the port)
@@ -33,12 +35,14 @@ package xdie_sizing_pkg;
   localparam int unsigned FULL_TIMING_REGISTERS = 0;
 
   // ---------------------------------------------------------------- profile `fpga`
-  // A die for an FPGA prototype (Lattice ECP5-85 class): two SDMA engines, every register block, 4
-  // KiB of every SBUF partition and 16 KiB of HBM in block RAM, link buffers and request queues of
-  // 16, and a crossbar with one shared request and one shared response path (a full crossbar of its
-  // 9 masters and 8 slaves would be about two thirds of the die's logic). The engines pick their
-  // queue with the select form of the round robin (no carry chains), and register stages between
-  // blocks shorten the paths at a cycle of latency each.
+  // A die for an FPGA prototype (Lattice ECP5-85 class): one core, two SDMA engines, every register
+  // block, 4 KiB of every SBUF partition and 16 KiB of HBM in block RAM, link buffers and request
+  // queues of 16, and a crossbar with one shared request and one shared response path (a full
+  // crossbar of its 9 masters and 8 slaves would be about two thirds of the die's logic). The
+  // engines pick their queue with the select form of the round robin (no carry chains), and
+  // register stages between blocks shorten the paths at a cycle of latency each.
+  // NeuronCores wired (each with its SBUF, EVT_SEM and accumulate apertures)
+  localparam int unsigned FPGA_CORES = 1;
   // SDMA engines wired (each with its M2S and S2M queue groups)
   localparam int unsigned FPGA_SDMA_ENGINES = 2;
   // D2D controller register blocks wired (controller 0 serves the port)
@@ -63,6 +67,8 @@ package xdie_sizing_pkg;
   // ---------------------------------------------------------------- profile `ecp5_85`
   // The fpga profile with 2 KiB per SBUF partition, so that SBUF (128 block RAMs) and HBM (8) fit
   // the 208 DP16KD of an LFE5UM-85F; 4 KiB per partition needs 256 for SBUF alone.
+  // NeuronCores wired (each with its SBUF, EVT_SEM and accumulate apertures)
+  localparam int unsigned ECP5_85_CORES = 1;
   // SDMA engines wired (each with its M2S and S2M queue groups)
   localparam int unsigned ECP5_85_SDMA_ENGINES = 2;
   // D2D controller register blocks wired (controller 0 serves the port)
@@ -85,6 +91,8 @@ package xdie_sizing_pkg;
   localparam int unsigned ECP5_85_TIMING_REGISTERS = 1;
 
   // ---------------------------------------------------------------- default: `full`
+  // NeuronCores wired (each with its SBUF, EVT_SEM and accumulate apertures)
+  localparam int unsigned DEFAULT_CORES = 4;
   // SDMA engines wired (each with its M2S and S2M queue groups)
   localparam int unsigned DEFAULT_SDMA_ENGINES = 16;
   // D2D controller register blocks wired (controller 0 serves the port)

@@ -233,12 +233,12 @@ package xdie_soc_addr_pkg;
   localparam int unsigned INST_W = 4;
   localparam int unsigned OFF_W = 28;
 
-  // SBUF: State buffer, 128 partitions of SBUF_PARTITION_STRIDE bytes.
+  // SBUF: Each core's state buffer, 128 partitions of SBUF_PARTITION_STRIDE bytes; core c's at base + c * stride.
   localparam logic [AP_W-1:0] AP_SBUF = 4'h0;
   localparam logic [LOCAL_W-1:0] AP_SBUF_BASE = 47'h0;
   localparam logic [LOCAL_W-1:0] AP_SBUF_SIZE = 47'h10000000;
-  localparam int unsigned AP_SBUF_COUNT = 1;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_STRIDE = 47'h10000000;
+  localparam int unsigned AP_SBUF_COUNT = 4;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_STRIDE = 47'h100000000;
   localparam int unsigned AP_SBUF_SHIFT = $clog2(AP_SBUF_SIZE);
 
   function automatic logic ap_sbuf_hit(input logic [LOCAL_W-1:0] a);
@@ -297,11 +297,11 @@ package xdie_soc_addr_pkg;
     ap_hbm_off = OFF_W'(a & (AP_HBM_SIZE - 1'b1));
   endfunction
 
-  // EVT_SEM: TPB events and semaphores.
+  // EVT_SEM: Each core's (TPB's) events and semaphores; core c's at base + c * stride.
   localparam logic [AP_W-1:0] AP_EVT_SEM = 4'h2;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_BASE = 47'h20000000;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_SIZE = 47'h2000;
-  localparam int unsigned AP_EVT_SEM_COUNT = 1;
+  localparam int unsigned AP_EVT_SEM_COUNT = 4;
   localparam logic [LOCAL_W-1:0] AP_EVT_SEM_STRIDE = 47'h2000;
   localparam int unsigned AP_EVT_SEM_SHIFT = $clog2(AP_EVT_SEM_SIZE);
 
@@ -521,7 +521,7 @@ package xdie_soc_addr_pkg;
     ap_xt_window_off = OFF_W'(a & (AP_XT_WINDOW_SIZE - 1'b1));
   endfunction
 
-  // SEM_SEQ: Sequencer command slots in front of EVT_SEM's sequencer port (one per context).
+  // SEM_SEQ: Sequencer command slots in front of the cores' EVT_SEM sequencer ports: slot 2 * c + lane serves the context of core c of this die with that lane (PRID parity).
   localparam logic [AP_W-1:0] AP_SEM_SEQ = 4'h9;
   localparam logic [LOCAL_W-1:0] AP_SEM_SEQ_BASE = 47'h20010000;
   localparam logic [LOCAL_W-1:0] AP_SEM_SEQ_SIZE = 47'h1000;
@@ -585,12 +585,12 @@ package xdie_soc_addr_pkg;
     ap_route_off = OFF_W'(a & (AP_ROUTE_SIZE - 1'b1));
   endfunction
 
-  // SBUF_ACC_I32: SBUF accumulate aperture, int32 lanes: a write to base + p * SBUF_PARTITION_STRIDE + b adds each 4-byte little-endian lane of the data (wrapping) into SBUF partition p at byte b (read-modify-write); same geometry as SBUF. Reads are not defined.
+  // SBUF_ACC_I32: SBUF accumulate aperture, int32 lanes: a write to base + c * stride + p * SBUF_PARTITION_STRIDE + b adds each 4-byte little-endian lane of the data (wrapping) into core c's SBUF partition p at byte b (read-modify-write); same geometry as SBUF. Reads are not defined.
   localparam logic [AP_W-1:0] AP_SBUF_ACC_I32 = 4'hb;
   localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_BASE = 47'h40000000;
   localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_SIZE = 47'h10000000;
-  localparam int unsigned AP_SBUF_ACC_I32_COUNT = 1;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_STRIDE = 47'h10000000;
+  localparam int unsigned AP_SBUF_ACC_I32_COUNT = 4;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_I32_STRIDE = 47'h100000000;
   localparam int unsigned AP_SBUF_ACC_I32_SHIFT = $clog2(AP_SBUF_ACC_I32_SIZE);
 
   function automatic logic ap_sbuf_acc_i32_hit(input logic [LOCAL_W-1:0] a);
@@ -621,8 +621,8 @@ package xdie_soc_addr_pkg;
   localparam logic [AP_W-1:0] AP_SBUF_ACC_F32 = 4'hc;
   localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_BASE = 47'h50000000;
   localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_SIZE = 47'h10000000;
-  localparam int unsigned AP_SBUF_ACC_F32_COUNT = 1;
-  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_STRIDE = 47'h10000000;
+  localparam int unsigned AP_SBUF_ACC_F32_COUNT = 4;
+  localparam logic [LOCAL_W-1:0] AP_SBUF_ACC_F32_STRIDE = 47'h100000000;
   localparam int unsigned AP_SBUF_ACC_F32_SHIFT = $clog2(AP_SBUF_ACC_F32_SIZE);
 
   function automatic logic ap_sbuf_acc_f32_hit(input logic [LOCAL_W-1:0] a);

@@ -339,10 +339,10 @@ void xdie_mem_landed(unsigned long long word, const svBitVecVal* data, const svB
   w->dut->record(*w, payload);
 }
 
-void xdie_sem_inc_landed(unsigned int sem, unsigned int value) {
+void xdie_sem_inc_landed(unsigned int core, unsigned int sem, unsigned int value) {
   const xdie_tb::Dut::Watch* w = watched();
   if (!w) return;
-  const uint32_t payload[2] = {sem, value};
+  const uint32_t payload[3] = {core, sem, value};
   w->dut->record(*w, payload);
 }
 #endif

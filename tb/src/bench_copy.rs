@@ -105,13 +105,13 @@ fn setup(pkg: &mut Package, e: u64, q: u64) -> Result<(), PkgError> {
     pkg.setup_packed_queue(0, e, q, SLOTS, 0)
 }
 
-/// Where descriptor `i` of a copy reads on die 0 and writes on die 1 (die-local): `chunk`-byte
-/// buffers packed into the backed bytes of successive SBUF partitions.
+/// Where descriptor `i` of a copy reads on die 0 and writes on die 1 (die-local, core 0's SBUF):
+/// `chunk`-byte buffers packed into the backed bytes of successive SBUF partitions.
 fn buffers(i: u64, chunk: u64) -> (u64, u64) {
     let per_part = (views().params.sbuf_backing_bytes / chunk).max(1);
     let parts = views().params.sbuf_partitions;
     let (p, b) = (i / per_part, (i % per_part) * chunk);
-    (views().sbuf_addr(p, b), views().sbuf_addr(parts / 2 + p, b))
+    (views().sbuf_addr(0, p, b), views().sbuf_addr(0, parts / 2 + p, b))
 }
 
 /// Source bytes of descriptor `i`: never zero, different for every descriptor and offset.

@@ -39,21 +39,21 @@ pub fn f32_lanes(rng: &mut Rng, lanes: u64) -> Vec<u8> {
         .collect()
 }
 
-/// Every slot of the sequencer command block (one per context) of die `die` waits on one
-/// semaphore with its own amount while increments arrive from the bus and from a slot's inc
-/// commands. After each increment has had one round of the slots, the state must be the one the
-/// issued commands allow: the semaphore is what was given less what the granted waits took (no
-/// lost decrement, none taken twice), never below zero (no wait granted without the units for
-/// it), and every wait still pending asks for more than the semaphore holds (no wait left behind
-/// that could go). A command posted into a busy slot, and an unknown subop, are refused with ERR
-/// and change nothing.
-pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, rng: &mut Rng) {
+/// Every slot of the sequencer command block of die `die` whose core is wired (the first
+/// `cores` cores; slot 2c + lane is core c's) waits on semaphore `sem` of its own core's
+/// EVT_SEM with its own amount, while increments arrive from the bus (each core's INC window).
+/// After each increment has had one round of the slots, the state must be the one the issued
+/// commands allow, per core: the semaphore is what was given less what the granted waits took
+/// (no lost decrement, none taken twice, none taken from another core's semaphore), never below
+/// zero, and every wait still pending asks for more than its semaphore holds. A command posted
+/// into a busy slot, an unknown subop, and a command in a slot of a core that is not wired are
+/// refused with ERR and change nothing; an inc through a slot adds to its own core only.
+pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, cores: u64, rng: &mut Rng) {
     let v = views();
     let (ss, p) = (&v.sem_seq, &v.evt_sem.params);
     let sem = rng.below(v.sem_count());
-    let n = ss.slots();
-    let inc_slot = n - 1;
-    let waiters = n - 1;
+    let waiters = (2 * cores).min(ss.slots());
+    let core_of = |slot: u64| slot / 2;
     let cmd = |subop: u64| field_value(&ss.sem, sem) | field_value(&ss.subop, subop);
     let post = |pkg: &mut Package, slot: u64, subop: u64, value: i64| {
         pkg.write32(die, v.sem_seq_reg(slot, &ss.value_reg), value as u32)
@@ -67,20 +67,23 @@ pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, rng: &mut Rng) {
             .expect("STATUS");
         (field_of(&ss.busy, w) == 1, field_of(&ss.err, w) == 1)
     };
-    let value = |pkg: &mut Package| {
-        i64::from(pkg.read32(die, v.sem_addr(SemOp::Read, sem)).expect("READ") as i32)
+    let value = |pkg: &mut Package, core: u64| {
+        i64::from(pkg.read32(die, v.sem_addr(core, SemOp::Read, sem)).expect("READ") as i32)
     };
+    let values = |pkg: &mut Package| (0..cores).map(|c| value(pkg, c)).collect::<Vec<_>>();
     // One round of every slot on the port, with margin for the bus accesses in between.
-    let settle = |pkg: &mut Package| pkg.sim.ticks(4 * n);
+    let settle = |pkg: &mut Package| pkg.sim.ticks(4 * ss.slots());
 
-    pkg.write32(die, v.sem_addr(SemOp::Set, sem), 0)
-        .expect("SET");
+    for c in 0..cores {
+        pkg.write32(die, v.sem_addr(c, SemOp::Set, sem), 0)
+            .expect("SET");
+    }
     let want: Vec<i64> = (0..waiters).map(|_| 1 + rng.below(3) as i64).collect();
     for (slot, w) in want.iter().enumerate() {
         post(pkg, slot as u64, p.seq_subop_wait_ge_dec, *w);
     }
     settle(pkg);
-    let mut given = 0i64;
+    let mut given = vec![0i64; cores as usize];
     let mut granted = vec![false; waiters as usize];
     // A command posted into a busy slot is refused: ERR, the slot keeps its wait.
     let refused = rng.below(waiters);
@@ -88,45 +91,55 @@ pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, rng: &mut Rng) {
         .expect("CMD into a busy slot");
     let mut rounds = 0;
     loop {
-        let now = value(pkg);
-        let mut taken = 0;
+        let now = values(pkg);
+        let mut taken = vec![0i64; cores as usize];
         for slot in 0..waiters {
             let (busy, err) = status(pkg, slot);
-            let i = slot as usize;
+            let (i, c) = (slot as usize, core_of(slot) as usize);
             assert_eq!(err, slot == refused, "slot {slot} ERR");
             assert!(!(granted[i] && busy), "slot {slot} busy again");
             granted[i] = !busy;
             if granted[i] {
-                taken += want[i];
+                taken[c] += want[i];
             } else {
                 assert!(
-                    want[i] > now,
-                    "slot {slot} still waits for {} with the semaphore at {now}",
-                    want[i]
+                    want[i] > now[c],
+                    "slot {slot} still waits for {} with core {c}'s semaphore at {}",
+                    want[i],
+                    now[c]
                 );
             }
         }
-        assert_eq!(now, given - taken, "semaphore after {rounds} increments");
-        assert!(now >= 0, "more granted than given");
+        for c in 0..cores as usize {
+            assert_eq!(now[c], given[c] - taken[c], "core {c}'s semaphore, round {rounds}");
+            assert!(now[c] >= 0, "more granted than given on core {c}");
+        }
         if granted.iter().all(|g| *g) {
             break;
         }
-        // The next increment: from the bus (INC window) or through the inc slot.
+        // The next increment, from the bus, into a core that still has a waiter.
+        let open: Vec<u64> = (0..waiters).filter(|&s| !granted[s as usize]).collect();
+        let c = core_of(open[rng.below(open.len() as u64) as usize]);
         let a = 1 + rng.below(3) as i64;
-        if rng.below(2) == 0 {
-            pkg.write32(die, v.sem_addr(SemOp::Inc, sem), a as u32)
-                .expect("INC");
-        } else {
-            post(pkg, inc_slot, p.seq_subop_inc, a);
-        }
-        given += a;
+        pkg.write32(die, v.sem_addr(c, SemOp::Inc, sem), a as u32)
+            .expect("INC");
+        given[c as usize] += a;
         settle(pkg);
-        assert_eq!(status(pkg, inc_slot), (false, false), "inc slot");
         rounds += 1;
         assert!(rounds < 10 * waiters, "the waits never all went");
     }
-    let total: i64 = want.iter().sum();
-    assert_eq!(value(pkg), given - total);
+    let mut left: Vec<i64> = given.clone();
+    for slot in 0..waiters {
+        left[core_of(slot) as usize] -= want[slot as usize];
+    }
+    assert_eq!(values(pkg), left);
+    // An inc through a slot adds to the slot's own core only.
+    let slot = rng.below(waiters);
+    post(pkg, slot, p.seq_subop_inc, 2);
+    settle(pkg);
+    assert_eq!(status(pkg, slot), (false, false), "inc through slot {slot}");
+    left[core_of(slot) as usize] += 2;
+    assert_eq!(values(pkg), left, "after an inc through slot {slot}");
     // An unknown subop is taken, flagged and ignored; the next command clears the flag.
     let unknown = (0..1u64 << p.seq_subop_bits)
         .find(|c| *c != p.seq_subop_inc && *c != p.seq_subop_wait_ge_dec)
@@ -134,9 +147,12 @@ pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, rng: &mut Rng) {
     post(pkg, 0, unknown, 5);
     settle(pkg);
     assert_eq!(status(pkg, 0), (false, true), "unknown subop");
-    assert_eq!(value(pkg), given - total);
-    post(pkg, 0, p.seq_subop_inc, 2);
-    settle(pkg);
-    assert_eq!(status(pkg, 0), (false, false), "next command");
-    assert_eq!(value(pkg), given - total + 2);
+    assert_eq!(values(pkg), left);
+    // A slot of a core the die does not wire has no EVT_SEM: refused, nothing changes.
+    if waiters < ss.slots() {
+        post(pkg, waiters, p.seq_subop_inc, 3);
+        settle(pkg);
+        assert_eq!(status(pkg, waiters), (false, true), "slot of an absent core");
+        assert_eq!(values(pkg), left, "after a slot of an absent core");
+    }
 }

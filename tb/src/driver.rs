@@ -193,7 +193,7 @@ impl<'a> Driver<'a> {
         let total: u64 = self.model.fills.iter().map(|f| f.bytes.len() as u64).sum();
         let mut done = 0;
         for f in &self.model.fills {
-            let local = self.model.sys.layout.sbuf_addr(f.partition, f.offset);
+            let local = self.model.sys.layout.sbuf_addr(f.tpb, f.partition, f.offset);
             let die = self.die(f.die);
             self.pkg.poke(die, local, &f.bytes)?;
             done += f.bytes.len() as u64;
@@ -319,30 +319,31 @@ impl<'a> Driver<'a> {
     fn launch_gaps(&self, sc: &Scenario) -> Vec<(usize, i64)> {
         use std::collections::BTreeMap;
         let sys = &self.model.sys;
-        // Increments of every (die, semaphore), in landing order.
-        let mut incs: BTreeMap<(u32, u64), Vec<u64>> = BTreeMap::new();
+        // Increments of every (die, core, semaphore), in landing order.
+        let mut incs: BTreeMap<(u32, u64, u64), Vec<u64>> = BTreeMap::new();
         // Each semaphore's increment address, looked up once (not per monitored write).
-        let sem_of: BTreeMap<u64, u64> = (0..sys.layout.sem_count())
-            .map(|s| (sys.layout.sem_addr(SemOp::Inc, s), s))
+        let sem_of: BTreeMap<u64, (u64, u64)> = (0..sys.layout.cores())
+            .flat_map(|c| (0..sys.layout.sem_count()).map(move |s| (c, s)))
+            .map(|(c, s)| (sys.layout.sem_addr(c, SemOp::Inc, s), (c, s)))
             .collect();
         for w in &self.writes {
             if w.what == crate::hooks::MonKind::SemInc {
-                if let Some(&sem) = sem_of.get(&w.local) {
+                if let Some(&(core, sem)) = sem_of.get(&w.local) {
                     let n = w
                         .bytes
                         .iter()
                         .rev()
                         .fold(0u64, |a, &b| a << 8 | u64::from(b));
-                    let v = incs.entry((w.die, sem)).or_default();
+                    let v = incs.entry((w.die, core, sem)).or_default();
                     v.extend(std::iter::repeat_n(w.cycle, n as usize));
                 }
             }
         }
         // The increment that completes each leg: its remote_sem's, counted over the legs into it.
-        let mut into: BTreeMap<(u32, u64), usize> = BTreeMap::new();
+        let mut into: BTreeMap<(u32, u64, u64), usize> = BTreeMap::new();
         let mut done: Vec<Option<u64>> = Vec::new();
         for (l, run) in sc.legs.iter().zip(&self.model.legs) {
-            let key = (self.die(run.rx_die), l.remote_sem);
+            let key = (self.die(run.rx_die), run.rx_tpb, l.remote_sem);
             let k = into.entry(key).or_default();
             *k += l.n_engines() as usize;
             done.push(incs.get(&key).and_then(|v| v.get(*k - 1)).copied());
@@ -372,8 +373,8 @@ impl<'a> Driver<'a> {
         gaps
     }
 
-    fn sem_read(&mut self, die: u32, sem: u64) -> Result<i64, RtlError> {
-        let a = self.model.sys.layout.sem_addr(SemOp::Read, sem);
+    fn sem_read(&mut self, die: u32, tpb: u64, sem: u64) -> Result<i64, RtlError> {
+        let a = self.model.sys.layout.sem_addr(tpb, SemOp::Read, sem);
         Ok(i64::from(self.pkg.read32(die, a)? as i32))
     }
 
@@ -444,7 +445,7 @@ impl<'a> Driver<'a> {
             }
             if all {
                 for s in &end.sems {
-                    let v = self.sem_read(self.die(s.die), s.sem)?;
+                    let v = self.sem_read(self.die(s.die), s.tpb, s.sem)?;
                     all &= v == s.value;
                 }
             }

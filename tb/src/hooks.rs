@@ -9,7 +9,7 @@
 
 use crate::package::{Machine, Package, PkgError, Result};
 use crate::regmodel::views;
-use xdie_csr::SemOp;
+use xdie_csr::{SemOp, Target};
 
 /// The memories a backdoor reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,11 +95,14 @@ fn sem_watch(die: u32) -> u32 {
     2 * die + 1
 }
 
+/// Payload words of a semaphore record: core, semaphore, increment.
+const SEM_RECORD_WORDS: u32 = 3;
+
 /// Words of a monitor record of watch `id`: id, time (two words), payload.
 fn record_words(id: u32) -> usize {
     let dw = beat() as usize;
     if id % 2 == 1 {
-        3 + 2
+        3 + SEM_RECORD_WORDS as usize
     } else {
         3 + 2 + dw.div_ceil(32) + dw / 4
     }
@@ -134,20 +137,18 @@ struct Span {
 }
 
 impl Package {
-    /// The pieces of die-local range `[local, local + len)` and the memory holding them. SBUF
-    /// partitions are packed in the array at `p * BACKING`; bytes past a partition's backing do
-    /// not exist.
+    /// The pieces of die-local range `[local, local + len)` and the memory holding them. The
+    /// cores' SBUFs are packed in one array, partition p of core c at `(c * PARTITIONS + p) *
+    /// BACKING` (as `xdie_sbuf` maps them); bytes past a partition's backing do not exist.
     fn backdoor_spans(local: u64, len: u64) -> Result<(Mem, Vec<Span>)> {
         let v = views();
-        let sbuf = v.apertures.sbuf.base;
-        let hbm = v.apertures.hbm.base;
         let stride = v.params.sbuf_partition_stride;
         let backing = v.params.sbuf_backing_bytes;
         let parts = v.params.sbuf_partitions;
         let not_backed = || PkgError::NotBacked { local, len };
-        if local >= hbm {
+        if v.decode_local(local) == Some(Target::Hbm) {
             let span = Span {
-                pos: (local - hbm) as usize,
+                pos: (local - v.apertures.hbm.base) as usize,
                 at: 0,
                 len: len as usize,
             };
@@ -156,14 +157,20 @@ impl Package {
         let mut spans = Vec::new();
         let mut at = 0;
         while at < len {
-            let off = local - sbuf + at;
-            let (p, b) = (off / stride, off % stride);
+            let Some(Target::Sbuf {
+                core,
+                partition: p,
+                offset: b,
+            }) = v.decode_local(local + at)
+            else {
+                return Err(not_backed());
+            };
             let n = (stride - b).min(len - at);
             if p >= parts || b + n > backing {
                 return Err(not_backed());
             }
             spans.push(Span {
-                pos: (p * backing + b) as usize,
+                pos: ((core * parts + p) * backing + b) as usize,
                 at: at as usize,
                 len: n as usize,
             });
@@ -218,7 +225,7 @@ impl Package {
                 2 + strobe_words + dw / 4,
                 strobe_words,
             )?;
-            sim.watch(&scope, sem_watch(die), 2, 0)?;
+            sim.watch(&scope, sem_watch(die), SEM_RECORD_WORDS, 0)?;
         }
         Ok(())
     }
@@ -229,6 +236,7 @@ impl Package {
         let dw = beat() as usize;
         let strobe_words = dw.div_ceil(32);
         let backing = views().params.sbuf_backing_bytes;
+        let parts = views().params.sbuf_partitions;
         let mut out = Vec::new();
         let mut at = 0;
         while at + 3 <= raw.len() {
@@ -240,8 +248,8 @@ impl Package {
                 out.push(MonWrite {
                     cycle,
                     die,
-                    local: views().sem_addr(SemOp::Inc, u64::from(p[0])),
-                    bytes: p[1].to_le_bytes().to_vec(),
+                    local: views().sem_addr(u64::from(p[0]), SemOp::Inc, u64::from(p[1])),
+                    bytes: p[2].to_le_bytes().to_vec(),
                     what: MonKind::SemInc,
                 });
                 at += record_words(id);
@@ -266,10 +274,11 @@ impl Package {
                     i += 1;
                 }
                 let packed = word * dw as u64 + start as u64;
+                let (row, b) = (packed / backing, packed % backing);
                 out.push(MonWrite {
                     cycle,
                     die,
-                    local: views().sbuf_addr(packed / backing, packed % backing),
+                    local: views().sbuf_addr(row / parts, row % parts, b),
                     bytes: data[start..i].to_vec(),
                     what: MonKind::Sbuf,
                 });

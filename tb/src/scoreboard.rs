@@ -96,9 +96,9 @@ pub(crate) fn compare(
                 guards.push((end_b.div_ceil(4) * 4, end_b.div_ceil(4) * 4 + 4));
             }
             for (off, _) in guards {
-                let a = sys.layout.sbuf_addr(p, off);
-                let lo = sys.layout.sbuf_addr(p, start);
-                let hi = sys.layout.sbuf_addr(p, end_b);
+                let a = sys.layout.sbuf_addr(leg.rx_tpb, p, off);
+                let lo = sys.layout.sbuf_addr(leg.rx_tpb, p, start);
+                let hi = sys.layout.sbuf_addr(leg.rx_tpb, p, end_b);
                 let mask = (0..4u64)
                     .filter(|i| a + i < lo || a + i >= hi)
                     .fold(0u32, |m, i| m | (0xff << (8 * i)));
@@ -117,20 +117,26 @@ pub(crate) fn compare(
         }
     }
 
-    // Every semaphore of every die.
+    // Every semaphore of every core of every die.
     let mut sems = Vec::new();
     for (die, id) in d.pkg.dies().to_vec().into_iter().enumerate() {
         let die = die as u32;
-        for s in 0..sys.layout.sem_count() {
-            let a = sys.layout.sem_addr(SemOp::Read, s);
+        for (tpb, s) in (0..sys.layout.cores())
+            .flat_map(|c| (0..sys.layout.sem_count()).map(move |s| (c, s)))
+        {
+            let a = sys.layout.sem_addr(tpb, SemOp::Read, s);
             let v = i64::from(d.pkg.read32(die, a)? as i32);
-            let want = sys.sem(id, s);
+            let want = sys.sem(id, tpb, s);
             if v != want {
-                mis.push(format!("semaphore {s} of {id}: RTL {v}, model {want}"));
+                mis.push(format!(
+                    "semaphore {s} of core {tpb} of {id}: RTL {v}, model {want}"
+                ));
             }
             if v != 0 {
                 sems.push(SemValue {
                     die: id,
+                    tpb,
+                    core: sys.topology.core_at(id, tpb).id,
                     sem: s,
                     value: v,
                 });

@@ -180,9 +180,9 @@ fn engines_copy_accumulate_and_count() {
 #[test]
 fn sequencer_slots_contend_for_one_semaphore() {
     harness::run(0x5e9, |ctx| {
-        for (kind, _) in profile_dies() {
+        for (kind, sz) in profile_dies() {
             let mut pkg = open(ctx, kind);
-            checks::sequencer_slots_contend(&mut pkg, 0, &mut ctx.rng);
+            checks::sequencer_slots_contend(&mut pkg, 0, sz.cores, &mut ctx.rng);
         }
     });
 }

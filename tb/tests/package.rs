@@ -478,7 +478,7 @@ fn sequencer_slots_contend_for_one_semaphore() {
     harness::run(61, |ctx| {
         let mut pkg = open(ctx);
         let die = ctx.rng.below(2) as u32;
-        checks::sequencer_slots_contend(&mut pkg, die, &mut ctx.rng);
+        checks::sequencer_slots_contend(&mut pkg, die, views().cores(), &mut ctx.rng);
     });
 }
 

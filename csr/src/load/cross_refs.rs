@@ -81,6 +81,48 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         .and_then(Block::sem_seq)
         .cloned()
         .ok_or_else(|| wrong_kind(ApertureId::SemSeq, "a sem_seq block"))?;
+    // Per-core apertures: SBUF's instance count is the number of cores of a die; EVT_SEM and the
+    // accumulate apertures have one instance per core too, and the sequencer offers a slot to
+    // each of the two contexts (lanes) of every core.
+    let cores = apertures.sbuf.count;
+    let aperture_key = |id: ApertureId, key: &str| {
+        let i = l
+            .map
+            .apertures
+            .iter()
+            .position(|a| a.name == id.as_str())
+            .unwrap_or(0);
+        format!("apertures[{i}].{key}")
+    };
+    for id in [
+        ApertureId::EvtSem,
+        ApertureId::SbufAccI32,
+        ApertureId::SbufAccF32,
+    ] {
+        let n = apertures.get(id).count;
+        if n != cores {
+            return Err(l.map_src.err(
+                ErrorKind::BadValue,
+                aperture_key(id, "count"),
+                format!(
+                    "aperture `{id}` has {n} instances but SBUF has {cores}: each core of a die \
+                     has one SBUF, one EVT_SEM and one of each accumulate aperture"
+                ),
+            ));
+        }
+    }
+    if sem_seq.slots() < 2 * cores {
+        return Err(l.map_src.err(
+            ErrorKind::BadValue,
+            aperture_key(ApertureId::SemSeq, "block"),
+            format!(
+                "block sem_seq has {} command slots but the die's {cores} cores have {} \
+                 contexts (two each, one slot per context)",
+                sem_seq.slots(),
+                2 * cores
+            ),
+        ));
+    }
     let side = |id: ApertureId, want: Side| -> Result<SideView> {
         let layout = block_of(id)
             .and_then(Block::udma)

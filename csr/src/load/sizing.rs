@@ -64,6 +64,7 @@ pub(super) fn build_sizings(
     // The die map's value of each key, where it has one.
     let map_value = |key: &str| -> Option<u64> {
         match key {
+            "cores" => Some(ap.sbuf.count),
             "sdma_engines" => Some(d.sdma_engines),
             "d2d_controllers" => Some(ap.d2d.count),
             "sbuf_backing_bytes" => Some(d.sbuf_backing_bytes),
@@ -82,6 +83,7 @@ pub(super) fn build_sizings(
     };
     let map_name = |key: &str| -> &'static str {
         match key {
+            "cores" => "the SBUF aperture's instance count (cores per die)",
             "sdma_engines" => "address_map's SDMA_ENGINES",
             "d2d_controllers" => "the D2D aperture's instance count",
             "sbuf_backing_bytes" => "address_map's SBUF_BACKING_BYTES",
@@ -97,6 +99,7 @@ pub(super) fn build_sizings(
         let p = &raw.profiles[i];
         let base = out[di].clone();
         let keys = [
+            ("cores", p.cores, base.as_ref().map(|b| b.cores)),
             (
                 "sdma_engines",
                 p.sdma_engines,
@@ -144,7 +147,7 @@ pub(super) fn build_sizings(
                 base.as_ref().map(|b| b.timing_registers),
             ),
         ];
-        let mut v = [0u64; 10];
+        let mut v = [0u64; 11];
         for (n, (key, given, from_default)) in keys.into_iter().enumerate() {
             // The value a left-out key takes.
             let inherit = if i == di {
@@ -186,16 +189,17 @@ pub(super) fn build_sizings(
         let s = Sizing {
             name: p.name.clone(),
             description: p.description.clone(),
-            sdma_engines: v[0],
-            d2d_controllers: v[1],
-            sbuf_backing_bytes: v[2],
-            hbm_bytes: v[3],
-            link_credits: v[4],
-            outstanding: v[5],
-            engine_read_beats: v[6],
-            shared_crossbar: v[7],
-            select_arbiters: v[8],
-            timing_registers: v[9],
+            cores: v[0],
+            sdma_engines: v[1],
+            d2d_controllers: v[2],
+            sbuf_backing_bytes: v[3],
+            hbm_bytes: v[4],
+            link_credits: v[5],
+            outstanding: v[6],
+            engine_read_beats: v[7],
+            shared_crossbar: v[8],
+            select_arbiters: v[9],
+            timing_registers: v[10],
         };
         check(src, i, &s, views)?;
         out[i] = Some(s);
@@ -214,7 +218,17 @@ fn check(src: &Source, i: usize, s: &Sizing, views: &Views) -> Result<()> {
         .min(ap.sdma_s2m.count)
         .min(u64::from(views.bcast.mask.width));
     let dw = d.data_bytes;
-    let rules: [(&str, u64, bool, String); 10] = [
+    let rules: [(&str, u64, bool, String); 11] = [
+        (
+            "cores",
+            s.cores,
+            (1..=ap.sbuf.count).contains(&s.cores),
+            format!(
+                "1 ..= {} (the SBUF aperture's instances: one SBUF, EVT_SEM and pair of \
+                 accumulate apertures per core)",
+                ap.sbuf.count
+            ),
+        ),
         (
             "sdma_engines",
             s.sdma_engines,

@@ -74,6 +74,7 @@ struct DieSized {
 /// What each sizing key sizes, for the package's comments.
 fn comment(key: &str) -> &'static str {
     match key {
+        "cores" => "NeuronCores wired (each with its SBUF, EVT_SEM and accumulate apertures)",
         "sdma_engines" => "SDMA engines wired (each with its M2S and S2M queue groups)",
         "d2d_controllers" => "D2D controller register blocks wired (controller 0 serves the port)",
         "sbuf_backing_bytes" => "bytes backed per SBUF partition",
@@ -83,7 +84,8 @@ fn comment(key: &str) -> &'static str {
         "shared_crossbar" => "1: one request and one response path shared by all crossbar ports",
         "select_arbiters" => "1: the engines' queue round robin in the select form (FPGA timing)",
         "timing_registers" => "1: register stages for FPGA timing, a cycle of latency each",
-        _ => "source beats an engine buffers (its reads in flight)",
+        "engine_read_beats" => "source beats an engine buffers (its reads in flight)",
+        _ => "",
     }
 }
 

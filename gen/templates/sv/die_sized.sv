@@ -85,6 +85,7 @@ module {{ module }} #(
 
   xdie_die #(
     .E(E),
+    .CORES({{ pkg }}::{{ prefix }}_CORES),
     .D2D_CTRLS(ND),
     .SBUF_BACKING({{ pkg }}::{{ prefix }}_SBUF_BACKING_BYTES),
     .HBM_BYTES({{ pkg }}::{{ prefix }}_HBM_BYTES),

@@ -1,9 +1,11 @@
 {%- import "sv/regs.sv" as regs -%}
 // {{ header }}
 //
-// Sequencer command slots `{{ block.name }}`: {{ n_slot }} slots in front of EVT_SEM's sequencer port
-// (xdie_evt_sem seq_*), one per Q7 context, so that inc and wait_ge_and_dec are atomic in the
-// hardware instead of a read and a write of the bus.
+// Sequencer command slots `{{ block.name }}`: {{ n_slot }} slots in front of the EVT_SEM sequencer
+// ports of the die's cores (xdie_evt_sem seq_*), one per Q7 context, so that inc and
+// wait_ge_and_dec are atomic in the hardware instead of a read and a write of the bus. The port
+// names the slot it shows (seq_slot_o): the die hands the command to that slot's core's EVT_SEM
+// (slot 2 * c + lane belongs to core c) and returns that EVT_SEM's ready and error.
 //
 // A slot holds VALUE (RW) and the CMD fields SEM and SUBOP (RW). A write to CMD posts one command:
 // the slot becomes busy with (SEM, SUBOP, VALUE) unless it already is, in which case the write is
@@ -43,6 +45,7 @@ module xdie_{{ block.name }} #(
   // EVT_SEM sequencer port
   output logic                      seq_valid_o,
   input  logic                      seq_ready_i,
+  output logic [{{ slot_iw - 1 }}:0]                seq_slot_o,
   output logic [{{ subop.width - 1 }}:0]                seq_subop_o,
   output logic [{{ evt_iw - 1 }}:0]                seq_idx_o,
   output logic [{{ value.width - 1 }}:0]               seq_val_o,
@@ -222,6 +225,7 @@ module xdie_{{ block.name }} #(
   end
 
   assign seq_valid_o = port_valid;
+  assign seq_slot_o  = port;
   assign seq_idx_o   = EIW'(sem_of(port));
   assign seq_subop_o = subop_of(port);
   assign seq_val_o   = value_of(port);

@@ -18,6 +18,10 @@ pub struct Leg {
     pub rx: Core,
     pub tx_die: DieId,
     pub rx_die: DieId,
+    /// The TX and the RX core's index among their die's cores: whose SBUF and EVT_SEM the leg
+    /// reads, writes and counts into (local_sem: TX's; remote_sem: RX's).
+    pub tx_tpb: u64,
+    pub rx_tpb: u64,
     pub queue: u32,
     pub mask: u64,
     pub partitions: u64,
@@ -248,11 +252,12 @@ impl System {
             Lane::Rx => (peer, core),
         };
         let (tx_die, rx_die) = (self.die_of(tx), self.die_of(rx));
+        let (tx_tpb, rx_tpb) = (self.topology.tpb_of(tx), self.topology.tpb_of(rx));
         let l = &self.layout;
         // Where partition 0's data lands (an accumulating RX side: the aperture that adds).
         let dst_local = match accumulate.filter(|_| role == Lane::Rx) {
-            Some(dtype) => l.sbuf_acc_addr(dtype, 0, w.dst_addr),
-            None => l.sbuf_addr(0, w.dst_addr),
+            Some(dtype) => l.sbuf_acc_addr(dtype, rx_tpb, 0, w.dst_addr),
+            None => l.sbuf_addr(rx_tpb, 0, w.dst_addr),
         };
         let dst_soc = self.topology.fold(l, tx_die, rx_die, dst_local)?;
         let shares = Self::split(w.partitions, &engines);
@@ -262,6 +267,8 @@ impl System {
             rx,
             tx_die,
             rx_die,
+            tx_tpb,
+            rx_tpb,
             queue,
             mask: w.dma_engine_mask,
             partitions: w.partitions,
@@ -291,13 +298,15 @@ impl System {
                     let buf_ptr = match role {
                         Lane::Tx => l
                             .soc
-                            .soc_local(tx_die.die, l.sbuf_addr(p, w.src_addr + off)),
+                            .soc_local(tx_die.die, l.sbuf_addr(tx_tpb, p, w.src_addr + off)),
                         Lane::Rx => {
                             // An accumulating leg lands in the lane type's aperture, which
                             // adds into the same SBUF bytes.
                             let local = match accumulate {
-                                Some(dtype) => l.sbuf_acc_addr(dtype, p, w.dst_addr + off),
-                                None => l.sbuf_addr(p, w.dst_addr + off),
+                                Some(dtype) => {
+                                    l.sbuf_acc_addr(dtype, rx_tpb, p, w.dst_addr + off)
+                                }
+                                None => l.sbuf_addr(rx_tpb, p, w.dst_addr + off),
                             };
                             self.topology.fold(l, tx_die, rx_die, local)?
                         }
@@ -336,12 +345,12 @@ impl System {
                 Lane::Rx => {
                     let local = l
                         .soc
-                        .soc_local(tx_die.die, l.sem_addr(SemOp::Inc, w.local_sem));
+                        .soc_local(tx_die.die, l.sem_addr(tx_tpb, SemOp::Inc, w.local_sem));
                     let remote = self.topology.fold(
                         l,
                         tx_die,
                         rx_die,
-                        l.sem_addr(SemOp::Inc, w.remote_sem),
+                        l.sem_addr(rx_tpb, SemOp::Inc, w.remote_sem),
                     )?;
                     list.push(sem(EntryKind::LocalSem, local, false));
                     list.push(sem(EntryKind::RemoteSem, remote, false));

@@ -21,8 +21,9 @@ impl System {
             return;
         };
         let fault = match target {
-            Some(Target::Sbuf { partition, offset })
-                if partition < l.params.sbuf_partitions
+            Some(Target::Sbuf {
+                partition, offset, ..
+            }) if partition < l.params.sbuf_partitions
                     && offset + n <= l.params.sbuf_backing_bytes =>
             {
                 st.mem.write(local, &bytes);
@@ -30,6 +31,7 @@ impl System {
             }
             Some(Target::SbufAcc {
                 dtype,
+                core,
                 partition,
                 offset,
             }) if partition < l.params.sbuf_partitions
@@ -38,7 +40,7 @@ impl System {
                 && n.is_multiple_of(dtype.lane_bytes()) =>
             {
                 // Read-modify-write of the SBUF bytes the aperture mirrors.
-                let at = l.sbuf_addr(partition, offset);
+                let at = l.sbuf_addr(core, partition, offset);
                 let mut acc = st.mem.read(at, n);
                 crate::reduce::accumulate(dtype, &mut acc, &bytes);
                 st.mem.write(at, &acc);
@@ -48,12 +50,21 @@ impl System {
                 st.mem.write(local, &bytes);
                 None
             }
-            Some(Target::Sem { op, sem, aligned }) if aligned && n == l.evt_sem.sem_bytes() => {
+            Some(Target::Sem {
+                core,
+                op,
+                sem,
+                aligned,
+            }) if aligned && n == l.evt_sem.sem_bytes() => {
                 let mut b = [0u8; 4];
                 let k = bytes.len().min(4);
                 b[..k].copy_from_slice(&bytes[..k]);
                 let v = i32::from_le_bytes(b);
-                if let Some(s) = st.sems.get_mut(sem as usize) {
+                if let Some(s) = st
+                    .sems
+                    .get_mut(core as usize)
+                    .and_then(|s| s.get_mut(sem as usize))
+                {
                     let cur = *s as i32;
                     *s = match op {
                         SemOp::Inc => cur.wrapping_add(v),

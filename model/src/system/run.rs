@@ -9,11 +9,20 @@ use crate::topology::{Core, DieId, Lane};
 impl System {
     fn try_step(&mut self, core: Core, step: &Step) -> Result<bool> {
         match step {
-            Step::Wait { die, sem, value } => {
-                let Some(st) = self.dies.get_mut(die) else {
+            Step::Wait {
+                die,
+                tpb,
+                sem,
+                value,
+            } => {
+                let Some(s) = self
+                    .dies
+                    .get_mut(die)
+                    .and_then(|st| st.sems.get_mut(*tpb as usize))
+                    .and_then(|s| s.get_mut(*sem as usize))
+                else {
                     return Ok(false);
                 };
-                let s = &mut st.sems[*sem as usize];
                 if *s < *value as i64 {
                     return Ok(false);
                 }
@@ -21,6 +30,7 @@ impl System {
                 let v = *s;
                 self.events.push(Event::SemWaitDone {
                     die: *die,
+                    tpb: *tpb,
                     sem: *sem,
                     value: v,
                     by: core,

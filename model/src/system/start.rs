@@ -170,7 +170,8 @@ impl System {
                     fw.push(FwStep::Store(d.clone()));
                     steps.push(Step::Store { from: me, write: d });
                 }
-                let go = store(l.sem_addr(SemOp::Inc, w.go_sem), 1)?;
+                // right_push: go_sem lives in the TX core's EVT_SEM.
+                let go = store(l.sem_addr(leg.tx_tpb, SemOp::Inc, w.go_sem), 1)?;
                 fw.push(FwStep::Store(go.clone()));
                 steps.push(Step::Store {
                     from: me,
@@ -185,6 +186,7 @@ impl System {
                 });
                 steps.push(Step::Wait {
                     die: me,
+                    tpb: leg.tx_tpb,
                     sem: w.go_sem,
                     value: 1,
                 });
@@ -208,10 +210,16 @@ impl System {
             });
         }
         let die = self.die_of(core);
+        let tpb = self.topology.tpb_of(core);
         self.programs
             .entry((core, lane as u64))
             .or_default()
-            .push_back(Step::Wait { die, sem, value });
+            .push_back(Step::Wait {
+                die,
+                tpb,
+                sem,
+                value,
+            });
         Ok(())
     }
 }

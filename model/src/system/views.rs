@@ -18,22 +18,22 @@ impl System {
             dst: (0..leg.partitions)
                 .map(|p| {
                     let at = match leg.accumulate {
-                        Some(dtype) => l.sbuf_acc_addr(dtype, p, leg.dst_addr),
-                        None => l.sbuf_addr(p, leg.dst_addr),
+                        Some(dtype) => l.sbuf_acc_addr(dtype, leg.rx_tpb, p, leg.dst_addr),
+                        None => l.sbuf_addr(leg.rx_tpb, p, leg.dst_addr),
                     };
                     (at, leg.free_dim_bytes)
                 })
                 .collect(),
-            remote_sem_addr: l.sem_addr(SemOp::Inc, leg.remote_sem),
+            remote_sem_addr: l.sem_addr(leg.rx_tpb, SemOp::Inc, leg.remote_sem),
             remote_batch: self.remote_batch(leg),
-            local_sem_addr: l.sem_addr(SemOp::Inc, leg.local_sem),
+            local_sem_addr: l.sem_addr(leg.tx_tpb, SemOp::Inc, leg.local_sem),
             local_batch: self.local_batch(leg),
             n_engines: leg.n_engines(),
             dst_after: self.legs[..id]
                 .iter()
                 .filter(|o| self.dst_overlap(o, leg))
                 .map(|o| Completion {
-                    addr: l.sem_addr(SemOp::Inc, o.remote_sem),
+                    addr: l.sem_addr(o.rx_tpb, SemOp::Inc, o.remote_sem),
                     batch: self.remote_batch(o),
                     n: o.n_engines(),
                 })
@@ -44,12 +44,12 @@ impl System {
 
     /// How many earlier legs count into the same remote_sem of the same (RX) die as `leg`.
     fn remote_batch(&self, leg: &Leg) -> u64 {
-        self.earlier_legs_on(leg, |o| (o.rx_die, o.remote_sem))
+        self.earlier_legs_on(leg, |o| (o.rx_die, o.rx_tpb, o.remote_sem))
     }
 
     /// How many earlier legs count into the same local_sem of the same (TX) die as `leg`.
     fn local_batch(&self, leg: &Leg) -> u64 {
-        self.earlier_legs_on(leg, |o| (o.tx_die, o.local_sem))
+        self.earlier_legs_on(leg, |o| (o.tx_die, o.tx_tpb, o.local_sem))
     }
 
     /// How many legs before `leg` have the same `semaphore` (a die and a semaphore index) as it.
@@ -71,14 +71,18 @@ impl System {
         let spans = |leg: &Leg, of_b: bool| {
             (0..leg.partitions)
                 .map(|p| {
-                    let start = layout.sbuf_addr(p, leg.dst_addr);
+                    let start = layout.sbuf_addr(leg.rx_tpb, p, leg.dst_addr);
                     (start, start + leg.free_dim_bytes, of_b)
                 })
                 .collect::<Vec<_>>()
         };
         let hull = |leg: &Leg| {
-            let first = layout.sbuf_addr(0, leg.dst_addr);
-            let last = layout.sbuf_addr(leg.partitions.saturating_sub(1), leg.dst_addr);
+            let first = layout.sbuf_addr(leg.rx_tpb, 0, leg.dst_addr);
+            let last = layout.sbuf_addr(
+                leg.rx_tpb,
+                leg.partitions.saturating_sub(1),
+                leg.dst_addr,
+            );
             (first, last + leg.free_dim_bytes)
         };
         let (ha, hb) = (hull(a), hull(b));
@@ -136,13 +140,17 @@ impl System {
     pub(crate) fn sems_view(&self) -> Vec<crate::state::SemValue> {
         let mut out = Vec::new();
         for (d, st) in &self.dies {
-            for (i, &v) in st.sems.iter().enumerate() {
-                if v != 0 {
-                    out.push(crate::state::SemValue {
-                        die: *d,
-                        sem: i as u64,
-                        value: v,
-                    });
+            for (tpb, sems) in st.sems.iter().enumerate() {
+                for (i, &v) in sems.iter().enumerate() {
+                    if v != 0 {
+                        out.push(crate::state::SemValue {
+                            die: *d,
+                            tpb: tpb as u64,
+                            core: self.topology.core_at(*d, tpb as u64).id,
+                            sem: i as u64,
+                            value: v,
+                        });
+                    }
                 }
             }
         }
