@@ -167,6 +167,11 @@ fn main() {
 
     println!("cargo:rerun-if-changed={}", filelist.display());
     println!("cargo:rerun-if-changed={}", repo.join("rtl").display());
+    // Whether the models carry the checks, for the tests that need them (tests/protocol_checks.rs).
+    println!(
+        "cargo:rustc-env=XDIE_TB_PROTOCOL_CHECKS={}",
+        u8::from(asserts_on())
+    );
     let checks: Vec<String> = if asserts_on() {
         ASSERT_FILES
             .iter()

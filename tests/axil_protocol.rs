@@ -134,6 +134,7 @@ fn host_port_mutant_fails_the_formal_proof() {
 fn simulate(dut: &Path, dir: &Path) -> Output {
     let root = repo();
     let mdir = dir.join("obj");
+    std::fs::create_dir_all(&mdir).expect("create the model's directory");
     let mut c = Command::new("verilator");
     c.current_dir(&root)
         .args([
