@@ -17,8 +17,8 @@
 // xdie_xbus_pkg::resp_e, loaded only with the port's own DECERR or with the bus's code passed
 // through xdie_xbus_pkg::to_resp, which turns a code outside resp_e (2'b01, EXOKAY, which
 // AXI4-Lite does not allow) into SLVERR. The port makes no assumption about what the bus
-// answers; rtl/formal/xdie_host_port_formal.sv proves its AXI4-Lite slave compliant with every
-// input free.
+// answers: scripts/formal.sh proves its AXI4-Lite slave compliant with every input free (the
+// `ifdef FORMAL` section at the end; docs/axi-lite-checks.md).
 
 module xdie_host_port #(
   localparam int unsigned DIEW = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH,
