@@ -103,6 +103,27 @@ const UNPACKED_PORTS_DEFINE: &str = "XDIE_UNPACKED_PORTS";
 /// `xdie_fifo`): one Verilator trigger per gated clock instead of two, for the package tops.
 const FAST_STORAGE_DEFINE: &str = "XDIE_FAST_STORAGE";
 
+/// The AXI4-Lite protocol checks (rtl/assert/, outside the filelist: never synthesized): the
+/// checker and the file that binds it to every AXI4-Lite port of the die. Every model is verilated
+/// with them and `--assert`, so every cosimulation checks the protocol on every AXI4-Lite link its
+/// RTL has (a model without such a port simply has no checker). A broken rule stops the model
+/// (Verilator's `$error`), and the testbench fails the run (tb/src/sim.rs). They are this
+/// repository's files even for another design root: they name only the modules and ports of the
+/// hand-written RTL.
+const ASSERT_FILES: &[&str] = &[
+    "rtl/assert/xdie_axil_check.sv",
+    "rtl/assert/xdie_axil_bind.sv",
+];
+
+/// `XDIE_ASSERT=0` builds the models without the protocol checks (`ASSERT_FILES`), to measure
+/// what they cost (README, "Tests"); any other value, or none, builds them in.
+const ASSERT_ENV: &str = "XDIE_ASSERT";
+
+/// Whether this build verilates the protocol checks (see `ASSERT_ENV`).
+fn asserts_on() -> bool {
+    env::var(ASSERT_ENV).map_or(true, |v| v != "0")
+}
+
 /// The define that turns on the RTL's simulation hooks. Several models of one link may have
 /// them (the package top and the die node): the hooks are DPI imports, one C function each that the
 /// shim implements once, and every call finds its model and record layout through the calling
@@ -128,6 +149,7 @@ fn main() {
     // it. The reference models then read ROOT/csrs, so RTL and expectations always agree.
     println!("cargo:rerun-if-env-changed=XDIE_DESIGN_ROOT");
     println!("cargo:rerun-if-env-changed={TRACE_ENV}");
+    println!("cargo:rerun-if-env-changed={ASSERT_ENV}");
     println!("cargo:rerun-if-env-changed={MODEL_CXX_ENV}");
     let repo = match env::var_os("XDIE_DESIGN_ROOT") {
         Some(root) => PathBuf::from(root),
@@ -145,6 +167,21 @@ fn main() {
 
     println!("cargo:rerun-if-changed={}", filelist.display());
     println!("cargo:rerun-if-changed={}", repo.join("rtl").display());
+    // Whether the models carry the checks, for the tests that need them (tests/protocol_checks.rs).
+    println!(
+        "cargo:rustc-env=XDIE_TB_PROTOCOL_CHECKS={}",
+        u8::from(asserts_on())
+    );
+    let checks: Vec<String> = if asserts_on() {
+        ASSERT_FILES
+            .iter()
+            .map(|f| manifest.parent().expect("repository root").join(f))
+            .inspect(|f| println!("cargo:rerun-if-changed={}", f.display()))
+            .map(|f| f.display().to_string())
+            .collect()
+    } else {
+        Vec::new()
+    };
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-changed=src/ffi.rs");
 
@@ -165,7 +202,7 @@ fn main() {
     // then builds with no models and says why (`xdie_tb::RTL_UNAVAILABLE`), and every test or
     // command that needs a model reports that reason.
     let duts = match design_modules(&repo, &filelist, &out, &features)
-        .and_then(|names| build_models(&repo, &filelist, &out, &cache, &vinc, &names))
+        .and_then(|names| build_models(&repo, &filelist, &out, &cache, &vinc, &names, &checks))
     {
         Ok(duts) => {
             write_if_changed(
@@ -323,11 +360,16 @@ fn fw_renames(fw: &Path) -> Vec<String> {
     names
 }
 
-/// Verilator's arguments for one top, after `-f <filelist>`.
-fn verilator_args(name: &str) -> Vec<String> {
+/// Verilator's arguments for one top, after `-f <filelist>`; `checks` are the protocol checks'
+/// files (none: built without them, see `ASSERT_ENV`).
+fn verilator_args(name: &str, checks: &[String]) -> Vec<String> {
     let mut args = Vec::new();
     if let Some((_, _, Some(file))) = top_feature(name) {
         args.push(file.to_string());
+    }
+    if !checks.is_empty() {
+        args.push("--assert".to_string());
+        args.extend(checks.iter().cloned());
     }
     if PACKAGE_TOPS.contains(&name) {
         args.extend(["--inline-mult", "1", "--x-initial", "0"].map(String::from));
@@ -397,6 +439,7 @@ fn build_models(
     cache: &Path,
     vinc: &Path,
     names: &[String],
+    checks: &[String],
 ) -> Result<Vec<Dut>, String> {
     // Verilate every model first (seconds each): RTL that does not verilate is reported before
     // minutes go into compiling the others. The package top takes longest, so it starts first.
@@ -412,7 +455,7 @@ fn build_models(
             &m,
             &names[i],
             traced(&names[i]),
-            &verilator_args(&names[i]),
+            &verilator_args(&names[i], checks),
         )
     })
     .into_iter()

@@ -42,7 +42,7 @@ module xdie_d2d_port #(
   output logic                 s_rsp_valid_o,
   input  logic                 s_rsp_ready_i,
   output logic [8*DATA_BYTES-1:0]      s_rsp_rdata_o,
-  output logic [1:0]           s_rsp_err_o,
+  output xdie_xbus_pkg::resp_e  s_rsp_err_o,
   // iATU lookup (combinational, in the iATU register block)
   output logic [IATU_AW-1:0]   iatu_lookup_addr_o,
   input  logic                 iatu_lookup_hit_i,
@@ -57,7 +57,7 @@ module xdie_d2d_port #(
   input  logic                 m_rsp_valid_i,
   output logic                 m_rsp_ready_o,
   input  logic [8*DATA_BYTES-1:0]      m_rsp_rdata_i,
-  input  logic [1:0]           m_rsp_err_i,
+  input  xdie_xbus_pkg::resp_e  m_rsp_err_i,
   // Link (xdie_d2d_link, this die's side)
   output logic                 req_tx_valid_o,
   output xdie_xbus_pkg::req_t req_tx_data_o,

@@ -12,6 +12,13 @@
 // The bus address is registered one cycle after the AXI address is taken (LOOKUP), so the
 // request the crossbar sees never changes while it waits, and the remap lookup is not in the
 // crossbar's combinational path.
+//
+// BRESP and RRESP are OKAY, SLVERR or DECERR by construction: the response register holds an
+// xdie_xbus_pkg::resp_e, loaded only with the port's own DECERR or with the bus's code passed
+// through xdie_xbus_pkg::to_resp, which turns a code outside resp_e (2'b01, EXOKAY, which
+// AXI4-Lite does not allow) into SLVERR. The port makes no assumption about what the bus
+// answers: scripts/formal.sh proves its AXI4-Lite slave compliant with every input free (the
+// `ifdef FORMAL` section at the end; docs/axi-lite-checks.md).
 
 module xdie_host_port #(
   localparam int unsigned DIEW = xdie_soc_addr_pkg::LOCAL_DIE_WIDTH,
@@ -54,7 +61,7 @@ module xdie_host_port #(
   input  logic            m_rsp_valid_i,
   output logic            m_rsp_ready_o,
   input  logic [DATA_BYTES*8-1:0] m_rsp_rdata_i,
-  input  logic [1:0]      m_rsp_err_i
+  input  xdie_xbus_pkg::resp_e m_rsp_err_i
 );
 
   if (DATA_BYTES < 4 || DATA_BYTES % 4 != 0) begin : g_bad_param
@@ -82,7 +89,7 @@ module xdie_host_port #(
   logic [3:0]      wstrb_q, wstrb_d;
   logic [ADDR_W-1:0]   addr_q, addr_d;
   logic [31:0]     rdata_q, rdata_d;
-  logic [1:0]      err_q, err_d;
+  xdie_xbus_pkg::resp_e err_q, err_d;
 
   logic            take_w, take_r;
   logic            direct;
@@ -147,7 +154,7 @@ module xdie_host_port #(
       LOOKUP: begin
         addr_d  = direct ? direct_addr : soc_addr_i;
         rdata_d = '0;
-        err_d   = 2'b00;
+        err_d   = xdie_xbus_pkg::RESP_OKAY;
         if (direct || hit_i) begin
           state_d = REQ;
         end else begin
@@ -164,7 +171,8 @@ module xdie_host_port #(
         if (m_rsp_valid_i) begin
           state_d = ANSWER;
           rdata_d = 32'(m_rsp_rdata_i >> (32'(lane) * 32));
-          err_d   = m_rsp_err_i;
+          // Never forwarded as is: a 2-bit code can hold 2'b01 whatever its type (see above).
+          err_d   = xdie_xbus_pkg::to_resp(m_rsp_err_i);
         end
       end
       ANSWER: begin
@@ -186,7 +194,7 @@ module xdie_host_port #(
       wstrb_q    <= '0;
       addr_q     <= '0;
       rdata_q    <= '0;
-      err_q      <= 2'b00;
+      err_q      <= xdie_xbus_pkg::RESP_OKAY;
     end else begin
       state_q    <= state_d;
       write_q    <= write_d;
@@ -199,5 +207,46 @@ module xdie_host_port #(
       err_q      <= err_d;
     end
   end
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------- formal check
+  // The AXI4-Lite slave's proof (scripts/formal.sh, BMC and k-induction): every input is free
+  // after reset, the AXI master's within the AXI rules (xdie_axil_check assumes them), the remap
+  // lookup's and the bus's entirely (any code on m_rsp_err_i, any handshake timing). The checker
+  // asserts the slave's rules; the invariants below tie its count of the transactions taken and
+  // not yet answered to this port's state, which k-induction needs (they are facts of the design,
+  // proved with it).
+  localparam int unsigned F_CW = 2;
+  logic [F_CW-1:0] f_aw_pend, f_w_pend, f_ar_pend;
+
+  xdie_axil_check #(.ADDR_W(32), .MAX_PENDING(1)) u_f_axil (
+    .clk_i, .rst_ni,
+    .awvalid_i(s_axil_awvalid_i), .awready_i(s_axil_awready_o), .awaddr_i(s_axil_awaddr_i),
+    .wvalid_i(s_axil_wvalid_i), .wready_i(s_axil_wready_o), .wdata_i(s_axil_wdata_i),
+    .wstrb_i(s_axil_wstrb_i),
+    .bvalid_i(s_axil_bvalid_o), .bready_i(s_axil_bready_i), .bresp_i(s_axil_bresp_o),
+    .arvalid_i(s_axil_arvalid_i), .arready_i(s_axil_arready_o), .araddr_i(s_axil_araddr_i),
+    .rvalid_i(s_axil_rvalid_o), .rready_i(s_axil_rready_i), .rdata_i(s_axil_rdata_o),
+    .rresp_i(s_axil_rresp_o),
+    .aw_pending_o(f_aw_pend), .w_pending_o(f_w_pend), .ar_pending_o(f_ar_pend)
+  );
+
+  // The proof starts in reset.
+  initial assume (!rst_ni);
+
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (state_q == IDLE || state_q == LOOKUP || state_q == REQ || state_q == RSP ||
+              state_q == ANSWER);
+      // Address and data are taken together, one transaction at a time.
+      assert (f_aw_pend == f_w_pend);
+      assert ((state_q == IDLE) == (f_aw_pend == '0 && f_ar_pend == '0));
+      if (state_q != IDLE) begin
+        assert (write_q ? (f_aw_pend == F_CW'(1) && f_ar_pend == '0)
+                        : (f_ar_pend == F_CW'(1) && f_aw_pend == '0));
+      end
+    end
+  end
+`endif
 
 endmodule

@@ -62,7 +62,7 @@ module xdie_mem #(
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
   output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
-  output logic [1:0]      s_rsp_err_o,
+  output xdie_xbus_pkg::resp_e s_rsp_err_o,
   input  logic            w_valid_i,
   input  logic [ADDR_W-1:0]   w_addr_i,
   input  logic [DATA_BYTES*8-1:0] w_wdata_i,
@@ -299,6 +299,6 @@ module xdie_mem #(
 
   assign s_rsp_valid_o = v_q[LATENCY-1];
   assign r_rsp_valid_o = rv_q[LATENCY-1];
-  assign s_rsp_err_o   = 2'b00;
+  assign s_rsp_err_o   = xdie_xbus_pkg::RESP_OKAY;
 
 endmodule

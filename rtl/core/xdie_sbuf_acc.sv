@@ -59,7 +59,7 @@ module xdie_sbuf_acc #(
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
   output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
-  output logic [1:0]      s_rsp_err_o,
+  output xdie_xbus_pkg::resp_e s_rsp_err_o,
   // to the memory: requests (port A) ...
   output logic            m_req_valid_o,
   input  logic            m_req_ready_i,
@@ -70,7 +70,7 @@ module xdie_sbuf_acc #(
   input  logic            m_rsp_valid_i,
   output logic            m_rsp_ready_o,
   input  logic [DATA_BYTES*8-1:0] m_rsp_rdata_i,
-  input  logic [1:0]      m_rsp_err_i,
+  input  xdie_xbus_pkg::resp_e m_rsp_err_i,
   // ... and the sums (port B: writes without a response)
   output logic            m_wr_valid_o,
   output logic [ADDR_W-1:0]   m_wr_addr_o,

@@ -75,7 +75,7 @@ module xdie_sdma_engine #(
   input  logic                m_rd_rsp_valid_i,
   output logic                m_rd_rsp_ready_o,
   input  logic [DATA_BYTES*8-1:0]     m_rd_rsp_rdata_i,
-  input  logic [1:0]          m_rd_rsp_err_i,
+  input  xdie_xbus_pkg::resp_e m_rd_rsp_err_i,
   // Write master: destination beats
   output logic                m_wr_req_valid_o,
   input  logic                m_wr_req_ready_i,
@@ -86,7 +86,7 @@ module xdie_sdma_engine #(
   input  logic                m_wr_rsp_valid_i,
   output logic                m_wr_rsp_ready_o,
   input  logic [DATA_BYTES*8-1:0]     m_wr_rsp_rdata_i,
-  input  logic [1:0]          m_wr_rsp_err_i,
+  input  xdie_xbus_pkg::resp_e m_wr_rsp_err_i,
   // Sticky: [0] a read was answered with an error, [1] a write was
   output logic [1:0]          err_o,
   // No pair in flight
@@ -396,7 +396,7 @@ module xdie_sdma_engine #(
           desc_s_q <= desc_word;
         end
         desc_got_d = desc_got_q + 2'd1;
-        desc_err_d = desc_err_q || (m_rd_rsp_err_i != 2'b00);
+        desc_err_d = desc_err_q || (m_rd_rsp_err_i != xdie_xbus_pkg::RESP_OKAY);
       end
 
       unique case (a_state_q)
@@ -539,8 +539,8 @@ module xdie_sdma_engine #(
         head_inc_idx_q   <= b_q_q;
       end
 
-      err_q <= err_q | {wr_rsp && (m_wr_rsp_err_i != 2'b00),
-                        m_rd_rsp_valid_i && (m_rd_rsp_err_i != 2'b00)};
+      err_q <= err_q | {wr_rsp && (m_wr_rsp_err_i != xdie_xbus_pkg::RESP_OKAY),
+                        m_rd_rsp_valid_i && (m_rd_rsp_err_i != xdie_xbus_pkg::RESP_OKAY)};
     end
   end
 

@@ -6,7 +6,8 @@
 // transaction. Otherwise the
 // request becomes one AXI4-Lite transaction at the word's die-local address (the LOCAL field of
 // the routed address, word aligned); BRESP/RRESP come back as rsp_err and read data comes back
-// in its lane (other lanes 0). One transaction at a time.
+// in its lane (other lanes 0), BRESP/RRESP through xdie_xbus_pkg::to_resp (a code outside the
+// bus's resp_e, 2'b01, becomes SLVERR). One transaction at a time.
 //
 // Fast path: a full-word write into the INC window of a core's EVT_SEM is not sent over AXI; it
 // pulses inc_valid_o with the core, the semaphore index and the written word (that EVT_SEM's hardware
@@ -48,7 +49,7 @@ module xdie_xbus_csr #(
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
   output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
-  output logic [1:0]      s_rsp_err_o,
+  output xdie_xbus_pkg::resp_e s_rsp_err_o,
   // AXI4-Lite master
   output logic            m_axil_awvalid_o,
   input  logic            m_axil_awready_i,
@@ -134,7 +135,7 @@ module xdie_xbus_csr #(
   logic [3:0]      wstrb_q, wstrb_d;
   logic            rsp_valid_q, rsp_valid_d;
   logic [DATA_BYTES*8-1:0] rsp_rdata_q, rsp_rdata_d;
-  logic [1:0]      rsp_err_q, rsp_err_d;
+  xdie_xbus_pkg::resp_e rsp_err_q, rsp_err_d;
   logic            acc;
 
   assign s_req_ready_o = !hold_i && !busy_q && (!rsp_valid_q || s_rsp_ready_i);
@@ -218,12 +219,12 @@ module xdie_xbus_csr #(
     if (m_axil_bvalid_i && m_axil_bready_o) begin
       busy_d      = 1'b0;
       rsp_valid_d = 1'b1;
-      rsp_err_d   = m_axil_bresp_i;
+      rsp_err_d   = xdie_xbus_pkg::to_resp(m_axil_bresp_i);
     end
     if (m_axil_rvalid_i && m_axil_rready_o) begin
       busy_d      = 1'b0;
       rsp_valid_d = 1'b1;
-      rsp_err_d   = m_axil_rresp_i;
+      rsp_err_d   = xdie_xbus_pkg::to_resp(m_axil_rresp_i);
       rsp_rdata_d = (DATA_BYTES*8)'(m_axil_rdata_i) << (32'(lane_q) * 32);
     end
   end

@@ -19,7 +19,7 @@ module xdie_xbus_err #(
   output logic            s_rsp_valid_o,
   input  logic            s_rsp_ready_i,
   output logic [DATA_BYTES*8-1:0] s_rsp_rdata_o,
-  output logic [1:0]      s_rsp_err_o
+  output xdie_xbus_pkg::resp_e s_rsp_err_o
 );
 
   if (OUTSTANDING < 1) begin : g_bad_param

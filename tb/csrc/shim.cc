@@ -202,6 +202,8 @@ void Dut::tick(uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) {
     clk_low();
     clk_high();
+    // A failed assertion or $stop: the caller reports it (tb/src/sim.rs) at this edge.
+    if (ctx_->gotError()) return;
   }
 }
 

@@ -412,10 +412,31 @@ impl Sim {
         self.dut.pin_mut().clk_low();
     }
 
-    /// Rising edge: clock high, evaluate; registers update.
+    /// Rising edge: clock high, evaluate; registers update. Panics if the model stopped (see
+    /// [`Sim::model_stopped`]).
     #[inline]
     pub fn clk_high(&mut self) {
         self.dut.pin_mut().clk_high();
+        if self.dut.got_error() {
+            self.model_stopped();
+        }
+    }
+
+    /// A failed assertion (the AXI4-Lite protocol checks of rtl/assert/, any `unique case` with
+    /// no match under `--assert`) or a `$stop`/`$fatal` of the RTL: the model prints its message
+    /// and carries on (its context does not abort the process), so the run fails here, at the
+    /// clock edge that broke the rule.
+    #[cold]
+    #[inline(never)]
+    fn model_stopped(&self) -> ! {
+        panic!(
+            "the {} model stopped at simulation time {} (half cycles): an RTL assertion failed \
+             (an AXI4-Lite protocol check of rtl/assert/) or the RTL called $stop or $fatal; \
+             Verilator's message (`%Error: ...: Assertion failed in <instance>: <rule>`) is on \
+             standard output above",
+            self.kind.name(),
+            self.time()
+        );
     }
 
     /// One clock cycle: clk 0, eval, clk 1, eval (each edge dumped when tracing); the cycle hook
@@ -426,11 +447,18 @@ impl Sim {
             self.run_hook();
         }
         self.dut.pin_mut().tick(1);
+        if self.dut.got_error() {
+            self.model_stopped();
+        }
     }
 
     pub fn ticks(&mut self, n: u64) {
         if self.hook.is_none() {
+            // The model's loop stops at the edge that stopped the model.
             self.dut.pin_mut().tick(n);
+            if self.dut.got_error() {
+                self.model_stopped();
+            }
             return;
         }
         for _ in 0..n {

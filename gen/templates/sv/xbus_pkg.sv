@@ -19,13 +19,30 @@ package {{ pkg }};
   // Bits per beat.
   localparam int unsigned DATA_W = 8 * DATA_BYTES;
 
-  // Response codes: the AXI encoding, so a response passes to and from AXI4-Lite unchanged.
+  // Response codes: the AXI encoding of the three codes the die answers, so a response passes to
+  // and from AXI4-Lite unchanged. EXOKAY (2'b01) is not one of them: nothing in the die takes
+  // exclusive accesses, and AXI4-Lite, which carries every response to the host, has no EXOKAY.
+  // Every master and slave of the bus takes its response code as this type.
   typedef enum logic [1:0] {
     RESP_OKAY   = 2'b00,
-    RESP_EXOKAY = 2'b01,
     RESP_SLVERR = 2'b10,
     RESP_DECERR = 2'b11
   } resp_e;
+
+  // The response code a 2-bit value names: the value itself when it is one of resp_e, SLVERR for
+  // 2'b01 (no code of this bus). A 2-bit signal can hold 2'b01 whatever its type (a packed
+  // vector of responses, a field of a flit), so the ends that hand a response to AXI4-Lite (the
+  // host port) or take one from it (the CSR bridge) pass it through here: an AXI4-Lite port of
+  // the die then answers OKAY, SLVERR or DECERR by construction, whatever a slave returns.
+  // (Qualified names: Yosys 0.23 resolves an enum's names inside a package function only so.)
+  function automatic resp_e to_resp(input logic [1:0] code);
+    unique case (code)
+      {{ pkg }}::RESP_OKAY:   to_resp = {{ pkg }}::RESP_OKAY;
+      {{ pkg }}::RESP_SLVERR: to_resp = {{ pkg }}::RESP_SLVERR;
+      {{ pkg }}::RESP_DECERR: to_resp = {{ pkg }}::RESP_DECERR;
+      default:                to_resp = {{ pkg }}::RESP_SLVERR;
+    endcase
+  endfunction
 
   // One request; packed MSB first, so a request flit is {write, addr, wdata, wstrb}.
   typedef struct packed {
@@ -35,10 +52,10 @@ package {{ pkg }};
     logic [DATA_BYTES-1:0] wstrb;
   } req_t;
 
-  // One response; a response flit is {rdata, err}. err holds a resp_e code.
+  // One response; a response flit is {rdata, err}.
   typedef struct packed {
     logic [DATA_W-1:0] rdata;
-    logic [1:0]        err;
+    resp_e             err;
   } rsp_t;
 
   // ---- The link layer's CRCs (xdie_d2d_sender and xdie_d2d_receiver compute and check them).
