@@ -805,6 +805,152 @@ impl Scenario {
         self.error(ScenarioErrorKind::Model(e), key, message)
     }
 
+    /// A collective against the system and the die, before any model state is made: every
+    /// error names the key of `collective:` at fault (a rank's chip or core, the engines, the
+    /// partitions, the buffer's size or offset, the queues and semaphores the ranks of one die
+    /// need).
+    fn check_collective_fit(
+        &self,
+        c: &crate::collective::Collective,
+        topology: &Topology,
+        csrs: &Csrs,
+    ) -> Result<()> {
+        let v = &csrs.views;
+        let p = &v.params;
+        let fail = |key: String, message: String| {
+            Err(self.error(
+                ScenarioErrorKind::Reference,
+                format!("collective.{key}"),
+                message,
+            ))
+        };
+        for (i, r) in c.ranks.iter().enumerate() {
+            if !topology.chips.contains(&r.chip) {
+                let chips: Vec<String> = topology.chips.iter().map(|c| format!("{c:#x}")).collect();
+                let shown = if chips.len() > 8 {
+                    format!("{}, ...", chips[..8].join(", "))
+                } else {
+                    chips.join(", ")
+                };
+                return fail(
+                    format!("ranks[{i}].chip"),
+                    format!(
+                        "rank {i} is on chip {:#x}, which the system does not have (its chips: \
+                         {shown})",
+                        r.chip
+                    ),
+                );
+            }
+            if r.id >= topology.cores_per_package {
+                return fail(
+                    format!("ranks[{i}].core"),
+                    format!(
+                        "rank {i} is core {}; a package has cores 0..{}",
+                        r.id, topology.cores_per_package
+                    ),
+                );
+            }
+        }
+        let engines = v.engines();
+        if c.engines > engines {
+            return fail(
+                "engines".into(),
+                format!(
+                    "{} engines per step; a die has {engines} SDMA engines",
+                    c.engines
+                ),
+            );
+        }
+        if c.first_engine + c.engines > engines {
+            return fail(
+                "first_engine".into(),
+                format!(
+                    "engines {}..={} do not exist: a die has engines 0..={}",
+                    c.first_engine,
+                    c.first_engine + c.engines - 1,
+                    engines - 1
+                ),
+            );
+        }
+        if c.partitions > p.sbuf_partitions {
+            return fail(
+                "partitions".into(),
+                format!(
+                    "{} partitions; the SBUF has {}",
+                    c.partitions, p.sbuf_partitions
+                ),
+            );
+        }
+        // The buffer's bytes in each partition (all-to-all: input and output).
+        let span = match c.kind {
+            crate::collective::Kind::AllToAll => 2 * c.width(),
+            _ => c.width(),
+        };
+        let backing = p.sbuf_backing_bytes;
+        if span > backing {
+            return fail(
+                "bytes_per_rank".into(),
+                format!(
+                    "a rank's buffer takes {span:#x} bytes of each of its {} partitions; the \
+                     SBUF backs {backing:#x} per partition (more partitions or fewer bytes)",
+                    c.partitions
+                ),
+            );
+        }
+        if c.offset + span > backing {
+            return fail(
+                "offset".into(),
+                format!(
+                    "the buffer [{:#x}, {:#x}) of every partition leaves the {backing:#x} bytes \
+                     the SBUF backs per partition",
+                    c.offset,
+                    c.offset + span
+                ),
+            );
+        }
+        // Queues and semaphores the compiled legs use, per die: too many ranks on one die (or a
+        // sem_base too high) run out of them.
+        let queues = v.queues();
+        let sems = v.sem_count();
+        for (leg, role) in self.legs.iter().zip(&c.roles) {
+            if leg.queue >= queues {
+                let die = topology.die_of(leg.tx);
+                let on_die = c
+                    .ranks
+                    .iter()
+                    .filter(|&&r| topology.die_of(r) == die)
+                    .count();
+                return fail(
+                    format!("ranks[{}]", role.from),
+                    format!(
+                        "{on_die} ranks share {die}, and {} needs queue {} for them; an engine \
+                         has {queues} queues (put fewer ranks on one die)",
+                        c.kind.name(),
+                        leg.queue
+                    ),
+                );
+            }
+            let top = leg.local_sem.max(leg.remote_sem).max(leg.go_sem);
+            if top >= sems {
+                let key = if c.sem_base > 0 {
+                    "sem_base".to_string()
+                } else {
+                    format!("ranks[{}]", role.from)
+                };
+                return fail(
+                    key,
+                    format!(
+                        "the collective needs semaphore {top} (sem_base {} and up, one set per \
+                         stream and rank of a die); a die has {sems} (a lower sem_base, fewer \
+                         ranks per die or fewer engines)",
+                        c.sem_base
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Every leg's size against the SBUF, and all legs together against `MAX_SCENARIO_BYTES`,
     /// before the source data is made: the fills allocate `partitions * free_dim_bytes` bytes
     /// per leg, and the model would refuse an oversized leg only after that. Same errors as the
@@ -835,9 +981,13 @@ impl Scenario {
             }
             total = total.saturating_add(l.bytes());
             if total > MAX_SCENARIO_BYTES {
+                let key = match self.collective {
+                    Some(_) => "collective.bytes_per_rank".to_string(),
+                    None => format!("legs[{i}].partitions"),
+                };
                 return Err(self.error(
                     ScenarioErrorKind::Reference,
-                    format!("legs[{i}].partitions"),
+                    key,
                     format!(
                         "the legs up to `{}` move {total:#x} bytes; a scenario moves at most \
                          {MAX_SCENARIO_BYTES:#x} (the model holds every byte in memory)",
@@ -1174,6 +1324,9 @@ impl Scenario {
             Some(m) => m.topology(),
             None => self.topology(),
         };
+        if let Some(c) = &self.collective {
+            self.check_collective_fit(c, &topology, csrs)?;
+        }
         let ring_len = self.ring_len_for(csrs);
         let mut sys = System::with_config(csrs, topology, Config { ring_len }).map_err(|e| {
             if self.collective.is_some() && !self.ring_len_given {
