@@ -370,13 +370,6 @@ pub fn pattern(seed: u64, die: DieId, partition: u64, offset: u64, n: u64) -> Ve
         .collect()
 }
 
-fn strip_position(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
-}
-
 /// Whether two legs form one stream: the same TX and RX core, the same queue and the same
 /// single engine. Their descriptors sit in one ring pair, written by one context per side, so
 /// the engine runs them one after the other, and each adds exactly one increment to each of its
@@ -436,19 +429,15 @@ impl Scenario {
                 message: d.message(),
             }));
         }
-        let de = serde_yaml::Deserializer::from_str(text);
-        let raw: RawScenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let key = e.path().to_string();
-            Box::new(ScenarioError {
-                kind: ScenarioErrorKind::Syntax,
-                at: Location {
-                    file: path.to_path_buf(),
-                    key: if key == "." { String::new() } else { key },
-                    line: e.inner().location().map(|l| l.line()).filter(|l| *l > 0),
-                },
-                message: strip_position(&e.inner().to_string()),
-            })
-        })?;
+        // Every error serde finds, each at its key and line (xdie_csr::locate).
+        let raw: RawScenario =
+            xdie_csr::locate::deserialize_all(text, &index).map_err(|errors| {
+                Box::new(ScenarioError {
+                    kind: ScenarioErrorKind::Syntax,
+                    at: errors[0].at(path),
+                    message: xdie_csr::locate::joined_message(path, &errors),
+                })
+            })?;
         let topology = raw.topology.as_ref().map(|name| {
             let dir = path.parent().unwrap_or(Path::new("."));
             let dir = if dir.as_os_str().is_empty() {

@@ -100,13 +100,6 @@ impl Ctx<'_> {
     }
 }
 
-fn strip_position(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
-}
-
 /// Reads and checks the topology at `path` against the die of `layout` (CAYMAN_ID width, dies
 /// per package, C2C ports per die, link defaults).
 pub fn load(path: &Path, layout: &Layout) -> Result<Mesh> {
@@ -141,26 +134,19 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
     // Nesting is bounded before the parser recurses; a repeated key is blamed at its second
     // line before serde keeps one of the two silently.
     xdie_csr::limits::check_depth(text).map_err(|e| syntax(String::new(), e.line, e.message))?;
-    if let Some(d) = LineIndex::new(text).duplicate() {
+    let index = LineIndex::new(text);
+    if let Some(d) = index.duplicate() {
         return Err(syntax(d.key.clone(), Some(d.line), d.message()));
     }
-    let de = serde_yaml::Deserializer::from_str(text);
-    let raw: RawMesh = serde_path_to_error::deserialize(de).map_err(|e| {
-        let key = e.path().to_string();
+    // Every error serde finds, each at its key and line (xdie_csr::locate).
+    let raw: RawMesh = xdie_csr::locate::deserialize_all(text, &index).map_err(|errors| {
         Box::new(MeshError {
             kind: MeshErrorKind::Syntax,
-            at: Location {
-                file: path.to_path_buf(),
-                key: if key == "." { String::new() } else { key },
-                line: e.inner().location().map(|l| l.line()).filter(|l| *l > 0),
-            },
-            message: strip_position(&e.inner().to_string()),
+            at: errors[0].at(path),
+            message: xdie_csr::locate::joined_message(path, &errors),
         })
     })?;
-    let cx = Ctx {
-        path,
-        index: LineIndex::new(text),
-    };
+    let cx = Ctx { path, index };
     let dies = layout.soc.dies_per_package();
     let ports = crate::route::ports_per_die(layout);
     let chip_max = layout.soc.local.cayman_id.value_mask() as u64;
