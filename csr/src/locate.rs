@@ -225,51 +225,101 @@ pub fn deserialize_all<T: serde::de::DeserializeOwned>(
     let Ok(mut doc) = serde_yaml::from_str::<serde_yaml::Value>(text) else {
         return Err(errors);
     };
-    // Names a misspelt key was taken for, as full paths: their "missing field" is explained.
-    let mut meant: Vec<String> = Vec::new();
-    let mut remove = errors[0].key.clone();
-    let note = |e: &KeyError, meant: &mut Vec<String>| {
-        if let Some(s) = e.message.split("did you mean `").nth(1) {
-            meant.push(join_key(parent_path(&e.key), s.trim_end_matches("`?)")));
+    // Misspelt keys are renamed in the document to the name they were taken for, so that the
+    // rest of the file is read (and a required key is not reported missing); an error below a
+    // renamed key is reported at the key as written. (document path, path as written)
+    let mut renamed: Vec<(String, String)> = Vec::new();
+    let as_written = |key: &str, renamed: &[(String, String)]| -> String {
+        for (new, old) in renamed.iter().rev() {
+            if key == new {
+                return old.clone();
+            }
+            if let Some(rest) = key.strip_prefix(new.as_str()) {
+                if rest.starts_with(['.', '[']) {
+                    return format!("{old}{rest}");
+                }
+            }
         }
+        key.to_string()
     };
-    note(&errors[0], &mut meant);
-    // Each round takes one key out, so the document runs out of keys; the guard bounds the
-    // rounds that report nothing.
+    let mut next = errors[0].key.clone();
+    let mut meant = suggested(&errors[0].message);
+    // Each round renames or takes out one key, so the document runs out of them; the guard
+    // bounds the rounds that report nothing.
     for _ in 0..4 * MAX_ERRORS {
-        if errors.len() >= MAX_ERRORS || remove.is_empty() || !remove_at(&mut doc, &remove) {
+        if errors.len() >= MAX_ERRORS || next.is_empty() {
+            break;
+        }
+        let fixed = match meant.take() {
+            Some(s) => match rename_at(&mut doc, &next, &s) {
+                Some(new) => {
+                    renamed.push((new, next.clone()));
+                    true
+                }
+                None => remove_at(&mut doc, &next),
+            },
+            None => remove_at(&mut doc, &next),
+        };
+        if !fixed {
             break;
         }
         let e = match serde_path_to_error::deserialize::<_, T>(doc.clone()) {
             Ok(_) => break,
             Err(e) => e,
         };
-        let key = e.path().to_string();
-        let key = if key == "." { String::new() } else { key };
+        let path = e.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        let key = as_written(&path, &renamed);
         let message = serde_message(&e.inner().to_string());
+        // A required key taken out with its bad value is not missing a second time.
         let explained = message
             .strip_prefix("missing field `")
             .and_then(|r| r.split('`').next())
             .is_some_and(|f| {
-                let full = join_key(&key, f);
-                meant.contains(&full) || errors.iter().any(|x| x.key == full)
+                let full = as_written(&join_key(&path, f), &renamed);
+                errors.iter().any(|x| x.key == full)
             });
         if errors.iter().any(|x| x.key == key && x.message == message) {
             break;
         }
-        remove = key.clone();
+        next = path;
         if explained {
             continue;
         }
-        let err = KeyError {
+        meant = suggested(&message);
+        errors.push(KeyError {
             line: index.line_of(&key),
             key,
             message,
-        };
-        note(&err, &mut meant);
-        errors.push(err);
+        });
     }
     Err(errors)
+}
+
+/// The name an "unknown field" message suggests (`serde_message`'s "did you mean").
+fn suggested(message: &str) -> Option<String> {
+    if !message.starts_with("unknown field `") {
+        return None;
+    }
+    let s = message.split("did you mean `").nth(1)?;
+    Some(s.trim_end_matches("`?)").to_string())
+}
+
+/// Rename the key at path `key` to `to` in its mapping, unless the mapping has `to` already;
+/// returns the new path.
+fn rename_at(doc: &mut serde_yaml::Value, key: &str, to: &str) -> Option<String> {
+    let (parent, last) = match key.rfind('.') {
+        Some(i) if !key[i + 1..].contains('[') => (&key[..i], &key[i + 1..]),
+        None if !key.contains('[') => ("", key),
+        _ => return None,
+    };
+    let m = lookup(doc, parent)?.as_mapping_mut()?;
+    if m.contains_key(to) {
+        return None;
+    }
+    let v = m.remove(last)?;
+    m.insert(serde_yaml::Value::String(to.to_string()), v);
+    Some(join_key(parent, to))
 }
 
 impl KeyError {
@@ -298,13 +348,6 @@ pub fn joined_message(file: &std::path::Path, errors: &[KeyError]) -> String {
         ));
     }
     m
-}
-
-fn parent_path(key: &str) -> &str {
-    match key.rfind(['.', '[']) {
-        Some(i) => &key[..i],
-        None => "",
-    }
 }
 
 fn join_key(parent: &str, name: &str) -> String {

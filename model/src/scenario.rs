@@ -511,6 +511,16 @@ impl Scenario {
                         ),
                     ));
                 }
+                if let Some(why) = xdie_csr::ident::label_problem(name) {
+                    return Err(sc.error(
+                        ScenarioErrorKind::Syntax,
+                        "topology".into(),
+                        format!("bad topology name: {why}"),
+                    ));
+                }
+                if let Some((_, file)) = &sc.topology {
+                    sc.check_topology_name(name, file)?;
+                }
                 if raw.view.is_some() {
                     return Err(sc.error(
                         ScenarioErrorKind::Reference,
@@ -651,6 +661,58 @@ impl Scenario {
             (None, false) => {}
         }
         Ok(sc)
+    }
+
+    /// `topology: NAME` against the other files of its folder: two files whose names differ
+    /// only by case or by `-`/`_` (`ring-4.yaml`, `Ring_4.yaml`) are one name to a reader and
+    /// on a case-insensitive file system, so a name that matches several is refused, naming
+    /// them; a name that matches none but one such file suggests it.
+    fn check_topology_name(&self, name: &str, file: &Path) -> Result<()> {
+        let fold = |n: &str| n.to_ascii_lowercase().replace('-', "_");
+        let Some(dir) = file.parent() else {
+            return Ok(());
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Ok(());
+        };
+        let mut alike: Vec<String> = entries
+            .flatten()
+            .take(10_000)
+            .filter_map(|e| {
+                let f = e.file_name().to_str()?.to_string();
+                let stem = f.strip_suffix(".yaml")?;
+                (fold(stem) == fold(name)).then(|| stem.to_string())
+            })
+            .collect();
+        alike.sort();
+        let exists = alike.iter().any(|a| a == name);
+        let shown = |a: &str| dir.join(format!("{a}.yaml")).display().to_string();
+        if alike.len() > 1 {
+            let files: Vec<String> = alike.iter().map(|a| shown(a)).collect();
+            return Err(self.error(
+                ScenarioErrorKind::Reference,
+                "topology".into(),
+                format!(
+                    "topology `{name}` is ambiguous: {} differ only by case or `-`/`_` (rename \
+                     one of them)",
+                    files.join(" and ")
+                ),
+            ));
+        }
+        if !exists {
+            if let Some(other) = alike.first() {
+                return Err(self.error(
+                    ScenarioErrorKind::Reference,
+                    "topology".into(),
+                    format!(
+                        "there is no {}; did you mean `{other}` ({})?",
+                        file.display(),
+                        shown(other)
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn check_faults(&self, f: RawFaults) -> Result<Faults> {

@@ -44,6 +44,13 @@ impl std::error::Error for MeshError {}
 
 type Result<T> = std::result::Result<T, Box<MeshError>>;
 
+/// Most packages of a topology: a scenario's limit (`crate::scenario::MAX_PACKAGES`), since the
+/// model keeps every die's state and the route tables are per pair of dies.
+pub const MAX_TOPOLOGY_PACKAGES: usize = crate::scenario::MAX_PACKAGES;
+/// Most links of a topology (every port of every die linked, at the largest CSR sizes, is far
+/// fewer for the shipped die).
+pub const MAX_LINKS: usize = 4096;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMesh {
@@ -147,6 +154,27 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
         })
     })?;
     let cx = Ctx { path, index };
+    // Sizes first, before anything is built per package or link (docs/limits.md).
+    if raw.packages.len() > MAX_TOPOLOGY_PACKAGES {
+        return Err(cx.err(
+            MeshErrorKind::BadValue,
+            "packages".into(),
+            format!(
+                "{} packages; a topology has at most {MAX_TOPOLOGY_PACKAGES}",
+                raw.packages.len()
+            ),
+        ));
+    }
+    if raw.links.len() > MAX_LINKS {
+        return Err(cx.err(
+            MeshErrorKind::BadValue,
+            "links".into(),
+            format!(
+                "{} links; a topology has at most {MAX_LINKS}",
+                raw.links.len()
+            ),
+        ));
+    }
     let dies = layout.soc.dies_per_package();
     let ports = crate::route::ports_per_die(layout);
     let chip_max = layout.soc.local.cayman_id.value_mask() as u64;
@@ -189,6 +217,22 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
                 MeshErrorKind::BadValue,
                 format!("packages[{i}].name"),
                 format!("bad package name: {why}"),
+            ));
+        }
+        // Names that differ only by case or by `-`/`_` read as one in reports and link ends.
+        let fold = |n: &str| n.to_ascii_lowercase().replace('-', "_");
+        if let Some(j) = packages
+            .iter()
+            .position(|q| q.name != rp.name && fold(&q.name) == fold(&rp.name))
+        {
+            return Err(cx.err(
+                MeshErrorKind::Duplicate,
+                format!("packages[{i}].name"),
+                format!(
+                    "package name `{}` differs from `{}` (packages[{j}]) only by case or `-`/`_`: \
+                     give names that differ otherwise",
+                    rp.name, packages[j].name
+                ),
             ));
         }
         if let Some(j) = packages.iter().position(|q| q.name == rp.name) {
