@@ -1044,3 +1044,35 @@ fn class9_keys_are_printed_once_and_nested_errors_are_located() {
     );
     refused(&["route", arg(&p)], &[&at, "width 3"]);
 }
+
+#[test]
+fn class5_control_characters_in_csr_descriptions_keep_the_html_well_formed() {
+    let (s, csrs) = csrs_copy("r2-html");
+    let file = csrs.join("soc_address.yaml");
+    let from = "description: Die-local byte address.";
+    assert!(read(&file).contains(from));
+    std::fs::write(
+        &file,
+        read(&file).replace(
+            from,
+            "description: \"Die-local\\e[2J \\0 </p><b> & \\x7F byte address.\"",
+        ),
+    )
+    .expect("write");
+    let out = s.join("out");
+    gen_into(&csrs, &out);
+    for rel in [
+        "docs/register-map.html",
+        "docs/register-map.md",
+        "docs/architecture.svg",
+    ] {
+        let text = read(&out.join(rel));
+        assert!(
+            !text
+                .chars()
+                .any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')),
+            "{rel}: a raw control character"
+        );
+    }
+    well_formed(&read(&out.join("docs/architecture.svg"))).expect("architecture.svg well-formed");
+}
