@@ -71,6 +71,29 @@ pub struct RegsArgs {
 }
 
 pub fn run(cmd: &BenchCmd) -> ExitCode {
+    let checked = match cmd {
+        BenchCmd::Copy(_) => Ok(()),
+        BenchCmd::Scenario(a) => check_repeats(a.repeats).and_then(|()| {
+            if a.threads.len() > MAX_LIST {
+                return Err(format!(
+                    "--threads lists {} counts; at most {MAX_LIST}",
+                    a.threads.len()
+                ));
+            }
+            match a.threads.iter().find(|&&t| t > MAX_THREADS) {
+                Some(t) => Err(format!("--threads {t}: at most {MAX_THREADS}")),
+                None => Ok(()),
+            }
+        }),
+        BenchCmd::Regs(a) if a.writes > MAX_REGS_WRITES => {
+            Err(format!("--writes {}: at most {MAX_REGS_WRITES}", a.writes))
+        }
+        BenchCmd::Regs(a) => check_repeats(a.repeats),
+    };
+    if let Err(msg) = checked {
+        errln!("error: {msg}");
+        return ExitCode::from(2);
+    }
     match cmd {
         BenchCmd::Copy(a) => copy(a),
         BenchCmd::Scenario(a) => scenario(a),
@@ -102,17 +125,66 @@ pub fn run(cmd: &BenchCmd) -> ExitCode {
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 ExitCode::from(1)
             }
         },
     }
 }
 
-fn copy(a: &CopyArgs) -> ExitCode {
-    let engines = xdie_tb::regmodel::views().params.sdma_engines;
+/// Most rounds of a benchmark (`--repeats`): each round is a full run.
+pub const MAX_REPEATS: usize = 100;
+/// Most INC-window writes of `bench regs` (`--writes`): about a minute of simulation.
+pub const MAX_REGS_WRITES: u64 = 1 << 30;
+/// Most entries of a list option (`--engines`, `--threads`).
+pub const MAX_LIST: usize = 64;
+/// Most threads of `bench scenario` (as `xdie sim --threads`).
+pub const MAX_THREADS: usize = 1024;
+
+/// `--repeats` within `1..=MAX_REPEATS` (clap has made sure it is at least 1).
+fn check_repeats(repeats: usize) -> Result<(), String> {
+    if repeats > MAX_REPEATS {
+        return Err(format!("--repeats {repeats}: at most {MAX_REPEATS} rounds"));
+    }
+    Ok(())
+}
+
+/// The arguments of `bench copy` against the die: every engine count between 1 and the die's
+/// engines; `--bytes` a nonzero multiple of the bus beat that fits the half of the SBUF the copy
+/// reads from (it writes the other half of the other die's). Checked before any model is
+/// built. The message names the flag and the limit.
+fn check_copy(a: &CopyArgs) -> Result<(), String> {
+    let p = &xdie_tb::regmodel::views().params;
+    let engines = p.sdma_engines;
+    if a.engines.len() > MAX_LIST {
+        return Err(format!(
+            "--engines lists {} counts; at most {MAX_LIST}",
+            a.engines.len()
+        ));
+    }
     if let Some(&bad) = a.engines.iter().find(|&&e| e == 0 || e > engines) {
-        eprintln!("error: engine count {bad} is not between 1 and the die's engines");
+        return Err(format!(
+            "--engines {bad}: an engine count is 1..={engines} (the die's SDMA engines)"
+        ));
+    }
+    let beat = p.data_bytes.max(1);
+    let most = (p.sbuf_partitions / 2).saturating_mul(p.sbuf_backing_bytes) / beat * beat;
+    if a.bytes == 0 || !a.bytes.is_multiple_of(beat) || a.bytes > most {
+        return Err(format!(
+            "--bytes {:#x}: a copy is a nonzero multiple of the {beat}-byte bus beat and at most \
+             {most:#x} bytes (half the SBUF: {} partitions of {:#x} bytes; the copy writes the \
+             other half)",
+            a.bytes,
+            p.sbuf_partitions / 2,
+            p.sbuf_backing_bytes
+        ));
+    }
+    check_repeats(a.repeats)
+}
+
+fn copy(a: &CopyArgs) -> ExitCode {
+    if let Err(msg) = check_copy(a) {
+        errln!("error: {msg}");
         return ExitCode::from(2);
     }
     match xdie_tb::bench_copy::copy(&a.engines, a.bytes, a.repeats) {
@@ -146,7 +218,7 @@ fn copy(a: &CopyArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }
@@ -158,7 +230,7 @@ fn scenario(a: &ScenarioArgs) -> ExitCode {
     let sc = match xdie_model::scenario::Scenario::load(&a.scenario) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -166,7 +238,7 @@ fn scenario(a: &ScenarioArgs) -> ExitCode {
     let model = match sc.run_model(csrs, a.seed) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -193,12 +265,12 @@ fn scenario(a: &ScenarioArgs) -> ExitCode {
             let o = match driver::run_with(&sc, &model, &opts, &mut |_| {}) {
                 Ok(o) => o,
                 Err(e) => {
-                    eprintln!("error: {}: {e}", a.scenario.display());
+                    errln!("error: {}: {e}", a.scenario.display());
                     return ExitCode::from(1);
                 }
             };
             if !o.mismatches.is_empty() {
-                eprintln!("error: {}: {}", a.scenario.display(), o.mismatches[0]);
+                errln!("error: {}: {}", a.scenario.display(), o.mismatches[0]);
                 return ExitCode::from(1);
             }
             let cycles = (o.transfer_cycles, o.total_cycles);
@@ -237,7 +309,7 @@ fn scenario(a: &ScenarioArgs) -> ExitCode {
     } else {
         outln!(
             "{}: {dies} dies, {transfer} transfer cycles, {total} total; every run {}",
-            a.scenario.display(),
+            crate::printable::path(&a.scenario),
             if same {
                 "gave the same cycles"
             } else {

@@ -63,7 +63,7 @@ fn parse_view(s: &str) -> Result<AddrView, String> {
 }
 
 fn fail(msg: String) -> ExitCode {
-    eprintln!("error: {msg}");
+    errln!("error: {msg}");
     ExitCode::from(2)
 }
 

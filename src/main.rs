@@ -12,6 +12,8 @@ mod out;
 mod bench;
 mod fold;
 mod numbers;
+mod outpath;
+mod printable;
 mod route;
 mod sim;
 #[cfg(feature = "sim")]
@@ -80,20 +82,20 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
     let csrs = match xdie_csr::load(csrs_dir) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
     let mut files = match xdie_gen::emit::render_all(&csrs) {
         Ok(f) => f,
         Err(xdie_gen::emit::RenderError::Input(e)) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
         Err(e) => {
             // The loader checks every rule an emitter relies on, so this is a missing check: name
             // the input set at least, and exit as for bad input.
-            eprintln!("error: {}: rendering failed: {e}", csrs_dir.display());
+            errln!("error: {}: rendering failed: {e}", csrs_dir.display());
             return ExitCode::from(2);
         }
     };
@@ -103,7 +105,7 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
     let orphans = match xdie_gen::manifest::orphans(out, &files) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -114,26 +116,41 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
             return ExitCode::SUCCESS;
         }
         if !drift.is_empty() {
-            eprintln!(
+            errln!(
                 "xdie gen --check: {} of {} generated files are stale:",
                 drift.len(),
                 files.len()
             );
             for d in &drift {
-                eprintln!("  {d}");
+                errln!("  {d}");
             }
         }
         if !orphans.is_empty() {
-            eprintln!(
+            errln!(
                 "xdie gen --check: {} files csrs/ no longer generates are still there:",
                 orphans.len()
             );
             for o in &orphans {
-                eprintln!("  {o}");
+                errln!("  {o}");
             }
         }
-        eprintln!("regenerate with: cargo run --release -- gen");
+        errln!("regenerate with: cargo run --release -- gen");
         return ExitCode::from(1);
+    }
+    // No output may be written over (or through a link to) a file of the CSRs it is made from.
+    let inputs = outpath::inputs(&[], &[csrs_dir]);
+    for f in &files {
+        let dest = out.join(&f.path);
+        if let Some(input) = outpath::input_at(&dest, &inputs) {
+            errln!(
+                "error: writing outputs under {}: {} is {}, an input of this run; no output was \
+                 changed (the previous files are as they were)",
+                printable::path(out),
+                printable::path(&dest),
+                printable::path(input)
+            );
+            return ExitCode::from(2);
+        }
     }
     // Only files with the generated header go; a listed one written by hand since stays.
     let mut remove = Vec::new();
@@ -141,7 +158,7 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
         if o.generated {
             remove.push(o.path.clone());
         } else {
-            eprintln!(
+            errln!(
                 "xdie gen: kept {} (listed in {} but without the `xdie gen` header)",
                 o.path.display(),
                 xdie_gen::manifest::PATH
@@ -151,7 +168,7 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
     match xdie_gen::output::apply(out, &files, &remove) {
         Ok(done) => {
             for p in &done.removed {
-                eprintln!(
+                errln!(
                     "xdie gen: removed {} (no longer generated from csrs/)",
                     p.display()
                 );
@@ -169,7 +186,7 @@ fn gen(csrs_dir: &std::path::Path, out: &std::path::Path, check: bool) -> ExitCo
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: writing outputs under {}: {e}", out.display());
+            errln!("error: writing outputs under {}: {e}", out.display());
             ExitCode::from(2)
         }
     }

@@ -32,6 +32,21 @@ macro_rules! outln {
     };
 }
 
+/// `eprintln!` with the text made safe for a terminal (`crate::printable::lines`: control
+/// characters escaped, line breaks kept), and no panic when standard error cannot be written.
+/// Every message of the CLI goes through it: error messages quote input values and paths.
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::out::err_line(format_args!($($arg)*))
+    };
+}
+
+/// What `errln!` calls.
+pub fn err_line(args: std::fmt::Arguments) {
+    let text = crate::printable::lines(&args.to_string());
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
 /// Status of a run whose standard output was closed by its reader (128 + SIGPIPE).
 pub const BROKEN_PIPE: u8 = 141;
 

@@ -25,7 +25,7 @@ pub fn run(a: &RouteArgs) -> ExitCode {
     let csrs = match xdie_csr::load(&a.csrs) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -33,7 +33,7 @@ pub fn run(a: &RouteArgs) -> ExitCode {
     let m = match xdie_model::mesh::load(&a.topology, &l) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -80,9 +80,9 @@ pub fn run(a: &RouteArgs) -> ExitCode {
     } else {
         outln!(
             "{} ({} view): {}, {} dies, {} links",
-            a.topology.display(),
+            crate::printable::path(&a.topology),
             m.view,
-            m.description,
+            crate::printable::text(&m.description),
             rt.dies.len(),
             m.links.len()
         );
@@ -116,9 +116,9 @@ pub fn run(a: &RouteArgs) -> ExitCode {
         }
     }
     if cycle.is_some() {
-        eprintln!(
+        errln!(
             "error: the route tables of {} can deadlock",
-            a.topology.display()
+            crate::printable::path(&a.topology)
         );
         return ExitCode::from(1);
     }

@@ -117,7 +117,7 @@ pub fn run(a: &SimArgs) -> ExitCode {
     let csrs = match xdie_csr::load(&a.csrs) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -125,23 +125,56 @@ pub fn run(a: &SimArgs) -> ExitCode {
     let sc = match Scenario::load(&a.scenario) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    // The outputs before any work: a bad one (a directory, a FIFO, one of the run's inputs)
+    // costs no simulation, and nothing is written over an input.
+    let topology_file = sc.topology.as_ref().map(|(_, p)| p.as_path());
+    let inputs = crate::outpath::inputs(
+        &[Some(a.scenario.as_path()), topology_file]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>(),
+        &[a.csrs.as_path()],
+    );
+    let outputs: Vec<(&str, &Path)> = [
+        a.timeline.as_deref().map(|p| ("--timeline", p)),
+        a.trace.as_deref().map(|p| ("--trace", p)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    for (i, (flag, path)) in outputs.iter().enumerate() {
+        if let Err(msg) = crate::outpath::check(flag, path, &inputs, &outputs[..i]) {
+            errln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    }
     if !a.model_only {
         if let Err(msg) = same_rtl(&csrs, &a.csrs) {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             return ExitCode::from(2);
         }
     }
     let model = match sc.run_model(&csrs, a.seed) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    // A composed system traces every die to `<stem>.die<N>.<ext>` beside --trace.
+    if let (Some(trace), Some(mesh)) = (&a.trace, &model.mesh) {
+        for i in 0..mesh.dies().len() {
+            let die = crate::outpath::die_trace(trace, i);
+            if let Err(msg) = crate::outpath::check("--trace", &die, &inputs, &outputs) {
+                errln!("error: {msg}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let rtl = if a.model_only {
         Rtl::NotAvailable("--model-only".into())
     } else {
@@ -151,8 +184,8 @@ pub fn run(a: &SimArgs) -> ExitCode {
     if let Some(path) = &a.timeline {
         let est = xdie_model::timing::estimate(&sc, &model);
         let text = crate::timeline::svg(&sc, &model, &est);
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("error: --timeline {}: {e}", path.display());
+        if let Err(msg) = crate::outpath::write("--timeline", path, text) {
+            errln!("error: {msg}");
             return ExitCode::from(2);
         }
     }
@@ -576,7 +609,12 @@ impl Report {
             s.push_str(&t);
             s.push('\n');
         };
-        line(format!("scenario {}: {}", self.scenario, self.description));
+        // The file's own text (its path, its description) may hold anything: escaped.
+        line(format!(
+            "scenario {}: {}",
+            crate::printable::text(&self.scenario),
+            crate::printable::text(&self.description)
+        ));
         // A collective's legs are many and alike: the first few stand for them.
         let shown = if self.collectives.is_empty() {
             self.legs.len()
@@ -668,7 +706,7 @@ impl Report {
                 ));
             }
             if let Some(t) = trace {
-                line(format!("trace: {}", t.display()));
+                line(format!("trace: {}", crate::printable::path(t)));
             }
         }
         line(format!("bytes: {}", self.bytes));
@@ -701,11 +739,11 @@ impl Report {
             .collect();
         line(format!("semaphores: {}", sems.join(", ")));
         if let Some(m) = &self.first_mismatch {
-            line(format!("first mismatch: {m}"));
+            line(format!("first mismatch: {}", crate::printable::text(m)));
         }
         if let Rtl::Ran { mismatches, .. } = &self.rtl {
             for m in mismatches.iter().skip(1).take(MORE_MISMATCHES) {
-                line(format!("  then: {m}"));
+                line(format!("  then: {}", crate::printable::text(m)));
             }
             if mismatches.len() > MORE_MISMATCHES + 1 {
                 line(format!(

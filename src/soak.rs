@@ -39,9 +39,32 @@ struct Failure {
     scenario: String,
 }
 
+/// Most legs of one soak (`--legs`): days of simulation at the shipped sizes.
+pub const MAX_LEGS: u64 = 1_000_000;
+/// Most legs of one run (`--per-run`); a run holds at most one leg per TX context of the package
+/// (8 with the shipped CSRs), so more would only be drawn and dropped.
+pub const MAX_PER_RUN: u64 = 64;
+
+/// The soak's arguments; the message names the flag and the limit.
+fn check(a: &SoakArgs) -> Result<(), String> {
+    if a.legs == 0 || a.legs > MAX_LEGS {
+        return Err(format!("--legs {}: give 1..={MAX_LEGS}", a.legs));
+    }
+    if a.per_run == 0 || a.per_run > MAX_PER_RUN {
+        return Err(format!("--per-run {}: give 1..={MAX_PER_RUN}", a.per_run));
+    }
+    if !(0.0..0.5).contains(&a.faults) {
+        return Err(format!(
+            "--faults {}: a rate per flit, 0 or more and below 0.5",
+            a.faults
+        ));
+    }
+    Ok(())
+}
+
 pub fn run(a: &SoakArgs) -> ExitCode {
-    if !(0.0..0.5).contains(&a.faults) || a.per_run == 0 {
-        eprintln!("error: --faults is a rate per flit below 0.5 and --per-run at least 1");
+    if let Err(msg) = check(a) {
+        errln!("error: {msg}");
         return ExitCode::from(2);
     }
     let csrs = xdie_tb::regmodel::csrs();
@@ -54,7 +77,7 @@ pub fn run(a: &SoakArgs) -> ExitCode {
         let soak = match random_scenario(csrs, CHIP, want, seed, a.faults) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("error: the soak generator drew a bad scenario (seed {seed:#x}): {e}");
+                errln!("error: the soak generator drew a bad scenario (seed {seed:#x}): {e}");
                 return ExitCode::from(1);
             }
         };

@@ -28,10 +28,9 @@ fn color(name: &str) -> &'static str {
     }
 }
 
+/// Text of the SVG: well-formed XML whatever the scenario holds (`crate::printable::xml`).
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    crate::printable::xml(s)
 }
 
 /// The SVG text of `sc`'s legs as `est` schedules them.

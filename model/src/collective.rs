@@ -157,6 +157,14 @@ pub const DEFAULT_PARTITIONS: u64 = 16;
 pub const DEFAULT_ENGINES: u64 = 4;
 /// Most ranks of one collective.
 pub const MAX_RANKS: usize = 256;
+/// Most partitions of a collective's buffer before the die's own count is known (the CSR
+/// loader's largest array; the die's `SBUF_PARTITIONS` is checked when the model runs).
+pub const MAX_PARTITIONS: u64 = 1 << 16;
+/// Largest buffer offset before the die's SBUF is known (the die's backing is checked when the
+/// model runs).
+pub const MAX_OFFSET: u64 = 1 << 40;
+/// Largest `sem_base` before the die's semaphore count is known (checked when the model runs).
+pub const MAX_SEM_BASE: u64 = 1 << 16;
 
 /// What a generated leg is in its collective.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,25 +252,54 @@ impl Collective {
         }
         let partitions = raw.partitions.unwrap_or(DEFAULT_PARTITIONS);
         let engines = raw.engines.unwrap_or(DEFAULT_ENGINES);
-        if partitions == 0 {
-            return Err(err("partitions", "0 partitions".into()));
+        // Bounds that need no CSRs, so that no product below can overflow; the die's own
+        // (partitions, engines, semaphores) are checked against the CSRs before the model runs
+        // (`Scenario::run_model`). docs/limits.md lists them.
+        if partitions == 0 || partitions > MAX_PARTITIONS {
+            return Err(err(
+                "partitions",
+                format!("{partitions} partitions; a buffer has 1..={MAX_PARTITIONS}"),
+            ));
         }
         if engines == 0 || engines > 64 {
-            return Err(err("engines", format!("{engines} engines; give 1..=64")));
+            return Err(err(
+                "engines",
+                format!("{engines} engines; give 1..=64 (and at most the die's engines)"),
+            ));
         }
         let first_engine = raw.first_engine.unwrap_or(0);
-        if first_engine + engines > 64 {
+        // Checked: a huge first_engine must not wrap around and pass.
+        if first_engine.checked_add(engines).is_none_or(|end| end > 64) {
             return Err(err(
                 "first_engine",
                 format!(
-                    "engines {first_engine}..{} do not fit a 64-bit mask",
-                    first_engine + engines
+                    "first_engine {first_engine} + {engines} engines passes engine 63: engines \
+                     are bits of a 64-bit mask (and at most the die's engines)"
+                ),
+            ));
+        }
+        let offset = raw.offset.unwrap_or(0);
+        if offset > MAX_OFFSET {
+            return Err(err(
+                "offset",
+                format!("offset {offset:#x} is past any SBUF partition (at most {MAX_OFFSET:#x})"),
+            ));
+        }
+        let sem_base = raw.sem_base.unwrap_or(0);
+        if sem_base > MAX_SEM_BASE {
+            return Err(err(
+                "sem_base",
+                format!(
+                    "sem_base {sem_base} is past any die's semaphores (at most {MAX_SEM_BASE})"
                 ),
             ));
         }
         let root = raw.root.unwrap_or(0);
-        if root as usize >= n {
-            return Err(err("root", format!("rank {root} of {n}")));
+        if root >= n as u64 {
+            return Err(err(
+                "root",
+                format!("root {root}: there are {n} ranks (root is an index into `ranks`, 0..{n})"),
+            ));
         }
         if raw.root.is_some() && raw.kind != Kind::Broadcast {
             return Err(err("root", format!("{} has no root", raw.kind.name())));
@@ -285,6 +322,24 @@ impl Collective {
                 ));
             }
         }
+        // A rank's buffer (all-gather: N chunks of S; all-to-all: input and output) is bounded
+        // before any product of it is taken, so no offset below can wrap around.
+        let buffer = match raw.kind {
+            Kind::AllGather => raw.bytes_per_rank.checked_mul(n as u64),
+            Kind::AllToAll => raw.bytes_per_rank.checked_mul(2),
+            _ => Some(raw.bytes_per_rank),
+        };
+        if buffer.is_none_or(|b| b > crate::scenario::MAX_SCENARIO_BYTES) {
+            return Err(err(
+                "bytes_per_rank",
+                format!(
+                    "bytes_per_rank {:#x}: a rank's buffer would be past {:#x} bytes, the most \
+                     a scenario moves (the model holds every byte in memory)",
+                    raw.bytes_per_rank,
+                    crate::scenario::MAX_SCENARIO_BYTES
+                ),
+            ));
+        }
         let mut c = Collective {
             kind: raw.kind,
             ranks,
@@ -293,13 +348,14 @@ impl Collective {
             partitions,
             engines,
             first_engine,
-            offset: raw.offset.unwrap_or(0),
-            sem_base: raw.sem_base.unwrap_or(0),
+            offset,
+            sem_base,
             root: root as usize,
             split,
             roles: Vec::new(),
         };
-        // Every leg moves whole lanes of every partition, split evenly over the streams.
+        // Every leg moves whole lanes of every partition, split evenly over the streams. The
+        // bounds above keep this product within 2^40.
         let lane = c.dtype.acc().lane_bytes();
         let unit = partitions * (c.pieces() * c.streams()) * lane;
         let per = match c.kind {
@@ -318,8 +374,40 @@ impl Collective {
                 ),
             ));
         }
+        // The leg count from the sizes alone, before any leg is made: a 256-rank ring with 64
+        // engines would be millions of legs (and gigabytes) before a later check refused it.
+        let legs = c.leg_count();
+        if legs > crate::scenario::MAX_COMPILED_LEGS as u64 {
+            return Err(err(
+                if c.kind == Kind::AllToAll || c.streams() == 1 {
+                    "ranks"
+                } else {
+                    "engines"
+                },
+                format!(
+                    "{} of {n} ranks with {} engine(s) per step compiles to {legs} legs; at most \
+                     {} (fewer ranks or engines)",
+                    c.kind.name(),
+                    c.streams(),
+                    crate::scenario::MAX_COMPILED_LEGS
+                ),
+            ));
+        }
         c.roles = c.plan();
+        debug_assert_eq!(c.roles.len() as u64, legs);
         Ok(c)
+    }
+
+    /// Legs the collective compiles to, computed from its sizes (`plan` makes exactly these).
+    pub fn leg_count(&self) -> u64 {
+        let n = self.n();
+        let ring = (n - 1) * n * self.streams();
+        match self.kind {
+            Kind::AllGather | Kind::ReduceScatter => ring,
+            Kind::AllReduce => 2 * ring,
+            Kind::AllToAll => n * n,
+            Kind::Broadcast => n * (n - 1) * self.engines,
+        }
     }
 
     pub fn n(&self) -> u64 {
@@ -467,7 +555,7 @@ impl Collective {
             let bw = self.chunk_width();
             for role in &self.roles {
                 let (tx, rx) = (self.ranks[role.from], self.ranks[role.to]);
-                let mask = ((1u64 << self.engines) - 1) << self.first_engine;
+                let mask = (u64::MAX >> (64 - self.engines)) << self.first_engine;
                 legs.push(LegSpec {
                     name: self.leg_name(role),
                     tx,

@@ -376,13 +376,6 @@ pub fn pattern(seed: u64, die: DieId, tpb: u64, partition: u64, offset: u64, n: 
         .collect()
 }
 
-fn strip_position(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
-}
-
 /// Whether two legs form one stream: the same TX and RX core, the same queue and the same
 /// single engine. Their descriptors sit in one ring pair, written by one context per side, so
 /// the engine runs them one after the other, and each adds exactly one increment to each of its
@@ -442,19 +435,15 @@ impl Scenario {
                 message: d.message(),
             }));
         }
-        let de = serde_yaml::Deserializer::from_str(text);
-        let raw: RawScenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let key = e.path().to_string();
-            Box::new(ScenarioError {
-                kind: ScenarioErrorKind::Syntax,
-                at: Location {
-                    file: path.to_path_buf(),
-                    key: if key == "." { String::new() } else { key },
-                    line: e.inner().location().map(|l| l.line()).filter(|l| *l > 0),
-                },
-                message: strip_position(&e.inner().to_string()),
-            })
-        })?;
+        // Every error serde finds, each at its key and line (xdie_csr::locate).
+        let raw: RawScenario =
+            xdie_csr::locate::deserialize_all(text, &index).map_err(|errors| {
+                Box::new(ScenarioError {
+                    kind: ScenarioErrorKind::Syntax,
+                    at: errors[0].at(path),
+                    message: xdie_csr::locate::joined_message(path, &errors),
+                })
+            })?;
         let topology = raw.topology.as_ref().map(|name| {
             let dir = path.parent().unwrap_or(Path::new("."));
             let dir = if dir.as_os_str().is_empty() {
@@ -527,6 +516,16 @@ impl Scenario {
                             name.escape_debug()
                         ),
                     ));
+                }
+                if let Some(why) = xdie_csr::ident::label_problem(name) {
+                    return Err(sc.error(
+                        ScenarioErrorKind::Syntax,
+                        "topology".into(),
+                        format!("bad topology name: {why}"),
+                    ));
+                }
+                if let Some((_, file)) = &sc.topology {
+                    sc.check_topology_name(name, file)?;
                 }
                 if raw.view.is_some() {
                     return Err(sc.error(
@@ -670,6 +669,58 @@ impl Scenario {
         Ok(sc)
     }
 
+    /// `topology: NAME` against the other files of its folder: two files whose names differ
+    /// only by case or by `-`/`_` (`ring-4.yaml`, `Ring_4.yaml`) are one name to a reader and
+    /// on a case-insensitive file system, so a name that matches several is refused, naming
+    /// them; a name that matches none but one such file suggests it.
+    fn check_topology_name(&self, name: &str, file: &Path) -> Result<()> {
+        let fold = |n: &str| n.to_ascii_lowercase().replace('-', "_");
+        let Some(dir) = file.parent() else {
+            return Ok(());
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Ok(());
+        };
+        let mut alike: Vec<String> = entries
+            .flatten()
+            .take(10_000)
+            .filter_map(|e| {
+                let f = e.file_name().to_str()?.to_string();
+                let stem = f.strip_suffix(".yaml")?;
+                (fold(stem) == fold(name)).then(|| stem.to_string())
+            })
+            .collect();
+        alike.sort();
+        let exists = alike.iter().any(|a| a == name);
+        let shown = |a: &str| dir.join(format!("{a}.yaml")).display().to_string();
+        if alike.len() > 1 {
+            let files: Vec<String> = alike.iter().map(|a| shown(a)).collect();
+            return Err(self.error(
+                ScenarioErrorKind::Reference,
+                "topology".into(),
+                format!(
+                    "topology `{name}` is ambiguous: {} differ only by case or `-`/`_` (rename \
+                     one of them)",
+                    files.join(" and ")
+                ),
+            ));
+        }
+        if !exists {
+            if let Some(other) = alike.first() {
+                return Err(self.error(
+                    ScenarioErrorKind::Reference,
+                    "topology".into(),
+                    format!(
+                        "there is no {}; did you mean `{other}` ({})?",
+                        file.display(),
+                        shown(other)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn check_faults(&self, f: RawFaults) -> Result<Faults> {
         for (key, rate) in [
             ("bit_flip", f.bit_flip),
@@ -811,6 +862,152 @@ impl Scenario {
         self.error(ScenarioErrorKind::Model(e), key, message)
     }
 
+    /// A collective against the system and the die, before any model state is made: every
+    /// error names the key of `collective:` at fault (a rank's chip or core, the engines, the
+    /// partitions, the buffer's size or offset, the queues and semaphores the ranks of one die
+    /// need).
+    fn check_collective_fit(
+        &self,
+        c: &crate::collective::Collective,
+        topology: &Topology,
+        csrs: &Csrs,
+    ) -> Result<()> {
+        let v = &csrs.views;
+        let p = &v.params;
+        let fail = |key: String, message: String| {
+            Err(self.error(
+                ScenarioErrorKind::Reference,
+                format!("collective.{key}"),
+                message,
+            ))
+        };
+        for (i, r) in c.ranks.iter().enumerate() {
+            if !topology.chips.contains(&r.chip) {
+                let chips: Vec<String> = topology.chips.iter().map(|c| format!("{c:#x}")).collect();
+                let shown = if chips.len() > 8 {
+                    format!("{}, ...", chips[..8].join(", "))
+                } else {
+                    chips.join(", ")
+                };
+                return fail(
+                    format!("ranks[{i}].chip"),
+                    format!(
+                        "rank {i} is on chip {:#x}, which the system does not have (its chips: \
+                         {shown})",
+                        r.chip
+                    ),
+                );
+            }
+            if r.id >= topology.cores_per_package {
+                return fail(
+                    format!("ranks[{i}].core"),
+                    format!(
+                        "rank {i} is core {}; a package has cores 0..{}",
+                        r.id, topology.cores_per_package
+                    ),
+                );
+            }
+        }
+        let engines = v.engines();
+        if c.engines > engines {
+            return fail(
+                "engines".into(),
+                format!(
+                    "{} engines per step; a die has {engines} SDMA engines",
+                    c.engines
+                ),
+            );
+        }
+        if c.first_engine + c.engines > engines {
+            return fail(
+                "first_engine".into(),
+                format!(
+                    "engines {}..={} do not exist: a die has engines 0..={}",
+                    c.first_engine,
+                    c.first_engine + c.engines - 1,
+                    engines - 1
+                ),
+            );
+        }
+        if c.partitions > p.sbuf_partitions {
+            return fail(
+                "partitions".into(),
+                format!(
+                    "{} partitions; the SBUF has {}",
+                    c.partitions, p.sbuf_partitions
+                ),
+            );
+        }
+        // The buffer's bytes in each partition (all-to-all: input and output).
+        let span = match c.kind {
+            crate::collective::Kind::AllToAll => 2 * c.width(),
+            _ => c.width(),
+        };
+        let backing = p.sbuf_backing_bytes;
+        if span > backing {
+            return fail(
+                "bytes_per_rank".into(),
+                format!(
+                    "a rank's buffer takes {span:#x} bytes of each of its {} partitions; the \
+                     SBUF backs {backing:#x} per partition (more partitions or fewer bytes)",
+                    c.partitions
+                ),
+            );
+        }
+        if c.offset + span > backing {
+            return fail(
+                "offset".into(),
+                format!(
+                    "the buffer [{:#x}, {:#x}) of every partition leaves the {backing:#x} bytes \
+                     the SBUF backs per partition",
+                    c.offset,
+                    c.offset + span
+                ),
+            );
+        }
+        // Queues and semaphores the compiled legs use, per die: too many ranks on one die (or a
+        // sem_base too high) run out of them.
+        let queues = v.queues();
+        let sems = v.sem_count();
+        for (leg, role) in self.legs.iter().zip(&c.roles) {
+            if leg.queue >= queues {
+                let die = topology.die_of(leg.tx);
+                let on_die = c
+                    .ranks
+                    .iter()
+                    .filter(|&&r| topology.die_of(r) == die)
+                    .count();
+                return fail(
+                    format!("ranks[{}]", role.from),
+                    format!(
+                        "{on_die} ranks share {die}, and {} needs queue {} for them; an engine \
+                         has {queues} queues (put fewer ranks on one die)",
+                        c.kind.name(),
+                        leg.queue
+                    ),
+                );
+            }
+            let top = leg.local_sem.max(leg.remote_sem).max(leg.go_sem);
+            if top >= sems {
+                let key = if c.sem_base > 0 {
+                    "sem_base".to_string()
+                } else {
+                    format!("ranks[{}]", role.from)
+                };
+                return fail(
+                    key,
+                    format!(
+                        "the collective needs semaphore {top} (sem_base {} and up, one set per \
+                         stream and rank of a die); a die has {sems} (a lower sem_base, fewer \
+                         ranks per die or fewer engines)",
+                        c.sem_base
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Every leg's size against the SBUF, and all legs together against `MAX_SCENARIO_BYTES`,
     /// before the source data is made: the fills allocate `partitions * free_dim_bytes` bytes
     /// per leg, and the model would refuse an oversized leg only after that. Same errors as the
@@ -841,9 +1038,13 @@ impl Scenario {
             }
             total = total.saturating_add(l.bytes());
             if total > MAX_SCENARIO_BYTES {
+                let key = match self.collective {
+                    Some(_) => "collective.bytes_per_rank".to_string(),
+                    None => format!("legs[{i}].partitions"),
+                };
                 return Err(self.error(
                     ScenarioErrorKind::Reference,
-                    format!("legs[{i}].partitions"),
+                    key,
                     format!(
                         "the legs up to `{}` move {total:#x} bytes; a scenario moves at most \
                          {MAX_SCENARIO_BYTES:#x} (the model holds every byte in memory)",
@@ -1183,6 +1384,9 @@ impl Scenario {
             Some(m) => m.topology(),
             None => self.topology(),
         };
+        if let Some(c) = &self.collective {
+            self.check_collective_fit(c, &topology, csrs)?;
+        }
         let ring_len = self.ring_len_for(csrs);
         let mut sys = System::with_config(csrs, topology, Config { ring_len }).map_err(|e| {
             if self.collective.is_some() && !self.ring_len_given {

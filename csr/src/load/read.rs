@@ -108,10 +108,8 @@ fn syntax_error(path: &Path, key: String, line: Option<usize>, message: String) 
     }
 }
 
-/// serde messages end in " at line L column C"; the location already says where.
+/// serde's message without what the location already says (`xdie_csr::locate::serde_message`:
+/// its position, serde_yaml's path prefix), with the nearest valid name for a misspelt key.
 fn strip_position(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
+    crate::locate::serde_message(msg)
 }

@@ -11,7 +11,8 @@
 //! - `markdown`: text of a Markdown paragraph or table cell. `|` would split a table row, `<`
 //!   opens raw HTML, `[...](...)` makes links, a leading `#`, `-`, `1.` ... starts a block.
 //!   (Emphasis marks are left alone: they change how text looks, not what the page holds.)
-//! - HTML needs nothing here: askama escapes every value of an `.html` template.
+//! - HTML: askama escapes every value of an `.html` template; `html_text` takes out the control
+//!   characters first, which no escape makes legal in HTML.
 //!
 //! Every escape returns one line (control characters and line breaks become spaces) and keeps
 //! plain ASCII prose as it is, so descriptions that need no escaping render unchanged.
@@ -123,6 +124,21 @@ pub fn markdown(text: &str) -> String {
         out.insert(0, '\\');
     }
     out
+}
+
+/// Text of an HTML page before askama escapes it: a control character (ESC, NUL, ...) is not
+/// allowed in an HTML or XML document, and no escape makes it so: it becomes a space (line
+/// breaks and tabs stay, they are whitespace there).
+pub fn html_text(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && !matches!(c, '\n' | '\t') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// One line, Unicode kept (Markdown and HTML are UTF-8 documents).

@@ -107,7 +107,7 @@ fn reg(block: &Block, r: &Register, offset: String) -> Reg {
         anchor: format!("{}-{}", block.name, r.name).to_lowercase(),
         name: r.name.clone(),
         offset,
-        description: r.description.clone(),
+        description: super::escape::html_text(&r.description),
         cells: cells(r),
         fields: fields
             .into_iter()
@@ -116,7 +116,7 @@ fn reg(block: &Block, r: &Register, offset: String) -> Reg {
                 name: f.name.clone(),
                 access: f.access.as_str(),
                 reset: format!("0x{:X}", f.reset),
-                description: f.description.clone(),
+                description: super::escape::html_text(&f.description),
             })
             .collect(),
     }
@@ -148,7 +148,7 @@ fn block_page(b: &Block) -> BlockPage {
     regs.sort_by_key(|(o, _)| *o);
     BlockPage {
         name: b.name.clone(),
-        description: b.description.clone(),
+        description: super::escape::html_text(&b.description),
         regs: regs.into_iter().map(|(_, r)| r).collect(),
     }
 }

@@ -44,6 +44,13 @@ impl std::error::Error for MeshError {}
 
 type Result<T> = std::result::Result<T, Box<MeshError>>;
 
+/// Most packages of a topology: a scenario's limit (`crate::scenario::MAX_PACKAGES`), since the
+/// model keeps every die's state and the route tables are per pair of dies.
+pub const MAX_TOPOLOGY_PACKAGES: usize = crate::scenario::MAX_PACKAGES;
+/// Most links of a topology (every port of every die linked, at the largest CSR sizes, is far
+/// fewer for the shipped die).
+pub const MAX_LINKS: usize = 4096;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMesh {
@@ -100,13 +107,6 @@ impl Ctx<'_> {
     }
 }
 
-fn strip_position(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
-}
-
 /// Reads and checks the topology at `path` against the die of `layout` (CAYMAN_ID width, dies
 /// per package, C2C ports per die, link defaults).
 pub fn load(path: &Path, layout: &Layout) -> Result<Mesh> {
@@ -141,26 +141,40 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
     // Nesting is bounded before the parser recurses; a repeated key is blamed at its second
     // line before serde keeps one of the two silently.
     xdie_csr::limits::check_depth(text).map_err(|e| syntax(String::new(), e.line, e.message))?;
-    if let Some(d) = LineIndex::new(text).duplicate() {
+    let index = LineIndex::new(text);
+    if let Some(d) = index.duplicate() {
         return Err(syntax(d.key.clone(), Some(d.line), d.message()));
     }
-    let de = serde_yaml::Deserializer::from_str(text);
-    let raw: RawMesh = serde_path_to_error::deserialize(de).map_err(|e| {
-        let key = e.path().to_string();
+    // Every error serde finds, each at its key and line (xdie_csr::locate).
+    let raw: RawMesh = xdie_csr::locate::deserialize_all(text, &index).map_err(|errors| {
         Box::new(MeshError {
             kind: MeshErrorKind::Syntax,
-            at: Location {
-                file: path.to_path_buf(),
-                key: if key == "." { String::new() } else { key },
-                line: e.inner().location().map(|l| l.line()).filter(|l| *l > 0),
-            },
-            message: strip_position(&e.inner().to_string()),
+            at: errors[0].at(path),
+            message: xdie_csr::locate::joined_message(path, &errors),
         })
     })?;
-    let cx = Ctx {
-        path,
-        index: LineIndex::new(text),
-    };
+    let cx = Ctx { path, index };
+    // Sizes first, before anything is built per package or link (docs/limits.md).
+    if raw.packages.len() > MAX_TOPOLOGY_PACKAGES {
+        return Err(cx.err(
+            MeshErrorKind::BadValue,
+            "packages".into(),
+            format!(
+                "{} packages; a topology has at most {MAX_TOPOLOGY_PACKAGES}",
+                raw.packages.len()
+            ),
+        ));
+    }
+    if raw.links.len() > MAX_LINKS {
+        return Err(cx.err(
+            MeshErrorKind::BadValue,
+            "links".into(),
+            format!(
+                "{} links; a topology has at most {MAX_LINKS}",
+                raw.links.len()
+            ),
+        ));
+    }
     let dies = layout.soc.dies_per_package();
     let ports = crate::route::ports_per_die(layout);
     let chip_max = layout.soc.local.cayman_id.value_mask() as u64;
@@ -203,6 +217,22 @@ pub fn parse(path: &Path, text: &str, layout: &Layout) -> Result<Mesh> {
                 MeshErrorKind::BadValue,
                 format!("packages[{i}].name"),
                 format!("bad package name: {why}"),
+            ));
+        }
+        // Names that differ only by case or by `-`/`_` read as one in reports and link ends.
+        let fold = |n: &str| n.to_ascii_lowercase().replace('-', "_");
+        if let Some(j) = packages
+            .iter()
+            .position(|q| q.name != rp.name && fold(&q.name) == fold(&rp.name))
+        {
+            return Err(cx.err(
+                MeshErrorKind::Duplicate,
+                format!("packages[{i}].name"),
+                format!(
+                    "package name `{}` differs from `{}` (packages[{j}]) only by case or `-`/`_`: \
+                     give names that differ otherwise",
+                    rp.name, packages[j].name
+                ),
             ));
         }
         if let Some(j) = packages.iter().position(|q| q.name == rp.name) {

@@ -8,7 +8,7 @@ mod load;
 pub use load::parse;
 pub mod routes;
 
-pub use load::{MeshError, MeshErrorKind};
+pub use load::{MeshError, MeshErrorKind, MAX_LINKS, MAX_TOPOLOGY_PACKAGES};
 
 use crate::topology::{AddrView, DieId, PortId, Topology};
 use std::collections::BTreeMap;
