@@ -787,12 +787,10 @@ impl Report {
         let sems: Vec<Value> = self
             .sems
             .iter()
-            .map(
-                |v| {
-                    json!({"chip": v.die.chip, "die": v.die.die, "core": v.core, "index": v.sem,
+            .map(|v| {
+                json!({"chip": v.die.chip, "die": v.die.die, "core": v.core, "index": v.sem,
                            "value": v.value})
-                },
-            )
+            })
             .collect();
         let faults = match &self.rtl {
             Rtl::Ran {

@@ -93,7 +93,10 @@ enum Step {
         sem: u64,
         value: u64,
     },
-    Store { from: DieId, write: FwWrite },
+    Store {
+        from: DieId,
+        write: FwWrite,
+    },
 }
 
 /// A gen awaiting its start: the leg and each engine's descriptor count.
@@ -198,6 +201,11 @@ impl System {
 
     pub fn die_of(&self, core: Core) -> DieId {
         self.topology.die_of(core)
+    }
+
+    /// The index of `core` among its die's cores (`Topology::tpb_of`).
+    pub fn tpb_of(&self, core: Core) -> u64 {
+        self.topology.tpb_of(core)
     }
 
     /// Where a SoC address issued on `from` lands, in the system's address view: hop by hop

@@ -92,7 +92,7 @@ fn int32_all_reduce_is_the_sum_of_the_inputs() {
             }
         }
         for &rank in &c.ranks {
-            let got = sys.read_local(sys.die_of(rank), sys.layout.sbuf_addr(p, c.offset), w);
+            let got = sys.read_local(sys.die_of(rank), sys.layout.sbuf_addr(0, p, c.offset), w);
             let got: Vec<u32> = got
                 .chunks_exact(4)
                 .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))

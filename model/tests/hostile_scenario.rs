@@ -145,12 +145,13 @@ fn a_chained_leg_may_reuse_only_what_the_chain_consumed() {
         let (text, _) = set(&base, 1, bf, &v.to_string());
         let (sc, run) = outcome(&text).unwrap_or_else(|e| panic!("b.{bf} = a.{af}: {e}"));
         let b = &sc.legs[1];
-        let die = match bf {
-            "local_sem" => run.legs[1].tx_die,
-            _ => run.legs[1].rx_die,
+        let r = &run.legs[1];
+        let (die, tpb) = match bf {
+            "local_sem" => (r.tx_die, r.tx_tpb),
+            _ => (r.rx_die, r.rx_tpb),
         };
         assert_eq!(
-            run.sys.sem(die, v),
+            run.sys.sem(die, tpb, v),
             b.n_engines() as i64,
             "b.{bf} = a.{af} ends at b's target"
         );
@@ -301,7 +302,8 @@ fn one_leg_has_at_most_one_follower() {
     let (sc, run) = outcome(&third_leg("b")).unwrap_or_else(|e| panic!("c after b: {e}"));
     let c = &sc.legs[2];
     assert_eq!(
-        run.sys.sem(run.legs[2].rx_die, c.remote_sem),
+        run.sys
+            .sem(run.legs[2].rx_die, run.legs[2].rx_tpb, c.remote_sem),
         c.n_engines() as i64,
         "c's remote_sem ends at its target"
     );

@@ -35,10 +35,13 @@ fn seed_worked_example_end_to_end() {
     fill_src(&mut sys, &s);
     let (txg, rxg) = issue(&mut sys, &s).expect("issue");
 
-    // The published fold result, and the same number from the fold in csrs/.
-    assert_eq!(rxg.dst_soc, 0x58800000100000);
+    // The published fold of LOCAL 0x100000 to die 1, from the fold in csrs/; the leg's
+    // destination is that offset in core 7's SBUF aperture, folded the same way.
+    let soc = &csrs.views.soc;
+    assert_eq!(soc.fold_neighbor(s.dst, rd.die), 0x58800000100000);
     let l = &sys.layout;
-    let folded = csrs.views.soc.fold_neighbor(l.sbuf_addr(0, s.dst), rd.die);
+    let folded = soc.fold_neighbor(l.sbuf_addr(sys.tpb_of(s.rx), 0, s.dst), rd.die);
+    assert_eq!(rxg.dst_soc, folded);
     assert_eq!(txg.dst_soc, folded);
     let first_s2m = &rxg.engines[0].entries[0];
     assert_eq!(first_s2m.desc.buf_ptr, folded);
@@ -46,9 +49,22 @@ fn seed_worked_example_end_to_end() {
     sys.run_to_completion().expect("run");
     assert_data(&sys, &s);
     let n = n_engines(s.mask);
-    assert_eq!(sys.sem(rd, s.remote_sem), n);
-    assert_eq!(sys.sem(td, s.local_sem), n);
-    assert_eq!(sys.sem(td, s.go_sem), 0, "left_pop consumed right_push");
+    assert_eq!(sem_of(&sys, s.rx, s.remote_sem), n);
+    assert_eq!(sem_of(&sys, s.tx, s.local_sem), n);
+    assert_eq!(
+        sem_of(&sys, s.tx, s.go_sem),
+        0,
+        "left_pop consumed right_push"
+    );
+    // Only the leg's two cores' EVT_SEMs changed: every other core of the package is untouched.
+    for id in 0..sys.topology.cores_per_package {
+        let core = Core { chip: 0x12, id };
+        if core != s.tx && core != s.rx {
+            for sem in [s.local_sem, s.remote_sem, s.go_sem] {
+                assert_eq!(sem_of(&sys, core, sem), 0, "core {id} sem {sem}");
+            }
+        }
+    }
     assert_invariants(&sys);
 }
 
@@ -132,16 +148,16 @@ fn cross_package_leg_uses_the_chip_id_fold() {
     let (_, rxg) = issue(&mut sys, &s).expect("issue");
     let rd = sys.die_of(s.rx);
     let l = &sys.layout;
-    let want = csrs
-        .views
-        .soc
-        .fold_chip_id(l.sbuf_addr(0, s.dst), rd.die, rd.chip);
+    let want =
+        csrs.views
+            .soc
+            .fold_chip_id(l.sbuf_addr(sys.tpb_of(s.rx), 0, s.dst), rd.die, rd.chip);
     assert_eq!(rxg.dst_soc, want);
     assert_eq!(rxg.engines[0].entries[0].desc.buf_ptr, want);
     sys.run_to_completion().expect("run");
     assert_data(&sys, &s);
-    assert_eq!(sys.sem(rd, s.remote_sem), n_engines(s.mask));
-    assert_eq!(sys.sem(sys.die_of(s.tx), s.local_sem), n_engines(s.mask));
+    assert_eq!(sem_of(&sys, s.rx, s.remote_sem), n_engines(s.mask));
+    assert_eq!(sem_of(&sys, s.tx, s.local_sem), n_engines(s.mask));
     assert_invariants(&sys);
 }
 
@@ -167,11 +183,18 @@ fn same_die_leg_uses_die_local_addresses() {
     fill_src(&mut sys, &s);
     let (_, rxg) = issue(&mut sys, &s).expect("issue");
     let l = &sys.layout;
-    assert_eq!(rxg.dst_soc, l.soc.soc_local(die.die, l.sbuf_addr(0, s.dst)));
+    assert_eq!(
+        rxg.dst_soc,
+        l.soc
+            .soc_local(die.die, l.sbuf_addr(sys.tpb_of(s.rx), 0, s.dst))
+    );
     sys.run_to_completion().expect("run");
     assert_data(&sys, &s);
-    assert_eq!(sys.sem(die, s.remote_sem), n_engines(s.mask));
-    assert_eq!(sys.sem(die, s.local_sem), n_engines(s.mask));
+    assert_eq!(sem_of(&sys, s.rx, s.remote_sem), n_engines(s.mask));
+    assert_eq!(sem_of(&sys, s.tx, s.local_sem), n_engines(s.mask));
+    // Two cores of one die: each semaphore sits in its own core's EVT_SEM only.
+    assert_eq!(sem_of(&sys, s.tx, s.remote_sem), 0);
+    assert_eq!(sem_of(&sys, s.rx, s.local_sem), 0);
     assert_invariants(&sys);
 }
 
@@ -210,18 +233,22 @@ fn two_legs_chained_by_wait_ge_and_dec() {
 
     let (d0, d1) = (sys.die_of(a.tx), sys.die_of(a.rx));
     for p in 0..a.partitions {
-        let got = sys.read_local(d0, sys.layout.sbuf_addr(p, b.dst), b.free);
+        let got = sys.read_local(d0, sys.layout.sbuf_addr(sys.tpb_of(b.rx), p, b.dst), b.free);
         assert!(got == pattern(d0, p, a.src, a.free), "partition {p}");
     }
-    assert_eq!(sys.sem(d1, a.remote_sem), 0, "B's wait consumed A's target");
-    assert_eq!(sys.sem(d0, b.remote_sem), n_engines(b.mask));
-    assert_eq!(sys.sem(d1, b.local_sem), n_engines(b.mask));
+    assert_eq!(
+        sem_of(&sys, a.rx, a.remote_sem),
+        0,
+        "B's wait consumed A's target"
+    );
+    assert_eq!(sem_of(&sys, b.rx, b.remote_sem), n_engines(b.mask));
+    assert_eq!(sem_of(&sys, b.tx, b.local_sem), n_engines(b.mask));
     assert_invariants(&sys);
     // B's launch (its M2S doorbells) came only after A's last remote_sem increment.
     let ev = sys.events();
     let a_done = ev
         .iter()
-        .rposition(|e| matches!(e, Event::Landed(l) if l.die == d1 && l.local == sys.layout.sem_addr(SemOp::Inc, a.remote_sem)))
+        .rposition(|e| matches!(e, Event::Landed(l) if l.die == d1 && l.local == sys.layout.sem_addr(sys.tpb_of(a.rx), SemOp::Inc, a.remote_sem)))
         .expect("A's remote_sem");
     let b_launch = ev
         .iter()

@@ -118,7 +118,7 @@ fn shipped_topologies_route_every_pair_minimally_without_deadlock() {
         );
         // The model folds and routes every pair the view can name.
         let topo = m.topology();
-        let local = l.sbuf_addr(1, 0x20);
+        let local = l.sbuf_addr(0, 1, 0x20);
         for &s in &rt.dies {
             for &t in &rt.dies {
                 // A chip-id system names every die; a neighbor system its sibling and the
@@ -367,7 +367,7 @@ fn fabric_delivers_along_the_tables_and_refuses_what_the_rtl_refuses() {
     use xdie_model::mesh::fabric::{Delivery, Fabric};
     let l = layout();
     let soc = &l.soc;
-    let local = l.sbuf_addr(3, 0x80);
+    let local = l.sbuf_addr(0, 3, 0x80);
     for path in shipped() {
         let m = mesh::load(&path, &l).expect("loads");
         if m.view != xdie_model::AddrView::ChipId {

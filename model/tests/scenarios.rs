@@ -26,21 +26,22 @@ fn assert_delivered(sc: &Scenario, run: &xdie_model::scenario::ModelRun) {
     // first leg's fill.
     for (i, l) in sc.legs.iter().enumerate() {
         let r = &run.legs[i];
-        let mut src = (r.tx_die, l.src_addr);
+        let mut src = (r.tx_die, r.tx_tpb, l.src_addr);
         let mut k = i;
         while let Some(j) = sc.legs[k].after {
-            if run.legs[j].rx_die == r.tx_die && sc.legs[j].dst_addr == src.1 {
-                src = (run.legs[j].tx_die, sc.legs[j].src_addr);
+            let prev = &run.legs[j];
+            if (prev.rx_die, prev.rx_tpb) == (src.0, src.1) && sc.legs[j].dst_addr == src.2 {
+                src = (prev.tx_die, prev.tx_tpb, sc.legs[j].src_addr);
                 k = j;
             } else {
                 break;
             }
         }
         for p in 0..l.partitions {
-            let want = xdie_model::scenario::pattern(1, src.0, p, src.1, l.free_dim_bytes);
+            let want = xdie_model::scenario::pattern(1, src.0, src.1, p, src.2, l.free_dim_bytes);
             let got = sys.read_local(
                 r.rx_die,
-                sys.layout.sbuf_addr(p, l.dst_addr),
+                sys.layout.sbuf_addr(r.rx_tpb, p, l.dst_addr),
                 l.free_dim_bytes,
             );
             assert!(got == want, "leg {} partition {p}", l.name);
@@ -55,18 +56,35 @@ fn worked_example_folds_the_destination_and_raises_both_semaphores() {
     let r = &run.legs[0];
     let lay = &run.sys.layout;
     assert_eq!(r.reach, Reach::Neighbor);
+    let soc = &csrs().views.soc;
     assert_eq!(
         r.dst_soc,
-        csrs()
-            .views
-            .soc
-            .fold_neighbor(lay.sbuf_addr(0, l.dst_addr), r.rx_die.die)
+        soc.fold_neighbor(lay.sbuf_addr(r.rx_tpb, 0, l.dst_addr), r.rx_die.die)
     );
-    assert_eq!(r.dst_soc, 0x58800000100000, "the seed's corrected result");
+    // The seed's corrected fold, of the offset alone (core 7's aperture adds its base).
+    assert_eq!(
+        soc.fold_neighbor(l.dst_addr, r.rx_die.die),
+        0x58800000100000
+    );
+    assert_eq!(
+        (r.tx_die.die, r.tx_tpb, r.rx_die.die, r.rx_tpb),
+        (0, 3, 1, 3),
+        "cores 5 and 7"
+    );
     assert_eq!(l.partitions, lay.params.sbuf_partitions);
     let n = l.n_engines() as i64;
-    assert_eq!(run.sys.sem(r.tx_die, l.local_sem), n);
-    assert_eq!(run.sys.sem(r.rx_die, l.remote_sem), n);
+    assert_eq!(run.sys.sem(r.tx_die, r.tx_tpb, l.local_sem), n);
+    assert_eq!(run.sys.sem(r.rx_die, r.rx_tpb, l.remote_sem), n);
+    // Every other core's EVT_SEM is untouched.
+    for die in [r.tx_die, r.rx_die] {
+        for tpb in 0..lay.cores() {
+            if (die, tpb) != (r.tx_die, r.tx_tpb) && (die, tpb) != (r.rx_die, r.rx_tpb) {
+                for sem in 0..lay.sem_count() {
+                    assert_eq!(run.sys.sem(die, tpb, sem), 0, "{die} core {tpb} sem {sem}");
+                }
+            }
+        }
+    }
     assert_delivered(&sc, &run);
 }
 
@@ -85,9 +103,10 @@ fn chain_consumes_the_first_legs_target() {
     let (sc, run) = run("chain.yaml");
     let (a, b) = (&sc.legs[0], &sc.legs[1]);
     assert_eq!(b.after, Some(0));
-    assert_eq!(run.sys.sem(run.legs[0].rx_die, a.remote_sem), 0);
+    let (ra, rb) = (&run.legs[0], &run.legs[1]);
+    assert_eq!(run.sys.sem(ra.rx_die, ra.rx_tpb, a.remote_sem), 0);
     assert_eq!(
-        run.sys.sem(run.legs[1].rx_die, b.remote_sem),
+        run.sys.sem(rb.rx_die, rb.rx_tpb, b.remote_sem),
         b.n_engines() as i64
     );
 }

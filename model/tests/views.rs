@@ -17,7 +17,7 @@ fn chip_id_system_reaches_every_chip_id_and_die() {
     let n = l.soc.local.cayman_id.value_mask() as u64 + 1;
     let chips: Vec<u64> = (0..n).collect();
     let topo = Topology::packages(&chips).with_view(AddrView::ChipId);
-    let local = l.sbuf_addr(3, 0x40);
+    let local = l.sbuf_addr(0, 3, 0x40);
     let dies = topo.dies(l.soc.dies_per_package());
     assert_eq!(dies.len() as u64, 2 * n);
     for from in [dies[0], dies[dies.len() - 1], DieId { chip: 0x12, die: 0 }] {
@@ -59,7 +59,7 @@ fn neighbor_system_reaches_sibling_and_linked_packages_only() {
     };
     link((0x12, 1, 1), (0x13, 0, 1));
     link((0x13, 1, 2), (0x14, 0, 2));
-    let local = l.sbuf_addr(0, 0x100);
+    let local = l.sbuf_addr(0, 0, 0x100);
     let d = |chip, die| DieId { chip, die };
     let n = &l.soc.neighbor;
     // The worked example: the sibling through fold_neighbor.

@@ -111,7 +111,10 @@ fn buffers(i: u64, chunk: u64) -> (u64, u64) {
     let per_part = (views().params.sbuf_backing_bytes / chunk).max(1);
     let parts = views().params.sbuf_partitions;
     let (p, b) = (i / per_part, (i % per_part) * chunk);
-    (views().sbuf_addr(0, p, b), views().sbuf_addr(0, parts / 2 + p, b))
+    (
+        views().sbuf_addr(0, p, b),
+        views().sbuf_addr(0, parts / 2 + p, b),
+    )
 }
 
 /// Source bytes of descriptor `i`: never zero, different for every descriptor and offset.

@@ -68,7 +68,10 @@ pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, cores: u64, rng: &mu
         (field_of(&ss.busy, w) == 1, field_of(&ss.err, w) == 1)
     };
     let value = |pkg: &mut Package, core: u64| {
-        i64::from(pkg.read32(die, v.sem_addr(core, SemOp::Read, sem)).expect("READ") as i32)
+        i64::from(
+            pkg.read32(die, v.sem_addr(core, SemOp::Read, sem))
+                .expect("READ") as i32,
+        )
     };
     let values = |pkg: &mut Package| (0..cores).map(|c| value(pkg, c)).collect::<Vec<_>>();
     // One round of every slot on the port, with margin for the bus accesses in between.
@@ -111,7 +114,11 @@ pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, cores: u64, rng: &mu
             }
         }
         for c in 0..cores as usize {
-            assert_eq!(now[c], given[c] - taken[c], "core {c}'s semaphore, round {rounds}");
+            assert_eq!(
+                now[c],
+                given[c] - taken[c],
+                "core {c}'s semaphore, round {rounds}"
+            );
             assert!(now[c] >= 0, "more granted than given on core {c}");
         }
         if granted.iter().all(|g| *g) {
@@ -152,7 +159,11 @@ pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, cores: u64, rng: &mu
     if waiters < ss.slots() {
         post(pkg, waiters, p.seq_subop_inc, 3);
         settle(pkg);
-        assert_eq!(status(pkg, waiters), (false, true), "slot of an absent core");
+        assert_eq!(
+            status(pkg, waiters),
+            (false, true),
+            "slot of an absent core"
+        );
         assert_eq!(values(pkg), left, "after a slot of an absent core");
     }
 }

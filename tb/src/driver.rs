@@ -193,7 +193,11 @@ impl<'a> Driver<'a> {
         let total: u64 = self.model.fills.iter().map(|f| f.bytes.len() as u64).sum();
         let mut done = 0;
         for f in &self.model.fills {
-            let local = self.model.sys.layout.sbuf_addr(f.tpb, f.partition, f.offset);
+            let local = self
+                .model
+                .sys
+                .layout
+                .sbuf_addr(f.tpb, f.partition, f.offset);
             let die = self.die(f.die);
             self.pkg.poke(die, local, &f.bytes)?;
             done += f.bytes.len() as u64;

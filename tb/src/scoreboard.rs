@@ -121,8 +121,8 @@ pub(crate) fn compare(
     let mut sems = Vec::new();
     for (die, id) in d.pkg.dies().to_vec().into_iter().enumerate() {
         let die = die as u32;
-        for (tpb, s) in (0..sys.layout.cores())
-            .flat_map(|c| (0..sys.layout.sem_count()).map(move |s| (c, s)))
+        for (tpb, s) in
+            (0..sys.layout.cores()).flat_map(|c| (0..sys.layout.sem_count()).map(move |s| (c, s)))
         {
             let a = sys.layout.sem_addr(tpb, SemOp::Read, s);
             let v = i64::from(d.pkg.read32(die, a)? as i32);

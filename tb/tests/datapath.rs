@@ -1967,8 +1967,8 @@ fn sbuf_accumulate_apertures_and_refusals() {
                 _ => Some(AccDtype::F32),
             };
             let addr = match dtype {
-                None => v.sbuf_addr(part, b),
-                Some(d) => v.sbuf_acc_addr(d, part, b),
+                None => v.sbuf_addr(0, part, b),
+                Some(d) => v.sbuf_acc_addr(d, 0, part, b),
             };
             let mut r = random_req(rng, addr, dw);
             if dtype.is_some() && r.write && rng.chance(70) {

@@ -101,9 +101,9 @@ fn engines_copy_accumulate_and_count() {
             let mut checks = Vec::new();
             for e in 0..sz.sdma_engines {
                 let p = 4 * e;
-                let (src, dst) = (v.sbuf_addr(p, 4), v.sbuf_addr(p + 1, dst_off));
+                let (src, dst) = (v.sbuf_addr(0, p, 4), v.sbuf_addr(0, p + 1, dst_off));
                 let (fdst_p, f_off) = (p + 2, dw + 4);
-                let f_dst = v.sbuf_addr(fdst_p, f_off);
+                let f_dst = v.sbuf_addr(0, fdst_p, f_off);
                 let bytes = pattern(&mut ctx.rng, len);
                 pkg.write_bytes(0, src, &bytes).expect("source");
                 let mut shadow = pkg
@@ -112,12 +112,14 @@ fn engines_copy_accumulate_and_count() {
                 shadow[GUARD as usize..][..len as usize].copy_from_slice(&bytes);
                 let fsrc = f32_lanes(&mut ctx.rng, len / 4);
                 let fbase = f32_lanes(&mut ctx.rng, len / 4);
-                pkg.write_bytes(0, v.sbuf_addr(p + 3, 0), &fsrc)
+                pkg.write_bytes(0, v.sbuf_addr(0, p + 3, 0), &fsrc)
                     .expect("fp32 source");
                 pkg.write_bytes(0, f_dst, &fbase).expect("fp32 destination");
                 let mut fwant = fbase.clone();
                 accumulate(AccDtype::F32, &mut fwant, &fsrc);
-                let before = pkg.read32(0, v.sem_addr(SemOp::Read, sem(e))).expect("sem");
+                let before = pkg
+                    .read32(0, v.sem_addr(0, SemOp::Read, sem(e)))
+                    .expect("sem");
 
                 // Two queues per engine (the round robin alternates between them).
                 for q in QUEUES {
@@ -129,12 +131,12 @@ fn engines_copy_accumulate_and_count() {
                     (0, src, dst, len, false),
                     (
                         1,
-                        v.sbuf_addr(p + 3, 0),
-                        v.sbuf_acc_addr(AccDtype::F32, fdst_p, f_off),
+                        v.sbuf_addr(0, p + 3, 0),
+                        v.sbuf_acc_addr(AccDtype::F32, 0, fdst_p, f_off),
                         len,
                         false,
                     ),
-                    (0, one, v.sem_addr(SemOp::Inc, sem(e)), 4, true),
+                    (0, one, v.sem_addr(0, SemOp::Inc, sem(e)), 4, true),
                 ];
                 for (q, s, d, n, barrier) in copies {
                     let c = Copy {
@@ -167,7 +169,9 @@ fn engines_copy_accumulate_and_count() {
                 assert_eq!(got, shadow, "{what}: copy and its guard bytes");
                 let got = pkg.read_bytes(0, f_dst, len).expect("fp32 window");
                 assert_eq!(got, fwant, "{what}: fp32 accumulate");
-                let after = pkg.read32(0, v.sem_addr(SemOp::Read, sem(e))).expect("sem");
+                let after = pkg
+                    .read32(0, v.sem_addr(0, SemOp::Read, sem(e)))
+                    .expect("sem");
                 assert_eq!(after, before.wrapping_add(1), "{what}: semaphore");
             }
             assert_eq!(pkg.err(0), 0, "{}: engine errors", sz.name);
@@ -199,8 +203,8 @@ fn copy_past_the_backing_is_a_write_error() {
             let v = views();
             let e = sz.sdma_engines - 1;
             let (inside, len) = (8, 16);
-            let src = v.sbuf_addr(9, 0);
-            let dst = v.sbuf_addr(10, sz.sbuf_backing_bytes - inside);
+            let src = v.sbuf_addr(0, 9, 0);
+            let dst = v.sbuf_addr(0, 10, sz.sbuf_backing_bytes - inside);
             let bytes = pattern(&mut ctx.rng, len);
             pkg.write_bytes(0, src, &bytes).expect("source");
             let mut shadow = pkg

@@ -103,7 +103,7 @@ fn each_hop_adds_latency() {
             else {
                 continue;
             };
-            let (src, dst) = (v.sbuf_addr(0, 0), v.sbuf_addr(0, 0x100 * hops as u64));
+            let (src, dst) = (v.sbuf_addr(0, 0, 0), v.sbuf_addr(0, 0, 0x100 * hops as u64));
             let data: Vec<u8> = (0..beat).map(|i| (i as u8) ^ (hops as u8) ^ 0xa5).collect();
             pkg.poke(0, src, &data).expect("source");
             let c = Copy {
@@ -188,16 +188,21 @@ fn model_and_rtl_agree_on_delivered_and_refused_stores() {
                 let mut addrs: Vec<u64> = dies
                     .iter()
                     .map(|d| {
-                        soc.fold_chip_id(v.sbuf_addr(1, 0x40 + 4 * u64::from(from)), d.die, d.chip)
+                        soc.fold_chip_id(
+                            v.sbuf_addr(0, 1, 0x40 + 4 * u64::from(from)),
+                            d.die,
+                            d.chip,
+                        )
                     })
                     .collect();
-                addrs.push(soc.fold_chip_id(v.sbuf_addr(0, 0), 0, absent_chip));
+                addrs.push(soc.fold_chip_id(v.sbuf_addr(0, 0, 0), 0, absent_chip));
                 addrs.push(soc.fold_chip_id(gap, dies[5].die, dies[5].chip));
                 // Routing bits without the id-valid bit.
                 let c = &soc.local.cayman_id;
-                addrs.push(
-                    c.set(u128::from(soc.soc_local(1 - me.die, v.sbuf_addr(0, 0))), 1) as u64,
-                );
+                addrs.push(c.set(
+                    u128::from(soc.soc_local(1 - me.die, v.sbuf_addr(0, 0, 0))),
+                    1,
+                ) as u64);
                 for addr in addrs {
                     value = value.wrapping_add(1);
                     let rtl = pkg.write_soc(from, 0, addr, value).expect("host write");

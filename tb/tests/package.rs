@@ -108,7 +108,10 @@ fn local_copy(#[values(1, 2)] seed: u64) {
     harness::run(seed, |ctx| {
         let mut pkg = open(ctx);
         let len = 3 * dw() + 5;
-        let (src, dst) = (views().sbuf_addr(3, 0x101), views().sbuf_addr(4, 0x207));
+        let (src, dst) = (
+            views().sbuf_addr(0, 3, 0x101),
+            views().sbuf_addr(0, 4, 0x207),
+        );
         let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
         let mut win = Window::new(&mut pkg, 0, dst - GUARD, len + 2 * GUARD);
         setup(&mut pkg, 0, 0, 0);
@@ -133,7 +136,10 @@ fn cross_die_copy(#[values(0, 1)] from: u32) {
         let mut pkg = open(ctx);
         let to = 1 - from;
         let len = 5 * dw() + 3;
-        let (src, dst) = (views().sbuf_addr(7, 0x33), views().sbuf_addr(9, 0x1005));
+        let (src, dst) = (
+            views().sbuf_addr(0, 7, 0x33),
+            views().sbuf_addr(0, 9, 0x1005),
+        );
         let bytes = source(&mut pkg, &mut ctx.rng, from, src, len);
         let mut win = Window::new(&mut pkg, to, dst - GUARD, len + 2 * GUARD);
         let e = engines() - 1;
@@ -174,7 +180,7 @@ fn length_alignment_sweep() {
             (page, page - 5, page - dw + 1),
             (2 * page + dw + 3, 13, 17),
         ];
-        let (src_base, dst_base) = (views().sbuf_addr(2, 0), views().sbuf_addr(6, 0));
+        let (src_base, dst_base) = (views().sbuf_addr(0, 2, 0), views().sbuf_addr(0, 6, 0));
         setup(&mut pkg, 0, 2, 5);
         let mut wins = Vec::new();
         // Each case starts on its own page: offsets are relative to a page (and so to a beat).
@@ -223,8 +229,8 @@ fn engines_and_queues_at_once() {
         for (i, &(e, q)) in pairs.iter().enumerate() {
             let i = i as u64;
             let (src, dst) = (
-                views().sbuf_addr(10 + i, 0x40 + i),
-                views().sbuf_addr(20 + i, 0x80 + 3 * i),
+                views().sbuf_addr(0, 10 + i, 0x40 + i),
+                views().sbuf_addr(0, 20 + i, 0x80 + 3 * i),
             );
             let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
             let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
@@ -263,7 +269,10 @@ fn semaphore_increment_after_data() {
     harness::run(40, |ctx| {
         let mut pkg = open(ctx);
         let len = 8192 + 7;
-        let (src, dst) = (views().sbuf_addr(1, 0x10), views().sbuf_addr(1, 0x4000));
+        let (src, dst) = (
+            views().sbuf_addr(0, 1, 0x10),
+            views().sbuf_addr(0, 1, 0x4000),
+        );
         let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
         let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
         win.apply(dst, &bytes);
@@ -271,10 +280,10 @@ fn semaphore_increment_after_data() {
         pkg.write32(0, one, 1).expect("constant 1");
         let (remote_sem, local_sem) = (17, 4);
         let before_remote = pkg
-            .read32(1, views().sem_addr(SemOp::Read, remote_sem))
+            .read32(1, views().sem_addr(0, SemOp::Read, remote_sem))
             .expect("sem");
         let before_local = pkg
-            .read32(0, views().sem_addr(SemOp::Read, local_sem))
+            .read32(0, views().sem_addr(0, SemOp::Read, local_sem))
             .expect("sem");
         setup(&mut pkg, 0, 3, 2);
         let copies = [
@@ -288,7 +297,7 @@ fn semaphore_increment_after_data() {
                 src: views().soc.soc_local(0, one),
                 dst: views()
                     .soc
-                    .soc_local(0, views().sem_addr(SemOp::Inc, local_sem)),
+                    .soc_local(0, views().sem_addr(0, SemOp::Inc, local_sem)),
                 len: 4,
                 write_barrier: false,
             },
@@ -296,7 +305,7 @@ fn semaphore_increment_after_data() {
                 src: views().soc.soc_local(0, one),
                 dst: views()
                     .soc
-                    .fold_neighbor(views().sem_addr(SemOp::Inc, remote_sem), 1),
+                    .fold_neighbor(views().sem_addr(0, SemOp::Inc, remote_sem), 1),
                 len: 4,
                 write_barrier: true,
             },
@@ -309,7 +318,7 @@ fn semaphore_increment_after_data() {
         let start = pkg.cycle();
         loop {
             let v = pkg
-                .read32(1, views().sem_addr(SemOp::Read, remote_sem))
+                .read32(1, views().sem_addr(0, SemOp::Read, remote_sem))
                 .expect("sem");
             if v != before_remote {
                 assert_eq!(v, before_remote.wrapping_add(1), "remote semaphore");
@@ -323,11 +332,11 @@ fn semaphore_increment_after_data() {
         win.check(&mut pkg);
         pkg.wait_drained(0, 3, 2).expect("drained");
         let local = pkg
-            .read32(0, views().sem_addr(SemOp::Read, local_sem))
+            .read32(0, views().sem_addr(0, SemOp::Read, local_sem))
             .expect("sem");
         assert_eq!(local, before_local.wrapping_add(1), "local semaphore");
         let remote = pkg
-            .read32(1, views().sem_addr(SemOp::Read, remote_sem))
+            .read32(1, views().sem_addr(0, SemOp::Read, remote_sem))
             .expect("sem");
         assert_eq!(
             remote,
@@ -345,7 +354,10 @@ fn m2s_before_s2m_is_held() {
     harness::run(50, |ctx| {
         let mut pkg = open(ctx);
         let len = 2 * dw() + 9;
-        let (src, dst) = (views().sbuf_addr(5, 0x300), views().sbuf_addr(11, 0x500));
+        let (src, dst) = (
+            views().sbuf_addr(0, 5, 0x300),
+            views().sbuf_addr(0, 11, 0x500),
+        );
         let bytes = source(&mut pkg, &mut ctx.rng, 0, src, len);
         let mut win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
         setup(&mut pkg, 0, 4, 0);
@@ -381,7 +393,10 @@ fn unmapped_routed_copy_is_decerr(#[values("iatu_miss", "peer_gap", "remote_pkg"
     harness::run(60, |ctx| {
         let mut pkg = open(ctx);
         let len = dw() + 4;
-        let (src, dst) = (views().sbuf_addr(8, 0x40), views().sbuf_addr(12, 0x80));
+        let (src, dst) = (
+            views().sbuf_addr(0, 8, 0x40),
+            views().sbuf_addr(0, 12, 0x80),
+        );
         source(&mut pkg, &mut ctx.rng, 0, src, len);
         let win = Window::new(&mut pkg, 1, dst - GUARD, len + 2 * GUARD);
         let win0 = Window::new(&mut pkg, 0, dst - GUARD, len + 2 * GUARD);
@@ -430,8 +445,8 @@ fn backdoor_and_host_port_agree() {
         let mut rng = Rng::new(ctx.sub_seed());
         let backing = views().params.sbuf_backing_bytes;
         for (die, local, len) in [
-            (0, views().sbuf_addr(3, backing - 40), 36),
-            (1, views().sbuf_addr(0, 5), 36),
+            (0, views().sbuf_addr(0, 3, backing - 40), 36),
+            (1, views().sbuf_addr(0, 0, 5), 36),
             (1, views().hbm_addr(0x3_0000 + 7), 64),
         ] {
             let poked = pattern(&mut rng, len);
@@ -442,7 +457,9 @@ fn backdoor_and_host_port_agree() {
             assert_eq!(pkg.peek(die, local, len).expect("peek"), written);
         }
         // A partition's unbacked tail is refused, not wrapped into the next partition.
-        assert!(pkg.peek(0, views().sbuf_addr(2, backing - 4), 8).is_err());
+        assert!(pkg
+            .peek(0, views().sbuf_addr(0, 2, backing - 4), 8)
+            .is_err());
     });
 }
 
@@ -453,9 +470,9 @@ fn monitor_sees_sbuf_writes_and_increments() {
     harness::run(3, |ctx| {
         let mut pkg = open(ctx);
         pkg.monitor().expect("monitor");
-        let at = views().sbuf_addr(9, 0x123);
+        let at = views().sbuf_addr(0, 9, 0x123);
         pkg.write_bytes(1, at, &[0xa1, 0xa2, 0xa3]).expect("store");
-        let inc = views().sem_addr(SemOp::Inc, 17);
+        let inc = views().sem_addr(0, SemOp::Inc, 17);
         pkg.write32(0, inc, 5).expect("increment");
         let seen = pkg.take_writes();
         let sbuf: Vec<_> = seen.iter().filter(|w| w.what == MonKind::Sbuf).collect();
@@ -537,14 +554,14 @@ fn firmware_contexts_contend_for_one_semaphore() {
         }
         // Enough units for every wait, and some left over.
         let extra = taken.saturating_sub(given) + ctx.rng.below(4);
-        pkg.write32(die as u32, v.sem_addr(SemOp::Set, sem), extra as u32)
+        pkg.write32(die as u32, v.sem_addr(0, SemOp::Set, sem), extra as u32)
             .expect("SET");
         let fw_sys = Arc::new(
             FwSystem::new(sys.config.ring_len, sys.topology.die_bit, CHIP).expect("fw system"),
         );
         fw::run(&mut pkg, &sys, &fw_sys, progs, 2_000_000).expect("firmware");
         let end = pkg
-            .read32(die as u32, v.sem_addr(SemOp::Read, sem))
+            .read32(die as u32, v.sem_addr(0, SemOp::Read, sem))
             .expect("READ");
         assert_eq!(i64::from(end as i32), (extra + given) as i64 - taken as i64);
     });
@@ -633,7 +650,7 @@ fn link_health_interrupts() {
         let len = 64 * dw();
         for from in 0..2u32 {
             let to = 1 - from;
-            let (src, dst) = (views().sbuf_addr(5, 0x40), views().sbuf_addr(6, 0x80));
+            let (src, dst) = (views().sbuf_addr(0, 5, 0x40), views().sbuf_addr(0, 6, 0x80));
             let bytes = source(&mut pkg, &mut ctx.rng, from, src, len);
             let mut win = Window::new(&mut pkg, to, dst, len);
             setup(&mut pkg, from, 2, 0);
@@ -786,10 +803,10 @@ fn accumulate_apertures_add_into_sbuf() {
         let lanes = len / 4;
         let (pi, oi) = (5, 0x408);
         let (pf, of) = (6, 0x80c);
-        let (i_dst, f_dst) = (v.sbuf_addr(pi, oi), v.sbuf_addr(pf, of));
+        let (i_dst, f_dst) = (v.sbuf_addr(0, pi, oi), v.sbuf_addr(0, pf, of));
         let (i_acc, f_acc) = (
-            v.sbuf_acc_addr(AccDtype::I32, pi, oi),
-            v.sbuf_acc_addr(AccDtype::F32, pf, of),
+            v.sbuf_acc_addr(AccDtype::I32, 0, pi, oi),
+            v.sbuf_acc_addr(AccDtype::F32, 0, pf, of),
         );
         let mut si = pattern(rng, len);
         let mut sf = f32_lanes(rng, lanes);
@@ -830,7 +847,7 @@ fn accumulate_apertures_add_into_sbuf() {
         );
 
         // Four engines into one int32 destination at once, then die 1 over the link.
-        let src = v.sbuf_addr(7, 0x100);
+        let src = v.sbuf_addr(0, 7, 0x100);
         let bytes = source(&mut pkg, rng, 0, src, len);
         for e in 0..4 {
             setup(&mut pkg, 0, e, 0);
@@ -869,7 +886,7 @@ fn accumulate_apertures_add_into_sbuf() {
 
         // Two fp32 copies in turn.
         for round in 0..2 {
-            let src = v.sbuf_addr(8 + round, 0x20);
+            let src = v.sbuf_addr(0, 8 + round, 0x20);
             let b = f32_lanes(rng, lanes);
             pkg.poke(0, src, &b).expect("fp32 source");
             let c = Copy {
@@ -896,12 +913,12 @@ fn accumulate_apertures_add_into_sbuf() {
             (i_acc, 0x3, Resp::SlvErr),
             (f_acc + 4, 0x6, Resp::SlvErr),
             (
-                v.sbuf_acc_addr(AccDtype::I32, pi, backing),
+                v.sbuf_acc_addr(AccDtype::I32, 0, pi, backing),
                 0xf,
                 Resp::DecErr,
             ),
             (
-                v.sbuf_acc_addr(AccDtype::F32, pf, backing + 8),
+                v.sbuf_acc_addr(AccDtype::F32, 0, pf, backing + 8),
                 0xf,
                 Resp::DecErr,
             ),

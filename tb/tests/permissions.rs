@@ -65,7 +65,7 @@ fn range(base: u64, len: u64) -> InboundWindow {
 fn every_partition(off: u64, len: u64) -> InboundWindow {
     let p = &views().params;
     assert!(p.sbuf_partitions.is_power_of_two() && p.sbuf_partition_stride.is_power_of_two());
-    let w = range(views().sbuf_addr(0, off), len);
+    let w = range(views().sbuf_addr(0, 0, off), len);
     InboundWindow {
         base: w.base,
         mask: w.mask & !((p.sbuf_partitions - 1) * p.sbuf_partition_stride),
@@ -76,7 +76,7 @@ fn every_partition(off: u64, len: u64) -> InboundWindow {
 fn sem_inc_window() -> InboundWindow {
     let v = views();
     let len = (v.sem_count() * v.evt_sem.sem_bytes()).next_power_of_two();
-    range(v.sem_addr(SemOp::Inc, 0), len)
+    range(v.sem_addr(0, SemOp::Inc, 0), len)
 }
 
 /// Programs window `i` of `die`'s inbound block (disabled while its match changes).
@@ -196,7 +196,7 @@ fn snapshot(pkg: &mut Package, die: u32, regs: &[u64]) -> Snapshot {
     let backing = v.params.sbuf_backing_bytes;
     let sbuf = (0..v.params.sbuf_partitions)
         .map(|p| {
-            pkg.peek(die, v.sbuf_addr(p, 0), backing)
+            pkg.peek(die, v.sbuf_addr(0, p, 0), backing)
                 .expect("SBUF peek")
         })
         .collect();
@@ -206,7 +206,7 @@ fn snapshot(pkg: &mut Package, die: u32, regs: &[u64]) -> Snapshot {
     pkg.set_timing(Timing::FAST);
     let ev = &v.evt_sem;
     let mut sems: Vec<u32> = (0..v.sem_count())
-        .map(|s| pkg.read32(die, v.sem_addr(SemOp::Read, s)).expect("sem"))
+        .map(|s| pkg.read32(die, v.sem_addr(0, SemOp::Read, s)).expect("sem"))
         .collect();
     for e in 0..ev.events.count {
         let at = v.apertures.evt_sem.base + ev.events.reg_offset(e, &ev.event_reg);
@@ -235,7 +235,7 @@ fn diff(want: &Snapshot, got: &Snapshot) -> Option<String> {
         if let Some(i) = (0..w.len()).find(|&i| w[i] != g[i]) {
             return Some(format!(
                 "SBUF {:#x}: {:#04x}, expected {:#04x}",
-                v.sbuf_addr(p as u64, i as u64),
+                v.sbuf_addr(0, p as u64, i as u64),
                 g[i],
                 w[i]
             ));
@@ -284,16 +284,18 @@ fn draw(rng: &mut Rng, w_sbuf: (u64, u64), w_hbm: (u64, u64)) -> Op {
     let local = match rng.below(9) {
         // SBUF inside the narrowed window, any partition
         0 | 1 => v.sbuf_addr(
+            0,
             rng.below(p.sbuf_partitions),
             word_in(rng, w_sbuf.0, w_sbuf.1),
         ),
         // SBUF anywhere backed
         2 => v.sbuf_addr(
+            0,
             rng.below(p.sbuf_partitions),
             word_in(rng, 0, p.sbuf_backing_bytes),
         ),
         // A semaphore's INC register
-        3 => v.sem_addr(SemOp::Inc, rng.below(v.sem_count())),
+        3 => v.sem_addr(0, SemOp::Inc, rng.below(v.sem_count())),
         // Anywhere in EVT_SEM (events, READ/SET/INC/DEC windows)
         4 => word_in(rng, v.apertures.evt_sem.base, v.apertures.evt_sem.size),
         // HBM inside the read-only window, or anywhere
@@ -363,11 +365,11 @@ fn hostile_traffic_lands_only_in_permitted_windows() {
 
         // Something to find in the windows: random SBUF contents in and around window 0.
         for part in 0..p.sbuf_partitions {
-            let at = v.sbuf_addr(part, w_sbuf.0.saturating_sub(64));
+            let at = v.sbuf_addr(0, part, w_sbuf.0.saturating_sub(64));
             let bytes: Vec<u8> = (0..chunk + 128).map(|_| rng.below(256) as u8).collect();
             let len = bytes
                 .len()
-                .min((p.sbuf_backing_bytes - (at - v.sbuf_addr(part, 0))) as usize);
+                .min((p.sbuf_backing_bytes - (at - v.sbuf_addr(0, part, 0))) as usize);
             pkg.poke(RX, at, &bytes[..len]).expect("poke");
         }
 
@@ -407,7 +409,7 @@ fn hostile_traffic_lands_only_in_permitted_windows() {
                     );
                     granted += 1;
                     match v.decode_local(local) {
-                        Some(xdie_csr::Target::Sbuf { partition, offset }) => {
+                        Some(xdie_csr::Target::Sbuf { core: 0, partition, offset }) => {
                             let row = &mut want.sbuf[partition as usize];
                             let o = offset as usize;
                             if op.write {
@@ -573,7 +575,7 @@ fn narrowed_window_refuses_what_it_excludes() {
         let len = 3 * v.params.data_bytes + 8;
         let chunk = 0x1000u64;
         let dst_off = 2 * chunk + 0x40;
-        let (src, dst) = (v.sbuf_addr(5, 0x80), v.sbuf_addr(17, dst_off));
+        let (src, dst) = (v.sbuf_addr(0, 5, 0x80), v.sbuf_addr(0, 17, dst_off));
         let copy = |pkg: &mut Package, sys: &System, fill: u8| -> (bool, bool) {
             let bytes: Vec<u8> = (0..len).map(|i| fill ^ i as u8).collect();
             pkg.write_bytes(TX, src, &bytes).expect("source");

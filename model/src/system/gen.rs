@@ -303,9 +303,7 @@ impl System {
                             // An accumulating leg lands in the lane type's aperture, which
                             // adds into the same SBUF bytes.
                             let local = match accumulate {
-                                Some(dtype) => {
-                                    l.sbuf_acc_addr(dtype, rx_tpb, p, w.dst_addr + off)
-                                }
+                                Some(dtype) => l.sbuf_acc_addr(dtype, rx_tpb, p, w.dst_addr + off),
                                 None => l.sbuf_addr(rx_tpb, p, w.dst_addr + off),
                             };
                             self.topology.fold(l, tx_die, rx_die, local)?

@@ -24,7 +24,7 @@ impl System {
             Some(Target::Sbuf {
                 partition, offset, ..
             }) if partition < l.params.sbuf_partitions
-                    && offset + n <= l.params.sbuf_backing_bytes =>
+                && offset + n <= l.params.sbuf_backing_bytes =>
             {
                 st.mem.write(local, &bytes);
                 None

@@ -78,11 +78,7 @@ impl System {
         };
         let hull = |leg: &Leg| {
             let first = layout.sbuf_addr(leg.rx_tpb, 0, leg.dst_addr);
-            let last = layout.sbuf_addr(
-                leg.rx_tpb,
-                leg.partitions.saturating_sub(1),
-                leg.dst_addr,
-            );
+            let last = layout.sbuf_addr(leg.rx_tpb, leg.partitions.saturating_sub(1), leg.dst_addr);
             (first, last + leg.free_dim_bytes)
         };
         let (ha, hb) = (hull(a), hull(b));

@@ -77,10 +77,10 @@ pub fn start_word(s: &LegSpec, role: Lane, num_descriptors: u64) -> StartWord {
 
 /// Fill the leg's source with the pattern.
 pub fn fill_src(sys: &mut System, s: &LegSpec) {
-    let die = sys.die_of(s.tx);
+    let (die, tpb) = (sys.die_of(s.tx), sys.tpb_of(s.tx));
     for p in 0..s.partitions {
         let data = pattern(die, p, s.src, s.free);
-        sys.fill_sbuf(die, p, s.src, &data).expect("fill");
+        sys.fill_sbuf(die, tpb, p, s.src, &data).expect("fill");
     }
 }
 
@@ -104,8 +104,9 @@ pub fn issue(sys: &mut System, s: &LegSpec) -> Result<(GenOutput, GenOutput)> {
 /// The destination of every partition holds the source pattern.
 pub fn assert_data(sys: &System, s: &LegSpec) {
     let (td, rd) = (sys.die_of(s.tx), sys.die_of(s.rx));
+    let rx_tpb = sys.tpb_of(s.rx);
     for p in 0..s.partitions {
-        let got = sys.read_local(rd, sys.layout.sbuf_addr(p, s.dst), s.free);
+        let got = sys.read_local(rd, sys.layout.sbuf_addr(rx_tpb, p, s.dst), s.free);
         assert!(
             got == pattern(td, p, s.src, s.free),
             "partition {p}: destination differs from the source"
@@ -125,4 +126,9 @@ pub fn assert_invariants(sys: &System) {
 
 pub fn n_engines(mask: u64) -> i64 {
     mask.count_ones() as i64
+}
+
+/// Semaphore `sem` in the EVT_SEM of `core`.
+pub fn sem_of(sys: &System, core: Core, sem: u64) -> i64 {
+    sys.sem(sys.die_of(core), sys.tpb_of(core), sem)
 }
