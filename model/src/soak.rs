@@ -8,8 +8,8 @@
 //! - semaphores and queues are never shared;
 //! - at most one broadcast launch per die (the broadcast doorbell's mask and queue registers are
 //!   the die's, set and used by one context at a time);
-//! - a chained leg (`after`) starts on the die its predecessor delivered to, and each leg is
-//!   followed at most once.
+//! - a chained leg (`after`) starts on the core its predecessor delivered to (it waits on that
+//!   core's semaphore), and each leg is followed at most once.
 //!
 //! The scenario is produced as YAML text and parsed like a file, so it passes every check a user's
 //! scenario passes, and a failing one can be saved and rerun with `xdie sim`.
@@ -79,8 +79,8 @@ pub fn random_scenario(
         if sems.len() < 3 || queues.is_empty() {
             break;
         }
-        // A chain after an earlier leg a quarter of the time, when a TX context is free on the
-        // die that leg delivered to.
+        // A chain after an earlier leg a quarter of the time, when the TX context of the core
+        // that leg delivered to is free.
         let chain = (!out.is_empty() && rng.chance(25))
             .then(|| rng.below(out.len() as u64) as usize)
             .filter(|&i| !followed.contains(&i));
@@ -88,7 +88,7 @@ pub fn random_scenario(
             Some(i) => tx_free
                 .iter()
                 .copied()
-                .filter(|&c| die_of(c) == die_of(out[i].rx))
+                .filter(|&c| c == out[i].rx)
                 .collect(),
             None => tx_free.clone(),
         };

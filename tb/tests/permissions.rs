@@ -409,7 +409,11 @@ fn hostile_traffic_lands_only_in_permitted_windows() {
                     );
                     granted += 1;
                     match v.decode_local(local) {
-                        Some(xdie_csr::Target::Sbuf { core: 0, partition, offset }) => {
+                        Some(xdie_csr::Target::Sbuf {
+                            core: 0,
+                            partition,
+                            offset,
+                        }) => {
                             let row = &mut want.sbuf[partition as usize];
                             let o = offset as usize;
                             if op.write {

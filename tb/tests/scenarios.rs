@@ -36,8 +36,9 @@ fn check(sc: &Scenario, seed: u64) -> driver::RtlOutcome {
 }
 
 /// The seed's worked example on the RTL: the destination the report names is the neighbor fold
-/// of dst_addr onto the peer die (from the field positions), local_sem on the TX die and
-/// remote_sem on the RX die rose by the engine count, and the link was at least 90 % busy.
+/// of dst_addr in core 7's SBUF aperture onto the peer die (from the field positions), local_sem
+/// in core 5's EVT_SEM and remote_sem in core 7's rose by the engine count, every other core's
+/// EVT_SEM is untouched, and the link was at least 90 % busy.
 #[test]
 fn worked_example_on_the_rtl() {
     harness::run(1, |ctx| {
@@ -47,23 +48,59 @@ fn worked_example_on_the_rtl() {
             .run_model(csrs(), ctx.seed)
             .unwrap_or_else(|e| panic!("{e}"));
         let run = &model.legs[0];
+        let v = views();
         assert_eq!(
             run.dst_soc,
-            views().soc.fold_neighbor(leg.dst_addr, run.rx_die.die)
+            v.soc
+                .fold_neighbor(v.sbuf_addr(run.rx_tpb, 0, leg.dst_addr), run.rx_die.die)
         );
         let out = check(&sc, ctx.seed);
         let engines = leg.dma_engine_mask.count_ones() as i64;
-        let sem = |die: DieId, s: u64| {
-            out.sems
-                .iter()
-                .find(|v| v.die == die && v.sem == s)
-                .map_or(0, |v| v.value)
-        };
-        assert_eq!(sem(run.tx_die, leg.local_sem), engines);
-        assert_eq!(sem(run.rx_die, leg.remote_sem), engines);
+        // Core 5 is core 3 of die 0 and core 7 core 3 of die 1; the RTL's semaphores (every
+        // core's EVT_SEM of both dies, read back) hold exactly the leg's two.
+        assert_eq!((run.tx_tpb, run.rx_tpb), (3, 3));
+        let nonzero: Vec<(DieId, u64, u64, u64, i64)> = out
+            .sems
+            .iter()
+            .filter(|s| s.value != 0)
+            .map(|s| (s.die, s.core, s.tpb, s.sem, s.value))
+            .collect();
+        assert_eq!(
+            nonzero,
+            vec![
+                (run.tx_die, 5, run.tx_tpb, leg.local_sem, engines),
+                (run.rx_die, 7, run.rx_tpb, leg.remote_sem, engines)
+            ]
+        );
         let peak = views().params.data_bytes as f64;
         let utilization = leg.bytes() as f64 / out.transfer_cycles as f64 / peak;
         assert!(utilization >= 0.9, "link utilization {utilization:.3}");
+    });
+}
+
+/// Collectives with two ranks on each die of a package (cores 0 and 1 on die 0, 2 and 3 on die
+/// 1): every rank's buffer is its own core's SBUF and its semaphores its own core's EVT_SEM, on
+/// the RTL as on the model (the scoreboard compares every core's semaphores of both dies).
+#[rstest]
+#[case::all_reduce_int32("cores4-allreduce-int32.yaml")]
+#[case::all_reduce_fp32("cores4-allreduce-fp32.yaml")]
+#[case::reduce_scatter("cores4-reducescatter.yaml")]
+#[case::all_to_all("cores4-alltoall.yaml")]
+fn collective_with_two_ranks_per_die(#[case] file: &str) {
+    harness::run(5, |ctx| {
+        let sc = scenario(file);
+        let c = sc.collective.as_ref().expect("a collective");
+        let model = sc
+            .run_model(csrs(), ctx.seed)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let dies: std::collections::BTreeSet<_> =
+            c.ranks.iter().map(|&r| model.sys.die_of(r)).collect();
+        assert_eq!((c.ranks.len(), dies.len()), (4, 2), "two ranks per die");
+        let out = check(&sc, ctx.seed);
+        // Semaphores landed in several cores of one die.
+        let cores: std::collections::BTreeSet<_> =
+            out.sems.iter().map(|s| (s.die, s.tpb)).collect();
+        assert_eq!(cores.len(), 4, "{file}: semaphores of {cores:?}");
     });
 }
 
