@@ -166,7 +166,7 @@ fn overlap_registers_apertures_fields() {
         "address_map.yaml",
         "apertures[1].base",
         Some(line),
-        "overlaps `SBUF`",
+        "overlaps `SBUF[0]`",
     );
 
     // Two fields of one register on the same bit.

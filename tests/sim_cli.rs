@@ -20,11 +20,14 @@ fn sim_json(scenario: &str, extra: &[&str]) -> Value {
     serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(&o)))
 }
 
-fn sem_of(report: &Value, die: u64, index: u64) -> Option<i64> {
+/// Semaphore `index` of package core `core` on die `die` in a JSON report.
+fn sem_of(report: &Value, die: u64, core: u64, index: u64) -> Option<i64> {
     report["semaphores"].as_array()?.iter().find_map(|s| {
-        (s["die"].as_u64() == Some(die) && s["index"].as_u64() == Some(index))
-            .then(|| s["value"].as_i64())
-            .flatten()
+        (s["die"].as_u64() == Some(die)
+            && s["core"].as_u64() == Some(core)
+            && s["index"].as_u64() == Some(index))
+        .then(|| s["value"].as_i64())
+        .flatten()
     })
 }
 
@@ -37,11 +40,21 @@ fn worked_example_report_on_the_model() {
     let (l, m) = (&sc.legs[0], &model.legs[0]);
     assert_eq!(r["pass"], Value::Bool(true));
     assert_eq!(r["legs"][0]["dst_soc"], format!("{:#x}", m.dst_soc));
-    assert_eq!(r["legs"][0]["dst_soc"], "0x58800000100000");
+    // From the field positions: byte dst_addr of core 7's SBUF aperture, folded onto die 1.
+    let v = &csrs.views;
+    let want = v
+        .soc
+        .fold_neighbor(v.sbuf_addr(m.rx_tpb, 0, l.dst_addr), m.rx_die.die);
+    assert_eq!(r["legs"][0]["dst_soc"], format!("{want:#x}"));
     assert_eq!(r["bytes"].as_u64(), Some(l.bytes()));
     let n = l.n_engines() as i64;
-    assert_eq!(sem_of(&r, m.tx_die.die, l.local_sem), Some(n));
-    assert_eq!(sem_of(&r, m.rx_die.die, l.remote_sem), Some(n));
+    assert_eq!(sem_of(&r, m.tx_die.die, 5, l.local_sem), Some(n));
+    assert_eq!(sem_of(&r, m.rx_die.die, 7, l.remote_sem), Some(n));
+    assert_eq!(
+        r["semaphores"].as_array().map(Vec::len),
+        Some(2),
+        "no other semaphore moved"
+    );
     for key in [
         "cycles",
         "link_peak_bytes_per_cycle",

@@ -102,6 +102,10 @@ fn fit_block(csrs: &Path, block: &str) -> u64 {
         let a = aperture(m, block);
         let old = a["size"].as_u64().expect("size");
         a["size"] = Yaml::from(old.max(size));
+        // One instance per core: the instances move apart when one grows past their stride.
+        if let Some(stride) = a["stride"].as_u64() {
+            a["stride"] = Yaml::from(stride.max(size));
+        }
     });
     size
 }
@@ -203,6 +207,8 @@ enum Variant {
     Engines(u64),
     DataBytes(u64),
     InboundWindows(u64),
+    /// Cores per die: the count of every per-core aperture.
+    Cores(u64),
     /// The cosimulated one: 8 queues and 128 semaphores.
     Small,
 }
@@ -215,6 +221,16 @@ fn apply(csrs: &Path, v: Variant) {
         Variant::Engines(n) => set_param(csrs, "SDMA_ENGINES", n),
         Variant::DataBytes(n) => set_param(csrs, "DATA_BYTES", n),
         Variant::InboundWindows(n) => inbound_windows(csrs, n),
+        Variant::Cores(n) => edit_yaml(&csrs.join("address_map.yaml"), |m| {
+            let aps = m["apertures"].as_sequence_mut().expect("apertures");
+            for name in ["SBUF", "EVT_SEM", "SBUF_ACC_I32", "SBUF_ACC_F32"] {
+                let a = aps
+                    .iter_mut()
+                    .find(|a| a["name"].as_str() == Some(name))
+                    .unwrap_or_else(|| panic!("no aperture {name}"));
+                a["count"] = Yaml::from(n);
+            }
+        }),
         Variant::Small => {
             queues(csrs, 8);
             semaphores(csrs, 128);
@@ -246,6 +262,7 @@ fn check_applied(c: &xdie_csr::Csrs, v: Variant) {
             assert_eq!(views.inbound.windows(), n);
             assert_eq!(views.inbound_reset().len() as u64, n);
         }
+        Variant::Cores(n) => assert_eq!(views.cores(), n),
         Variant::Small => {
             assert_eq!(views.queues(), 8);
             assert_eq!(evt.sem_count(), 128);
@@ -286,6 +303,7 @@ fn design(root: &Path, v: Variant) -> xdie_csr::Csrs {
 #[case::beat_64_bytes(Variant::DataBytes(64))]
 #[case::inbound_windows_10(Variant::InboundWindows(10))]
 #[case::inbound_windows_16(Variant::InboundWindows(16))]
+#[case::cores_2(Variant::Cores(2))]
 fn variant_generates_and_the_package_top_elaborates_lint_clean(#[case] v: Variant) {
     let s = Scratch::new("variant");
     design(&s.path, v);

@@ -7,9 +7,9 @@ use common::*;
 use rstest::rstest;
 use std::path::PathBuf;
 use xdie_model::collective::{Collective, Kind};
-use xdie_model::{Core, DieId};
 use xdie_model::scenario::{Scenario, ScenarioErrorKind};
 use xdie_model::timing;
+use xdie_model::{Core, DieId};
 
 fn scenario_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
