@@ -3,11 +3,12 @@
 //! at once, without a panic, naming the file, the line and the key where there is one, and
 //! leaves every input (and every earlier output) byte-identical.
 //!
-//! 1. special files where an output goes; 2. text of topologies and scenarios that reaches
-//! written output; 3. names that differ only by case or `-`/`_`; 4. collective errors at the key
-//! at fault, with checked arithmetic; 5. control characters in reports and the SVG; 6. outputs
-//! that resolve to inputs, atomic writes; 7. bench and soak arguments; 8. scale limits before
-//! allocation; 9. every error of a file, each once, with file, line and key.
+//! The classes: (1) special files where an output goes; (2) text of topologies and scenarios
+//! that reaches written output; (3) names that differ only by case or `-`/`_`; (4) collective
+//! errors at the key at fault, with checked arithmetic; (5) control characters in reports and
+//! the SVG; (6) outputs that resolve to inputs, atomic writes; (7) bench and soak arguments;
+//! (8) scale limits before allocation; (9) every error of a file, each once, with file, line and
+//! key.
 #![cfg(unix)]
 
 mod common;

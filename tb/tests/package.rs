@@ -499,11 +499,12 @@ fn sequencer_slots_contend_for_one_semaphore() {
     });
 }
 
-/// The firmware of all sixteen contexts of the package contends for one semaphore through the
-/// sequencer slots: the contexts of one die each take it several times (wait_ge_and_dec on their
-/// own EVT_SEM), the contexts of the other die give it (sem_inc across the link, through their
-/// slots on that die). Every wait returns, and the semaphore ends at what was given less what
-/// was taken.
+/// The firmware of all sixteen contexts of the package contends for one semaphore number in
+/// every core's EVT_SEM: each context takes from its own core's (wait_ge_and_dec through its
+/// sequencer slot) and gives to random cores' (sem_inc: through its slot for its own core, a
+/// store to the INC window of another core of its die or, through its remap window, of a core of
+/// the other die), all at once. Every core's semaphore starts with enough for its own waits, so
+/// every wait returns, and each ends at its start plus what it was given less what was taken.
 #[test]
 fn firmware_contexts_contend_for_one_semaphore() {
     use std::sync::Arc;
@@ -513,32 +514,29 @@ fn firmware_contexts_contend_for_one_semaphore() {
         let mut pkg = open(ctx);
         let v = views();
         let sys = xdie_model::System::new(csrs(), Topology::package(CHIP)).expect("system");
-        let die = ctx.rng.below(2);
         let sem = ctx.rng.below(v.sem_count());
         let cores: Vec<Core> = (0..sys.topology.cores_per_package)
             .map(|id| Core { chip: CHIP, id })
             .collect();
-        let target = *cores
-            .iter()
-            .find(|c| sys.die_of(**c).die == die)
-            .expect("a core on the die");
-        let (mut taken, mut given) = (0u64, 0u64);
+        let n = cores.len();
+        let (mut taken, mut given) = (vec![0u64; n], vec![0u64; n]);
         let mut progs = Vec::new();
-        for c in &cores {
+        for (i, c) in cores.iter().enumerate() {
             for lane in [Lane::Rx, Lane::Tx] {
                 let mut ops = Vec::new();
                 for _ in 0..3 {
                     let a = 1 + ctx.rng.below(3);
-                    if sys.die_of(*c).die == die {
-                        taken += a;
+                    if ctx.rng.chance(50) {
+                        taken[i] += a;
                         ops.push(Op::WaitGeDec {
                             sem: sem as u32,
                             value: a as u32,
                         });
                     } else {
-                        given += a;
+                        let to = ctx.rng.below(n as u64) as usize;
+                        given[to] += a;
                         ops.push(Op::SemInc {
-                            core: target.id as u32,
+                            core: cores[to].id as u32,
                             sem: sem as u32,
                             value: a as u32,
                         });
@@ -552,18 +550,33 @@ fn firmware_contexts_contend_for_one_semaphore() {
                 });
             }
         }
-        // Enough units for every wait, and some left over.
-        let extra = taken.saturating_sub(given) + ctx.rng.below(4);
-        pkg.write32(die as u32, v.sem_addr(0, SemOp::Set, sem), extra as u32)
-            .expect("SET");
+        let at = |c: &Core, op| {
+            let die = sys.die_of(*c).die as u32;
+            (die, v.sem_addr(sys.tpb_of(*c), op, sem))
+        };
+        let mut start = Vec::new();
+        for (i, c) in cores.iter().enumerate() {
+            let s = taken[i] + ctx.rng.below(4);
+            let (die, a) = at(c, SemOp::Set);
+            pkg.write32(die, a, s as u32).expect("SET");
+            start.push(s);
+        }
         let fw_sys = Arc::new(
             FwSystem::new(sys.config.ring_len, sys.topology.die_bit, CHIP).expect("fw system"),
         );
         fw::run(&mut pkg, &sys, &fw_sys, progs, 2_000_000).expect("firmware");
-        let end = pkg
-            .read32(die as u32, v.sem_addr(0, SemOp::Read, sem))
-            .expect("READ");
-        assert_eq!(i64::from(end as i32), (extra + given) as i64 - taken as i64);
+        for (i, c) in cores.iter().enumerate() {
+            let (die, a) = at(c, SemOp::Read);
+            let end = pkg.read32(die, a).expect("READ");
+            assert_eq!(
+                i64::from(end as i32),
+                (start[i] + given[i]) as i64 - taken[i] as i64,
+                "core {} (given {}, taken {})",
+                c.id,
+                given[i],
+                taken[i]
+            );
+        }
     });
 }
 
