@@ -15,51 +15,16 @@ mod common;
 
 use common::*;
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
 
 /// A refusal comes at once: a guard against hangs and long runs (each takes milliseconds).
 const FAST: Duration = Duration::from_secs(10);
 
-/// `xdie ARGS` in the repository, under a time guard; (status, stdout, stderr).
+/// `xdie ARGS` in the repository, under the time guard; (status, stdout, stderr).
 fn xd(args: &[&str]) -> (ExitStatus, String, String) {
-    let what = format!("xdie {}", args.join(" "));
-    let mut child = xdie()
-        .current_dir(repo())
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn xdie");
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut s = Vec::new();
-            let _ = r.read_to_end(&mut s);
-            String::from_utf8_lossy(&s).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().expect("stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("stderr")));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("poll") {
-            break s;
-        }
-        if start.elapsed() > FAST {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`{what}` ran past {FAST:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    (
-        status,
-        out.join().expect("stdout"),
-        err.join().expect("stderr"),
-    )
+    run_guarded(args, FAST)
 }
 
 fn arg(p: &Path) -> &str {

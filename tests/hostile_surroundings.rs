@@ -11,7 +11,7 @@ use common::*;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a run may take before it is taken for hung: a guard against waiting forever, not a
 /// speed check (each of these runs takes well under a second on an idle machine).
@@ -20,49 +20,14 @@ const HANG_GUARD: Duration = Duration::from_secs(30);
 /// The status `xdie` ends with when its reader closed standard output (128 + SIGPIPE).
 const BROKEN_PIPE_STATUS: i32 = 141;
 
-/// Wait for `child`, killing it and failing the test if it runs past `HANG_GUARD`.
-fn wait_guarded(child: &mut Child, what: &str) -> ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("poll xdie") {
-            return status;
-        }
-        if start.elapsed() > HANG_GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`{what}` still ran after {HANG_GUARD:?}: it hangs");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// `xdie ARGS` under the hang guard (common::run_guarded).
+fn run_guarded(args: &[&str]) -> (ExitStatus, String, String) {
+    common::run_guarded(args, HANG_GUARD)
 }
 
-/// Run `xdie ARGS` with no standard input, under the hang guard; (status, stdout, stderr).
-fn run_guarded(args: &[&str]) -> (ExitStatus, String, String) {
-    let what = format!("xdie {}", args.join(" "));
-    let mut child = xdie()
-        .current_dir(repo())
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn xdie");
-    // Drained on threads, so a chatty child never blocks on a full pipe while we poll.
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut s = Vec::new();
-            let _ = r.read_to_end(&mut s);
-            String::from_utf8_lossy(&s).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().expect("stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("stderr")));
-    let status = wait_guarded(&mut child, &what);
-    (
-        status,
-        out.join().expect("stdout thread"),
-        err.join().expect("stderr thread"),
-    )
+/// Wait for `child` under the hang guard (common::wait_guarded).
+fn wait_guarded(child: &mut Child, what: &str) -> ExitStatus {
+    common::wait_guarded(child, what, HANG_GUARD)
 }
 
 fn mkfifo(path: &Path) {

@@ -3,9 +3,11 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// The repository root (the `xdie` package's manifest directory).
 pub fn repo() -> PathBuf {
@@ -97,6 +99,52 @@ pub fn edit(file: &Path, from: &str, to: &str) -> usize {
 /// The built `xdie` binary.
 pub fn xdie() -> Command {
     Command::new(env!("CARGO_BIN_EXE_xdie"))
+}
+
+/// Wait for `child`, killing it and failing the test if it runs past `guard` (a hang).
+pub fn wait_guarded(child: &mut Child, what: &str, guard: Duration) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("poll xdie") {
+            return status;
+        }
+        if start.elapsed() > guard {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`{what}` still ran after {guard:?}: it hangs");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Run `xdie ARGS` in the repository with no standard input, failing the test if it runs past
+/// `guard`; (status, stdout, stderr).
+pub fn run_guarded(args: &[&str], guard: Duration) -> (ExitStatus, String, String) {
+    let what = format!("xdie {}", args.join(" "));
+    let mut child = xdie()
+        .current_dir(repo())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn xdie");
+    // Drained on threads, so a chatty child never blocks on a full pipe while we poll.
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = r.read_to_end(&mut s);
+            String::from_utf8_lossy(&s).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("stderr")));
+    let status = wait_guarded(&mut child, &what, guard);
+    (
+        status,
+        out.join().expect("stdout thread"),
+        err.join().expect("stderr thread"),
+    )
 }
 
 pub fn run(cmd: &mut Command) -> Output {

@@ -58,16 +58,20 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
         })
     })?;
     // The block behind an aperture must be of the kind the code drives it as.
-    let wrong_kind = |id: ApertureId, want: &str| {
+    // The key of aperture `id`'s `key` in the address map.
+    let aperture_key = |id: ApertureId, key: &str| {
         let i = l
             .map
             .apertures
             .iter()
             .position(|a| a.name == id.as_str())
             .unwrap_or(0);
+        format!("apertures[{i}].{key}")
+    };
+    let wrong_kind = |id: ApertureId, want: &str| {
         l.map_src.err(
             ErrorKind::BadReference,
-            format!("apertures[{i}].block"),
+            aperture_key(id, "block"),
             format!("aperture `{id}` must instantiate {want}"),
         )
     };
@@ -85,15 +89,6 @@ pub(super) fn resolve_views(l: Loaded) -> Result<Views> {
     // accumulate apertures have one instance per core too, and the sequencer offers a slot to
     // each of the two contexts (lanes) of every core.
     let cores = apertures.sbuf.count;
-    let aperture_key = |id: ApertureId, key: &str| {
-        let i = l
-            .map
-            .apertures
-            .iter()
-            .position(|a| a.name == id.as_str())
-            .unwrap_or(0);
-        format!("apertures[{i}].{key}")
-    };
     for id in [
         ApertureId::EvtSem,
         ApertureId::SbufAccI32,
