@@ -48,8 +48,8 @@ fn worked_example_report_on_the_model() {
     assert_eq!(r["legs"][0]["dst_soc"], format!("{want:#x}"));
     assert_eq!(r["bytes"].as_u64(), Some(l.bytes()));
     let n = l.n_engines() as i64;
-    assert_eq!(sem_of(&r, m.tx_die.die, 5, l.local_sem), Some(n));
-    assert_eq!(sem_of(&r, m.rx_die.die, 7, l.remote_sem), Some(n));
+    assert_eq!(sem_of(&r, m.tx_die.die, l.tx.id, l.local_sem), Some(n));
+    assert_eq!(sem_of(&r, m.rx_die.die, l.rx.id, l.remote_sem), Some(n));
     assert_eq!(
         r["semaphores"].as_array().map(Vec::len),
         Some(2),

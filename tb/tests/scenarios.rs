@@ -68,8 +68,8 @@ fn worked_example_on_the_rtl() {
         assert_eq!(
             nonzero,
             vec![
-                (run.tx_die, 5, run.tx_tpb, leg.local_sem, engines),
-                (run.rx_die, 7, run.rx_tpb, leg.remote_sem, engines)
+                (run.tx_die, leg.tx.id, run.tx_tpb, leg.local_sem, engines),
+                (run.rx_die, leg.rx.id, run.rx_tpb, leg.remote_sem, engines)
             ]
         );
         let peak = views().params.data_bytes as f64;
