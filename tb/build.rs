@@ -63,7 +63,25 @@ const NOT_A_DUT: &[&str] = &[
 /// the die node (`rtl/sim/xdie_die_node.sv`, one die with its ends of its links, outside the
 /// filelist: a simulation top, not a part of the die) is instanced once per die of any topology
 /// by the composed system (src/system.rs), so no topology needs a model of its own.
-const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top", "xdie_die_node"];
+///
+/// The die node is built twice, once per address view (a system routes in one view and the die's
+/// decoders are built for it, docs/mesh.md): `xdie_die_node` for the chip-id view and
+/// `xdie_die_node_neighbor` (`NODE_VARIANTS`) for the neighbor view.
+const PACKAGE_TOPS: &[&str] = &["xdie_pkg_top", "xdie_die_node", "xdie_die_node_neighbor"];
+
+/// Models of a module built with a define of their own: (model name, module, define). The model
+/// is the module verilated under Verilator's `--prefix V<model>`, so its classes, files and
+/// archive are its own while its scopes (`TOP.<module>...`) are the module's; it is built
+/// whenever the module is.
+const NODE_VARIANTS: &[(&str, &str, &str)] = &[(
+    "xdie_die_node_neighbor",
+    "xdie_die_node",
+    "XDIE_NODE_VIEW=xdie_soc_addr_pkg::VIEW_NEIGHBOR",
+)];
+
+fn variant(name: &str) -> Option<&'static (&'static str, &'static str, &'static str)> {
+    NODE_VARIANTS.iter().find(|v| v.0 == name)
+}
 
 /// The crate feature each large model needs (`CARGO_FEATURE_<NAME>`; `None`: always built) and
 /// the source file it adds to the filelist, if any.
@@ -364,8 +382,13 @@ fn fw_renames(fw: &Path) -> Vec<String> {
 /// files (none: built without them, see `ASSERT_ENV`).
 fn verilator_args(name: &str, checks: &[String]) -> Vec<String> {
     let mut args = Vec::new();
-    if let Some((_, _, Some(file))) = top_feature(name) {
+    let module = variant(name).map_or(name, |v| v.1);
+    if let Some((_, _, Some(file))) = top_feature(module) {
         args.push(file.to_string());
+    }
+    if let Some((_, _, define)) = variant(name) {
+        args.push(format!("+define+{define}"));
+        args.extend(["--prefix".to_string(), format!("V{name}")]);
     }
     if !checks.is_empty() {
         args.push("--assert".to_string());
@@ -377,7 +400,7 @@ fn verilator_args(name: &str, checks: &[String]) -> Vec<String> {
         args.push(format!("+define+{UNPACKED_PORTS_DEFINE}"));
         args.push(format!("+define+{FAST_STORAGE_DEFINE}"));
     }
-    args.extend(["--top-module".to_string(), name.to_string()]);
+    args.extend(["--top-module".to_string(), module.to_string()]);
     args
 }
 
@@ -424,6 +447,12 @@ fn design_modules(
                 .filter(|m| wanted(m)),
         );
     }
+    let variants = NODE_VARIANTS
+        .iter()
+        .filter(|v| names.iter().any(|n| n == v.1))
+        .map(|v| v.0.to_string())
+        .collect::<Vec<_>>();
+    names.extend(variants);
     fingerprint::write_fingerprint(
         repo,
         &[&[filelist.to_path_buf()], &sources[..]].concat(),

@@ -35,7 +35,7 @@ pub fn ports_per_die(l: &Layout) -> u32 {
 
 /// Bits of the overlay ([53:48], the chip-id field's bits) the neighbor view leaves unnamed in
 /// the typed view (PEB): xdie reserves them, an address with one set is refused.
-fn reserved_overlay(l: &Layout) -> u128 {
+pub(crate) fn reserved_overlay(l: &Layout) -> u128 {
     let n = &l.soc.neighbor;
     let c = &l.soc.local.cayman_id;
     let named = [&n.exit_seng, &n.exit_die, &n.neighbor_route]

@@ -9,7 +9,7 @@ use crate::error::{ModelError, Result};
 use crate::events::{Event, LegId};
 use crate::layout::{Layout, Side};
 use crate::mem::Mem;
-use crate::topology::{Core, DieId, Topology};
+use crate::topology::{AddrView, Core, DieId, Topology};
 use std::collections::{BTreeMap, VecDeque};
 use xdie_csr::Csrs;
 
@@ -112,8 +112,10 @@ pub struct System {
     pending: BTreeMap<(Core, u64), VecDeque<PendingGen>>,
     programs: BTreeMap<(Core, u64), VecDeque<Step>>,
     events: Vec<Event>,
-    /// The route tables and iATU regions of a chip-id system of several packages, when the
-    /// system has them (a topology file): stores then travel hop by hop as on the RTL.
+    /// The route tables and iATU regions: a chip-id system of several packages has them when
+    /// a topology file describes it, a neighbor system always (the iATU regions make each hop
+    /// consume its field of the path, `Fabric::neighbor`). Stores then travel hop by hop as on
+    /// the RTL, and what the RTL refuses (DECERR) the model refuses.
     fabric: Option<crate::mesh::fabric::Fabric>,
     /// Inbound permission windows of every die (reset values unless a test changed them).
     inbound: BTreeMap<DieId, crate::inbound::InboundWindows>,
@@ -148,6 +150,12 @@ impl System {
             fabric: None,
             inbound: BTreeMap::new(),
         };
+        if sys.topology.view == AddrView::Neighbor {
+            sys.fabric = Some(crate::mesh::fabric::Fabric::neighbor(
+                &sys.topology,
+                &sys.layout,
+            ));
+        }
         if sys.const_one_addr() + sys.layout.evt_sem.sem_bytes() > sys.layout.apertures.hbm.end() {
             return Err(ModelError::Topology(
                 "rings and the constant do not fit in HBM".into(),

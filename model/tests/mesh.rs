@@ -442,3 +442,119 @@ fn fabric_delivers_along_the_tables_and_refuses_what_the_rtl_refuses() {
         );
     }
 }
+
+/// The neighbor view, hop by hop (`Fabric::neighbor`): on pair-neighbor.yaml every die's fold of
+/// every other die is delivered there after as many hops as the path form names (one, two or
+/// three), and each hop's iATU region is the one that consumes its field. The package top's one
+/// region refuses what its RTL refuses and the view's decoders alone would let through: the
+/// EXIT_DIE form naming the issuing die, a package exit, and the plain address of the other die.
+#[test]
+fn neighbor_fabric_delivers_every_path_form_and_refuses_outside_the_regions() {
+    use xdie_model::mesh::fabric::{Delivery, Fabric};
+    let l = layout();
+    let soc = &l.soc;
+    let local = l.sbuf_addr(0, 2, 0x40);
+    let m = mesh::load(&root().join("topologies/pair-neighbor.yaml"), &l).expect("loads");
+    assert_eq!(m.view, xdie_model::AddrView::Neighbor);
+    let t = m.topology();
+    let f = Fabric::neighbor(&t, &l);
+    let mut by_hops = BTreeSet::new();
+    for s in m.dies() {
+        for d in m.dies() {
+            let addr = t
+                .fold(&l, s, d, local)
+                .expect("every die names every other");
+            let hops = match f.deliver(&l, s, addr) {
+                Delivery::Delivered {
+                    die,
+                    local: at,
+                    hops,
+                } => {
+                    assert_eq!((die, at), (d, local), "{s} -> {d} ({addr:#x})");
+                    hops
+                }
+                other => panic!("{s} -> {d} ({addr:#x}): {other:?}"),
+            };
+            // The path form's length: EXIT_DIE, a package exit, then DIE if it is not the die
+            // the path arrived on.
+            let nv = &soc.neighbor;
+            let a = addr as u128;
+            let want = if s == d {
+                0
+            } else if s.chip == d.chip {
+                1
+            } else {
+                let exit_die = nv.exit_die.get(a) as u32;
+                let exit = DieId {
+                    chip: s.chip,
+                    die: s.die ^ u64::from(exit_die),
+                };
+                let port = nv.exit_seng.get(a) as u32;
+                let arrived = t.far_end(exit, port).expect("the exit is linked").die;
+                exit_die + 1 + u32::from(arrived != d)
+            };
+            assert_eq!(hops, want, "{s} -> {d} ({addr:#x})");
+            by_hops.insert(hops);
+        }
+    }
+    assert_eq!(
+        by_hops,
+        BTreeSet::from([0, 1, 2, 3]),
+        "pair-neighbor has every form"
+    );
+    // The package top (one package, neighbor view): the one region of port 0.
+    let top = xdie_model::Topology::package(0x12);
+    let f = Fabric::neighbor(&top, &l);
+    for (p, rs) in &f.iatu {
+        assert_eq!(rs.len(), 1, "{p:?}: the package top's one region");
+    }
+    for s in top.dies(soc.dies_per_package()) {
+        let other = s.die ^ 1;
+        let inside = soc.fold_neighbor(local, other);
+        assert!(
+            matches!(
+                f.deliver(&l, s, inside),
+                Delivery::Delivered { hops: 1, .. }
+            ),
+            "{s}: the in-package form"
+        );
+        let nv = &soc.neighbor;
+        let outside = [
+            (
+                "EXIT_DIE naming the issuing die",
+                soc.fold_neighbor(local, s.die),
+                true,
+            ),
+            (
+                "a package exit after EXIT_DIE",
+                nv.exit_seng.set(inside as u128, 1) as u64,
+                false,
+            ),
+            (
+                "the plain address of the other die",
+                soc.soc_local(other, local),
+                true,
+            ),
+        ];
+        for (what, addr, decoders_route_it) in outside {
+            match f.deliver(&l, s, addr) {
+                Delivery::DecErr { .. } => {}
+                other => panic!("{s}: {what} ({addr:#x}): {other:?}"),
+            }
+            // The decoders alone name a die for most of them: only the iATU regions refuse it.
+            assert_eq!(
+                top.route(&l, s, addr).is_ok(),
+                decoders_route_it,
+                "{s}: {what}: the view's decoders alone"
+            );
+            // And the system (what the engines and host stores go through) refuses it too.
+            let sys = xdie_model::System::new(
+                &xdie_csr::load(&root().join("csrs")).expect("csrs"),
+                top.clone(),
+            )
+            .expect("system");
+            let err = sys.route(s, addr).expect_err(what);
+            assert!(err.to_string().contains("DECERR"), "{what}: {err}");
+        }
+    }
+}

@@ -15,20 +15,20 @@
 // sender); `rsp_*` the same for responses. A port without a link: leave its inputs zero (no flit,
 // no DLLP: its senders never come up) and its bit of `linked_i` clear (requests routed to it are
 // answered DECERR).
-//
 // Differences from two dies joined by xdie_d2d_link: a die's link-up is the up of its own two
-// senders (the link reports the AND of all four channels' to both dies); both agree except in the
-// cycles after a fault that only one direction saw. The link layer's timers (replay, link down)
-// are those of a link of the die map's LINK_LATENCY.
-//
+// senders (the link reports the AND of all four channels' to both dies); both agree except after a
+// fault only one direction saw. The link layer's timers are those of the die map's LINK_LATENCY.
 // The identity, the linked mask and the stall are registered before use: logic that reads a top
-// input is re-evaluated by Verilator on every call of its eval, and these reach every address
-// decoder and the engines (see xdie_pkg_top). Identity and mask are straps: set them before reset
-// ends and keep them.
-
+// input is re-evaluated by Verilator on every eval, and these reach every address decoder and the
+// engines (see xdie_pkg_top). Identity and mask are straps: set them before reset ends, keep them.
+// The address view is `XDIE_NODE_VIEW` (default: the chip-id view); the testbench's build defines
+// it to xdie_soc_addr_pkg::VIEW_NEIGHBOR for its second model (tb/build.rs, docs/mesh.md).
+`ifndef XDIE_NODE_VIEW
+`define XDIE_NODE_VIEW xdie_soc_addr_pkg::VIEW_CHIP_ID
+`endif
 module xdie_die_node #(
-  // Address view of the system (xdie_soc_addr_pkg::VIEW_*)
-  parameter logic [xdie_soc_addr_pkg::VIEW_W-1:0] VIEW = xdie_soc_addr_pkg::VIEW_CHIP_ID,
+  // Address view of the system (xdie_soc_addr_pkg::VIEW_*, see XDIE_NODE_VIEW above)
+  parameter logic [xdie_soc_addr_pkg::VIEW_W-1:0] VIEW = `XDIE_NODE_VIEW,
   // Clock-gate idle engines (xdie_die): on for simulation
   parameter bit CLOCK_GATE = 1'b1,
   localparam int unsigned ND     = xdie_sizing_pkg::DEFAULT_D2D_CONTROLLERS,

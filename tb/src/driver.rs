@@ -582,10 +582,11 @@ pub fn run_with(
     // die, any topology); one of a single package on the package top.
     let pkg = match &model.mesh {
         Some(mesh) => {
-            if crate::system::node_kind().is_none() {
+            if crate::system::node_kind_for(mesh.view).is_none() {
                 return Err(RtlError::NotAvailable(format!(
-                    "this build has no model of {} (the composed systems' die)",
-                    crate::system::NODE
+                    "this build has no model of {} (the composed systems' die in the {} view)",
+                    crate::system::node_name(mesh.view),
+                    mesh.view
                 )));
             }
             Package::composable(mesh).map_err(RtlError::NotAvailable)?;

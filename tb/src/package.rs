@@ -425,16 +425,17 @@ impl Package {
         )
     }
 
-    /// Why `mesh` cannot be composed from the die node, if it cannot: the node is built for the
-    /// chip-id view.
+    /// Why `mesh` cannot be composed from the die node, if it cannot: this build has no model of
+    /// the node for the topology's view.
     pub fn composable(mesh: &Mesh) -> std::result::Result<(), String> {
-        if mesh.view == AddrView::ChipId {
+        if crate::system::node_kind_for(mesh.view).is_some() {
             return Ok(());
         }
         Err(format!(
-            "topology {} routes in the neighbor view; the composed system's die model is built \
-             for the chip-id view (docs/mesh.md)",
-            mesh.path.display()
+            "topology {} routes in the {} view; this build has no die-node model for it ({})",
+            mesh.path.display(),
+            mesh.view,
+            crate::system::node_name(mesh.view)
         ))
     }
 
@@ -457,6 +458,7 @@ impl Package {
                 .expect("a die of the mesh")
         };
         let plan = Plan {
+            view: mesh.view,
             dies: dies.iter().map(|d| (d.chip, d.die)).collect(),
             links: mesh
                 .links

@@ -26,9 +26,14 @@ use crate::sim::{Clocked, Port, Sim, SimError};
 use std::collections::VecDeque;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use xdie_model::AddrView;
 
 /// The module every die of a composed system is an instance of.
 pub const NODE: &str = "xdie_die_node";
+
+/// The model of [`NODE`] built for the neighbor view (tb/build.rs builds the module once per
+/// address view; both models have the module's scopes, `TOP.xdie_die_node...`).
+pub const NODE_NEIGHBOR: &str = "xdie_die_node_neighbor";
 
 /// Longest wire word the system carries, in 32-bit words (a flit of a 64-byte beat is 22).
 const MAX_WORDS: usize = 32;
@@ -75,8 +80,8 @@ type Word = [u32; MAX_WORDS];
 /// Why a system cannot be composed.
 #[derive(Debug)]
 pub enum SystemError {
-    /// This build has no die node model.
-    NoModel,
+    /// This build has no die node model for the view.
+    NoModel(AddrView),
     Sim(SimError),
     /// The topology asks for something the die node cannot be, or a die cannot be set up.
     Topology(String),
@@ -85,7 +90,11 @@ pub enum SystemError {
 impl fmt::Display for SystemError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SystemError::NoModel => write!(f, "this build has no model of {NODE}"),
+            SystemError::NoModel(v) => write!(
+                f,
+                "this build has no model of {NODE} for the {v} view ({})",
+                node_name(*v)
+            ),
             SystemError::Sim(e) => write!(f, "{e}"),
             SystemError::Topology(m) => write!(f, "{m}"),
         }
@@ -119,6 +128,8 @@ pub struct SysLink {
 /// What the system is made of: per die its identity, and the links.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// The address view the dies' decoders are built for (picks the node model).
+    pub view: AddrView,
     /// (CAYMAN_ID, DIE) of each die, in host-port order.
     pub dies: Vec<(u64, u64)>,
     pub links: Vec<SysLink>,
@@ -191,9 +202,23 @@ pub struct System {
     threads: usize,
 }
 
-/// The die node's model in this build.
+/// The die node's model in this build (the chip-id view's).
 pub fn node_kind() -> Option<DutKind> {
-    DutKind::ALL.iter().copied().find(|k| k.name() == NODE)
+    node_kind_for(AddrView::ChipId)
+}
+
+/// The die node's model built for `view`, in this build.
+pub fn node_kind_for(view: AddrView) -> Option<DutKind> {
+    let name = node_name(view);
+    DutKind::ALL.iter().copied().find(|k| k.name() == name)
+}
+
+/// The name of the die node's model built for `view`.
+pub fn node_name(view: AddrView) -> &'static str {
+    match view {
+        AddrView::ChipId => NODE,
+        AddrView::Neighbor => NODE_NEIGHBOR,
+    }
 }
 
 /// Threads of a system run when none are asked for: the machine's cores.
@@ -338,7 +363,7 @@ impl System {
         trace: Option<&Path>,
         mut fresh: impl FnMut(&mut Sim) -> Result<(), String>,
     ) -> Result<System, SystemError> {
-        let kind = node_kind().ok_or(SystemError::NoModel)?;
+        let kind = node_kind_for(plan.view).ok_or(SystemError::NoModel(plan.view))?;
         let n = plan.dies.len();
         if n == 0 {
             return Err(SystemError::Topology(
