@@ -148,9 +148,10 @@ impl<'a> Driver<'a> {
     }
 
     /// What the driver programs before any firmware runs: on the package top iATU region 0 of
-    /// both dies (the neighbor translation); on a composed system every die's route table (the
-    /// topology's tables, `RouteTables::csr_writes`) and one identity iATU region on each of its
-    /// linked ports (docs/mesh.md). Then every ring the model used and the constant 1 in each
+    /// both dies (the neighbor translation); on a composed chip-id system every die's route table
+    /// (the topology's tables, `RouteTables::csr_writes`) and one identity iATU region on each of
+    /// its linked ports; on a composed neighbor system the iATU regions of the model's fabric
+    /// (`Fabric::neighbor`, docs/mesh.md). Then every ring the model used and the constant 1 in each
     /// HBM.
     fn setup(&mut self) -> Result<(), RtlError> {
         match &self.model.mesh {
@@ -159,7 +160,14 @@ impl<'a> Driver<'a> {
                     self.pkg.program_iatu(die, 0)?;
                 }
             }
-            Some(mesh) => self.pkg.program_mesh(&RouteTables::compute(mesh))?,
+            Some(mesh) => match (mesh.view, self.model.sys.fabric()) {
+                // The neighbor view reads no route table: the iATU regions the model routes
+                // through make each hop consume its field of the path.
+                (xdie_model::AddrView::Neighbor, Some(fabric)) => {
+                    self.pkg.program_iatu_regions(fabric)?
+                }
+                _ => self.pkg.program_mesh(&RouteTables::compute(mesh))?,
+            },
         }
         let sys = &self.model.sys;
         let hbm = sys.layout.apertures.hbm.base;

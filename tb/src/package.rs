@@ -895,6 +895,38 @@ impl Package {
         Ok(())
     }
 
+    /// Programs the iATU outbound regions of `fabric` (the golden model's: `Fabric::neighbor` for a
+    /// neighbor system) on every port it lists, region by region from 0, and disables nothing
+    /// else (every other region keeps its reset, disabled).
+    pub fn program_iatu_regions(
+        &mut self,
+        fabric: &xdie_model::mesh::fabric::Fabric,
+    ) -> Result<()> {
+        let (v, l) = (v(), &v().iatu);
+        for (port, regions) in &fabric.iatu {
+            let die = self.index(port.die).ok_or_else(|| {
+                PkgError::System(format!("{} is not a die of this system", port.die))
+            })?;
+            let c = u64::from(port.port);
+            for (k, r) in regions.iter().enumerate() {
+                let k = k as u64;
+                for (reg, value) in [
+                    (&l.base_lo, r.base as u32),
+                    (&l.base_hi, (r.base >> 32) as u32),
+                    (&l.limit_lo, r.limit as u32),
+                    (&l.limit_hi, (r.limit >> 32) as u32),
+                    (&l.target_lo, r.target as u32),
+                    (&l.target_hi, (r.target >> 32) as u32),
+                ] {
+                    self.write32(die, v.iatu_reg(c, k, reg), value)?;
+                }
+                let enable = if r.enabled { l.enable.reg_mask() } else { 0 };
+                self.write32(die, v.iatu_reg(c, k, &l.ctrl), enable)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Programs iATU outbound region `region` of D2D controller 0 of `die`: every neighbor-routed
     /// address of the other die translates to that die's local (DIE-field) address.
     pub fn program_iatu(&mut self, die: u32, region: u64) -> Result<()> {

@@ -481,3 +481,156 @@ fn a_link_too_short_to_compose_is_refused_naming_it() {
     assert!(err.contains("links[2]: latency 2 cycles"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The two packages of topologies/pair-neighbor.yaml (neighbor view).
+fn pair_neighbor() -> xdie_model::mesh::Mesh {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../topologies/pair-neighbor.yaml");
+    xdie_model::mesh::load(&p, &xdie_model::Layout::new(csrs())).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Posts one copy on engine 0 queue 0 of `die`, rings both doorbells and waits until both heads
+/// reach their tails; the die's sticky engine errors after it.
+fn copy_once(pkg: &mut Package, die: u32, c: Copy) -> u64 {
+    pkg.post_copy(die, 0, 0, c).expect("post");
+    pkg.doorbell(die, Side::S2m, 0, 0).expect("S2M doorbell");
+    pkg.doorbell(die, Side::M2s, 0, 0).expect("M2S doorbell");
+    pkg.wait_drained(die, 0, 0).expect("the copy ends");
+    pkg.tick_until("engine idle", |p| p.idle(die))
+        .expect("idle");
+    pkg.err(die)
+}
+
+/// Neighbor-view paths on the RTL (the die node built for the neighbor view), checked against
+/// the golden model's hop-by-hop verdict (`Fabric::neighbor`: the decoders, port 0 or EXIT_SENG
+/// as the egress, the U-turn rule and the iATU regions the driver programs from it). On
+/// pair-neighbor.yaml, from every die: the fold of every die (the one-, two- and three-hop forms),
+/// and every combination of EXIT_DIE, EXIT_SENG and DIE in the routed form plus the plain form of
+/// every DIE, stored through the host port: the RTL's OKAY/DECERR, and for a delivered store the
+/// die and word it landed in, are the model's each time. Then engines copy a beat along the
+/// one-, two- and three-hop forms from die a.0 (bytes checked, no engine error), and one copy to
+/// an address the regions refuse ends with the engine's write error, as the model refuses it.
+#[test]
+fn neighbor_paths_of_one_two_and_three_hops_run_on_the_rtl() {
+    use xdie_model::mesh::fabric::{Delivery, Fabric};
+    use xdie_tb::axil::Resp;
+    harness::run(17, |ctx| {
+        let mesh = pair_neighbor();
+        let layout = xdie_model::Layout::new(csrs());
+        let topo = mesh.topology();
+        let fabric = Fabric::neighbor(&topo, &layout);
+        let t0 = std::time::Instant::now();
+        let mut pkg =
+            Package::composed(&mesh, ctx.sub_seed(), Timing::FAST, 2, None).expect("system up");
+        pkg.program_iatu_regions(&fabric).expect("iATU regions");
+        let v = views();
+        let (soc, nv) = (&v.soc, &v.soc.neighbor);
+        let dies = pkg.dies().to_vec();
+        let ports = v.apertures.d2d.count as u64;
+        let mut value = 0x7e57_0000u32;
+        let mut hops_seen = std::collections::BTreeSet::new();
+        let (mut okay, mut decerr) = (0, 0);
+        for (from, &me) in dies.iter().enumerate() {
+            let from = from as u32;
+            let local = v.sbuf_addr(0, 1, 0x80 + 4 * u64::from(from));
+            let mut addrs: Vec<u64> = dies
+                .iter()
+                .map(|&d| topo.fold(&layout, me, d, local).expect("names every die"))
+                .collect();
+            let routed = nv.neighbor_route.set(nv.id_valid.set(0, 1), 1);
+            for exit_die in 0..2u64 {
+                for seng in 0..ports {
+                    for die in 0..soc.dies_per_package() {
+                        let a = nv.exit_die.set(routed, u128::from(exit_die));
+                        let a = nv.exit_seng.set(a, u128::from(seng));
+                        let a = nv.die.set(a, u128::from(die));
+                        addrs.push(nv.local.set(a, u128::from(local)) as u64);
+                    }
+                }
+            }
+            for die in 0..soc.dies_per_package() {
+                addrs.push(soc.soc_local(die, local));
+            }
+            for addr in addrs {
+                value = value.wrapping_add(1);
+                let rtl = pkg.write_soc(from, 0, addr, value).expect("host write");
+                match (fabric.deliver(&layout, me, addr), rtl) {
+                    (Delivery::Delivered { die, local, hops }, Resp::Okay) => {
+                        let t = pkg.index(die).expect("simulated");
+                        assert_eq!(
+                            pkg.peek(t, local, 4).expect("peek"),
+                            value.to_le_bytes(),
+                            "{me} store {addr:#x} landed elsewhere than {die} {local:#x}"
+                        );
+                        hops_seen.insert(hops);
+                        okay += 1;
+                    }
+                    (Delivery::DecErr { .. }, Resp::DecErr) => decerr += 1,
+                    (m, r) => panic!("{me} store {addr:#x}: RTL {r:?}, model {m:?}"),
+                }
+            }
+        }
+        assert_eq!(
+            hops_seen,
+            std::collections::BTreeSet::from([0, 1, 2, 3]),
+            "stores of zero to three hops"
+        );
+        assert!(okay > 0 && decerr > 0, "{okay} delivered, {decerr} refused");
+        // Engine copies from a.0 along each form.
+        let beat = v.params.data_bytes;
+        let from = dies[0];
+        pkg.setup_packed_queue(0, 0, 0, 8, 0x1_0000).expect("queue");
+        let mut copied = Vec::new();
+        for (k, &to) in dies.iter().enumerate().skip(1) {
+            let (src, dst) = (v.sbuf_addr(0, 0, 0), v.sbuf_addr(0, 3, 0x200 * k as u64));
+            let data: Vec<u8> = (0..beat).map(|i| (i as u8) ^ (k as u8) ^ 0x3c).collect();
+            pkg.poke(0, src, &data).expect("source");
+            let addr = topo.fold(&layout, from, to, dst).expect("fold");
+            let Delivery::Delivered { hops, .. } = fabric.deliver(&layout, from, addr) else {
+                panic!("the model refuses the fold of {to}");
+            };
+            let c = Copy {
+                src: soc.soc_local(from.die, src),
+                dst: addr,
+                len: beat,
+                write_barrier: false,
+            };
+            assert_eq!(copy_once(&mut pkg, 0, c), 0, "engine errors ({hops} hops)");
+            let t = pkg.index(to).expect("simulated");
+            assert_eq!(pkg.peek(t, dst, beat).expect("peek"), data, "{hops} hops");
+            copied.push(hops);
+        }
+        copied.sort_unstable();
+        assert_eq!(copied, vec![1, 2, 3], "copies of one, two and three hops");
+        // A copy the regions refuse: EXIT_DIE naming the issuing die (the sibling would send it
+        // back out of the port it came in on).
+        let dst = v.sbuf_addr(0, 3, 0x1000);
+        let bad = soc.fold_neighbor(dst, from.die);
+        let model = fabric.deliver(&layout, from, bad);
+        assert!(matches!(model, Delivery::DecErr { .. }), "{model:?}");
+        let c = Copy {
+            src: soc.soc_local(from.die, v.sbuf_addr(0, 0, 0)),
+            dst: bad,
+            len: beat,
+            write_barrier: false,
+        };
+        let err = copy_once(&mut pkg, 0, c);
+        assert_ne!(
+            err & 0b10,
+            0,
+            "the engine reports the refused write (model: {model:?})"
+        );
+        for d in 0..2 {
+            assert!(
+                pkg.peek(d, dst, beat)
+                    .expect("peek")
+                    .iter()
+                    .all(|&b| b == 0),
+                "the refused copy landed nothing on die {d}"
+            );
+        }
+        eprintln!(
+            "pair-neighbor on the RTL: {okay} stores delivered, {decerr} refused, copies of {copied:?} hops; {:.1} s",
+            t0.elapsed().as_secs_f64()
+        );
+    });
+}
