@@ -167,3 +167,51 @@ pub fn sequencer_slots_contend(pkg: &mut Package, die: u32, cores: u64, rng: &mu
         assert_eq!(values(pkg), left, "after a slot of an absent core");
     }
 }
+
+/// Who used each sequencer command slot of a system: per (die, slot) the one context (core and
+/// lane) whose firmware stored into that slot's registers (VALUE or CMD of block sem_seq), from
+/// the stores the driver recorded (`RtlOutcome::fw_stores`; `die` is the die's host port). An
+/// error names every slot that two contexts used: a slot holds one command at a time, so two
+/// contexts on one slot would overwrite each other's waits (issue 37: the slot must be keyed so
+/// that no two contexts anywhere in a system share one).
+pub fn sequencer_slot_owners(
+    stores: &[crate::driver::FwStore],
+) -> Result<std::collections::BTreeMap<(u32, u64), (xdie_model::Core, xdie_model::Lane)>, String> {
+    let v = views();
+    let l = &v.sem_seq;
+    let mut owners = std::collections::BTreeMap::new();
+    let mut clashes = Vec::new();
+    for s in stores {
+        let Some(slot) = (0..l.slots()).find(|&k| {
+            [&l.value_reg, &l.cmd]
+                .iter()
+                .any(|r| v.sem_seq_reg(k, r) == s.local)
+        }) else {
+            continue;
+        };
+        let who = (s.core, s.lane);
+        match owners.entry((s.die, slot)) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(who);
+            }
+            std::collections::btree_map::Entry::Occupied(e) => {
+                let first = *e.get();
+                if first != who {
+                    clashes.push(format!(
+                        "die {} slot {slot}: {} {:?} and {} {:?}",
+                        s.die, first.0, first.1, who.0, who.1
+                    ));
+                }
+            }
+        }
+    }
+    if clashes.is_empty() {
+        Ok(owners)
+    } else {
+        clashes.dedup();
+        Err(format!(
+            "sequencer slots shared by two contexts: {}",
+            clashes.join("; ")
+        ))
+    }
+}

@@ -129,6 +129,8 @@ pub(crate) struct Driver<'a> {
 #[derive(Debug, Clone)]
 pub struct FwStore {
     pub core: Core,
+    /// The context of the core that stored (its PRID parity).
+    pub lane: xdie_model::Lane,
     pub die: u32,
     pub local: u64,
     pub len: u64,
@@ -422,6 +424,7 @@ impl<'a> Driver<'a> {
             .into_iter()
             .map(|s| FwStore {
                 core: s.core,
+                lane: s.lane,
                 die: self.die(s.die),
                 local: s.local,
                 len: 4,

@@ -358,6 +358,7 @@ struct Thread {
     label: String,
     die: u32,
     core: Core,
+    lane: Lane,
     go: Sender<u32>,
     req: Receiver<Req>,
     state: State,
@@ -375,6 +376,8 @@ enum State {
 #[derive(Debug, Clone)]
 pub struct Store {
     pub core: Core,
+    /// The context of the core that stored (its PRID parity).
+    pub lane: Lane,
     pub die: DieId,
     pub local: u64,
     pub cycles: (u64, u64),
@@ -535,6 +538,7 @@ impl DieLog {
                 }
                 self.stores.push(Store {
                     core: t.core,
+                    lane: t.lane,
                     die: to,
                     local,
                     cycles: (began, end),
@@ -678,8 +682,8 @@ fn spawn(
                 prog.core.id, prog.core.chip, prog.lane
             )
         };
-        let core = prog.core;
-        let prid = core.prid(prog.lane) as u32;
+        let (core, lane) = (prog.core, prog.lane);
+        let prid = core.prid(lane) as u32;
         std::thread::Builder::new()
             .name(label.clone())
             .spawn(move || {
@@ -740,6 +744,7 @@ fn spawn(
             label,
             die,
             core,
+            lane,
             go: go_tx,
             req: req_rx,
             state: State::Done,

@@ -309,8 +309,14 @@ fn ring8(file: &str, seed: u64) {
     let sc = scenario(file);
     let c = sc.collective.as_ref().expect("a collective scenario");
     let out = check(&sc, seed);
+    let slots = xdie_tb::checks::sequencer_slot_owners(&out.fw_stores)
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
     let model = sc.run_model(csrs(), seed).expect("model");
     let est = xdie_model::timing::estimate(&sc, &model);
+    eprintln!(
+        "{file}: {} sequencer slots, each used by one context",
+        slots.len()
+    );
     let bound = c
         .bound_cycles(est.link_width.max(1))
         .unwrap_or(est.busiest_bytes as f64 / est.busiest_width.max(1) as f64);
@@ -632,5 +638,186 @@ fn neighbor_paths_of_one_two_and_three_hops_run_on_the_rtl() {
             "pair-neighbor on the RTL: {okay} stores delivered, {decerr} refused, copies of {copied:?} hops; {:.1} s",
             t0.elapsed().as_secs_f64()
         );
+    });
+}
+
+/// A store of context (`core`, `lane`) into the CMD register of sequencer slot `slot` of the die
+/// with host port `die`, as the driver records one.
+fn slot_store(
+    die: u32,
+    core: xdie_model::Core,
+    lane: xdie_model::Lane,
+    slot: u64,
+) -> driver::FwStore {
+    let v = views();
+    driver::FwStore {
+        core,
+        lane,
+        die,
+        local: v.sem_seq_reg(slot, &v.sem_seq.cmd),
+        len: 4,
+        cycles: (0, 1),
+    }
+}
+
+/// The slot checker (`checks::sequencer_slot_owners`) on assignments made here: the firmware's
+/// key (2 * core index on the die + PRID parity, `Views::sem_seq_slot`) gives every context of
+/// every die of two packages a slot of its own; keyed by PRID alone (folded into the die's
+/// slots), two contexts of one die share one and the checker names them; and two packages'
+/// contexts of equal PRID on one slot are caught as well.
+#[test]
+fn the_sequencer_slot_checker_catches_shared_slots() {
+    use xdie_model::{Core, Lane, Topology};
+    use xdie_tb::checks::sequencer_slot_owners;
+    let v = views();
+    let slots = v.sem_seq.slots();
+    let chips = [0x10u64, 0x11];
+    let topo = Topology::packages(&chips);
+    let cores = topo.cores_per_package;
+    let dies = v.soc.dies_per_package();
+    // Host port of a die: packages in order, dies in order.
+    let port = |c: Core| {
+        let d = topo.die_of(c);
+        (chips.iter().position(|&x| x == d.chip).expect("chip") as u64 * dies + d.die) as u32
+    };
+    let contexts: Vec<(Core, Lane)> = chips
+        .iter()
+        .flat_map(|&chip| (0..cores).map(move |id| Core { chip, id }))
+        .flat_map(|c| [(c, Lane::Rx), (c, Lane::Tx)])
+        .collect();
+    let firmware: Vec<driver::FwStore> = contexts
+        .iter()
+        .map(|&(c, lane)| {
+            slot_store(
+                port(c),
+                c,
+                lane,
+                v.sem_seq_slot(topo.tpb_of(c), lane as u64),
+            )
+        })
+        .collect();
+    let owners = sequencer_slot_owners(&firmware).expect("the firmware's key");
+    assert_eq!(owners.len(), contexts.len(), "one slot per context");
+    let by_prid: Vec<driver::FwStore> = contexts
+        .iter()
+        .map(|&(c, lane)| slot_store(port(c), c, lane, c.prid(lane) % slots))
+        .collect();
+    let err = sequencer_slot_owners(&by_prid).expect_err("PRID-keyed slots collide");
+    assert!(err.contains("slot"), "{err}");
+    eprintln!("keyed by PRID: {err}");
+    let same_prid = [
+        slot_store(
+            0,
+            Core {
+                chip: chips[0],
+                id: 0,
+            },
+            Lane::Rx,
+            0,
+        ),
+        slot_store(
+            0,
+            Core {
+                chip: chips[1],
+                id: 0,
+            },
+            Lane::Rx,
+            0,
+        ),
+    ];
+    let err = sequencer_slot_owners(&same_prid).expect_err("two packages on one slot");
+    assert!(err.contains(&format!("{:#x}", chips[1])), "{err}");
+}
+
+/// Two packages' contexts use distinct sequencer slots on the RTL: a reduce-scatter of eight
+/// ranks on cores 0 and 4 (die 0) and 2 and 6 (die 1) of two linked packages, every context
+/// waiting through its sequencer slot (the driver's wait mode), passes against the model, and
+/// the stores the firmware made into the slots' registers show each (die, slot) used by one
+/// context, the one the firmware's key names. The same contexts keyed by PRID alone would
+/// share slots (cores 0 and 4 of a die have PRIDs 8 apart): the checker refuses that.
+#[test]
+fn two_packages_contexts_use_distinct_sequencer_slots() {
+    harness::run(19, |ctx| {
+        let dir = std::env::temp_dir().join(format!("xdie-slots-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("topologies")).expect("temp dir");
+        std::fs::create_dir_all(dir.join("scenarios")).expect("temp dir");
+        std::fs::write(
+            dir.join("topologies/pair.yaml"),
+            "description: \"two linked packages, chip-id view\"\n\
+             view: chip_id\n\
+             packages:\n\
+             \x20 - {name: a, cayman_id: 0x10}\n\
+             \x20 - {name: b, cayman_id: 0x11}\n\
+             links:\n\
+             \x20 - {a: a.0.0, b: a.1.0}\n\
+             \x20 - {a: b.0.0, b: b.1.0}\n\
+             \x20 - {a: a.1.1, b: b.0.1}\n",
+        )
+        .expect("topology");
+        let sc_path = dir.join("scenarios/pair-reducescatter.yaml");
+        let mut text = String::from(
+            "description: \"reduce_scatter, eight ranks on two cores of each die\"\n\
+             topology: pair\n\
+             collective:\n\
+             \x20 kind: reduce_scatter\n\
+             \x20 bytes_per_rank: 0x800\n\
+             \x20 dtype: int32\n\
+             \x20 partitions: 4\n\
+             \x20 engines: 2\n\
+             \x20 ranks:\n",
+        );
+        for chip in [0x10, 0x11] {
+            for core in [0, 4, 2, 6] {
+                text.push_str(&format!("    - {{chip: {chip:#x}, core: {core}}}\n"));
+            }
+        }
+        std::fs::write(&sc_path, text).expect("scenario");
+        let sc = Scenario::load(&sc_path).unwrap_or_else(|e| panic!("{e}"));
+        let out = check(&sc, ctx.seed);
+        let model = sc.run_model(csrs(), ctx.seed).expect("model");
+        let topo = &model.sys.topology;
+        let owners = xdie_tb::checks::sequencer_slot_owners(&out.fw_stores)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v = views();
+        let chips: std::collections::BTreeSet<u64> = owners.values().map(|(c, _)| c.chip).collect();
+        assert_eq!(
+            chips.len(),
+            2,
+            "both packages' contexts used slots: {owners:?}"
+        );
+        for (&(die, slot), &(core, lane)) in &owners {
+            assert_eq!(
+                slot,
+                v.sem_seq_slot(topo.tpb_of(core), lane as u64),
+                "{core} {lane:?} on die {die}"
+            );
+        }
+        // The contexts of cores 0 and 4 of a die (PRIDs 8 apart) used their slots: keyed by PRID
+        // alone (folded into the die's slots) they would share one.
+        let slots = v.sem_seq.slots();
+        let by_prid: Vec<driver::FwStore> = out
+            .fw_stores
+            .iter()
+            .filter_map(|s| {
+                let (&(die, _), _) = owners
+                    .iter()
+                    .find(|(k, o)| k.0 == s.die && **o == (s.core, s.lane))?;
+                (0..slots)
+                    .any(|k| v.sem_seq_reg(k, &v.sem_seq.cmd) == s.local)
+                    .then(|| slot_store(die, s.core, s.lane, s.core.prid(s.lane) % slots))
+            })
+            .collect();
+        assert!(
+            xdie_tb::checks::sequencer_slot_owners(&by_prid).is_err(),
+            "keyed by PRID, the same contexts would share slots"
+        );
+        eprintln!(
+            "{} sequencer slots used by {} contexts of two packages; {} firmware stores",
+            owners.len(),
+            owners.len(),
+            out.fw_stores.len()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     });
 }
