@@ -3,6 +3,9 @@
 //! name `topology: ring4`, driven by the reference firmware of every context and checked by the
 //! scoreboard against the golden model; the latency a hop adds; model parity of routed and
 //! refused stores; a topology that ships nowhere; and the same results on one thread and two.
+//! The neighbor view on the die node built for it (topologies/pair-neighbor.yaml: paths of one,
+//! two and three hops, refusals outside the iATU regions, in-package firmware legs), and the
+//! sequencer slots two packages' contexts use.
 
 use std::path::PathBuf;
 use xdie_model::mesh::routes::RouteTables;
@@ -817,6 +820,66 @@ fn two_packages_contexts_use_distinct_sequencer_slots() {
             owners.len(),
             owners.len(),
             out.fw_stores.len()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
+
+/// The reference firmware on a composed neighbor-view system (the neighbor die node and the
+/// firmware's neighbor build): a leg inside each package of pair-neighbor.yaml runs and matches
+/// the model. A leg between the two packages is refused by that firmware with its error (it
+/// folds only the in-package form, docs/mesh.md): the RTL run says so instead of hanging.
+#[test]
+fn neighbor_view_firmware_runs_in_package_legs_on_the_composed_system() {
+    harness::run(29, |ctx| {
+        let dir = std::env::temp_dir().join(format!("xdie-nbr-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("topologies")).expect("temp dir");
+        std::fs::create_dir_all(dir.join("scenarios")).expect("temp dir");
+        let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        std::fs::copy(
+            repo.join("topologies/pair-neighbor.yaml"),
+            dir.join("topologies/pair-neighbor.yaml"),
+        )
+        .expect("topology");
+        let leg = |name: &str, tx: (u64, u64), rx: (u64, u64), queue: u32| {
+            format!(
+                "  - name: {name}\n    tx: {{chip: {:#x}, core: {}}}\n    rx: {{chip: {:#x}, core: {}}}\n\
+                 \x20   dma_engine_mask: 0b0011\n    partitions: 4\n    free_dim_bytes: 0x200\n\
+                 \x20   src_addr: 0x40\n    dst_addr: 0x1000\n    local_sem: 1\n    remote_sem: 2\n\
+                 \x20   go_sem: 0\n    queue: {queue}\n",
+                tx.0, tx.1, rx.0, rx.1
+            )
+        };
+        let write = |file: &str, legs: &[String]| {
+            let p = dir.join("scenarios").join(file);
+            let text = format!(
+                "description: \"legs on pair-neighbor\"\ntopology: pair-neighbor\nlegs:\n{}",
+                legs.concat()
+            );
+            std::fs::write(&p, text).expect("scenario");
+            Scenario::load(&p).unwrap_or_else(|e| panic!("{e}"))
+        };
+        // Core 0 is on die 0 and core 2 on die 1 (bit 1 of a core id is its die).
+        let sc = write(
+            "in-package.yaml",
+            &[
+                leg("a", (0x12, 0), (0x12, 2), 1),
+                leg("b", (0x13, 3), (0x13, 1), 2),
+            ],
+        );
+        let out = check(&sc, ctx.seed);
+        assert_eq!(out.rtl_system, "composed system");
+        let sc = write("across.yaml", &[leg("across", (0x12, 0), (0x13, 2), 1)]);
+        let model = sc
+            .run_model(csrs(), ctx.seed)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = driver::run(&sc, &model, ctx.seed, None, &mut |_| {})
+            .err()
+            .expect("the neighbor firmware folds no cross-package path");
+        assert!(
+            err.to_string().contains("not routable"),
+            "the firmware's error: {err}"
         );
         let _ = std::fs::remove_dir_all(&dir);
     });
