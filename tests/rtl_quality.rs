@@ -191,6 +191,12 @@ fn simulation_tops_lint_clean() {
         for defines in [
             &[][..],
             &["+define+XDIE_UNPACKED_PORTS", "+define+XDIE_SIM_HOOKS"][..],
+            // The die node's neighbor-view model (tb/build.rs)
+            &[
+                "+define+XDIE_UNPACKED_PORTS",
+                "+define+XDIE_SIM_HOOKS",
+                "+define+XDIE_NODE_VIEW=xdie_soc_addr_pkg::VIEW_NEIGHBOR",
+            ][..],
         ] {
             let o = Command::new("verilator")
                 .current_dir(&root)
