@@ -546,8 +546,14 @@ fn neighbor_paths_of_one_two_and_three_hops_run_on_the_rtl() {
                 .map(|&d| topo.fold(&layout, me, d, local).expect("names every die"))
                 .collect();
             let routed = nv.neighbor_route.set(nv.id_valid.set(0, 1), 1);
+            // Every EXIT_SENG value the field holds: ports the die has and ports it has not.
+            let sengs = nv.exit_seng.value_mask() as u64 + 1;
+            assert!(
+                sengs > ports,
+                "EXIT_SENG can name a port a die does not have"
+            );
             for exit_die in 0..2u64 {
-                for seng in 0..ports {
+                for seng in 0..sengs {
                     for die in 0..soc.dies_per_package() {
                         let a = nv.exit_die.set(routed, u128::from(exit_die));
                         let a = nv.exit_seng.set(a, u128::from(seng));
@@ -558,6 +564,21 @@ fn neighbor_paths_of_one_two_and_three_hops_run_on_the_rtl() {
             }
             for die in 0..soc.dies_per_package() {
                 addrs.push(soc.soc_local(die, local));
+            }
+            // The folds with NEIGHBOR_ROUTE cleared, and with the reserved overlay bits (PEB,
+            // the overlay bits the neighbor view does not name) set.
+            let c = &soc.local.cayman_id;
+            let named = [&nv.exit_seng, &nv.exit_die, &nv.neighbor_route]
+                .iter()
+                .fold(0u128, |m, f| m | (f.value_mask() << f.lsb));
+            let reserved = (c.value_mask() << c.lsb) & !named;
+            assert_ne!(reserved, 0, "the neighbor view leaves overlay bits unnamed");
+            for &d in &dies {
+                let a = topo.fold(&layout, me, d, local).expect("fold") as u128;
+                if d != me {
+                    addrs.push(nv.neighbor_route.set(a, 0) as u64);
+                    addrs.push((a | reserved) as u64);
+                }
             }
             for addr in addrs {
                 value = value.wrapping_add(1);
